@@ -1,0 +1,153 @@
+"""Built-in boards: ``plane:MxN``, ``strip:N``, ``cylinder:MxN``, ``mobius:MxN``, ``torus:MxN``,
+``klein:MxN``, and on hexes ``hex-plane:MxN``, ``hex-cylinder:MxN``, ``hex-mobius:MxN``,
+``hex-torus:MxN``.
+
+M rows of N tiles labelled 1, 2, … row by row from the top left, all in standard
+orientation.  A cylinder tapes each row's right end to its left end; a Möbius strip does
+so with a flip (row r meets row M+1−r); a torus also tapes the top row to the bottom row
+plainly; a Klein bottle is a Möbius strip plus that top-to-bottom taping.
+
+Hex boards are drawn in offset rows (odd rows half a cell to the right, as in a board
+file's layout); a hex torus needs an even number of rows, a hex Möbius strip an odd one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tapology.errors import BuiltinError
+from tapology.model.board import Board
+from tapology.model.domain import ChartDomain, domain_from_spec
+from tapology.model.grid import HEX, SQUARE, ReferenceGrid
+from tapology.model.group import Cell
+
+KINDS = ("plane", "strip", "cylinder", "mobius", "torus", "klein")
+HEX_KINDS = ("hex-plane", "hex-strip", "hex-cylinder", "hex-mobius", "hex-torus")
+_NAME = re.compile(r"^([a-z\-]+):(\d+)(?:x(\d+))?$")
+MAX_TILES = 4_000_000
+
+
+def is_builtin(name: str) -> bool:
+    """True when ``name`` looks like a built-in board (``kind:MxN``) rather than a path."""
+    m = _NAME.match(name)
+    return bool(m) and m.group(1) in KINDS + HEX_KINDS
+
+
+def hex_position(row: int, col: int) -> Cell:
+    """Axial cell of the tile drawn at (row from the top, column) in offset rows."""
+    return (col + (row + 1) // 2, -row)
+
+
+def parse_builtin(name: str) -> tuple[str, int, int]:
+    """(kind, rows, columns) of a built-in name; :class:`BuiltinError` naming it otherwise."""
+    m = _NAME.match(name.strip())
+    if not m or m.group(1) not in KINDS + HEX_KINDS:
+        raise BuiltinError(
+            f"unknown built-in board {name!r} (use {', '.join(k + ':MxN' for k in KINDS if k != 'strip')}, "
+            f"strip:N, or hex-plane/hex-cylinder/hex-mobius/hex-torus:MxN)"
+        )
+    kind = m.group(1)
+    if kind.endswith("strip"):
+        if m.group(3) is not None:
+            raise BuiltinError(f"built-in board {name!r}: a strip takes one size, e.g. strip:7")
+        rows, cols = 1, int(m.group(2))
+    else:
+        if m.group(3) is None:
+            raise BuiltinError(f"built-in board {name!r}: give rows x columns, e.g. {kind}:3x3")
+        rows, cols = int(m.group(2)), int(m.group(3))
+    if rows < 1 or cols < 1:
+        raise BuiltinError(f"built-in board {name!r}: sizes must be at least 1")
+    if rows * cols > MAX_TILES:
+        raise BuiltinError(f"built-in board {name!r}: {rows * cols} tiles is more than {MAX_TILES}")
+    return kind, rows, cols
+
+
+def builtin_board(name: str, domain: ChartDomain | str | None = None) -> Board:
+    """The built-in board ``name`` (see the module docstring).  Cost O(M·N)."""
+    kind, rows, cols = parse_builtin(name)
+    hexes = kind.startswith("hex-")
+    base = kind[4:] if hexes else kind
+    grid = HEX if hexes else SQUARE
+    dom = domain if isinstance(domain, ChartDomain) else domain_from_spec(grid, domain)
+    if hexes and base == "torus" and rows % 2:
+        raise BuiltinError(f"built-in board {name!r}: a hex torus needs an even number of rows")
+    if hexes and base == "mobius" and rows % 2 == 0:
+        raise BuiltinError(f"built-in board {name!r}: a hex Möbius strip needs an odd number of rows")
+    wrap_rows = base in ("cylinder", "mobius", "torus", "klein")
+    flip_rows = base in ("mobius", "klein")
+    wrap_cols = base in ("torus", "klein")
+    pos = hex_position if hexes else (lambda r, c: (c, -r))
+    return _glued(grid, dom, rows, cols, pos, wrap_rows, flip_rows, wrap_cols)
+
+
+Affine = tuple[int, Cell]  # x -> L_g(x) + shift
+
+
+def _compose(grid: ReferenceGrid, a: Affine, b: Affine) -> Affine:
+    """b after a."""
+    g1, s1 = a
+    g2, s2 = b
+    t = grid.group.act(g2, s1)
+    return (grid.group.mul[g1][g2], (t[0] + s2[0], t[1] + s2[1]))
+
+
+def _inverse(grid: ReferenceGrid, a: Affine) -> Affine:
+    g, s = a
+    gi = grid.group.inv[g]
+    t = grid.group.act(gi, s)
+    return (gi, (-t[0], -t[1]))
+
+
+def _glued(grid: ReferenceGrid, dom: ChartDomain, rows: int, cols: int, pos: Callable[[int, int], Cell],
+           wrap_rows: bool, flip_rows: bool, wrap_cols: bool) -> Board:
+    """Glue an M×N block of the plane by the deck transformations of the surface asked for.
+
+    A neighbour cell P off the block is found as Φ(Q) for a tile Q on the block and a
+    deck transformation Φ (a generator, its inverse, or a product of two); the neighbour is
+    Q's tile seen with Φ's linear part as orientation.
+    """
+    h = grid.group.order
+    cell_of: dict[Cell, int] = {}
+    for r in range(rows):
+        for c in range(cols):
+            cell_of[pos(r, c)] = r * cols + c
+    width = pos(0, cols)[0] - pos(0, 0)[0]
+    gens: list[Affine] = []
+    if wrap_rows and not flip_rows:
+        gens.append((0, (width, 0)))
+    if flip_rows:
+        # the reflection fixing the row direction, about the middle row, then one period along
+        east = grid.directions[grid.side("right")]
+        f = next(g for g in sorted(grid.group.reflections) if grid.group.act(g, east) == east)
+        mid = (pos(0, 0)[1] + pos(rows - 1, 0)[1])  # twice the middle row's y (or r)
+        line: Cell = (0, mid) if grid is SQUARE else (-mid // 2, mid)
+        gens.append((f, (line[0] + width, line[1])))
+    if wrap_cols:
+        gens.append((0, (pos(rows, 0)[0] - pos(0, 0)[0], pos(rows, 0)[1] - pos(0, 0)[1])))
+    maps: list[Affine] = []
+    for a in gens:
+        maps += [a, _inverse(grid, a)]
+    maps += [_compose(grid, a, b) for a in list(maps) for b in list(maps)]
+    back = [_inverse(grid, m) for m in maps]
+    glue = []
+    for r in range(rows):
+        for c in range(cols):
+            here = pos(r, c)
+            row = []
+            for d in grid.directions:
+                tgt = (here[0] + d[0], here[1] + d[1])
+                u = cell_of.get(tgt)
+                code = -1 if u is None else u * h
+                if u is None:
+                    for (g, _s), (gi, si) in zip(maps, back, strict=True):
+                        im = grid.group.act(gi, tgt)
+                        q = (im[0] + si[0], im[1] + si[1])
+                        if q in cell_of:
+                            code = cell_of[q] * h + g
+                            break
+                row.append(code)
+            glue.append(tuple(row))
+    n = rows * cols
+    return Board(grid, dom, tuple(str(i + 1) for i in range(n)), (0,) * n, tuple(glue),
+                 placement=tuple((pos(r, c), 0) for r in range(rows) for c in range(cols)))

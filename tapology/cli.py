@@ -18,6 +18,7 @@ except ImportError:  # pragma: no cover - older typer on top of click
     from click import exceptions as click_exc  # type: ignore[no-redef]
 
 from tapology import reports
+from tapology.commands import register_all
 from tapology.errors import TapologyError
 from tapology.render.ascii import draw_board, draw_charts
 
@@ -124,6 +125,9 @@ def tape(
                 typer.echo(f"    chart {s['tile']} ({','.join(map(str, s['cell']))}) = {s['other']}/{s['orientation']}"
                            f"  [{s['because']}]")
     raise typer.Exit(0 if rep["allowed"] else 1)
+
+
+register_all(app)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,13 @@
+"""CLI command groups, one module per area; each has ``register(app)`` adding its commands."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register_all(app: typer.Typer) -> None:
+    """Add every area's commands to the app."""
+    from tapology.commands import games, play, topology, views
+
+    for mod in (topology, games, play, views):
+        mod.register(app)

@@ -1,0 +1,34 @@
+"""k-in-a-row lines read on a board's topology: k distinct tiles stepped straight across gluings."""
+
+from __future__ import annotations
+
+from tapology.model.group import Cell
+from tapology.model.walk import ray
+
+
+def line_vectors(grid) -> list[Cell]:
+    """The line directions, one per axis: rows, columns and both diagonals on squares; the 3 axes on hexes."""
+    if grid.name.startswith("hex"):
+        return [(1, 0), (0, 1), (-1, 1)]
+    return [(1, 0), (0, 1), (1, 1), (1, -1)]
+
+
+def board_lines(atlas, k: int, vectors: list[Cell] | None = None) -> list[tuple[int, ...]]:
+    """Every line of k distinct tiles, each once (as a sorted tuple of tile indices), in sorted order.
+
+    A line starts at any tile, frame 0, and steps by one of ``vectors`` (diagonal steps need
+    the diagonal cell in the chart domain).  Lines that revisit a tile are not lines; two
+    walks over the same tiles are the same line.  Cost O(n·|vectors|·k).
+    """
+    vecs = vectors or [v for v in line_vectors(atlas.grid) if v in atlas.domain.index]
+    seen: set[tuple[int, ...]] = set()
+    for t in range(len(atlas.tiles)):
+        for v in vecs:
+            r = ray(atlas, t, 0, v, k)
+            if r is None:
+                continue
+            tiles = [p[0] for p in r]
+            if len(set(tiles)) != k:
+                continue
+            seen.add(tuple(sorted(tiles)))
+    return sorted(seen)

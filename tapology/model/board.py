@@ -67,12 +67,14 @@ class Board:
             raise BoardError(f"tile id {dup[0]!r} is used twice")
         if len(self.states) != n or len(self.glue) != n:
             raise BoardError("board: tiles, states and gluing table differ in length")
-        for t, row in enumerate(self.glue):
-            if len(row) != len(self.grid.directions):
-                raise BoardError(f"tile {self.tiles[t]!r}: gluing row has {len(row)} sides, expected {len(self.grid.directions)}")
-            for code in row:
-                if code != -1 and not (0 <= code < n * h):
-                    raise BoardError(f"tile {self.tiles[t]!r}: gluing code {code} out of range")
+        ns = len(self.grid.directions)
+        if n and (set(map(len, self.glue)) != {ns} or min(map(min, self.glue)) < -1 or max(map(max, self.glue)) >= n * h):
+            for t, row in enumerate(self.glue):
+                if len(row) != ns:
+                    raise BoardError(f"tile {self.tiles[t]!r}: gluing row has {len(row)} sides, expected {ns}")
+                for code in row:
+                    if code != -1 and not (0 <= code < n * h):
+                        raise BoardError(f"tile {self.tiles[t]!r}: gluing code {code} out of range")
         if self.domain.grid != self.grid:
             raise BoardError("board: the chart domain is on another grid")
         if any(c < 0 for c in self.domain.unit_cells):
@@ -143,9 +145,11 @@ class Board:
                 if code < 0 or (t, d) in seen:
                     continue
                 u, o = divmod(code, h)
-                e = self.grid.dir_perm[self.grid.group.inv[o]][self.grid.opposite[d]]
+                oi = self.grid.group.inv[o]
+                e = self.grid.dir_perm[oi][self.grid.opposite[d]]
                 seen.add((t, d))
-                seen.add((u, e))
+                if self.glue[u][e] == t * h + oi:
+                    seen.add((u, e))  # the same gluing seen from the other side
                 f = Fact(t, self.grid.directions[d], u, o)
                 out.append(Taping(f, format_fact(self, f)))
         out.extend(Taping(f, format_fact(self, f)) for f in self.extra)

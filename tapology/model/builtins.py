@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import numpy as np
+
 from tapology.errors import BuiltinError
 from tapology.model.board import Board
 from tapology.model.domain import ChartDomain, domain_from_spec
@@ -26,6 +28,7 @@ KINDS = ("plane", "strip", "cylinder", "mobius", "torus", "klein")
 HEX_KINDS = ("hex-plane", "hex-strip", "hex-cylinder", "hex-mobius", "hex-torus")
 _NAME = re.compile(r"^([a-z\-]+):(\d+)(?:x(\d+))?$")
 MAX_TILES = 4_000_000
+PLACED_TILES = 100_000  # larger built-ins carry no drawing placement (pictures develop them instead)
 
 
 def is_builtin(name: str) -> bool:
@@ -105,13 +108,10 @@ def _glued(grid: ReferenceGrid, dom: ChartDomain, rows: int, cols: int, pos: Cal
 
     A neighbour cell P off the block is found as Φ(Q) for a tile Q on the block and a
     deck transformation Φ (a generator, its inverse, or a product of two); the neighbour is
-    Q's tile seen with Φ's linear part as orientation.
+    Q's tile seen with Φ's linear part as orientation.  Vectorised over tiles: O(M·N·|S|).
     """
     h = grid.group.order
-    cell_of: dict[Cell, int] = {}
-    for r in range(rows):
-        for c in range(cols):
-            cell_of[pos(r, c)] = r * cols + c
+    hexes = grid.name.startswith("hex")
     width = pos(0, cols)[0] - pos(0, 0)[0]
     gens: list[Affine] = []
     if wrap_rows and not flip_rows:
@@ -120,8 +120,8 @@ def _glued(grid: ReferenceGrid, dom: ChartDomain, rows: int, cols: int, pos: Cal
         # the reflection fixing the row direction, about the middle row, then one period along
         east = grid.directions[grid.side("right")]
         f = next(g for g in sorted(grid.group.reflections) if grid.group.act(g, east) == east)
-        mid = (pos(0, 0)[1] + pos(rows - 1, 0)[1])  # twice the middle row's y (or r)
-        line: Cell = (0, mid) if grid is SQUARE else (-mid // 2, mid)
+        mid = pos(0, 0)[1] + pos(rows - 1, 0)[1]  # twice the middle row's y (or r)
+        line: Cell = (-mid // 2, mid) if hexes else (0, mid)
         gens.append((f, (line[0] + width, line[1])))
     if wrap_cols:
         gens.append((0, (pos(rows, 0)[0] - pos(0, 0)[0], pos(rows, 0)[1] - pos(0, 0)[1])))
@@ -129,25 +129,38 @@ def _glued(grid: ReferenceGrid, dom: ChartDomain, rows: int, cols: int, pos: Cal
     for a in gens:
         maps += [a, _inverse(grid, a)]
     maps += [_compose(grid, a, b) for a in list(maps) for b in list(maps)]
-    back = [_inverse(grid, m) for m in maps]
-    glue = []
-    for r in range(rows):
-        for c in range(cols):
-            here = pos(r, c)
-            row = []
-            for d in grid.directions:
-                tgt = (here[0] + d[0], here[1] + d[1])
-                u = cell_of.get(tgt)
-                code = -1 if u is None else u * h
-                if u is None:
-                    for (g, _s), (gi, si) in zip(maps, back, strict=True):
-                        im = grid.group.act(gi, tgt)
-                        q = (im[0] + si[0], im[1] + si[1])
-                        if q in cell_of:
-                            code = cell_of[q] * h + g
-                            break
-                row.append(code)
-            glue.append(tuple(row))
     n = rows * cols
-    return Board(grid, dom, tuple(str(i + 1) for i in range(n)), (0,) * n, tuple(glue),
-                 placement=tuple((pos(r, c), 0) for r in range(rows) for c in range(cols)))
+    rr, cc = np.divmod(np.arange(n, dtype=np.int64), cols)
+    xs = cc + (rr + 1) // 2 if hexes else cc
+    ys = -rr
+
+    def tile_at(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        r = -y
+        c = x - (r + 1) // 2 if hexes else x
+        inside = (r >= 0) & (r < rows) & (c >= 0) & (c < cols)
+        return np.where(inside, r * cols + c, -1)
+
+    def matrix(g: int) -> tuple[int, int, int, int]:
+        (a, c), (b, d) = grid.group.act(g, (1, 0)), grid.group.act(g, (0, 1))
+        return a, b, c, d
+
+    back = [(_inverse(grid, m), m[0]) for m in maps]
+    glue = np.full((n, len(grid.directions)), -1, dtype=np.int64)
+    for d, (dx, dy) in enumerate(grid.directions):
+        tx, ty = xs + dx, ys + dy
+        u = tile_at(tx, ty)
+        code = np.where(u >= 0, u * h, -1)
+        for (gi, (sx, sy)), g in back:
+            todo = code < 0
+            if not todo.any():
+                break
+            a, b, c, e = matrix(gi)
+            q = tile_at(a * tx + b * ty + sx, c * tx + e * ty + sy)
+            hit = todo & (q >= 0)
+            code[hit] = q[hit] * h + g
+        glue[:, d] = code
+    placement = None
+    if n <= PLACED_TILES:
+        placement = tuple(((int(x), int(y)), 0) for x, y in zip(xs.tolist(), ys.tolist(), strict=True))
+    return Board(grid, dom, tuple(map(str, range(1, n + 1))), (0,) * n, tuple(map(tuple, glue.tolist())),
+                 placement=placement)

@@ -8,6 +8,7 @@ seed's own drawings with it).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from tapology.model.board import Board
@@ -214,9 +215,24 @@ def parse_grid_picture(text: str, width: int = 7) -> dict[tuple[int, int], Entry
     return out
 
 
+def split_side_by_side(text: str) -> list[str]:
+    """Cut a picture of several grids drawn side by side (as in the seed) into one text per grid."""
+    lines = text.split("\n")
+    first = next((ln for ln in lines if ln.strip().startswith("o")), "")
+    spans = [(m.start(), m.end()) for m in re.finditer(r"o[-o]*o", first)]
+    out = []
+    for a, b in spans:
+        part = [ln[a:b] for ln in lines if ln.strip()[:1] in ("o", "|")]
+        out.append("\n".join(part))
+    return out
+
+
 def _read_cell(inner: list[str]) -> Entry | None:
     centre = "*" in inner[0] or "*" in inner[2]
-    arrows = frozenset((r, c, ch) for r in range(3) for c, ch in enumerate(inner[r]) if ch in "^>v<")
+    mid = len(inner[0]) // 2
+    # arrows are read by region (left, middle, right of the box) so a hand-drawn arrow one column off still reads
+    arrows = frozenset((r, 1 if c < mid else 3 if c == mid else 5, ch)
+                       for r in range(3) for c, ch in enumerate(inner[r]) if ch in "^>v<")
     label = inner[1]
     for ch in "^>v<*":
         label = label.replace(ch, " ")

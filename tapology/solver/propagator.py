@@ -21,7 +21,7 @@ import numpy as np
 from tapology.errors import BoardError
 from tapology.model.board import Board, Fact, Taping
 from tapology.model.group import Cell
-from tapology.solver.vectorized import Walk, verify_closure, walk_charts
+from tapology.solver.vectorized import CODE, Walk, verify_closure, walk_charts
 
 Key = tuple[int, int]  # (tile, cell index)
 # Why a fact holds: a taping's label, None (an axiom or a fact the atlas already had),
@@ -245,8 +245,8 @@ class Atlas:
         self.n_cells = len(board.domain)
         self.extra: list[Fact] = list(board.extra)
         n = len(board.tiles)
-        self.chart = np.full((n, self.n_cells), -1, dtype=np.int64)
-        self.chart[:, 0] = np.arange(n, dtype=np.int64) * self.order
+        self.chart = np.full((n, self.n_cells), -1, dtype=CODE)
+        self.chart[:, 0] = np.arange(n, dtype=CODE) * self.order
         self._why: dict[Key, Reason] = {}
         self.conflict: Conflict | None = None
         self._dirty_board = False
@@ -277,6 +277,7 @@ class Atlas:
                 break
         ok = ok and run.run()
         if ok:
+            run.why.clear()  # the board's own facts are "board", however they were closed
             self._commit(run)
         else:
             self.conflict = run.conflict

@@ -27,7 +27,8 @@ def plane_cutouts(draw, max_side: int = 4, hexes: bool | None = None):
     turns = draw(st.lists(st.integers(0, grid.group.order - 1), min_size=len(cells), max_size=len(cells)))
     tiles = [str(i + 1) for i in range(len(cells))]
     domain = domain_from_spec(grid, draw(st.sampled_from(["box", "plus", "box", "ball:2"] if not use_hex else ["box", "ball:2"])))
-    return placement_board(grid, domain, tiles, [0] * len(tiles), {t: (c, g) for t, c, g in zip(tiles, cells, turns, strict=True)})
+    placed = {t: (c, g) for t, c, g in zip(tiles, cells, turns, strict=True)}
+    return placement_board(grid, domain, tiles, [0] * len(tiles), placed)
 
 
 @st.composite

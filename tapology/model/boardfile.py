@@ -10,7 +10,8 @@ A board file::
     7@1 8@6 9@3
     '''                        # tiles placed in the plane; "." is a hole; id@g turns tile id by g
     tapes = ["3.right=1.left"] # further tapings, applied in order (TAPE syntax)
-    tiles = ["10", "11"]       # loose tiles not in the layout (optional)
+    tiles = ["1", "2", "x"]    # optional: every tile, in order (default: the layout's reading
+                               # order); tiles listed but not drawn are loose
     [states]                   # optional tile states (default 0)
     5 = 1
 
@@ -31,7 +32,7 @@ from tapology.errors import BoardError, BoardFileError, TapologyError
 from tapology.model.board import Board, Taping, check_tile_id
 from tapology.model.builtins import builtin_board, hex_position, is_builtin
 from tapology.model.domain import ChartDomain, domain_from_spec
-from tapology.model.grid import ReferenceGrid, get_grid
+from tapology.model.grid import ReferenceGrid, grid_from_spec
 from tapology.model.group import Cell
 from tapology.model.tape import parse_tape
 
@@ -97,7 +98,7 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
     if unknown:
         raise BoardFileError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(KEYS))})")
     try:
-        grid = get_grid(str(data.get("grid", "square")))
+        grid = grid_from_spec(data.get("grid", "square"))
         domain = domain_from_spec(grid, domain_override if domain_override is not None else data.get("domain"))
     except TapologyError as exc:
         raise BoardFileError(f"{where}: {exc}") from None
@@ -123,17 +124,23 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
                 raise BoardFileError(f"{place}: tile {tid!r} is drawn twice")
             tiles.append(tid)
             placed[tid] = (layout_position(grid, k - _first_row(rows), j), g)
-    loose = data.get("tiles", [])
-    if not isinstance(loose, list):
-        raise BoardFileError(f"{where}: tiles must be a list of tile ids")
-    for tid in loose:
-        try:
-            check_tile_id(str(tid), f"{where}: tiles")
-        except BoardError as exc:
-            raise BoardFileError(str(exc)) from None
-        if str(tid) in placed or str(tid) in tiles:
-            raise BoardFileError(f"{where}: tiles: tile {str(tid)!r} is listed twice")
-        tiles.append(str(tid))
+    listed = data.get("tiles")
+    if listed is not None:
+        if not isinstance(listed, list):
+            raise BoardFileError(f"{where}: tiles must be a list of tile ids")
+        order: list[str] = []
+        for tid in listed:
+            try:
+                check_tile_id(str(tid), f"{where}: tiles")
+            except BoardError as exc:
+                raise BoardFileError(str(exc)) from None
+            if str(tid) in order:
+                raise BoardFileError(f"{where}: tiles: tile {str(tid)!r} is listed twice")
+            order.append(str(tid))
+        missing = [t for t in tiles if t not in order]
+        if missing:
+            raise BoardFileError(f"{where}: tiles: layout tile {missing[0]!r} is not listed (list every tile, or none)")
+        tiles = order
     states = [0] * len(tiles)
     st = data.get("states", {})
     if not isinstance(st, dict):
@@ -207,7 +214,7 @@ def load_board(spec: str, domain: str | None = None) -> BoardSource:
 def _layout_text(board: Board) -> tuple[str, set[tuple[int, int]]] | None:
     """The layout drawing of a board's placement, and the sides it tapes; None if it has none
     or if the drawing would tape sides the board does not have taped that way."""
-    if board.placement is None or any(p is None for p in board.placement):
+    if board.placement is None or all(p is None for p in board.placement):
         return None
     grid = board.grid
     placed = {t: p for t, p in zip(board.tiles, board.placement, strict=True) if p is not None}
@@ -245,16 +252,25 @@ def _q(s: str) -> str:
 
 def dumps_board(board: Board) -> str:
     """A board file's text for ``board``; ``parse_board`` gives back an equal board."""
-    out = [f"grid = {_q(board.grid.name)}"]
+    if board.grid.spec:
+        sp = dict(board.grid.spec)
+        out = ["grid = { name = " + _q(sp["name"]) + ", directions = " + str([list(d) for d in sp["directions"]])
+               + ", names = [" + ", ".join(_q(x) for x in sp["names"]) + "], orientations = "
+               + str([[list(r) for r in m] for m in sp["orientations"]]) + " }"]
+    else:
+        out = [f"grid = {_q(board.grid.name)}"]
     spec = board.domain.spec()
     out.append(f"domain = {_q(spec)}" if isinstance(spec, str) else f"domain = {spec}")
     drawn = _layout_text(board)
     implied: set[tuple[int, int]] = set()
+    tiles_line = "tiles = [" + ", ".join(_q(t) for t in board.tiles) + "]"
     if drawn is not None:
         text, implied = drawn
         out.append("layout = '''\n" + text + "\n'''")
+        if parse_board("\n".join(out)).board.tiles != board.tiles:
+            out.append(tiles_line)
     else:
-        out.append("tiles = [" + ", ".join(_q(t) for t in board.tiles) + "]")
+        out.append(tiles_line)
     tapes = []
     for tp in board.tapings():
         f = tp.fact

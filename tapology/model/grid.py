@@ -50,6 +50,7 @@ class ReferenceGrid:
     neg: Callable[[Cell], Cell] = field(repr=False)
     order_key: Callable[[Cell], tuple[int, ...]] = field(repr=False)
     aliases: tuple[tuple[str, int], ...] = ()
+    spec: tuple = ()  # how a user's linear grid is written in a board file (empty for built-ins)
     dir_perm: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     opposite: tuple[int, ...] = field(init=False, repr=False)
 
@@ -211,6 +212,48 @@ def get_grid(name: str) -> ReferenceGrid:
         return GRIDS[name]
     except KeyError:
         raise GridError(f"unknown grid {name!r} (known: {', '.join(GRIDS)})") from None
+
+
+def linear_grid(
+    name: str,
+    directions: Sequence[Sequence[int]],
+    direction_names: Sequence[str],
+    matrices: Sequence[Sequence[Sequence[int]]],
+    check_radius: int = 3,
+) -> ReferenceGrid:
+    """A user's grid on Z² with the given unit sphere and orientations as integer 2×2 matrices
+    (row-major, acting on column vectors; the identity first); laws checked on a ball."""
+    if name in GRIDS:
+        raise GridError(f"grid name {name!r} is taken by a built-in grid")
+    try:
+        dirs = tuple((int(d[0]), int(d[1])) for d in directions)
+        mats = tuple(((int(m[0][0]), int(m[0][1])), (int(m[1][0]), int(m[1][1]))) for m in matrices)
+    except (TypeError, ValueError, IndexError):
+        raise GridError(f"grid {name!r}: directions are [x, y] pairs and orientations 2×2 integer matrices") from None
+    if any(len(d) != 2 for d in directions):
+        raise GridError(f"grid {name!r}: every direction needs two coordinates")
+    group = OrientationGroup.from_matrices(f"{name}-orientations", mats)
+    spec = (("name", name), ("directions", tuple(dirs)), ("names", tuple(direction_names)), ("orientations", mats))
+    grid = ReferenceGrid(name, (0, 0), dirs, tuple(direction_names), group, _translate2, _add2, _neg2, _topdown,
+                         spec=spec)
+    grid.check_laws(check_radius)
+    return grid
+
+
+def grid_from_spec(spec: object) -> ReferenceGrid:
+    """A grid from a board file: a built-in name, or a table {name, directions, names, orientations}."""
+    if isinstance(spec, str):
+        return get_grid(spec)
+    if isinstance(spec, dict):
+        unknown = sorted(set(spec) - {"name", "directions", "names", "orientations"})
+        if unknown:
+            raise GridError(f"grid table: unknown key {unknown[0]!r} (name, directions, names, orientations)")
+        try:
+            return linear_grid(str(spec["name"]), spec["directions"], [str(x) for x in spec["names"]],
+                               spec["orientations"])
+        except KeyError as exc:
+            raise GridError(f"grid table: missing key {exc.args[0]!r}") from None
+    raise GridError(f"grid must be a name or a table, got {spec!r}")
 
 
 def custom_grid(

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from tapology.model.board import Board
-from tapology.model.group import Cell
+from tapology.model.group import SQUARE_D4, Cell
 
 # (row, column) of each arrow inside a 7-wide cell, per square orientation (seed 000).
 ARROWS: dict[int, tuple[tuple[int, int, str], ...]] = {
@@ -49,7 +49,7 @@ def _cell_lines(entry: Entry | None, width: int, centre: bool, square: bool, sta
             rows[2][mid] = "*"
             rows[1][start - 2] = "*"
             rows[1][start + len(label) + 1] = "*"
-        elif square:
+        elif square and g >= 0:
             scale = {1: 1, 3: mid, 5: width - 2}
             for r, c, ch in ARROWS[g]:
                 rows[r][scale[c]] = ch
@@ -121,14 +121,32 @@ def side_by_side(blocks: Sequence[str], titles: Sequence[str] | None = None, gap
     return "\n".join(line.rstrip() for line in lines)
 
 
+def _arrows_for(grid) -> list[int]:
+    """Per orientation of ``grid``, the seed-000 arrow picture (square numbering) that shows it, or -1."""
+    out = []
+    for g in range(grid.group.order):
+        img = (grid.group.act(g, (1, 0)), grid.group.act(g, (0, 1)))
+        out.append(next((k for k in range(8) if (SQUARE_D4.act(k, (1, 0)), SQUARE_D4.act(k, (0, 1))) == img), -1))
+    return out
+
+
+def _entry(board: Board, tile: int, g: int, arrows: list[int]) -> Entry:
+    """A tile as drawn: its id with the arrows of its orientation, or ``id/g`` where no arrows show it."""
+    if board.grid.name.startswith("hex"):
+        return (board.tiles[tile], g)
+    a = arrows[g]
+    return (board.tiles[tile], a) if a >= 0 else (f"{board.tiles[tile]}/{g}", -1)
+
+
 def chart_entries(board: Board, chart: Mapping[Cell, tuple[int, int]]) -> dict[tuple[int, int], Entry | None]:
     """A chart as (row, col) entries: every domain cell present, None where empty."""
     square = not board.grid.name.startswith("hex")
+    arrows = _arrows_for(board.grid)
     out: dict[tuple[int, int], Entry | None] = {}
     for cell in board.domain.cells:
         rc = _rowcol(cell, square)
         v = chart.get(cell)
-        out[rc] = None if v is None else (board.tiles[v[0]], v[1])
+        out[rc] = None if v is None else _entry(board, v[0], v[1], arrows)
     return out
 
 
@@ -164,6 +182,7 @@ def draw_board(board: Board, positions: Sequence[tuple[Cell, int] | None] | None
         from tapology.render.develop import develop_board
 
         pos = develop_board(board)
+    arrows = _arrows_for(board.grid)
     entries: dict[tuple[int, int], Entry | None] = {}
     states: dict[tuple[int, int], str] = {}
     loose = []
@@ -173,7 +192,7 @@ def draw_board(board: Board, positions: Sequence[tuple[Cell, int] | None] | None
             continue
         cell, g = p
         rc = _rowcol(cell, square)
-        entries[rc] = (board.tiles[t], g)
+        entries[rc] = _entry(board, t, g, arrows)
         if board.states[t]:
             states[rc] = (state_names or {}).get(board.states[t], f"({board.states[t]})")
     pic = draw_grid(entries, square=square, width=_cell_width(board.tiles), states=states)

@@ -1,0 +1,360 @@
+"""SVG pictures (and PNG where a converter is installed) of views and nets.
+
+Tiles are polygons coloured by tile id (a fixed colour per id), each with its id and two
+orientation arrows: the long one is the tile's own first direction (``up`` on squares,
+``e`` on hexes), the short one its second (``right``, ``ne``), so a mirrored tile shows the
+short arrow on the other side, as in the seed's ``^ >`` marks.  Non-zero tile states are
+drawn as round tokens labelled with the state's name; the board's edge is a thick line; the
+walker is a red ring with an arrow for its ``up``.
+
+PNG: :func:`png_converter` finds the first working converter among the ``cairosvg``
+Python package, ``rsvg-convert`` (Debian: librsvg2-bin), ``inkscape``, ImageMagick's
+``magick`` and ``convert``; each is tried on a tiny SVG once, so a program of that name
+that cannot convert SVG is passed over.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import math
+import os
+import shutil
+import subprocess
+import tempfile
+import xml.etree.ElementTree as ET
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from tapology.errors import TapologyError
+from tapology.model.board import Board
+from tapology.model.grid import ReferenceGrid
+from tapology.model.group import Cell
+from tapology.render.unfold import View, state_label
+
+SQRT3_2 = math.sqrt(3) / 2
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+class RenderError(TapologyError):
+    """A picture cannot be made or written (no converter, bad output path, bad format)."""
+
+
+# ---- geometry ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Geometry:
+    """Plane geometry of a grid's cells: centres and corners in picture units (y down)."""
+
+    grid: ReferenceGrid
+    scale: float
+
+    @property
+    def is_hex(self) -> bool:
+        return len(self.grid.directions) == 6
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        """Picture coordinates of a grid vector (x, y) (axial on hexes)."""
+        s = self.scale
+        if self.is_hex:
+            return (s * (x + y / 2), -s * SQRT3_2 * y)
+        return (s * x, -s * y)
+
+    def corner(self, d: int, e: int) -> tuple[float, float]:
+        """The corner between adjacent directions d and e, relative to a cell's centre (grid units)."""
+        dirs = self.grid.directions
+        k = 3.0 if self.is_hex else 2.0
+        return ((dirs[d][0] + dirs[e][0]) / k, (dirs[d][1] + dirs[e][1]) / k)
+
+    def side_corners(self, d: int) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The two corners of side d (grid units, relative to the centre), counter-clockwise around the cell."""
+        n = len(self.grid.directions)
+        a = self.corner(d, (d - 1) % n)
+        b = self.corner(d, (d + 1) % n)
+        # counter-clockwise in the grid's own (y up) picture: cross(a, b) > 0
+        pa, pb = self.point(*a), self.point(*b)
+        cross = pa[0] * pb[1] - pa[1] * pb[0]  # y down in pictures: counter-clockwise has cross < 0
+        return (a, b) if cross < 0 else (b, a)
+
+    def polygon(self, cx: float, cy: float) -> list[tuple[float, float]]:
+        """Corners of the cell centred at picture point (cx, cy), in order."""
+        n = len(self.grid.directions)
+        out = []
+        for d in range(n):
+            px, py = self.point(*self.corner(d, (d + 1) % n))
+            out.append((cx + px, cy + py))
+        return out
+
+
+def act_point(grid: ReferenceGrid, g: int, p: tuple[float, float]) -> tuple[float, float]:
+    """Orientation g applied to a (fractional) grid vector: the group acts linearly."""
+    e1 = grid.group.act(g, (1, 0))
+    e2 = grid.group.act(g, (0, 1))
+    return (e1[0] * p[0] + e2[0] * p[1], e1[1] * p[0] + e2[1] * p[1])
+
+
+# ---- colours ------------------------------------------------------------------------------
+def tile_colour(tid: str) -> str:
+    """A light colour fixed by the tile id (hue from a checksum of the id)."""
+    hue = (zlib.crc32(tid.encode()) * 0.618033988749895) % 1.0
+    r, g, b = colorsys.hls_to_rgb(hue, 0.80, 0.55)
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+
+
+def state_colour(state: int) -> str:
+    """A strong colour per tile state."""
+    hue = (state * 0.381966011250105 + 0.05) % 1.0
+    r, g, b = colorsys.hls_to_rgb(hue, 0.40, 0.70)
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+
+
+def _f(x: float) -> str:
+    r = round(x, 2)
+    return str(int(r)) if r == int(r) else str(r)
+
+
+def _pts(points: Sequence[tuple[float, float]]) -> str:
+    return " ".join(f"{_f(x)},{_f(y)}" for x, y in points)
+
+
+class Canvas:
+    """An SVG document under construction (xml.etree, so the output is well-formed XML)."""
+
+    def __init__(self, title: str) -> None:
+        self.root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "version": "1.1"})
+        ET.SubElement(self.root, "title").text = title
+        self.xs: list[float] = []
+        self.ys: list[float] = []
+        self.layers = {k: ET.SubElement(self.root, "g", {"class": k})
+                       for k in ("tiles", "marks", "edges", "tokens", "labels", "walker")}
+
+    def _grow(self, points: Sequence[tuple[float, float]]) -> None:
+        for x, y in points:
+            self.xs.append(x)
+            self.ys.append(y)
+
+    def add(self, layer: str, tag: str, attrs: Mapping[str, str], text: str | None = None,
+            extent: Sequence[tuple[float, float]] = ()) -> ET.Element:
+        el = ET.SubElement(self.layers[layer], tag, dict(attrs))
+        if text is not None:
+            el.text = text
+        self._grow(extent)
+        return el
+
+    def polygon(self, layer: str, points: Sequence[tuple[float, float]], **attrs: str) -> None:
+        self.add(layer, "polygon", {"points": _pts(points), **attrs}, extent=points)
+
+    def line(self, layer: str, a: tuple[float, float], b: tuple[float, float], **attrs: str) -> None:
+        self.add(layer, "line", {"x1": _f(a[0]), "y1": _f(a[1]), "x2": _f(b[0]), "y2": _f(b[1]), **attrs}, extent=(a, b))
+
+    def text(self, layer: str, x: float, y: float, s: str, size: float, **attrs: str) -> None:
+        base = {"x": _f(x), "y": _f(y), "font-size": _f(size), "font-family": "sans-serif",
+                "text-anchor": "middle", "dominant-baseline": "central"}
+        self.add(layer, "text", {**base, **attrs}, s)
+
+    def arrow(self, layer: str, a: tuple[float, float], b: tuple[float, float], width: float, colour: str,
+              head: float) -> None:
+        """A line a→b with a triangular head at b."""
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        n = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / n, dy / n
+        base = (b[0] - ux * head, b[1] - uy * head)
+        left = (base[0] - uy * head * 0.6, base[1] + ux * head * 0.6)
+        right = (base[0] + uy * head * 0.6, base[1] - ux * head * 0.6)
+        self.line(layer, a, base, stroke=colour, **{"stroke-width": _f(width), "stroke-linecap": "round"})
+        self.polygon(layer, [b, left, right], fill=colour)
+
+    def tostring(self, margin: float) -> str:
+        xs, ys = self.xs or [0.0], self.ys or [0.0]
+        x0, y0 = min(xs) - margin, min(ys) - margin
+        w, h = max(xs) - min(xs) + 2 * margin, max(ys) - min(ys) + 2 * margin
+        self.root.set("viewBox", f"{_f(x0)} {_f(y0)} {_f(w)} {_f(h)}")
+        self.root.set("width", _f(w))
+        self.root.set("height", _f(h))
+        ET.indent(self.root, space=" ")
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(self.root, encoding="unicode") + "\n"
+
+
+def draw_tile(cv: Canvas, geo: Geometry, centre: tuple[float, float], tid: str, orientation: int,
+              state: int = 0, state_names: Mapping[int, str] | None = None, faded: bool = False) -> None:
+    """One tile: coloured polygon, id, orientation arrows (first and second direction turned), state token."""
+    grid = geo.grid
+    s = geo.scale
+    cx, cy = centre
+    attrs = {"fill": tile_colour(tid), "stroke": "#555555", "stroke-width": _f(max(0.5, s / 60))}
+    if faded:
+        attrs["fill-opacity"] = "0.45"
+    cv.polygon("tiles", geo.polygon(cx, cy), **attrs)
+    dirs = grid.directions
+    for k, (length, width) in enumerate(((0.36, s / 22), (0.22, s / 30))):
+        v = act_point(grid, orientation, (float(dirs[k][0]), float(dirs[k][1])))
+        px, py = geo.point(v[0] * length, v[1] * length)
+        cv.arrow("marks", (cx, cy), (cx + px, cy + py), width, "#333333", s / 9)
+    cv.text("labels", cx - s * 0.2, cy + s * 0.27, tid, s * 0.2, fill="#111111")
+    if state:
+        r = s * 0.2
+        tx, ty = cx + s * 0.18, cy + s * 0.2
+        cv.add("tokens", "circle", {"cx": _f(tx), "cy": _f(ty), "r": _f(r), "fill": state_colour(state),
+                                    "stroke": "#000000", "stroke-width": _f(s / 60)})
+        cv.text("tokens", tx, ty, state_label(state, state_names)[:3], r * 1.1, fill="#ffffff")
+
+
+def draw_side(cv: Canvas, geo: Geometry, centre: tuple[float, float], orientation: int, side: int, layer: str,
+              **attrs: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Stroke one side of a tile drawn at ``centre`` turned by ``orientation``; returns its picture corners
+    (counter-clockwise around the tile, in the tile's own sense)."""
+    a, b = geo.side_corners(side)
+    pa = geo.point(*act_point(geo.grid, orientation, a))
+    pb = geo.point(*act_point(geo.grid, orientation, b))
+    p1 = (centre[0] + pa[0], centre[1] + pa[1])
+    p2 = (centre[0] + pb[0], centre[1] + pb[1])
+    cv.line(layer, p1, p2, **attrs)
+    return p1, p2
+
+
+def view_svg(view: View, board: Board, state_names: Mapping[int, str] | None = None, scale: float = 48.0,
+             visible: set[Cell] | None = None) -> str:
+    """The unfolded view as SVG: tiles coloured by id with orientation arrows and state tokens, the board's
+    edge thick, the walker marked.  Cells outside ``visible`` (when given) are drawn faded.  Cost O(|window|)."""
+    grid = view.grid
+    geo = Geometry(grid, scale)
+    inv = grid.group.inv
+    w = view.centre
+    mirrored = " (mirrored)" if grid.group.is_reflection(w.frame) else ""
+    cv = Canvas(f"view from tile {board.tiles[w.tile]}, frame {w.frame}{mirrored}, radius {view.radius}")
+    for c, t, f in zip(view.cells, view.tiles, view.frames, strict=True):
+        draw_tile(cv, geo, geo.point(*c), board.tiles[t], inv[f], board.states[t], state_names,
+                  faded=visible is not None and c not in visible)
+    for c, d in view.edges:
+        draw_side(cv, geo, geo.point(*c), 0, d, "edges", stroke="#000000",
+                  **{"stroke-width": _f(scale / 10), "stroke-linecap": "round"})
+    r = scale * 0.42
+    cv.add("walker", "circle", {"cx": "0", "cy": "0", "r": _f(r), "fill": "none", "stroke": "#d00000",
+                                "stroke-width": _f(scale / 14)}, extent=[(-r, -r), (r, r)])
+    up = geo.point(*grid.directions[0])
+    cv.arrow("walker", (0.0, 0.0), (up[0] * 0.4, up[1] * 0.4), scale / 14, "#d00000", scale / 6)
+    return cv.tostring(scale * 0.3)
+
+
+# ---- PNG ------------------------------------------------------------------------------------
+_PROBE_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4" viewBox="0 0 4 4">'
+              '<rect width="4" height="4" fill="#ff0000"/></svg>')
+
+
+def _run(cmd: list[str]) -> bool:
+    try:
+        res = subprocess.run(cmd, capture_output=True, timeout=120, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return res.returncode == 0
+
+
+def _tool(name: str, args: Callable[[str, str, str], list[str]]) -> Callable[[str, str], bool] | None:
+    exe = shutil.which(name)
+    if exe is None:
+        return None
+    return lambda src, dst: _run(args(exe, src, dst))
+
+
+def _candidates() -> list[tuple[str, Callable[[str, str], bool]]]:
+    out: list[tuple[str, Callable[[str, str], bool]]] = []
+    try:
+        import cairosvg  # type: ignore[import-not-found]
+
+        def via_cairo(src: str, dst: str) -> bool:
+            try:
+                cairosvg.svg2png(url=src, write_to=dst)
+            except Exception:
+                return False
+            return True
+
+        out.append(("cairosvg", via_cairo))
+    except Exception:  # not installed, or its C library is missing
+        pass
+    tools: list[tuple[str, Callable[[str, str, str], list[str]]]] = [
+        ("rsvg-convert", lambda exe, s, d: [exe, "-f", "png", "-o", d, s]),
+        ("inkscape", lambda exe, s, d: [exe, s, "--export-type=png", f"--export-filename={d}"]),
+        ("magick", lambda exe, s, d: [exe, s, d]),
+        ("convert", lambda exe, s, d: [exe, s, d]),
+    ]
+    for name, args in tools:
+        fn = _tool(name, args)
+        if fn is not None:
+            out.append((name, fn))
+    return out
+
+
+def _is_png(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(8) == PNG_MAGIC
+    except OSError:
+        return False
+
+
+@cache
+def png_converter() -> tuple[str, Callable[[str, str], bool]] | None:
+    """The first converter that turns a tiny SVG into a PNG here, as (name, convert(src, dst)); None if none."""
+    with tempfile.TemporaryDirectory(prefix="tapology-probe-") as tmp:
+        src = os.path.join(tmp, "probe.svg")
+        Path(src).write_text(_PROBE_SVG, encoding="utf-8")
+        for k, (name, fn) in enumerate(_candidates()):
+            dst = os.path.join(tmp, f"probe{k}.png")
+            if fn(src, dst) and _is_png(dst):
+                return name, fn
+    return None
+
+
+NO_CONVERTER = ("no SVG-to-PNG converter found (install one: `apt-get install librsvg2-bin` for rsvg-convert, "
+                "or `pip install cairosvg`)")
+
+
+def svg_to_png(svg: str, path: str | os.PathLike[str]) -> str:
+    """Write ``svg`` as a PNG at ``path`` atomically; returns the converter's name.  :class:`RenderError` if none."""
+    conv = png_converter()
+    if conv is None:
+        raise RenderError(f"{os.fspath(path)}: {NO_CONVERTER}")
+    name, fn = conv
+    target = Path(path)
+    check_target(target)
+    with tempfile.TemporaryDirectory(prefix="tapology-svg-") as tmp:
+        src = os.path.join(tmp, "picture.svg")
+        Path(src).write_text(svg, encoding="utf-8")
+        fd, out = tempfile.mkstemp(dir=target.parent, prefix=".tapology-", suffix=".png")
+        os.close(fd)
+        try:
+            if not (fn(src, out) and _is_png(out)):
+                raise RenderError(f"{target}: {name} failed to convert the picture to PNG")
+            os.replace(out, target)
+        except BaseException:
+            Path(out).unlink(missing_ok=True)
+            raise
+    return name
+
+
+# ---- writing --------------------------------------------------------------------------------
+def check_target(target: Path) -> None:
+    """:class:`RenderError` unless ``target`` can be written: not a folder, its folder exists."""
+    if target.is_dir():
+        raise RenderError(f"{target}: is a folder, not a file")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise RenderError(f"{target}: folder {str(parent)!r} does not exist")
+
+
+def write_text_atomic(text: str, path: str | os.PathLike[str]) -> None:
+    """Write text atomically (a temporary file in the same folder renamed over the target)."""
+    target = Path(path)
+    check_target(target)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tapology-", suffix=target.suffix or ".txt")
+    except OSError as exc:
+        raise RenderError(f"{target}: cannot write: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -41,6 +41,8 @@ def _cell_lines(entry: Entry | None, width: int, centre: bool, square: bool, sta
     if entry is not None:
         tid, g = entry
         label = tid if square else f"{tid}/{g}"
+        if state:
+            label = f"{label} {state}"
         start = mid - (len(label) - 1) // 2
         for k, ch in enumerate(label):
             rows[1][start + k] = ch
@@ -53,59 +55,46 @@ def _cell_lines(entry: Entry | None, width: int, centre: bool, square: bool, sta
             scale = {1: 1, 3: mid, 5: width - 2}
             for r, c, ch in ARROWS[g]:
                 rows[r][scale[c]] = ch
-        if state:
-            rows[2][mid - len(state) // 2: mid - len(state) // 2 + len(state)] = list(state)
     return ["".join(r) for r in rows]
 
 
 def draw_grid(entries: Mapping[tuple[int, int], Entry | None], centre: tuple[int, int] | None = None,
               square: bool = True, width: int | None = None,
               states: Mapping[tuple[int, int], str] | None = None) -> str:
-    """Draw (row, col) -> entry as touching boxes on a character canvas; rows from the top.
+    """Draw (row, col) -> entry as touching boxes; rows from the top.  Cost linear in the picture's size.
 
     A None entry is an empty box; a missing key draws nothing.  On hexes odd rows are
     shifted half a cell to the right.
     """
     if not entries:
         return ""
-    labels = [e[0] if square else f"{e[0]}/{e[1]}" for e in entries.values() if e is not None]
-    w = width or _cell_width(labels or ["."])
     states = states or {}
-    r0 = min(r for r, _ in entries)
-    c0 = min(c for _, c in entries)
+    labels = [(e[0] if square else f"{e[0]}/{e[1]}") + (" " + states[k] if k in states else "")
+              for k, e in entries.items() if e is not None]
+    w = max(width or 0, _cell_width(labels or ["."]))
     half = (w + 1) // 2
-    canvas: dict[tuple[int, int], str] = {}
-
-    def put(y: int, x: int, ch: str) -> None:
-        if ch == "-" and canvas.get((y, x)) == "o":
-            return
-        canvas[(y, x)] = ch
-
+    r0 = min(r for r, _ in entries)
+    r1 = max(r for r, _ in entries)
+    c0 = min(c for _, c in entries)
+    c1 = max(c for _, c in entries)
+    canvas = [[" "] * ((c1 - c0) * (w + 1) + w + 2 + (0 if square else half)) for _ in range((r1 - r0) * 4 + 5)]
     for (r, c), e in entries.items():
         y = (r - r0) * 4
         x = (c - c0) * (w + 1) + (half if not square and r % 2 else 0)
-        for k in range(1, w + 1):
-            put(y, x + k, "-")
-            put(y + 4, x + k, "-")
-        for k in range(1, 4):
-            put(y + k, x, "|")
-            put(y + k, x + w + 1, "|")
         for yy in (y, y + 4):
-            canvas[(yy, x)] = "o"
-            canvas[(yy, x + w + 1)] = "o"
-        for k, line in enumerate(_cell_lines(e, w, (r, c) == centre, square, states.get((r, c), ""))):
-            for dx, ch in enumerate(line):
+            line = canvas[yy]
+            for k in range(x + 1, x + w + 1):
+                if line[k] != "o":
+                    line[k] = "-"
+            line[x] = line[x + w + 1] = "o"
+        for k in range(1, 4):
+            canvas[y + k][x] = canvas[y + k][x + w + 1] = "|"
+        for k, text in enumerate(_cell_lines(e, w, (r, c) == centre, square, states.get((r, c), ""))):
+            line = canvas[y + 1 + k]
+            for dx, ch in enumerate(text):
                 if ch != " ":
-                    canvas[(y + 1 + k, x + 1 + dx)] = ch
-    height = max(y for y, _ in canvas) + 1
-    rows = []
-    for y in range(height):
-        xs = [x for yy, x in canvas if yy == y]
-        line = [" "] * (max(xs) + 1 if xs else 0)
-        for x in xs:
-            line[x] = canvas[(y, x)]
-        rows.append("".join(line).rstrip())
-    return "\n".join(rows)
+                    line[x + 1 + dx] = ch
+    return "\n".join("".join(row).rstrip() for row in canvas).rstrip("\n")
 
 
 def side_by_side(blocks: Sequence[str], titles: Sequence[str] | None = None, gap: int = 6) -> str:
@@ -203,11 +192,12 @@ def draw_board(board: Board, positions: Sequence[tuple[Cell, int] | None] | None
     return pic
 
 
-def parse_grid_picture(text: str, width: int = 7) -> dict[tuple[int, int], Entry | None]:
+def parse_grid_picture(text: str, width: int | None = None) -> dict[tuple[int, int], Entry | None]:
     """Read a picture of touching square boxes (seed style) into (row, col) -> (id, orientation).
 
     Every drawn box gives an entry; an empty box gives None.  The centre box (``*``) has
-    orientation 0.  Boxes must be aligned on a common grid of ``width``-wide cells.
+    orientation 0.  Boxes must be aligned on a common grid of ``width``-wide cells (by default
+    the width of the first box drawn).
     """
     lines = [ln for ln in text.split("\n")]
     while lines and not lines[0].strip():
@@ -217,6 +207,10 @@ def parse_grid_picture(text: str, width: int = 7) -> dict[tuple[int, int], Entry
     if not border_rows:
         return out
     left = min(ln.index("o") for ln in lines if "o" in ln.strip()[:1] and ln.strip())
+    if width is None:
+        first = lines[border_rows[0]]
+        a = first.index("o")
+        width = first.index("o", a + 1) - a - 1
     for r, top in enumerate(border_rows[:-1]):
         if border_rows[r + 1] != top + 4:
             continue
@@ -255,7 +249,7 @@ def _read_cell(inner: list[str]) -> Entry | None:
     label = inner[1]
     for ch in "^>v<*":
         label = label.replace(ch, " ")
-    tid = label.strip()
+    tid = label.strip().split(" ")[0]  # a state, if drawn, follows the id
     if not tid:
         return None
     if centre:

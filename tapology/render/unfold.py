@@ -26,7 +26,7 @@ from tapology.model.board import Board
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
 from tapology.model.walker import Walker
-from tapology.render.ascii import ARROWS
+from tapology.render.ascii import draw_grid
 
 MAX_RADIUS = 200
 
@@ -168,7 +168,7 @@ def draw_view(view: View, board: Board, state_names: Mapping[int, str] | None = 
     labels = [e[0] if square else f"{e[0]}/{e[1]}" for e in entries.values() if e]
     width = max([7, *[len(s) + 4 for s in labels], *[len(s) + 2 for s in states.values()]])
     width += 1 - width % 2
-    pic = draw_boxes(entries, centre=rowcol(grid, grid.origin), square=square, width=width, states=states)
+    pic = draw_grid(entries, centre=rowcol(grid, grid.origin), square=square, width=width, states=states)
     if not header:
         return pic
     w = view.centre
@@ -177,58 +177,3 @@ def draw_view(view: View, board: Board, state_names: Mapping[int, str] | None = 
     if view.branched:
         head += f"; {len(view.branched)} cell(s) reached two ways (first drawn)"
     return head + "\n" + pic
-
-
-def _cell_text(entry: tuple[str, int], width: int, centre: bool, square: bool, state: str) -> list[str]:
-    """The three inner lines of one box (label, orientation arrows or centre stars, state)."""
-    rows = [[" "] * width for _ in range(3)]
-    mid = width // 2
-    tid, g = entry
-    label = tid if square else f"{tid}/{g}"
-    start = mid - (len(label) - 1) // 2
-    rows[1][start:start + len(label)] = list(label)
-    if centre:
-        rows[0][mid] = rows[2][mid] = "*"
-        rows[1][start - 2] = rows[1][start + len(label) + 1] = "*"
-    elif square:
-        scale = {1: 1, 3: mid, 5: width - 2}
-        for r, c, ch in ARROWS[g]:
-            rows[r][scale[c]] = ch
-    if state:
-        a = mid - len(state) // 2
-        rows[2][a:a + len(state)] = list(state)
-    return ["".join(r) for r in rows]
-
-
-def draw_boxes(entries: Mapping[tuple[int, int], tuple[str, int]], centre: tuple[int, int] | None, square: bool,
-               width: int, states: Mapping[tuple[int, int], str]) -> str:
-    """The same picture as :func:`tapology.render.ascii.draw_grid` for non-empty entries, drawn on a
-    preallocated character array (linear in the picture's size, for large views)."""
-    if not entries:
-        return ""
-    w = width
-    half = (w + 1) // 2
-    r0 = min(r for r, _ in entries)
-    r1 = max(r for r, _ in entries)
-    c0 = min(c for _, c in entries)
-    c1 = max(c for _, c in entries)
-    height = (r1 - r0) * 4 + 5
-    span = (c1 - c0) * (w + 1) + w + 2 + (0 if square else half)
-    canvas = [[" "] * span for _ in range(height)]
-    for (r, c), e in entries.items():
-        y = (r - r0) * 4
-        x = (c - c0) * (w + 1) + (half if not square and r % 2 else 0)
-        for yy in (y, y + 4):
-            line = canvas[yy]
-            for k in range(x + 1, x + w + 1):
-                if line[k] != "o":
-                    line[k] = "-"
-            line[x] = line[x + w + 1] = "o"
-        for k in range(1, 4):
-            canvas[y + k][x] = canvas[y + k][x + w + 1] = "|"
-        for k, text in enumerate(_cell_text(e, w, (r, c) == centre, square, states.get((r, c), ""))):
-            line = canvas[y + 1 + k]
-            for dx, ch in enumerate(text):
-                if ch != " ":
-                    line[x + 1 + dx] = ch
-    return "\n".join("".join(row).rstrip() for row in canvas)

@@ -1,0 +1,322 @@
+"""A rule set compiled for one board: every move placed at every tile and orientation, as plain tables.
+
+Tile contents are **codes** ``state * |H| + frame`` (frame 0 for pieces without one; an
+oriented piece's frame is the least element of its coset under the piece's symmetry).
+A compiled application (:class:`App`) of a move at tile t under total orientation g lists
+the tiles it reads with the codes they accept (a bitmask) and the tiles it writes; it exists
+only if every pattern cell lands as asked (on a tile, or ∅ where the pattern says ``off``) and
+cells landing on the same tile agree (DESIGN.md §4).  Built lazily and cached: cost
+O(|cells|) per application placed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tapology.model.board import Board
+from tapology.model.lines import board_lines
+from tapology.rules.model import ANY, COPY, DONTCARE, OFF, Move, RuleError, RuleSet
+
+Key = tuple[int, int, frozenset]  # (start tile, end tile, changes {(tile, code)})
+
+
+@dataclass(frozen=True)
+class App:
+    """One move placed on the board: checks ``(tile, mask)``, writes ``(tile, code, carry)`` (carry ≥ 0: copy the
+    origin's code transported by that orientation), the ``to`` tile, and where its links lead."""
+
+    ident: int
+    move: int
+    player: int
+    tile: int
+    g: int
+    checks: tuple[tuple[int, int], ...]
+    writes: tuple[tuple[int, int, int], ...]
+    to: int
+    klass: str
+    link_keys: tuple[tuple[bool, tuple[tuple[int, int, int], ...]], ...]  # (forced, ((move, tile, g), ...))
+    safe: tuple[int, ...]
+
+
+class Compiled:
+    """The tables of one rule set on one board (given by its closed atlas)."""
+
+    def __init__(self, rules: RuleSet, board: Board, atlas) -> None:  # atlas: Atlas
+        self.rules = rules
+        self.board = board
+        self.atlas = atlas
+        grp = rules.grid.group
+        self.h = h = grp.order
+        self.mul, self.inv = grp.mul, grp.inv
+        self.n = len(board.tiles)
+        self.chart = atlas.chart.tolist()
+        self.dom_index = atlas.domain.index
+        self.n_codes = rules.n_states * h
+        np_ = len(rules.players)
+        self.np = np_
+        # canonical frames and carrying
+        canon = [[0] * h for _ in range(rules.n_states)]
+        for s in rules.states:
+            if s.oriented:
+                for f in range(h):
+                    canon[s.value][f] = min(grp.mul[a][f] for a in s.symmetry)
+        self.canon = canon
+        self.carry = [[(c // h) * h + canon[c // h][grp.mul[c % h][grp.inv[o]]] for c in range(self.n_codes)]
+                      for o in range(h)]
+        self.valid_codes = sorted({s.value * h + canon[s.value][f] for s in rules.states for f in range(h)})
+        self.valid_set = frozenset(self.valid_codes)
+        self.all_mask = sum(1 << c for c in self.valid_codes)
+        # masks per player per accept text
+        self._mask_cache: dict[tuple[int, tuple[str, ...]], int] = {}
+        self.apps: list[App] = []
+        self._app_key: dict[tuple[int, int, int, int], int] = {}
+        self._local: dict[tuple, int] = {}
+        self.move_index = {m.name: i for i, m in enumerate(rules.moves)}
+        self._entries: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self._entry_tables: dict[int, list[list[tuple[int, ...] | None]]] = {}
+        self._links: dict[int, tuple[tuple[bool, tuple[int, ...]], ...]] = {}
+        self._cleanups: dict[tuple[int, str], tuple[App, ...]] = {}
+        self._lines: dict[int, list[tuple[int, ...]]] = {}
+        self.owner = [-1] * self.n_codes
+        for s in rules.states:
+            for f in range(h):
+                self.owner[s.value * h + f] = -1 if s.owner is None else s.owner
+
+    # ---- state resolution --------------------------------------------------------
+    def states_of(self, token: str, player: int) -> list[int]:
+        """State values a token names for ``player`` (names, own, foe, own:KIND, foe:KIND)."""
+        r = self.rules
+        if token in r.state_index:
+            return [r.state_index[token].value]
+        rel, _, kind = token.partition(":")
+        out = []
+        for s in r.states:
+            if s.owner is None:
+                continue
+            mine = s.owner == player
+            if (rel == "own") != mine:
+                continue
+            if kind and s.kind != kind:
+                continue
+            out.append(s.value)
+        return out
+
+    def mask(self, player: int, tokens: tuple[str, ...]) -> int:
+        """Bitmask over codes accepted by a states-accept for ``player``."""
+        key = (player, tokens)
+        m = self._mask_cache.get(key)
+        if m is None:
+            m = 0
+            for tok in tokens:
+                for v in self.states_of(tok, player):
+                    for f in range(self.h):
+                        if v * self.h + f in self.valid_set:
+                            m |= 1 << (v * self.h + f)
+            self._mask_cache[key] = m
+        return m
+
+    def after_state(self, token: str, player: int, where: str) -> int:
+        """The state value an after-token writes for ``player``."""
+        vals = self.states_of(token, player)
+        if len(vals) != 1:
+            raise RuleError(f"{where}: after-state {token!r} names {len(vals)} states for player "
+                            f"{self.rules.players[player]!r} (exactly one is needed)")
+        return vals[0]
+
+    # ---- placing a move ------------------------------------------------------------
+    def land(self, t: int, g: int, cell) -> int:
+        """Chart code at g(cell) of t's chart, -1 for ∅ (the domain holds every pattern cell)."""
+        grp = self.rules.grid.group
+        return self.chart[t][self.dom_index[grp.act(g, cell)]]
+
+    def place(self, mi: int, player: int, t: int, g: int, moves: tuple[Move, ...] | None = None) -> int:
+        """Index of the application of move ``mi`` at (t, g) for ``player``, or -1 if it does not fit."""
+        key = (mi, player, t, g)
+        got = self._app_key.get(key)
+        if got is not None:
+            return got
+        m = (moves or self.rules.moves)[mi]
+        ident = self._build(m, mi, player, t, g)
+        self._app_key[key] = ident
+        return ident
+
+    def _build(self, m: Move, mi: int, player: int, t: int, g: int) -> int:
+        h = self.h
+        reads: dict[int, int] = {}
+        writes: dict[int, tuple[int, int]] = {}
+        keeps: set[int] = set()
+        where = f"{self.rules.source}:{m.line}: move {m.name!r}"
+        to_tile = -1
+        for pc in m.cells:
+            code = self.land(t, g, pc.cell)
+            b = pc.before
+            if b.kind == OFF:
+                if code >= 0:
+                    return -1
+                continue
+            if code < 0:
+                if b.kind == DONTCARE:
+                    continue
+                return -1
+            u, o = divmod(code, h)
+            if b.kind == ANY or b.kind == DONTCARE:
+                msk = self.all_mask
+            else:
+                msk = self.mask(player, b.tokens)
+            reads[u] = reads.get(u, self.all_mask) & msk
+            if pc.after is None:
+                keeps.add(u)
+                wr = None
+            elif pc.after == COPY:
+                # the moving piece, its frame carried from the origin to this tile
+                wr = (-1, o)
+            else:
+                v = self.after_state(pc.after, player, where)
+                frame = self.canon[v][self.mul[g][self.inv[o]]]
+                wr = (v * h + frame, -1)
+            if wr is not None:
+                if u in writes and writes[u] != wr:
+                    return -1
+                writes[u] = wr
+            if m.to is not None and pc.cell == m.to:
+                to_tile = u
+        for u in keeps & set(writes):
+            code, carry = writes[u]
+            if carry >= 0:
+                return -1
+            reads[u] &= 1 << code
+        if any(v == 0 for v in reads.values()):
+            return -1
+        safe = []
+        for c in m.safe:
+            code = self.land(t, g, c)
+            if code >= 0:
+                safe.append(code // h)
+        links = []
+        for lk in m.links:
+            anchor = self.land(t, g, lk.anchor)
+            if anchor < 0:
+                continue
+            u, o = divmod(anchor, h)
+            g_u = self.mul[g][self.inv[o]]
+            targets = []
+            for name in lk.moves:
+                mj = self.move_index[name]
+                orients = lk.orientations or self.rules.moves[mj].orientations
+                for a in orients:
+                    targets.append((mj, u, self.mul[a][g_u]))
+            links.append((lk.forced, tuple(targets)))
+        checks = tuple(sorted(reads.items(), key=lambda kv: (kv[0] != t, kv[0])))
+        wr_t = tuple(sorted((u, c, carry) for u, (c, carry) in writes.items()))
+        local = (mi, player, checks, wr_t, to_tile, m.klass)
+        if not links and local in self._local:
+            return self._local[local]
+        ident = len(self.apps)
+        self.apps.append(App(ident, mi, player, t, g, checks, wr_t, to_tile, m.klass, tuple(links), tuple(safe)))
+        if not links:
+            self._local[local] = ident
+        return ident
+
+    # ---- tables used in play ---------------------------------------------------------
+    def entry_table(self, player: int) -> list[list[tuple[int, ...] | None]]:
+        """``table[t][code]``: the entry applications (filled in as :meth:`entries` is asked)."""
+        tab = self._entry_tables.get(player)
+        if tab is None:
+            tab = [[None] * self.n_codes for _ in range(self.n)]
+            self._entry_tables[player] = tab
+        return tab
+
+    def entries(self, player: int, t: int, code: int) -> tuple[int, ...]:
+        """Applications that can start a turn of ``player`` at tile t holding ``code``."""
+        tab = self.entry_table(player)
+        got = tab[t][code]
+        if got is not None:
+            return got
+        got = self._entries_uncached(player, t, code)
+        tab[t][code] = got
+        return got
+
+    def _entries_uncached(self, player: int, t: int, code: int) -> tuple[int, ...]:
+        key = (player, t, code)
+        out: list[int] = []
+        seen: set[int] = set()
+        f = code % self.h
+        for mi, m in enumerate(self.rules.moves):
+            if not m.start or player not in m.players:
+                continue
+            if m.origin.before.kind == "states" and not (self.mask(player, m.origin.before.tokens) >> code) & 1:
+                continue
+            for a in m.orientations:
+                ident = self.place(mi, player, t, self.mul[a][f])
+                if ident >= 0 and ident not in seen:
+                    app = self.apps[ident]
+                    if (app.checks[0][1] >> code) & 1:
+                        seen.add(ident)
+                        out.append(ident)
+        res = tuple(out)
+        self._entries[key] = res
+        return res
+
+    def links(self, ident: int) -> tuple[tuple[bool, tuple[int, ...]], ...]:
+        """The follow-ups of an application: (forced, application ids) per link."""
+        got = self._links.get(ident)
+        if got is not None:
+            return got
+        app = self.apps[ident]
+        out = []
+        for forced, targets in app.link_keys:
+            ids: list[int] = []
+            for mj, u, g2 in targets:
+                j = self.place(mj, app.player, u, g2)
+                if j >= 0 and j not in ids:
+                    ids.append(j)
+            out.append((forced, tuple(ids)))
+        res = tuple(out)
+        self._links[ident] = res
+        return res
+
+    def cleanup_apps(self, player: int, when: str) -> tuple[App, ...]:
+        """Every placement of the clean-ups run for ``player`` at ``when`` (turn or move)."""
+        key = (player, when)
+        got = self._cleanups.get(key)
+        if got is not None:
+            return got
+        cms = tuple(c.move for c in self.rules.cleanups if c.when == when and player in c.move.players)
+        out: list[App] = []
+        seen: set[tuple] = set()
+        for mi, m in enumerate(cms):
+            for t in range(self.n):
+                for g in m.orientations:
+                    ident = self._build(m, -1 - mi, player, t, g)
+                    if ident >= 0:
+                        a = self.apps[ident]
+                        sig = (a.checks, a.writes)
+                        if sig not in seen:
+                            seen.add(sig)
+                            out.append(a)
+        res = tuple(out)
+        self._cleanups[key] = res
+        return res
+
+    def lines(self, k: int) -> list[tuple[int, ...]]:
+        """k-in-a-row lines of distinct tiles on this board."""
+        got = self._lines.get(k)
+        if got is None:
+            got = board_lines(self.atlas, k)
+            self._lines[k] = got
+        return got
+
+    # ---- primitive operations on a code list -------------------------------------------
+    @staticmethod
+    def fits(app: App, codes: list[int]) -> bool:
+        """True when the application's checks hold."""
+        for u, msk in app.checks:
+            if not (msk >> codes[u]) & 1:
+                return False
+        return True
+
+    def new_values(self, app: App, codes: list[int]) -> list[tuple[int, int]]:
+        """(tile, new code) for each write of a fitting application."""
+        c0 = codes[app.tile]
+        carry = self.carry
+        return [(u, carry[cr][c0] if cr >= 0 else c) for u, c, cr in app.writes]

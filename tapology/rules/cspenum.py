@@ -1,0 +1,119 @@
+"""Legal move chains as all solutions of a finite-domain CSP (python-constraint; the ``csp`` backend).
+
+Variables ``c_0 … c_{L-1}`` range over the placed moves that can be step i (see
+:func:`tapology.rules.z3enum.candidates`) and −1 (stopped).  One constraint per prefix
+replays it: every step fits, follows a link of the step before, passes no position twice, and a
+chain stops only where no forced follow-up fits.  The bound L grows until no chain can use
+all of it.  Cost: the solver's backtracking over prefixes.
+"""
+
+from __future__ import annotations
+
+from constraint import FunctionConstraint, Problem
+
+from tapology.rules.compiled import Compiled
+from tapology.rules.z3enum import MAX_STEPS, candidates, record
+
+
+def _replay(comp: Compiled, codes: list[int], seq: tuple[int, ...],
+            move_cleanups=None) -> tuple[list[int], list[frozenset]] | None:
+    """The codes after a prefix and the positions it passed (as change sets); None if the prefix is not a chain."""
+    work = list(codes)
+    seen = [frozenset()]
+    prev = -1
+    for a in seq:
+        if a < 0:
+            break
+        if prev >= 0 and a not in {j for _f, ids in comp.links(prev) for j in ids}:
+            return None
+        app = comp.apps[a]
+        if not comp.fits(app, work):
+            return None
+        for u, v in comp.new_values(app, work):
+            work[u] = v
+        if move_cleanups is not None:
+            move_cleanups(work)
+        key = frozenset((u, work[u]) for u in range(len(work)) if work[u] != codes[u])
+        if key in seen:
+            return None
+        seen.append(key)
+        prev = a
+    return work, seen
+
+
+def _go_on(comp: Compiled, codes: list[int], work: list[int], seen: list[frozenset], a: int, forced_only: bool,
+           move_cleanups=None) -> bool:
+    for forced, ids in comp.links(a):
+        if forced_only and not forced:
+            continue
+        for j in ids:
+            b = comp.apps[j]
+            if not comp.fits(b, work):
+                continue
+            new = list(work)
+            for u, v in comp.new_values(b, work):
+                new[u] = v
+            if move_cleanups is not None:
+                move_cleanups(new)
+            if frozenset((u, new[u]) for u in range(len(new)) if new[u] != codes[u]) not in seen:
+                return True
+    return False
+
+
+def _problem(comp: Compiled, codes: list[int], cands: list[list[int]], steps: int, mc=None) -> Problem:
+    pb = Problem()
+    names = [f"c{i}" for i in range(steps)]
+    for i in range(steps):
+        pb.addVariable(names[i], ([] if i == 0 else [-1]) + cands[i])
+
+    def prefix_ok(*seq: int) -> bool:
+        k = len(seq) - 1
+        if k > 0 and seq[k - 1] < 0 and seq[k] >= 0:
+            return False
+        if seq[k] < 0:
+            if k == 0 or seq[k - 1] < 0:
+                return True
+            got = _replay(comp, codes, seq[:k], mc)
+            return got is not None and not _go_on(comp, codes, got[0], got[1], seq[k - 1], True, mc)
+        return _replay(comp, codes, seq, mc) is not None
+
+    for k in range(steps):
+        pb.addConstraint(FunctionConstraint(prefix_ok), names[: k + 1])
+    return pb
+
+
+def csp_chains(game, comp: Compiled, codes: list[int], player: int) -> dict:
+    """The legal chains by key, found as all CSP solutions (see the module docstring)."""
+    mc = None
+    if any(c.when == "move" for c in game.rules.cleanups):
+        def mc(work: list[int]) -> None:
+            game._run_cleanups(comp, work, player, "move")
+    steps = 1
+    while True:
+        cands = candidates(comp, codes, player, steps)
+        if not cands[0]:
+            return {}
+        pb = _problem(comp, codes, cands, steps, mc)
+        last = f"c{steps - 1}"
+
+        def overflow(*seq: int) -> bool:
+            if seq[-1] < 0:
+                return False
+            got = _replay(comp, codes, seq, mc)
+            return got is not None and _go_on(comp, codes, got[0], got[1], seq[-1], False, mc)
+
+        pb.addConstraint(FunctionConstraint(overflow), [f"c{i}" for i in range(steps)])
+        if pb.getSolution() is None:
+            break
+        steps += 1
+        if steps > MAX_STEPS:
+            raise RuntimeError(f"csp backend: chains longer than {MAX_STEPS} moves")
+    del last
+    found: dict = {}
+    for sol in _problem(comp, codes, cands, steps, mc).getSolutionIter():
+        seq = [sol[f"c{i}"] for i in range(steps)]
+        seq = seq[: seq.index(-1)] if -1 in seq else seq
+        got = _replay(comp, codes, tuple(seq), mc)
+        assert got is not None
+        record(game, comp, codes, got[0], player, seq, found)
+    return found

@@ -1,0 +1,101 @@
+"""A rule set described for people (``tapology rules``) and as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tapology.rules.model import Move, RuleSet
+from tapology.rules.pattern import draw_pattern
+
+
+def draw_domain(rules: RuleSet) -> str:
+    """The chart domain as a grid of ``#`` with ``*`` on the origin (square and hex cells alike, by coordinates)."""
+    cells = set(rules.domain.cells)
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    rows = []
+    for y in range(max(ys), min(ys) - 1, -1):
+        row = []
+        for x in range(min(xs), max(xs) + 1):
+            row.append("*" if (x, y) == (0, 0) else "#" if (x, y) in cells else ".")
+        rows.append(" ".join(row))
+    return "\n".join(rows)
+
+
+def _move_cells(m: Move) -> list[tuple[tuple[int, ...], str, str | None]]:
+    return [(pc.cell, pc.before.text(), pc.after) for pc in m.cells]
+
+
+def rules_json(rules: RuleSet) -> dict[str, Any]:
+    """The rule set as JSON."""
+    def move(m: Move) -> dict[str, Any]:
+        return {
+            "name": m.name, "players": [rules.players[p] for p in m.players], "orientations": list(m.orientations),
+            "cells": [{"at": list(c), "before": b, "after": a} for c, b, a in _move_cells(m)],
+            "to": list(m.to) if m.to else None, "class": m.klass, "start": m.start,
+            "links": [{"moves": list(lk.moves), "at": list(lk.anchor) if lk.anchor else None,
+                       "orientations": list(lk.orientations), "forced": lk.forced} for lk in m.links],
+        }
+    return {
+        "name": rules.name, "description": rules.description, "grid": rules.grid.name,
+        "players": list(rules.players), "board": rules.board, "boards": list(rules.boards),
+        "states": [{"name": s.name, "value": s.value, "owner": None if s.owner is None else rules.players[s.owner],
+                    "kind": s.kind, "symmetry": list(s.symmetry) or None} for s in rules.states],
+        "moves": [move(m) for m in rules.moves],
+        "cleanups": [dict(move(c.move), when=c.when) for c in rules.cleanups],
+        "tape": None if rules.tape is None else {"players": [rules.players[p] for p in rules.tape.players],
+                                                 "flips": list(rules.tape.flips)},
+        "end": [{"kind": e.kind, "k": e.k, "states": list(e.states), "result": e.result, "op": e.op, "value": e.value,
+                 "region": e.region, "move": e.move,
+                 "player": None if e.player is None else rules.players[e.player]} for e in rules.ends],
+        "mandatory": list(rules.mandatory), "royal": list(rules.royal),
+        "domain": [list(c) for c in rules.domain.cells],
+    }
+
+
+def rules_text(rules: RuleSet) -> str:
+    """The rule set printed with its moves drawn and its derived chart domain."""
+    out = [f"{rules.name}: {rules.description}".rstrip(": "), f"grid {rules.grid.name}; players "
+           + ", ".join(rules.players) + f"; board {rules.board}"]
+    out.append("states: " + ", ".join(
+        f"{s.name}={s.value}" + (f" ({rules.players[s.owner]}" + (f" {s.kind}" if s.kind else "") + ")"
+                                 if s.owner is not None else "")
+        + (f" frame mod {list(s.symmetry)}" if s.oriented else "") for s in rules.states))
+    for m in rules.moves:
+        head = f"move {m.name}: orientations {list(m.orientations)}"
+        if m.klass:
+            head += f", class {m.klass}"
+        if not m.start:
+            head += ", follow-up only"
+        out.append("")
+        out.append(head)
+        out.append(draw_pattern(_move_cells(m)) if rules.grid.name.startswith("square") else
+                   "  " + "; ".join(f"{list(c)}: {b} -> {a or '_'}" for c, b, a in _move_cells(m)))
+        for lk in m.links:
+            out.append(f"  then {'must' if lk.forced else 'may'} {' or '.join(lk.moves)} at {list(lk.anchor or ())}"
+                       + (f" turned by {list(lk.orientations)}" if lk.orientations else ""))
+    for c in rules.cleanups:
+        out.append("")
+        out.append(f"clean-up {c.move.name} (everywhere, to a fixpoint, after each {c.when})")
+        out.append(draw_pattern(_move_cells(c.move)))
+    if rules.tape is not None:
+        out.append("")
+        out.append("tape: a turn may tape two open sides" + (" (flips allowed)" if True in rules.tape.flips else ""))
+    out.append("")
+    for e in rules.ends:
+        desc = {"line": f"{e.k} in a row wins", "no-turns": f"no legal turn: {e.result}",
+                "count": f"count of {'|'.join(e.states) or 'own'}"
+                         f"{' in ' + e.region if e.region else ''} {e.op} {e.value}: {e.result}",
+                "chain": f"a chain of {e.value} {e.move!r} moves: "
+                         f"{rules.players[e.player] + ' ' if e.player is not None else ''}{e.result}s"
+                         if e.result != "draw" else f"a chain of {e.value} {e.move!r} moves: draw",
+                "plies": f"after {e.value} turns: {e.result}"}[e.kind]
+        out.append("end: " + desc)
+    if rules.mandatory:
+        out.append("mandatory: " + ", ".join(rules.mandatory))
+    if rules.royal:
+        out.append("royal: " + ", ".join(rules.royal))
+    out.append("")
+    out.append(f"chart domain ({len(rules.domain.cells)} cells):")
+    out.append(draw_domain(rules))
+    return "\n".join(out)

@@ -1,0 +1,246 @@
+"""Rule sets as frozen values (DESIGN.md §4): states, players, moves, links, clean-ups, tape moves, end rules.
+
+A rule set is pure data; :mod:`tapology.rules.parse` reads it from TOML and
+:mod:`tapology.rules.compiled` turns it into per-board tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from tapology.errors import TapologyError
+from tapology.model.domain import ChartDomain
+from tapology.model.grid import ReferenceGrid
+from tapology.model.group import Cell
+
+
+class RuleError(TapologyError):
+    """A rule set is malformed; the message names the file, line and entry."""
+
+
+class TurnError(TapologyError):
+    """A turn label does not name a legal turn of the position."""
+
+
+class PositionError(TapologyError):
+    """A position file or value does not fit the game or board."""
+
+
+# Token kinds for a pattern cell's "before" (what it accepts).
+ANY = "any"  # any state, but the cell must land on a tile
+OFF = "off"  # the cell must land off the board (∅)
+DONTCARE = "?"  # anything, on or off the board
+# "after" specials
+KEEP = None  # unchanged
+COPY = "@"  # the piece from the move's origin, its frame carried across the gluings
+
+
+@dataclass(frozen=True)
+class StateDef:
+    """A named tile state: its int value, owner (player index or None), kind, and the orientations it looks the same under.
+
+    ``symmetry`` is the subgroup of H fixing the piece's look; the whole group (the default)
+    means the piece carries no frame.  Frames are stored as the least element of their coset.
+    """
+
+    name: str
+    value: int
+    owner: int | None = None
+    kind: str | None = None
+    symmetry: tuple[int, ...] = ()
+    symbol: str = ""
+
+    @property
+    def oriented(self) -> bool:
+        """True when the piece carries a frame (its symmetry is a proper subgroup)."""
+        return bool(self.symmetry)
+
+
+@dataclass(frozen=True)
+class Accept:
+    """What a pattern cell accepts before a move: states (player-relative tokens resolved per player), ANY, OFF or '?'."""
+
+    kind: str  # "states", "any", "off", "?"
+    tokens: tuple[str, ...] = ()  # for "states": state names or relative tokens (own, foe, own:KIND, foe:KIND, empty)
+
+    def text(self) -> str:
+        """As written in a rule file."""
+        return "|".join(self.tokens) if self.kind == "states" else self.kind
+
+
+@dataclass(frozen=True)
+class PatternCell:
+    """One cell of a move: where it is (in the move's frame), what it accepts, what it becomes."""
+
+    cell: Cell
+    before: Accept
+    after: str | None = KEEP  # a state name, a relative token (own:KIND), COPY, or KEEP
+
+
+@dataclass(frozen=True)
+class Link:
+    """A follow-up: moves that may continue the chain at an anchor cell, turned by orientations of the move's own frame.
+
+    ``orientations`` empty means the follow-up's own orientation set; ``anchor`` None means the move's ``to`` cell.
+    """
+
+    moves: tuple[str, ...]
+    anchor: Cell | None = None
+    orientations: tuple[int, ...] = ()
+    forced: bool = True
+
+
+@dataclass(frozen=True)
+class Move:
+    """A local rewrite applied at a tile under each orientation in ``orientations`` (relative to the piece's frame)."""
+
+    name: str
+    cells: tuple[PatternCell, ...]
+    orientations: tuple[int, ...]
+    players: tuple[int, ...]
+    to: Cell | None = None
+    links: tuple[Link, ...] = ()
+    start: bool = True
+    klass: str = ""
+    safe: tuple[Cell, ...] = ()
+    line: int = 0
+    slide: bool = False  # set by ``repeat``: a repeated move labels only where the piece ends
+
+    @cached_property
+    def origin(self) -> PatternCell:
+        """The pattern cell at the origin."""
+        return next(c for c in self.cells if not any(c.cell))
+
+
+@dataclass(frozen=True)
+class Cleanup:
+    """An unanchored rewrite run everywhere to a fixpoint, after each move (``when='move'``) or at the end of a turn."""
+
+    move: Move
+    when: str = "turn"
+
+
+@dataclass(frozen=True)
+class TapeRule:
+    """Tape moves: a player may spend a turn taping two open sides (with or without a flip)."""
+
+    players: tuple[int, ...]
+    flips: tuple[bool, ...] = (False, True)
+
+
+@dataclass(frozen=True)
+class EndRule:
+    """One way the game ends.
+
+    kinds: ``line`` (k in a row of a player's states on the board's topology: that player wins),
+    ``no-turns`` (the player to move has no turn: ``result`` draw or loss), ``count`` (a predicate
+    over state counts, optionally inside a region), ``chain`` (a move chain of ``length`` moves
+    fits: its player wins), ``plies`` (after ``value`` turns: ``result``).
+    """
+
+    kind: str
+    k: int = 0
+    states: tuple[str, ...] = ()
+    player: int | None = None
+    result: str = "win"  # win | loss | draw
+    op: str = ">="
+    value: int = 0
+    region: str = ""
+    move: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Initial:
+    """The start position: a layout of state symbols over the tiles in board order, lists of tiles per state, frames."""
+
+    layout: tuple[str, ...] = ()
+    tiles: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    frames: tuple[tuple[str, int], ...] = ()
+    to_move: int = 0
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A whole rule set; ``domain`` is derived from the moves and end rules."""
+
+    name: str
+    grid: ReferenceGrid
+    players: tuple[str, ...]
+    states: tuple[StateDef, ...]
+    moves: tuple[Move, ...]
+    cleanups: tuple[Cleanup, ...] = ()
+    tape: TapeRule | None = None
+    ends: tuple[EndRule, ...] = ()
+    initial: Initial = field(default_factory=Initial)
+    board: str = "plane:3x3"
+    boards: tuple[str, ...] = ()
+    mandatory: tuple[str, ...] = ()
+    royal: tuple[str, ...] = ()
+    regions: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    extra_cells: tuple[Cell, ...] = ()
+    description: str = ""
+    source: str = "<rules>"
+
+    @cached_property
+    def state_index(self) -> dict[str, StateDef]:
+        """State name (and symbol) -> definition."""
+        out: dict[str, StateDef] = {}
+        for s in self.states:
+            out[s.name] = s
+            if s.symbol:
+                out.setdefault(s.symbol, s)
+        return out
+
+    @cached_property
+    def by_value(self) -> dict[int, StateDef]:
+        """State value -> definition."""
+        return {s.value: s for s in self.states}
+
+    @cached_property
+    def n_states(self) -> int:
+        """One more than the largest state value."""
+        return max(s.value for s in self.states) + 1
+
+    @cached_property
+    def move_index(self) -> dict[str, Move]:
+        """Move name -> move."""
+        return {m.name: m for m in self.moves}
+
+    @cached_property
+    def oriented(self) -> bool:
+        """True when some state carries a frame."""
+        return any(s.oriented for s in self.states)
+
+    @cached_property
+    def domain(self) -> ChartDomain:
+        """The chart domain: every pattern cell, k-in-a-row step and unit direction, filled along
+        coordinate paths from the origin, closed under the orientations.  Cost O(|cells|·|H|)."""
+        return derive_domain(self)
+
+
+def derive_domain(rules: RuleSet) -> ChartDomain:
+    """The union of the move domains closed under the grid's orientations (see :attr:`RuleSet.domain`)."""
+    from tapology.model.lines import line_vectors
+
+    grid = rules.grid
+    cells: set[Cell] = {grid.origin, *grid.directions, *rules.extra_cells}
+    for m in [*rules.moves, *(c.move for c in rules.cleanups)]:
+        for pc in m.cells:
+            cells.add(pc.cell)
+        cells.update(m.safe)
+        for lk in m.links:
+            if lk.anchor is not None:
+                cells.add(lk.anchor)
+    if any(e.kind == "line" for e in rules.ends):
+        cells.update(line_vectors(grid))
+    filled: set[Cell] = set()
+    for c in cells:
+        x, y = c
+        for i in range(min(0, x), max(0, x) + 1):
+            for j in range(min(0, y), max(0, y) + 1):
+                filled.add((i, j))
+    grp = grid.group
+    closed = {grp.act(g, c) for c in filled for g in range(grp.order)}
+    return ChartDomain(grid, tuple(sorted(closed, key=grid.order_key)), f"{rules.name}-domain")

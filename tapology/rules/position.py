@@ -1,0 +1,116 @@
+"""Position files (TOML): a game position written as a layout of state names over the tiles.
+
+::
+
+    board = "plane:8x8"      # optional: the board (else --board or the game's own)
+    to_move = "white"        # optional: the player to move (default: the game's first)
+    ply = 0                  # optional: turns already played
+    layout = '''
+    . b . b . b . b
+    ...
+    '''                      # one token per tile in board order: a state name, '.' (state 0), NAME@F for a frame
+
+Tiles may instead be listed by state: ``[tiles] b = ["2", "4"]``; ``[frames] b = 2`` gives a
+state's default frame.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from tapology.game import Position
+from tapology.rules.model import PositionError
+
+KEYS = {"board", "to_move", "ply", "layout", "tiles", "frames"}
+
+
+def read_position_file(path: str) -> dict[str, Any]:
+    """The raw table of a position file; :class:`PositionError` naming the file otherwise."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PositionError(f"{path}: no such position file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PositionError(f"{path}: cannot read: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PositionError(f"{path}: not valid TOML: {exc}") from None
+    bad = sorted(set(data) - KEYS)
+    if bad:
+        raise PositionError(f"{path}: unknown key {bad[0]!r} (known: {', '.join(sorted(KEYS))})")
+    return data
+
+
+def position_from_table(game, data: dict[str, Any], where: str) -> Position:  # game: RuleGame
+    """The position a position file describes, on the game's board."""
+    rules = game.rules
+    board = game.board
+    n = len(board.tiles)
+    states = [0] * n
+    frames = [0] * n
+    default_frames: dict[str, int] = {}
+    fr = data.get("frames", {})
+    if not isinstance(fr, dict):
+        raise PositionError(f"{where}: frames must be a table state = orientation")
+    for s, f in fr.items():
+        if s not in rules.state_index or not isinstance(f, int) or not 0 <= f < game.h:
+            raise PositionError(f"{where}: frames: bad entry {s} = {f!r}")
+        default_frames[rules.state_index[s].name] = f
+    layout = data.get("layout", "")
+    if not isinstance(layout, str):
+        raise PositionError(f"{where}: layout must be a string")
+    toks = layout.split()
+    if toks and len(toks) != n:
+        raise PositionError(f"{where}: layout has {len(toks)} entries; board {game.board_name!r} has {n} tiles")
+    for t, tok in enumerate(toks):
+        name, _, f = tok.partition("@")
+        if name == ".":
+            continue
+        sd = rules.state_index.get(name)
+        if sd is None:
+            raise PositionError(f"{where}: layout entry {t + 1} {tok!r}: unknown state {name!r}")
+        states[t] = sd.value
+        try:
+            frames[t] = int(f) if f else default_frames.get(sd.name, 0)
+        except ValueError:
+            raise PositionError(f"{where}: layout entry {t + 1} {tok!r}: frame must be a number") from None
+        if not 0 <= frames[t] < game.h:
+            raise PositionError(f"{where}: layout entry {t + 1} {tok!r}: frame out of range 0..{game.h - 1}")
+    tiles = data.get("tiles", {})
+    if not isinstance(tiles, dict):
+        raise PositionError(f"{where}: tiles must be a table state = [tile ids]")
+    for name, tids in tiles.items():
+        sd = rules.state_index.get(name)
+        if sd is None or not isinstance(tids, list):
+            raise PositionError(f"{where}: tiles: bad entry {name!r}")
+        for tid in tids:
+            try:
+                t = board.tile(str(tid), f"{where}: tiles")
+            except Exception as exc:
+                raise PositionError(str(exc)) from None
+            states[t] = sd.value
+            frames[t] = default_frames.get(sd.name, 0)
+    to_move = data.get("to_move", rules.players[rules.initial.to_move])
+    if to_move not in rules.players:
+        raise PositionError(f"{where}: to_move: unknown player {to_move!r} (players: {', '.join(rules.players)})")
+    ply = data.get("ply", 0)
+    if not isinstance(ply, int) or ply < 0:
+        raise PositionError(f"{where}: ply must be a whole number ≥ 0")
+    return game.make_position(board, states, frames, rules.players.index(to_move), ply)
+
+
+def dumps_position(game, pos: Position) -> str:
+    """A position as a position file (layout in board order)."""
+    rules = game.rules
+    toks = []
+    for t, s in enumerate(pos.board.states):
+        sd = rules.by_value.get(s)
+        name = "." if s == 0 else (sd.name if sd else str(s))
+        if pos.extra and sd is not None and sd.oriented and pos.extra[t]:
+            name += f"@{pos.extra[t]}"
+        toks.append(name)
+    return (f'board = "{game.board_name}"\nto_move = "{rules.players[pos.to_move]}"\nply = {pos.ply}\n'
+            f'layout = """\n{" ".join(toks)}\n"""\n')

@@ -1,0 +1,214 @@
+"""Legal move chains as all models of a z3 constraint system (the ``z3`` backend).
+
+Variables: ``c_i`` (which placed move is step i, −1 once the chain has stopped) and the
+tile codes ``s_i[u]`` after i steps, for every tile some candidate move touches.  Constraints:
+step 0 is an entry move; step i+1 is a follow-up named by a link of step i; a step's cells
+hold accepted codes; writes give the next codes (a moving piece's frame carried by the
+landing orientation); no chain passes the same position twice; a chain stops only where no
+forced follow-up fits.  The chain bound grows until no chain reaches it.  Clean-ups run
+after each move (``when = "move"``) are not modelled (an error says so).  The turn's
+clean-ups and the royal rule are applied to each model's final position as in the
+``propagate`` backend.  Cost: one solver call per chain found, plus the deepening.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from tapology.rules.compiled import App, Compiled
+
+MAX_STEPS = 64
+
+
+def candidates(comp: Compiled, codes: list[int], player: int, steps: int) -> list[list[int]]:
+    """The placed moves that can be step i: entries at step 0, then the link targets of step i−1, leaving out
+    those with a check no code the tile may hold by then can pass (a sound over-approximation)."""
+    possible: dict[int, set[int]] = {}  # tile -> codes it may hold after some candidate wrote it
+
+    def may_fit(a: int) -> bool:
+        for u, msk in comp.apps[a].checks:
+            if not (msk >> codes[u]) & 1 and not any((msk >> v) & 1 for v in possible.get(u, ())):
+                return False
+        return True
+
+    def note_writes(ids: list[int]) -> None:
+        for a in ids:
+            app = comp.apps[a]
+            origins = {codes[app.tile], *possible.get(app.tile, ())}
+            for u, code, cr in app.writes:
+                vals = {comp.carry[cr][c] for c in origins} if cr >= 0 else {code}
+                possible.setdefault(u, set()).update(vals)
+
+    first = []
+    for t in range(comp.n):
+        first.extend(a for a in comp.entries(player, t, codes[t]) if may_fit(a))
+    out = [sorted(set(first))]
+    note_writes(out[0])
+    for _ in range(1, steps):
+        nxt: set[int] = set()
+        for a in out[-1]:
+            for _forced, ids in comp.links(a):
+                nxt.update(j for j in ids if may_fit(j))
+        out.append(sorted(nxt))
+        note_writes(out[-1])
+    return out
+
+
+def _touched(comp: Compiled, cands: list[list[int]]) -> list[int]:
+    tiles: set[int] = set()
+    for step in cands:
+        for a in step:
+            app = comp.apps[a]
+            tiles.update(u for u, _ in app.checks)
+            tiles.update(u for u, _, _ in app.writes)
+    return sorted(tiles)
+
+
+class _Encoding:
+    def __init__(self, comp: Compiled, codes: list[int], player: int, steps: int) -> None:
+        self.comp = comp
+        self.codes = codes
+        self.steps = steps
+        more = candidates(comp, codes, player, steps + 1)
+        self.cands = more[:steps]
+        self.allowed = [set(c) for c in more]
+        self.tiles = _touched(comp, more)
+        self.written_tiles = sorted({u for step in more for a in step for u, _, _ in comp.apps[a].writes})
+        self.solver = z3.Solver()
+        s = self.solver
+        self.c = [z3.Int(f"c{i}") for i in range(steps)]
+        self.state: list[dict[int, z3.ArithRef]] = [{u: z3.IntVal(codes[u]) for u in self.tiles}]
+        for i in range(steps):
+            s.add(z3.Or([self.c[i] == -1] + [self.c[i] == a for a in self.cands[i]]))
+        s.add(self.c[0] != -1)
+        for i in range(steps - 1):
+            s.add(z3.Implies(self.c[i] == -1, self.c[i + 1] == -1))
+            for a in self.cands[i]:
+                follow = sorted({j for _f, ids in comp.links(a) for j in ids if j in self.allowed[i + 1]})
+                s.add(z3.Implies(self.c[i] == a, z3.Or([self.c[i + 1] == -1] + [self.c[i + 1] == j for j in follow])))
+        for i in range(steps):
+            cur = self.state[-1]
+            for a in self.cands[i]:
+                s.add(z3.Implies(self.c[i] == a, self.fits(comp.apps[a], cur)))
+            nxt: dict[int, z3.ArithRef] = {u: cur[u] for u in self.written_tiles}
+            for a in self.cands[i]:
+                for u, val in self.write_exprs(comp.apps[a], cur).items():
+                    nxt[u] = z3.If(self.c[i] == a, val, nxt[u])
+            st = {u: (z3.Int(f"s{i + 1}_{u}") if u in self.written_tiles else cur[u]) for u in self.tiles}
+            for u in self.written_tiles:
+                s.add(st[u] == nxt[u])
+            self.state.append(st)
+        # no position twice along a chain (and never back to the start)
+        for k in range(1, steps + 1):
+            for j in range(k):
+                s.add(z3.Implies(self.c[k - 1] != -1, self.differ(self.state[k], self.state[j])))
+        # a chain stops only where no forced follow-up fits
+        for i in range(1, steps):
+            for a in self.cands[i - 1]:
+                s.add(z3.Implies(z3.And(self.c[i - 1] == a, self.c[i] == -1), z3.Not(self.can_go_on(a, i, True))))
+
+    def fits(self, app: App, st: dict[int, z3.ArithRef]) -> z3.BoolRef:
+        conds = []
+        for u, msk in app.checks:
+            vals = [v for v in self.comp.valid_codes if (msk >> v) & 1]
+            conds.append(z3.Or([st[u] == v for v in vals]))
+        return z3.And(conds)
+
+    def write_exprs(self, app: App, st: dict[int, z3.ArithRef]) -> dict[int, z3.ArithRef]:
+        """The code each tile the move writes gets, over the state ``st``."""
+        out = {}
+        for u, code, cr in app.writes:
+            if cr < 0:
+                out[u] = z3.IntVal(code)
+            else:
+                origin = st[app.tile]
+                expr: z3.ArithRef = z3.IntVal(-1)
+                for v in self.comp.valid_codes:
+                    expr = z3.If(origin == v, self.comp.carry[cr][v], expr)
+                out[u] = expr
+        return out
+
+    def differ(self, a: dict[int, z3.ArithRef], b: dict[int, z3.ArithRef]) -> z3.BoolRef:
+        """The two positions differ (only written tiles can)."""
+        return z3.Or([a[u] != b[u] for u in self.written_tiles]) if self.written_tiles else z3.BoolVal(False)
+
+    def after(self, app: App, st: dict[int, z3.ArithRef]) -> dict[int, z3.ArithRef]:
+        out = dict(st)
+        out.update(self.write_exprs(app, st))
+        return out
+
+    def can_go_on(self, a: int, i: int, forced_only: bool) -> z3.BoolRef:
+        """Some (forced) follow-up of app a fits at state i without repeating a position."""
+        st = self.state[i]
+        opts = []
+        for forced, ids in self.comp.links(a):
+            if forced_only and not forced:
+                continue
+            for j in ids:
+                if j not in self.allowed[i]:
+                    continue  # pruned: it can never fit here
+                b = self.comp.apps[j]
+                new = self.after(b, st)
+                opts.append(z3.And(self.fits(b, st), *[self.differ(new, self.state[k]) for k in range(i + 1)]))
+        return z3.Or(opts) if opts else z3.BoolVal(False)
+
+    def reaches_bound(self) -> bool:
+        """True when some chain uses every step (so the bound may be too small)."""
+        s = self.solver
+        s.push()
+        s.add(self.c[self.steps - 1] != -1)
+        res = s.check() == z3.sat
+        s.pop()
+        return res
+
+
+def z3_chains(game, comp: Compiled, codes: list[int], player: int) -> dict:
+    """The legal chains by key, found as all models (see the module docstring)."""
+    if any(c.when == "move" for c in game.rules.cleanups):
+        from tapology.rules.model import RuleError
+
+        raise RuleError(f"{game.rules.source}: the z3 backend does not model clean-ups run after each move "
+                        "(when = \"move\"); use --backend propagate or csp")
+    steps = 2
+    while True:
+        enc = _Encoding(comp, codes, player, steps)
+        if not enc.cands[0]:
+            return {}
+        if not enc.reaches_bound():
+            break
+        steps += 1
+        if steps > MAX_STEPS:
+            raise RuntimeError(f"z3 backend: chains longer than {MAX_STEPS} moves")
+    found: dict = {}
+    s = enc.solver
+    while s.check() == z3.sat:
+        m = s.model()
+        seq = []
+        for i in range(steps):
+            v = m.eval(enc.c[i], model_completion=True).as_long()
+            if v < 0:
+                break
+            seq.append(v)
+        final = enc.state[len(seq)]
+        work = list(codes)
+        for u in enc.tiles:
+            work[u] = m.eval(final[u], model_completion=True).as_long()
+        record(game, comp, codes, work, player, seq, found)
+        s.add(z3.Or([enc.c[i] != (seq[i] if i < len(seq) else -1) for i in range(steps)]))
+    return found
+
+
+def record(game, comp: Compiled, codes: list[int], work: list[int], player: int, seq: list[int], found: dict) -> None:
+    """Hand a solver's chain (its moves and final codes) to the shared finishing step of the engine."""
+    apps = comp.apps
+    start = apps[seq[0]].tile
+    path: tuple[tuple[str, int], ...] = (("", start),)
+    flagged = False
+    from tapology.rules.engine import extend_path
+
+    for k, a in enumerate(seq):
+        app = apps[a]
+        path = extend_path(comp, path, tuple(seq[:k]), app)
+        flagged = flagged or app.klass in game.mandatory
+    diff = {u: work[u] for u in range(len(work)) if work[u] != codes[u]}
+    game._finish(comp, work, codes, diff, player, start, path, flagged, tuple(seq), found)

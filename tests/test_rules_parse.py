@@ -1,0 +1,164 @@
+"""Rule files and ASCII patterns: the seed's drawings, cell lists, one-line errors with file and line."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tapology.cli import main
+from tapology.model.grid import HEX, SQUARE
+from tapology.rules import RuleError, parse_rules
+from tapology.rules.pattern import parse_pattern
+
+SEED_STEP = """
+                o-------o        ==>                o-------o
+                |       |        ==>                |       |
+                |  (0)  |        ==>                |  (1)  |
+                |       |        ==>                |       |
+        o-------o-------o        ==>        o-------o-------o
+        |   *   |                ==>        |   *   |
+        | *(1)* |                ==>        | *(0)* |
+        |   *   |                ==>        |   *   |
+        o-------o                ==>        o-------o
+"""
+
+SEED_JUMP = """
+        o-------o                        ==>        o-------o
+        |       |                        ==>        |       |
+        |  (0)  |                        ==>        |  (2)  |
+        |       |                        ==>        |       |
+        o-------o-------o                ==>        o-------o-------o
+                |       |                ==>                |       |
+                |  (1)  |                ==>                |  (0)  |
+                |       |                ==>                |       |
+                o-------o-------o        ==>                o-------o-------o
+                        |   *   |        ==>                        |   *   |
+                        | *(2)* |        ==>                        | *(0)* |
+                        |   *   |        ==>                        |   *   |
+                        o-------o        ==>                        o-------o
+"""
+
+
+def test_seed_forward_right_move_drawing() -> None:
+    cells = sorted(parse_pattern(SEED_STEP, SQUARE, "t"))
+    assert cells == [((0, 0), "1", "0"), ((1, 1), "0", "1")]
+
+
+def test_seed_jump_drawing() -> None:
+    cells = sorted(parse_pattern(SEED_JUMP, SQUARE, "t"))
+    assert cells == [((-2, 2), "0", "2"), ((-1, 1), "1", "0"), ((0, 0), "2", "0")]
+
+
+def test_compact_grid_equals_seed_drawing() -> None:
+    compact = """
+    .    0   =>  .   1
+    *1   .   =>  *0  .
+    """
+    assert sorted(parse_pattern(compact, SQUARE, "t")) == sorted(parse_pattern(SEED_STEP, SQUARE, "t"))
+
+
+def test_compact_grid_on_hexes_uses_offset_rows() -> None:
+    cells = dict((c, b) for c, b, _ in parse_pattern("*a b c", HEX, "t"))
+    assert cells == {(0, 0): "a", (1, 0): "b", (2, 0): "c"}
+    two_rows = dict((c, b) for c, b, _ in parse_pattern("*a b\n c", HEX, "t"))
+    assert two_rows[(0, 0)] == "a" and two_rows[(1, -1)] == "c"  # row 1 sits half a cell right: south-east
+
+
+def test_pattern_errors() -> None:
+    with pytest.raises(RuleError, match="origins"):
+        parse_pattern("a b => c d", SQUARE, "here")
+    with pytest.raises(RuleError, match="different cells"):
+        parse_pattern("*a b => *c", SQUARE, "here")
+
+
+BASE = """
+name = "t"
+players = ["X", "O"]
+[states]
+empty = 0
+X = { value = 1, owner = "X", kind = "mark" }
+O = { value = 2, owner = "O", kind = "mark" }
+"""
+
+
+def test_cells_list_and_pattern_agree() -> None:
+    a = parse_rules(BASE + '[[move]]\nname = "m"\npattern = "*empty X => *own:mark _"\n', "a.toml")
+    b = parse_rules(BASE + '[[move]]\nname = "m"\ncells = [[0, 0, "empty", "own:mark"], [1, 0, "X"]]\n', "b.toml")
+    assert a.moves[0].cells == b.moves[0].cells
+    assert a.domain == b.domain
+
+
+@pytest.mark.parametrize(
+    ("extra", "line", "needle"),
+    [
+        ('[[move]]\nname = "m"\npattern = "*nothing => *X"\n', 10, "unknown state 'nothing'"),
+        ('[[move]]\nname = "m"\npattern = "*empty => *X"\nlinks = [{ moves = ["jmp"] , at = [0, 0]}]\n', 11,
+         "unknown move 'jmp'"),
+        ('[[move]]\nname = "m"\ncolour = 3\npattern = "*empty => *X"\n', 10, "unknown key 'colour'"),
+        ('[[move]]\nname = "m"\norientations = [9]\npattern = "*empty => *X"\n', 10, "out of range"),
+        ('[[end]]\nkind = "lines"\n', 9, "kind 'lines'"),
+        ('[[move]]\nname = "m"\npattern = "*empty => *X"\n[[move]]\nname = "m"\npattern = "*X => *O"\n', 12,
+         "used twice"),
+    ],
+)
+def test_errors_name_file_line_and_entry(extra: str, line: int, needle: str) -> None:
+    with pytest.raises(RuleError) as exc:
+        parse_rules(BASE + extra, "bad.toml")
+    msg = str(exc.value)
+    assert msg.startswith(f"bad.toml:{line}:"), msg
+    assert needle in msg
+    assert "\n" not in msg
+
+
+def test_bad_rule_file_is_exit_2_with_one_line(tmp_path, capsys) -> None:
+    p = tmp_path / "bad.toml"
+    p.write_text(BASE + '[[move]]\nname = "m"\npattern = "*empty => *Y"\n')
+    assert main(["rules", str(p)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and f"{p}:10:" in err and "'Y'" in err
+    assert main(["moves", str(tmp_path / "missing.toml")]) == 2
+
+
+def test_not_toml_and_missing_players() -> None:
+    with pytest.raises(RuleError, match="not valid TOML"):
+        parse_rules("name = ", "x.toml")
+    with pytest.raises(RuleError, match="players"):
+        parse_rules('[states]\nempty = 0\n', "x.toml")
+
+
+def test_orientation_specs() -> None:
+    r = parse_rules(BASE + '[[move]]\nname = "m"\norientations = "fix:0,1"\npattern = "*empty => *X"\n', "o.toml")
+    assert r.moves[0].orientations == (0, 4)
+    r = parse_rules(BASE + '[[move]]\nname = "m"\norientations = "rotations"\npattern = "*empty => *X"\n', "o.toml")
+    assert r.moves[0].orientations == (0, 1, 2, 3)
+
+
+def test_derived_domain_is_closed_and_covers_moves() -> None:
+    from tapology.games import load_game_rules
+
+    r = load_game_rules("checkers")
+    cells = set(r.domain.cells)
+    for m in r.moves:
+        assert {pc.cell for pc in m.cells} <= cells
+    grp = r.grid.group
+    assert all(grp.act(g, c) in cells for c in cells for g in range(grp.order))
+    assert len(cells) == 45
+    assert len(load_game_rules("tictactoe").domain.cells) == 9
+
+
+_TOKENS = ["empty", "X", "O", "own", "foe:mark", "any", "X|O"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(-2, 2), st.integers(-2, 2)),
+                       st.tuples(st.sampled_from(_TOKENS), st.sampled_from([None, "empty", "X", "@"])),
+                       min_size=0, max_size=6))
+def test_drawn_patterns_parse_back(cells: dict) -> None:
+    from tapology.rules.pattern import draw_pattern
+
+    cells = dict(cells)
+    cells.setdefault((0, 0), ("own", "empty"))
+    raw = [(c, b, a) for c, (b, a) in cells.items()]
+    back = parse_pattern(draw_pattern(raw), SQUARE, "drawn")
+    assert sorted(back) == sorted(raw)

@@ -16,11 +16,13 @@ def line_vectors(grid) -> list[Cell]:
 def board_lines(atlas, k: int, vectors: list[Cell] | None = None) -> list[tuple[int, ...]]:
     """Every line of k distinct tiles, each once (as a sorted tuple of tile indices), in sorted order.
 
-    A line starts at any tile, frame 0, and steps by one of ``vectors`` (diagonal steps need
-    the diagonal cell in the chart domain).  Lines that revisit a tile are not lines; two
-    walks over the same tiles are the same line.  Cost O(n·|vectors|·k).
+    A line starts at any tile, frame 0, and steps by one of ``vectors`` or its opposite
+    (diagonal steps need the diagonal cell in the chart domain): both ways, since a turned
+    tile at one end of a line may have no line leaving it the other way.  Lines that revisit
+    a tile are not lines; two walks over the same tiles are the same line.  Cost O(n·|vectors|·k).
     """
-    vecs = vectors or [v for v in line_vectors(atlas.grid) if v in atlas.domain.index]
+    base = vectors or [v for v in line_vectors(atlas.grid) if v in atlas.domain.index]
+    vecs = list(dict.fromkeys([*base, *(atlas.grid.neg(v) for v in base)]))
     seen: set[tuple[int, ...]] = set()
     for t in range(len(atlas.tiles)):
         for v in vecs:

@@ -81,14 +81,22 @@ def show(
         typer.echo("\nthe board is inconsistent:\n" + at.conflict.describe(b))
 
 
+BackendOpt = Annotated[str, typer.Option("--backend", help="Who decides: propagate (default), z3 or csp (small boards).")]
+ExplainOpt = Annotated[bool, typer.Option("--explain",
+                                          help="On a refusal, list a minimal set of tapings that cannot hold together.")]
+
+
 @app.command()
-def check(board: BoardArg, as_json: JsonOpt = False, domain: DomainOpt = None) -> None:
+def check(board: BoardArg, as_json: JsonOpt = False, domain: DomainOpt = None, backend: BackendOpt = "propagate",
+          explain: ExplainOpt = False) -> None:
     """Is the board's atlas consistent?  Exit 0 if so, 1 if not."""
-    rep = reports.check_report(board, domain)
+    rep = reports.check_report(board, domain, backend, explain)
     if as_json:
         emit(rep)
     elif rep["consistent"]:
         typer.echo(f"consistent: {rep['tiles']} tiles")
+    elif explain:
+        typer.echo("inconsistent: these tapings cannot hold together: " + ", ".join(rep["conflict"]["because"]))
     else:
         src, at = reports.open_board(board, domain)
         typer.echo("inconsistent:\n" + at.conflict.describe(src.board))  # type: ignore[union-attr]
@@ -103,9 +111,11 @@ def tape(
     as_json: JsonOpt = False,
     show_chart: Annotated[list[str] | None, typer.Option("--chart", help="Show this tile's chart after.")] = None,
     domain: DomainOpt = None,
+    backend: BackendOpt = "propagate",
+    explain: ExplainOpt = False,
 ) -> None:
     """Tape sides together; allowed iff the closure has no conflict.  Exit 0 allowed, 1 refused."""
-    rep, at, src = reports.tape_report(board, tapes, out, domain)
+    rep, at, src = reports.tape_report(board, tapes, out, domain, backend, explain)
     b = src.board
     if as_json:
         emit(rep)

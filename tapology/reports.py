@@ -67,31 +67,88 @@ def show_report(spec: str, charts: Sequence[str] = (), domain: str | None = None
     }
 
 
-def check_report(spec: str, domain: str | None = None) -> dict[str, Any]:
-    """Whether a board's atlas is consistent, and the conflict if not."""
+def check_report(spec: str, domain: str | None = None, backend: str = "propagate", explain: bool = False) -> dict[str, Any]:
+    """Whether a board's atlas is consistent, and the conflict if not.
+
+    ``backend`` (propagate, z3, csp) decides; with ``explain`` the conflict's ``because`` is a
+    minimal set of the board's tapings that cannot hold together (see :mod:`tapology.solver.explain`).
+    """
+    if backend not in BACKENDS:
+        raise BoardError(f"--backend {backend!r}: use propagate, z3 or csp")
     src, at = open_board(spec, domain)
-    return {
-        "consistent": at.conflict is None,
-        "tiles": len(src.board.tiles),
-        "conflict": None if at.conflict is None else at.conflict.to_json(src.board),
-    }
+    b = src.board
+    if backend == "propagate" and (at.conflict is None or not explain):
+        return {"consistent": at.conflict is None, "tiles": len(b.tiles),
+                "conflict": None if at.conflict is None else at.conflict.to_json(b)}
+    facts = [*b.tapings(), *src.tapings]
+    ok = backend_consistent(b, facts, backend, at.conflict is None)
+    conflict = None
+    if not ok:
+        conflict = _conflict_json(b, facts, at.conflict, backend, explain)
+    return {"consistent": ok, "tiles": len(b.tiles), "conflict": conflict}
+
+
+BACKENDS = ("propagate", "z3", "csp")
+
+
+def backend_consistent(board: Any, facts: Sequence[Any], backend: str, propagated: bool) -> bool:
+    """The verdict of ``backend`` on ``facts`` over the board's tiles (``propagated``: the propagator's own verdict)."""
+    if backend not in BACKENDS:
+        raise BoardError(f"--backend {backend!r}: use propagate, z3 or csp")
+    if backend == "propagate":
+        return propagated
+    if backend == "z3":
+        from tapology.solver.z3backend import Z3Closure, bare_board
+
+        c = Z3Closure(bare_board(board))
+        c.add_facts([tp.fact for tp in facts])
+        verdict = c.consistent()
+    else:
+        from tapology.solver.csp import csp_consistent
+
+        verdict = csp_consistent(board, facts, include_board=False)
+    if verdict != propagated:  # pragma: no cover - backends are cross-checked in the tests
+        raise RuntimeError(f"backend {backend} and the propagator disagree on {board.tiles!r}")
+    return verdict
+
+
+def _conflict_json(board: Any, facts: Sequence[Any], conflict: Any, backend: str, explain: bool) -> dict[str, Any]:
+    """The conflict as JSON; with ``explain``, ``because`` is a minimal inconsistent set found by ``backend``."""
+    if explain:
+        from tapology.solver.explain import explain as explain_facts
+
+        ex = explain_facts(board, facts, "z3" if backend == "z3" else "propagate")
+        if ex is not None:
+            return ex.to_json(board)
+    return conflict.to_json(board)
 
 
 def tape_report(spec: str, tapes: Sequence[str], out: str | None = None, domain: str | None = None,
+                backend: str = "propagate", explain: bool = False,
                 ) -> tuple[dict[str, Any], Atlas, BoardSource]:
-    """Tape a board; write ``out`` only if the taping is allowed.  Returns the report, atlas and source."""
+    """Tape a board; write ``out`` only if the taping is allowed.  Returns the report, atlas and source.
+
+    ``backend`` (propagate, z3, csp) decides; with ``explain`` the conflict's ``because`` is a
+    minimal set of the board's tapings, the new ones included, that cannot hold together.
+    """
     src, at = open_board(spec, domain)
     b = src.board
     if not tapes:
         raise BoardError("tape: give at least one TAPE, e.g. 3.up=4.down")
+    if backend not in BACKENDS:
+        raise BoardError(f"--backend {backend!r}: use propagate, z3 or csp")
     tapings = [parse_tape(t, b, where=f"TAPE {i + 1}") for i, t in enumerate(tapes)]
+    plain = backend == "propagate" and not explain
+    facts = [] if plain else [*b.tapings(), *src.tapings]
     if at.conflict is not None:
-        return ({"allowed": False, "tapes": [t.label for t in tapings], "conflict": at.conflict.to_json(b),
+        return ({"allowed": False, "tapes": [t.label for t in tapings],
+                 "conflict": at.conflict.to_json(b) if plain else _conflict_json(b, facts, at.conflict, backend, explain),
                  "reason": "the board is inconsistent before taping"}, at, src)
     conflict = at.tape(tapings)
-    report: dict[str, Any] = {"allowed": conflict is None, "tapes": [t.label for t in tapings],
-                              "conflict": None if conflict is None else conflict.to_json(b)}
-    if conflict is None and out:
+    allowed = conflict is None if backend == "propagate" else backend_consistent(b, [*facts, *tapings], backend, conflict is None)
+    report: dict[str, Any] = {"allowed": allowed, "tapes": [t.label for t in tapings],
+                              "conflict": None if allowed else _conflict_json(b, [*facts, *tapings], conflict, backend, explain)}
+    if allowed and out:
         save_board(at.board(), out)
         report["written"] = out
     return report, at, src

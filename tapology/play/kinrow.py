@@ -1,0 +1,222 @@
+"""A compiled k-in-a-row claim game (m,n,k games such as tic-tac-toe) on any board.
+
+Players X and O (tile states 1 and 2; 0 is empty) claim one empty tile per turn, X first.
+A player who completes a line of k tiles (read on the board's topology with
+:func:`tapology.model.lines.board_lines`) wins and the game stops there; a full board with
+no line is a draw.  ``stop_at_line=False`` gives the variant where play goes on until the
+board is full (used to ask what such a rule would allow; its outcome is still decided by
+the first line made, which the position alone cannot tell, so positions of that variant
+are scored by who holds a line).
+
+The state of a position is two bitmasks, as in seed 002: bit t of ``x`` (``o``) is set
+when tile t (index in the board's tile order) holds an X (an O).  Win masks are the
+board's lines as bitmasks.  The class implements the :class:`tapology.game.Game` contract
+and a bitmask interface used by the solver, the referee and the verifier.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from tapology.errors import TapologyError
+from tapology.game import Position, Turn
+from tapology.model.board import Board
+
+EMPTY, X_MARK, O_MARK = 0, 1, 2
+PLAYERS = ("X", "O")
+STATE_NAMES = {EMPTY: "empty", X_MARK: "X", O_MARK: "O"}
+
+
+class GameError(TapologyError):
+    """A bad game name, game parameter or position for a game."""
+
+
+def popcount(v: int) -> int:
+    """Number of set bits."""
+    return v.bit_count()
+
+
+def bits(v: int) -> list[int]:
+    """Indices of the set bits, lowest first."""
+    out = []
+    while v:
+        low = v & -v
+        out.append(low.bit_length() - 1)
+        v ^= low
+    return out
+
+
+def game_lines(atlas, k: int) -> list[tuple[int, ...]]:  # atlas: Atlas
+    """Every line of k distinct tiles on the board (see :func:`tapology.model.lines.board_lines`)."""
+    from tapology.model.lines import board_lines
+
+    return board_lines(atlas, k)
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where a bitmask position stands: ``winner`` 0 (X) / 1 (O) / None, ``over``, ``to_move``."""
+
+    over: bool
+    winner: int | None
+    to_move: int
+
+
+class KInARow:
+    """k-in-a-row on a board: claims, lines as bitmasks, the Game contract.  Building costs O(n·k·lines)."""
+
+    players: tuple[str, ...] = PLAYERS
+
+    def __init__(self, board: Board, k: int = 3, *, name: str = "tictactoe",
+                 lines: list[tuple[int, ...]] | None = None, stop_at_line: bool = True) -> None:
+        if k < 1:
+            raise GameError(f"{name}: k must be at least 1, got {k}")
+        n = len(board.tiles)
+        if n > 62:
+            raise GameError(f"{name}: {n} tiles is more than the 62 a bitmask position holds")
+        if lines is None:
+            from tapology.solver.propagator import Atlas
+
+            atlas = Atlas.of(board)
+            if atlas.conflict is not None:
+                raise GameError(f"{name}: the board is inconsistent: {atlas.conflict.describe(board)}")
+            lines = game_lines(atlas, k)
+        self.name = name
+        self.k = k
+        self.board = board.with_states((EMPTY,) * n)
+        self.n = n
+        self.full = (1 << n) - 1
+        self.stop_at_line = stop_at_line
+        self.lines: tuple[tuple[int, ...], ...] = tuple(sorted(tuple(sorted(ln)) for ln in lines))
+        self.masks: tuple[int, ...] = tuple(sum(1 << t for t in ln) for ln in self.lines)
+        # masks of the lines through each tile: a move at t can only complete one of these
+        self.masks_at: tuple[tuple[int, ...], ...] = tuple(
+            tuple(m for m in self.masks if m >> t & 1) for t in range(n))
+
+    # ---- bitmask interface ----------------------------------------------------------
+    def won(self, mask: int) -> bool:
+        """Does ``mask`` hold a whole line?  Cost O(lines)."""
+        return any(mask & m == m for m in self.masks)
+
+    def won_at(self, mask: int, t: int) -> bool:
+        """Does ``mask`` hold a whole line through tile t?"""
+        return any(mask & m == m for m in self.masks_at[t])
+
+    def lines_of(self, mask: int) -> list[int]:
+        """Indices of the lines wholly inside ``mask``."""
+        return [i for i, m in enumerate(self.masks) if mask & m == m]
+
+    def to_move_of(self, x: int, o: int) -> int:
+        """Whose turn it is by the counts (X first); :class:`GameError` when the counts cannot alternate."""
+        d = popcount(x) - popcount(o)
+        if d not in (0, 1) or x & o:
+            raise GameError(f"{self.name}: {popcount(x)} X and {popcount(o)} O marks"
+                            + (" on a shared tile" if x & o else " cannot come from alternating turns"))
+        return d
+
+    def status(self, x: int, o: int) -> Status:
+        """Whether the game is over and who won.  The last mover's line is read first."""
+        mover = popcount(x) - popcount(o)  # 0: X to move, so O moved last
+        xw, ow = self.won(x), self.won(o)
+        if self.stop_at_line and (xw or ow):
+            if xw and ow:
+                return Status(True, 1 - mover if mover in (0, 1) else 0, mover)
+            return Status(True, 0 if xw else 1, mover)
+        if (x | o) == self.full:
+            if xw or ow:
+                return Status(True, 0 if xw and not ow else 1 if ow and not xw else None, mover)
+            return Status(True, None, mover)
+        return Status(False, None, mover)
+
+    def children(self, x: int, o: int) -> list[tuple[int, int, int]]:
+        """(tile, x', o') for each legal claim, tiles in order; [] when the game is over."""
+        if self.status(x, o).over:
+            return []
+        free = self.full & ~(x | o)
+        if popcount(x) == popcount(o):
+            return [(t, x | 1 << t, o) for t in bits(free)]
+        return [(t, x, o | 1 << t) for t in bits(free)]
+
+    def dead_lines(self, x: int, o: int) -> int:
+        """Number of lines holding marks of both players (seed 003's dead ends)."""
+        return sum(1 for m in self.masks if m & x and m & o)
+
+    def can_still_win(self, x: int, o: int, player: int) -> bool:
+        """Can ``player`` (0 X, 1 O) still fill a line in the claims left to them, whatever the other does?
+
+        A line is live for a player when it holds none of the other's marks; it can be filled
+        when its empty tiles are no more than the claims the player still gets before the
+        board is full (X gets ⌈e/2⌉ of e empty tiles when X moves next, ⌊e/2⌋ otherwise).
+        This is exact for "some continuation of play completes this line" (the other player
+        can always claim elsewhere: there are enough tiles off the line).  Cost O(lines).
+        """
+        empties = self.n - popcount(x | o)
+        to_move = popcount(x) - popcount(o)
+        claims = (empties + 1) // 2 if to_move == player else empties // 2
+        mine, theirs = (x, o) if player == 0 else (o, x)
+        for m in self.masks:
+            if m & theirs:
+                continue
+            if popcount(m & ~mine) <= claims:
+                return True
+        return False
+
+    def dead_draw(self, x: int, o: int) -> bool:
+        """Early draw detection: the game is not over and no live line can still be filled by either player."""
+        if self.status(x, o).over:
+            return False
+        return not self.can_still_win(x, o, 0) and not self.can_still_win(x, o, 1)
+
+    # ---- positions ------------------------------------------------------------------
+    def masks_of(self, pos: Position, where: str = "position") -> tuple[int, int]:
+        """(x, o) bitmasks of a position; :class:`GameError` naming ``where`` for foreign states or boards."""
+        st = pos.states
+        if len(st) != self.n:
+            raise GameError(f"{where}: {len(st)} tile states for a board of {self.n} tiles")
+        x = o = 0
+        for t, s in enumerate(st):
+            if s == X_MARK:
+                x |= 1 << t
+            elif s == O_MARK:
+                o |= 1 << t
+            elif s != EMPTY:
+                raise GameError(f"{where}: tile {self.board.tiles[t]!r} has state {s}, not 0 (empty), 1 (X) or 2 (O)")
+        return x, o
+
+    def position(self, x: int, o: int) -> Position:
+        """The Position value of bitmasks (x, o)."""
+        states = tuple(X_MARK if x >> t & 1 else O_MARK if o >> t & 1 else EMPTY for t in range(self.n))
+        return Position(self.board.with_states(states), popcount(x) - popcount(o), (), popcount(x | o))
+
+    def label(self, t: int) -> str:
+        """A claim's turn label: the tile's id."""
+        return self.board.tiles[t]
+
+    @cached_property
+    def label_index(self) -> dict[str, int]:
+        """Turn label -> tile index."""
+        return {tid: t for t, tid in enumerate(self.board.tiles)}
+
+    # ---- Game contract --------------------------------------------------------------
+    def initial(self) -> Position:
+        """The empty board, X to move."""
+        return self.position(0, 0)
+
+    def turns(self, pos: Position) -> list[Turn]:
+        """One turn per empty tile (labelled by the tile id); [] when the game is over."""
+        x, o = self.masks_of(pos)
+        return [Turn(self.label(t), self.position(cx, co)) for t, cx, co in self.children(x, o)]
+
+    def outcome(self, pos: Position) -> dict[str, int] | None:
+        """None while play goes on; else +1/0/−1 per player."""
+        x, o = self.masks_of(pos)
+        st = self.status(x, o)
+        if not st.over:
+            return None
+        if st.winner is None:
+            return {"X": 0, "O": 0}
+        return {PLAYERS[st.winner]: 1, PLAYERS[1 - st.winner]: -1}
+
+    def __repr__(self) -> str:
+        return f"KInARow({self.name!r}, n={self.n}, k={self.k}, lines={len(self.lines)})"

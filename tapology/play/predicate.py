@@ -1,0 +1,247 @@
+"""A small predicate language over positions, for ``verify --reach``.
+
+Grammar (keywords are case-insensitive; ``&&``, ``||``, ``!`` may stand for and, or, not)::
+
+    pred  := and ('or' and)*
+    and   := not ('and' not)*
+    not   := 'not' not | cmp
+    cmp   := sum (('=='|'='|'!='|'<'|'<='|'>'|'>=') sum)?
+    sum   := atom (('+'|'-') atom)*
+    atom  := INT | NAME | NAME '(' ARG ')' | '(' pred ')'
+
+Terms (a player is ``X`` or ``O`` or a player name; a state is a state name or number):
+
+=================  =========================================================================
+``count(S)``       tiles in state S (``count(X)``, ``count(empty)``, ``count(0)``)
+``empty``          empty tiles
+``line(P)``        true when player P holds a whole line
+``lines(P)``       number of whole lines P holds
+``dead``           dead lines: lines holding marks of both players (seed 003's dead ends)
+``live(P)``        lines holding none of the other player's marks
+``lines``          number of lines on the board
+``ply``            turns played
+``turn(P)``        true when P is to move
+``over``           the game has ended
+``drawn``          early draw: not over, and no line can still be filled (see ``KInARow.dead_draw``)
+``winnable``       not over, and some player can still fill a line
+=================  =========================================================================
+
+Booleans count as 0/1 in sums and comparisons; numbers as true when non-zero.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tapology.errors import TapologyError
+
+
+class PredicateError(TapologyError):
+    """A predicate that does not parse or names an unknown term, player or state."""
+
+
+TERMS_WITH_ARG = {"count", "line", "lines", "live", "turn"}
+TERMS_BARE = {"empty", "dead", "lines", "ply", "over", "drawn", "winnable", "true", "false"}
+BOOL_TERMS = {"line", "turn", "over", "drawn", "winnable", "true", "false"}
+
+_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_\-]*)|(==|!=|<=|>=|&&|\|\||[=<>()+\-!]))")
+
+
+@dataclass(frozen=True)
+class Node:
+    """A parsed predicate: ``op`` with children ``args`` (``num``: value; ``term``: name and argument)."""
+
+    op: str
+    args: tuple[Any, ...] = ()
+
+    def __str__(self) -> str:
+        if self.op == "num":
+            return str(self.args[0])
+        if self.op == "term":
+            name, arg = self.args
+            return name if arg is None else f"{name}({arg})"
+        if self.op == "not":
+            return f"not {self.args[0]}"
+        return f"({self.args[0]} {self.op} {self.args[1]})"
+
+
+def _tokens(text: str) -> list[tuple[str, int]]:
+    out = []
+    i = 0
+    while i < len(text):
+        if text[i:].strip() == "":
+            break
+        m = _TOKEN.match(text, i)
+        if not m or m.end() == i:
+            j = len(text) - len(text[i:].lstrip())
+            raise PredicateError(f"predicate {text!r}: cannot read {text[j:][:12]!r} at column {j + 1}")
+        tok = m.group(1) or m.group(2) or m.group(3)
+        out.append((tok, m.start(m.lastindex or 0) + 1))
+        i = m.end()
+    return out
+
+
+def parse_predicate(text: str) -> Node:
+    """Parse a predicate; :class:`PredicateError` naming the column of the first problem."""
+    toks = _tokens(text)
+    pos = 0
+
+    def peek() -> str | None:
+        return toks[pos][0] if pos < len(toks) else None
+
+    def col() -> int:
+        return toks[pos][1] if pos < len(toks) else len(text) + 1
+
+    def take(expected: str | None = None) -> str:
+        nonlocal pos
+        if pos >= len(toks):
+            raise PredicateError(f"predicate {text!r}: ends too soon" + (f" (expected {expected!r})" if expected else ""))
+        tok = toks[pos][0]
+        if expected is not None and tok.lower() != expected:
+            raise PredicateError(f"predicate {text!r}: expected {expected!r} at column {col()}, found {tok!r}")
+        pos += 1
+        return tok
+
+    def kw(tok: str | None, *words: str) -> bool:
+        return tok is not None and tok.lower() in words
+
+    def p_or() -> Node:
+        a = p_and()
+        while kw(peek(), "or", "||"):
+            take()
+            a = Node("or", (a, p_and()))
+        return a
+
+    def p_and() -> Node:
+        a = p_not()
+        while kw(peek(), "and", "&&"):
+            take()
+            a = Node("and", (a, p_not()))
+        return a
+
+    def p_not() -> Node:
+        if kw(peek(), "not", "!"):
+            take()
+            return Node("not", (p_not(),))
+        return p_cmp()
+
+    def p_cmp() -> Node:
+        a = p_sum()
+        if peek() in ("==", "=", "!=", "<", "<=", ">", ">="):
+            op = take()
+            a = Node("==" if op == "=" else op, (a, p_sum()))
+        return a
+
+    def p_sum() -> Node:
+        a = p_atom()
+        while peek() in ("+", "-"):
+            op = take()
+            a = Node(op, (a, p_atom()))
+        return a
+
+    def p_atom() -> Node:
+        c = col()
+        tok = take()
+        if tok == "(":
+            a = p_or()
+            take(")")
+            return a
+        if tok.isdigit():
+            return Node("num", (int(tok),))
+        name = tok.lower()
+        if name in ("and", "or", "not"):
+            raise PredicateError(f"predicate {text!r}: {tok!r} at column {c} needs something before it")
+        if peek() == "(":
+            take("(")
+            if name not in TERMS_WITH_ARG:
+                raise PredicateError(f"predicate {text!r}: {tok!r} at column {c} takes no argument "
+                                     f"(terms with one: {', '.join(sorted(TERMS_WITH_ARG))})")
+            arg = take()
+            take(")")
+            return Node("term", (name, arg))
+        if name in TERMS_WITH_ARG - TERMS_BARE:
+            raise PredicateError(f"predicate {text!r}: {tok!r} at column {c} needs an argument, e.g. {name}(X)")
+        if name not in TERMS_BARE:
+            raise PredicateError(f"predicate {text!r}: unknown term {tok!r} at column {c} "
+                                 f"(known: {', '.join(sorted(TERMS_BARE | TERMS_WITH_ARG))})")
+        return Node("term", (name, None))
+
+    if not toks:
+        raise PredicateError("predicate is empty")
+    tree = p_or()
+    if pos != len(toks):
+        raise PredicateError(f"predicate {text!r}: unexpected {toks[pos][0]!r} at column {col()}")
+    return tree
+
+
+class Terms(Protocol):
+    """What a predicate is evaluated against: the value of each term."""
+
+    def term(self, name: str, arg: str | None) -> Any:
+        """The term's value (int or bool, or a solver expression)."""
+        ...
+
+
+def evaluate(node: Node, terms: Terms) -> bool | int:
+    """Value of a predicate on plain Python values."""
+    op = node.op
+    if op == "num":
+        return node.args[0]
+    if op == "term":
+        return terms.term(*node.args)
+    if op == "not":
+        return not evaluate(node.args[0], terms)
+    if op == "and":
+        return bool(evaluate(node.args[0], terms)) and bool(evaluate(node.args[1], terms))
+    if op == "or":
+        return bool(evaluate(node.args[0], terms)) or bool(evaluate(node.args[1], terms))
+    a, b = int(evaluate(node.args[0], terms)), int(evaluate(node.args[1], terms))
+    return {"+": a + b, "-": a - b, "==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+
+
+def to_z3(node: Node, terms: Terms) -> Any:
+    """The predicate as a z3 expression (terms give z3 Bool or Int expressions)."""
+    import z3
+
+    def as_int(e: Any) -> Any:
+        return z3.If(e, 1, 0) if z3.is_bool(e) else e
+
+    def as_bool(e: Any) -> Any:
+        return e if z3.is_bool(e) else e != 0
+
+    def rec(n: Node) -> Any:
+        op = n.op
+        if op == "num":
+            return z3.IntVal(n.args[0])
+        if op == "term":
+            v = terms.term(*n.args)
+            if isinstance(v, bool):
+                return z3.BoolVal(v)
+            if isinstance(v, int):
+                return z3.IntVal(v)
+            return v
+        if op == "not":
+            return z3.Not(as_bool(rec(n.args[0])))
+        if op == "and":
+            return z3.And(as_bool(rec(n.args[0])), as_bool(rec(n.args[1])))
+        if op == "or":
+            return z3.Or(as_bool(rec(n.args[0])), as_bool(rec(n.args[1])))
+        a, b = as_int(rec(n.args[0])), as_int(rec(n.args[1]))
+        return {"+": lambda: a + b, "-": lambda: a - b, "==": lambda: a == b, "!=": lambda: a != b,
+                "<": lambda: a < b, "<=": lambda: a <= b, ">": lambda: a > b, ">=": lambda: a >= b}[op]()
+
+    return as_bool(rec(node))
+
+
+def term_names(node: Node) -> set[tuple[str, str | None]]:
+    """Every (term, argument) a predicate uses."""
+    if node.op == "term":
+        return {node.args}
+    if node.op == "num":
+        return set()
+    out: set[tuple[str, str | None]] = set()
+    for a in node.args:
+        out |= term_names(a)
+    return out

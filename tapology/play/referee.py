@@ -1,0 +1,219 @@
+"""The referee: is each step of a transcript exactly one legal turn of the player to move?
+
+:func:`valid_transition` is pure — it looks only at the two positions and the game's
+rules — like seed 002's ``validTransition``.  For k-in-a-row games it works on the two
+bitmasks and explains a refusal in the seed's terms (a mark erased, two marks made, no mark
+made, the wrong player's mark, play after the game ended); for any other game it lists the
+legal turns and says what changed.  :func:`referee` applies it along a transcript.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tapology.errors import TapologyError
+from tapology.game import Game, Position, Turn
+from tapology.play.kinrow import PLAYERS, KInARow, bits, popcount
+from tapology.play.transcript import Entry, state_names
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether one step is legal; the turn that explains it, or the reason it is not."""
+
+    valid: bool
+    reason: str = ""
+    turn: str | None = None
+
+
+def _tile_list(game: Game, tiles: Sequence[int]) -> str:
+    ids = game.initial().board.tiles
+    return ", ".join(ids[t] for t in tiles)
+
+
+def _line_text(game: KInARow, idx: int) -> str:
+    return "-".join(game.board.tiles[t] for t in game.lines[idx])
+
+
+def _over_reason(game: KInARow, x: int, o: int) -> str | None:
+    st = game.status(x, o)
+    if not st.over:
+        return None
+    if st.winner is not None:
+        mask = x if st.winner == 0 else o
+        return f"the game was already over: {PLAYERS[st.winner]} has the line {_line_text(game, game.lines_of(mask)[0])}"
+    return "the game was already over: the board is full"
+
+
+def kinrow_transition(game: KInARow, prev: Position, nxt: Position) -> Verdict:
+    """:func:`valid_transition` for a k-in-a-row game, on bitmasks.  Cost O(n + lines)."""
+    if prev.board.glue != nxt.board.glue or prev.board.extra != nxt.board.extra:
+        return Verdict(False, "the board's gluing changed: a claim does not tape")
+    try:
+        x0, o0 = game.masks_of(prev, "previous position")
+        x1, o1 = game.masks_of(nxt, "next position")
+    except ValueError as exc:
+        return Verdict(False, str(exc))
+    if x1 & o1:
+        return Verdict(False, f"tile {_tile_list(game, bits(x1 & o1))} holds both X and O")
+    try:
+        mover = game.to_move_of(x0, o0)
+    except ValueError as exc:
+        return Verdict(False, f"the previous position is impossible: {exc}")
+    if prev.to_move != mover:
+        return Verdict(False, f"the previous position says {PLAYERS[prev.to_move]} is to move, "
+                              f"but the marks say {PLAYERS[mover]}")
+    over = _over_reason(game, x0, o0)
+    if over:
+        return Verdict(False, over)
+    changed_x = x0 & ~x1
+    changed_o = o0 & ~o1
+    for t in bits(changed_x | changed_o):
+        was = "X" if x0 >> t & 1 else "O"
+        now = "X" if x1 >> t & 1 else "O" if o1 >> t & 1 else "empty"
+        verb = "was erased" if now == "empty" else f"was changed to {now}"
+        return Verdict(False, f"tile {game.board.tiles[t]}: its {was} {verb}")
+    new_x, new_o = x1 & ~x0, o1 & ~o0
+    made = popcount(new_x) + popcount(new_o)
+    if made == 0:
+        return Verdict(False, "no mark was made")
+    if made > 1:
+        return Verdict(False, f"{made} marks were made (tiles {_tile_list(game, bits(new_x | new_o))}): a turn claims one tile")
+    t = bits(new_x | new_o)[0]
+    who = 0 if new_x else 1
+    if who != mover:
+        return Verdict(False, f"{PLAYERS[who]} claimed tile {game.board.tiles[t]}, but it is {PLAYERS[mover]}'s turn")
+    if nxt.to_move != 1 - mover:
+        return Verdict(False, f"the next position says {PLAYERS[nxt.to_move]} is to move; after {PLAYERS[mover]}'s claim it is "
+                              f"{PLAYERS[1 - mover]}'s turn")
+    if nxt.ply != prev.ply + 1:
+        return Verdict(False, f"the next position is at ply {nxt.ply}, not {prev.ply + 1}")
+    if nxt.extra != prev.extra:
+        return Verdict(False, "the next position's extra state changed")
+    return Verdict(True, turn=game.label(t))
+
+
+def _describe_change(game: Game, prev: Position, nxt: Position, ply_step: int = 1) -> str:
+    names = state_names(game)
+    ids = prev.board.tiles
+    parts = []
+    for t, (a, b) in enumerate(zip(prev.states, nxt.states, strict=False)):
+        if a != b:
+            parts.append(f"tile {ids[t]} {names.get(a, str(a))}→{names.get(b, str(b))}")
+    if prev.board.glue != nxt.board.glue or prev.board.extra != nxt.board.extra:
+        parts.append("the board's gluing")
+    if prev.to_move != nxt.to_move:
+        parts.append(f"to move {game.players[prev.to_move]}→{game.players[nxt.to_move]}")
+    if prev.extra != nxt.extra:
+        parts.append("extra state")
+    if prev.ply + ply_step != nxt.ply:
+        parts.append(f"ply {prev.ply}→{nxt.ply} (expected {prev.ply + ply_step})")
+    return ", ".join(parts) if parts else "nothing"
+
+
+def valid_transition(game: Game, prev: Position, nxt: Position) -> Verdict:
+    """Is ``nxt`` reached from ``prev`` by exactly one legal turn of the player to move?  Pure."""
+    if isinstance(game, KInARow):
+        return kinrow_transition(game, prev, nxt)
+    if len(prev.states) != len(nxt.states):
+        return Verdict(False, f"the next position has {len(nxt.states)} tiles, the previous {len(prev.states)}")
+    out = game.outcome(prev)
+    if out is not None:
+        return Verdict(False, "the game was already over (" + ", ".join(f"{p} {v:+d}" for p, v in out.items()) + ")")
+    turns = game.turns(prev)
+    for t in turns:
+        if t.result == nxt:
+            return Verdict(True, turn=t.label)
+    who = game.players[prev.to_move]
+    if not turns:
+        return Verdict(False, f"{who} has no legal turn")
+    return Verdict(False, f"no legal turn of {who} gives this position (changed: {_describe_change(game, prev, nxt)})")
+
+
+def apply_turn(game: Game, pos: Position, label: str) -> tuple[Turn | None, str]:
+    """The turn with this label at ``pos``, or None and why not."""
+    out = game.outcome(pos)
+    if out is not None:
+        if isinstance(game, KInARow):
+            x, o = game.masks_of(pos)
+            return None, _over_reason(game, x, o) or "the game was already over"
+        return None, "the game was already over"
+    turns = game.turns(pos)
+    for t in turns:
+        if t.label == label:
+            return t, ""
+    if isinstance(game, KInARow):
+        t = game.label_index.get(label)
+        if t is None:
+            return None, f"{label!r} is not a tile of the board"
+        x, o = game.masks_of(pos)
+        who = "X" if x >> t & 1 else "O"
+        return None, f"tile {label} is already taken by {who}"
+    parse = getattr(game, "parse_turn", None)  # the rule engine also reads other spellings (tapes)
+    if callable(parse) and label.strip().startswith("tape "):
+        try:
+            return parse(pos, label), ""
+        except TapologyError:
+            pass
+    shown = ", ".join(t.label for t in turns[:12]) + (", …" if len(turns) > 12 else "")
+    return None, f"{label!r} is not a legal turn of {game.players[pos.to_move]} here (legal: {shown})"
+
+
+@dataclass
+class RefereeReport:
+    """A transcript's verdict: valid, or the first invalid step (1-based turn count; 0 is the start) and why."""
+
+    valid: bool
+    steps: int
+    step: int | None = None
+    line: int | None = None
+    reason: str = ""
+    turns: list[str] | None = None
+    final: Position | None = None
+    outcome: dict[str, int] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"valid": true, "steps": N, …}`` or ``{"valid": false, "step": k, "reason": …}``."""
+        if self.valid:
+            return {"valid": True, "steps": self.steps, "turns": self.turns or [], "outcome": self.outcome}
+        return {"valid": False, "step": self.step, "line": self.line, "reason": self.reason}
+
+
+def referee(game: Game, entries: Sequence[Entry], *, any_start: bool = False) -> RefereeReport:
+    """Check a transcript: from the start position (or the first position line, with ``any_start``), each line one legal turn."""
+    start = game.initial()
+    pos = start
+    turns: list[str] = []
+    first = True
+    step = 0
+    for e in entries:
+        if e.position is not None and first:
+            first = False
+            p = e.position
+            if not e.to_move_given and not isinstance(game, KInARow):
+                p = Position(p.board, start.to_move, p.extra, p.ply)
+            if not any_start and p != start:
+                return RefereeReport(False, 0, 0, e.line, "the transcript does not start at the start position "
+                                     f"(differs in: {_describe_change(game, start, p, 0)})")
+            pos = p
+            continue
+        first = False
+        step += 1
+        if e.turn is not None:
+            t, why = apply_turn(game, pos, e.turn)
+            if t is None:
+                return RefereeReport(False, step, step, e.line, why)
+            turns.append(t.label)
+            pos = t.result
+            continue
+        nxt = e.position
+        assert nxt is not None
+        v = valid_transition(game, pos, nxt)
+        if not v.valid:
+            return RefereeReport(False, step, step, e.line, v.reason)
+        turns.append(v.turn or "")
+        pos = nxt
+    return RefereeReport(True, step, turns=turns, final=pos, outcome=game.outcome(pos))
+

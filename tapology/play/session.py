@@ -1,0 +1,483 @@
+"""A game at the terminal: the board in the seed's style, turns by number, tile or coordinates, undo, save and load.
+
+The loop reads commands from any text stream and writes to any other, so tests drive it
+through its input.  At a human's turn the input may be:
+
+* a **number** from the list of turns (in a claim game the list is numbered by tile, so
+  ``5`` claims tile 5);
+* ``#ID`` — the turn that changes tile ID;
+* ``ROW,COL`` (or ``ROW COL``) — the tile drawn at that row and column, from 1 at the top left;
+* a turn's **label** as listed;
+* ``undo`` (``u``) — take back the last turn (and the computer's reply, when playing one);
+* ``save FILE`` / ``load FILE`` — write or read a game record (JSON);
+* ``moves`` (``m``), ``board`` (``b``), ``help`` (``h``, ``?``), ``quit`` (``q``).
+
+Anything else is refused with the reason, and the same player is asked again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from tapology.errors import TapologyError
+from tapology.game import Game, Position, Turn
+from tapology.model.board import Board
+from tapology.play.ai import Agent
+from tapology.play.kinrow import KInARow
+from tapology.play.referee import apply_turn
+from tapology.play.transcript import position_json, state_names
+
+RECORD_FORMAT = "tapology-game/1"
+
+
+class RecordError(TapologyError):
+    """A game record that cannot be read or does not fit the game."""
+
+
+@dataclass
+class GameRecord:
+    """A saved game: which game on which board, who played, and the turns so far."""
+
+    game: str
+    board: str
+    turns: list[str]
+    players: dict[str, str] = field(default_factory=dict)
+    result: dict[str, int] | None = None
+    final: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON."""
+        return {"format": RECORD_FORMAT, "game": self.game, "board": self.board, "players": self.players,
+                "turns": self.turns, "result": self.result, "final": self.final}
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write atomically (a temporary file renamed into place)."""
+        p = Path(path)
+        fd, tmp = tempfile.mkstemp(prefix=".tapology-", dir=str(p.parent or Path(".")))
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(self.to_json(), fh, indent=2)
+                fh.write("\n")
+            os.replace(tmp, p)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> GameRecord:
+        """Read a record; :class:`RecordError` naming the file and the problem."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise RecordError(f"{path}: no such game record") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RecordError(f"{path}: cannot read: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
+        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+            raise RecordError(f"{path}: not a game record (expected \"format\": \"{RECORD_FORMAT}\")")
+        turns = data.get("turns")
+        if not isinstance(turns, list) or not all(isinstance(t, str) for t in turns):
+            raise RecordError(f"{path}: 'turns' must be a list of turn labels")
+        for k in ("game", "board"):
+            if not isinstance(data.get(k), str):
+                raise RecordError(f"{path}: '{k}' must be a string")
+        return cls(data["game"], data["board"], list(turns), dict(data.get("players") or {}), data.get("result"),
+                   data.get("final"))
+
+
+def replay(game: Game, labels: Sequence[str], where: str = "record") -> list[Position]:
+    """The positions of a game from its start through the labelled turns; :class:`RecordError` at the first bad one."""
+    pos = game.initial()
+    out = [pos]
+    for i, lab in enumerate(labels, start=1):
+        t, why = apply_turn(game, pos, lab)
+        if t is None:
+            raise RecordError(f"{where}: turn {i} ({lab!r}): {why}")
+        pos = t.result
+        out.append(pos)
+    return out
+
+
+# ---- pictures -------------------------------------------------------------------------
+def layout(board: Board) -> list[tuple[tuple[int, int], int] | None]:
+    """The drawn placement of each tile: ((x, y), orientation), None for tiles not drawn."""
+    if board.placement is not None:
+        return list(board.placement)
+    from tapology.render.develop import develop_board
+
+    return list(develop_board(board))
+
+
+def hidden_tapings(board: Board) -> list[str]:
+    """Tapings the drawing cannot show: sides glued to a tile other than the one drawn next to them, or turned."""
+    place = layout(board)
+    grid = board.grid
+    grp = grid.group
+    at: dict[tuple[int, int], int] = {p[0]: t for t, p in enumerate(place) if p is not None}
+    out = []
+    for tp in board.tapings():
+        f = tp.fact
+        pt, pu = place[f.tile], place[f.other]
+        if pt is None or pu is None:
+            out.append(tp.label)
+            continue
+        (cell, gt), (_, gu) = pt, pu
+        nb = grid.add(cell, grp.act(gt, f.cell))
+        if at.get(nb) != f.other or gu != grp.mul[f.orientation][gt]:
+            out.append(tp.label)
+    return out
+
+
+def rowcol_tiles(board: Board) -> dict[tuple[int, int], int]:
+    """(row, column) from 1 at the top left of the drawing -> tile."""
+    place = layout(board)
+    square = not board.grid.name.startswith("hex")
+    cells = {}
+    for t, p in enumerate(place):
+        if p is None:
+            continue
+        (x, y), _ = p
+        row = -y
+        col = x if square else x - (row + 1) // 2
+        cells[(row, col)] = t
+    if not cells:
+        return {}
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    return {(r - r0 + 1, c - c0 + 1): t for (r, c), t in cells.items()}
+
+
+def draw_position(game: Game, pos: Position, *, start: Board | None = None, gluing: bool = True,
+                  played: Sequence[str] = ()) -> str:
+    """The board in the seed's style, with the tiles' states written under their ids, and (with ``gluing``)
+    the tapings the picture cannot show: the start board's, the tape turns ``played``, and every side
+    glued since the start (tapings propagate, so a tape turn may glue more than its two sides)."""
+    from tapology.render.ascii import draw_board
+
+    names = state_names(game)
+    shown = {k: v for k, v in names.items() if k != 0}
+    pic = draw_board(pos.board, positions=layout(pos.board), state_names=shown)
+    notes = []
+    new: list[str] = []
+    if start is not None and (pos.board.glue != start.glue or pos.board.extra != start.extra):
+        before = {tp.label for tp in start.tapings()}
+        new = [tp.label for tp in pos.board.tapings() if tp.label not in before]
+    hidden = [h for h in hidden_tapings(pos.board) if h not in new] if gluing else []
+    if hidden:
+        notes.append("taped beyond the picture: " + ", ".join(hidden))
+    if played and gluing:
+        notes.append("tapes played: " + ", ".join(played))
+    if new and gluing:
+        notes.append("sides glued since the start: " + ", ".join(new))
+    return pic + ("\n" + "\n".join(notes) if notes else "")
+
+
+# ---- the loop ---------------------------------------------------------------------------
+_HELP = """commands:
+  N          the turn numbered N in the list (claim games number turns by tile)
+  #ID        the turn that changes tile ID
+  ROW,COL    the tile drawn at that row and column (1,1 is the top left)
+  LABEL      a turn by its label
+  undo, u    take back the last turn (and the computer's reply)
+  save FILE  write the game record;  load FILE  replay a record
+  moves, m   list the turns;  board, b  draw the board;  quit, q  stop"""
+
+
+class PlaySession:
+    """One game between humans and computer players on text streams."""
+
+    def __init__(self, game: Game, seats: Sequence[Agent | None], inp: TextIO, out: TextIO, *,
+                 game_name: str = "", board_name: str = "", early_draw: bool = True, color: bool = False,
+                 record: GameRecord | None = None) -> None:
+        if len(seats) != len(game.players):
+            raise TapologyError(f"{len(seats)} seats for the {len(game.players)} players of {game.name}")
+        self.game = game
+        self.seats = list(seats)
+        self.inp = inp
+        self.out = out
+        self.game_name = game_name or game.name
+        self.board_name = board_name
+        self.early_draw = early_draw and isinstance(game, KInARow)
+        self.color = color
+        self.start = game.initial()
+        self.history: list[Position] = [self.start]
+        self.labels: list[str] = []
+        self.result: dict[str, int] | None = None
+        self.note = ""
+        self._shown_gluing: tuple | None = None
+        if record is not None:
+            self.history = replay(game, record.turns, "game record")
+            self.labels = list(record.turns)
+
+    # -- output --
+    def say(self, text: str = "") -> None:
+        """Write a line (coloured X and O when colour is on)."""
+        if self.color:
+            from rich.console import Console
+            from rich.text import Text
+
+            con = Console(file=self.out, force_terminal=True, highlight=False, width=200)
+            t = Text(text)
+            t.highlight_regex(r"(?<![\w])X(?![\w])", "bold red")
+            t.highlight_regex(r"(?<![\w])O(?![\w])", "bold blue")
+            con.print(t)
+        else:
+            self.out.write(text + "\n")
+        self.out.flush()
+
+    @property
+    def pos(self) -> Position:
+        """The current position."""
+        return self.history[-1]
+
+    def seat_name(self, p: int) -> str:
+        """``X (you)`` / ``O (computer)``."""
+        who = "computer" if self.seats[p] is not None else "human"
+        return f"{self.game.players[p]} ({who})"
+
+    def menu(self, turns: Sequence[Turn]) -> list[tuple[str, Turn]]:
+        """Numbered turns.  A turn labelled by a number (a claim, labelled by its tile) keeps that number;
+        the others are numbered on from past the largest such number and the tile count."""
+        nums = [t.label for t in turns if t.label.isdigit()]
+        if len(set(nums)) != len(nums):
+            return [(str(i), t) for i, t in enumerate(turns, start=1)]
+        nxt = max([int(x) for x in nums] + [len(self.pos.states) if nums else 0]) + 1
+        out = []
+        for t in turns:
+            if t.label.isdigit():
+                out.append((t.label, t))
+            else:
+                out.append((str(nxt), t))
+                nxt += 1
+        return out
+
+    def show(self) -> None:
+        """Draw the board (with its hidden tapings the first time and whenever they change), then any news."""
+        key = (self.pos.board.glue, self.pos.board.extra)
+        played = [lab[5:] for lab in self.labels if lab.startswith("tape ")]
+        self.say(draw_position(self.game, self.pos, start=self.start.board, gluing=key != self._shown_gluing,
+                               played=played))
+        self._shown_gluing = key
+        if self.note:
+            self.say(self.note)
+            self.note = ""
+
+    def show_moves(self, turns: Sequence[Turn]) -> None:
+        """List the turns with their numbers."""
+        items = self.menu(turns)
+        if isinstance(self.game, KInARow):
+            self.say("free tiles: " + " ".join(n for n, _ in items))
+        else:
+            for n, t in items:
+                self.say(f"  {n:>3}  {t.label}")
+
+    # -- input --
+    def parse(self, text: str, turns: Sequence[Turn]) -> tuple[Turn | None, str]:
+        """The turn an input names, or None and the reason it names none."""
+        s = text.strip()
+        items = self.menu(turns)
+        by_num = dict(items)
+        if s.isdigit():
+            if s in by_num:
+                return by_num[s], ""
+            if isinstance(self.game, KInARow) and s in self.game.label_index:
+                _, why = apply_turn(self.game, self.pos, s)
+                return None, why
+            nums = [n for n, _ in items]
+            span = f"{nums[0]}–{nums[-1]}" if len(nums) > 1 else nums[0] if nums else "none"
+            return None, f"there is no turn {s} (choose from {span}" + (", or type moves)" if nums else ")")
+        m = re.fullmatch(r"(\d+)\s*[, ]\s*(\d+)", s)
+        if m:
+            rc = (int(m.group(1)), int(m.group(2)))
+            tiles = rowcol_tiles(self.pos.board)
+            if rc not in tiles:
+                rows = max((r for r, _ in tiles), default=0)
+                cols = max((c for _, c in tiles), default=0)
+                return None, f"no tile at row {rc[0]}, column {rc[1]} (the board is drawn {rows} rows by {cols} columns)"
+            return self._by_tile(tiles[rc], turns)
+        if s.startswith("#"):
+            tid = s[1:].strip()
+            idx = self.pos.board.tile_index.get(tid)
+            if idx is None:
+                return None, f"{tid!r} is not a tile of the board"
+            return self._by_tile(idx, turns)
+        for t in turns:
+            if t.label == s or t.label.lower() == s.lower():
+                return t, ""
+        _, why = apply_turn(self.game, self.pos, s)
+        return None, why or f"{s!r} is not a turn here"
+
+    def _by_tile(self, tile: int, turns: Sequence[Turn]) -> tuple[Turn | None, str]:
+        tid = self.pos.board.tiles[tile]
+        if isinstance(self.game, KInARow):
+            t, why = apply_turn(self.game, self.pos, tid)
+            return t, why
+        hits = [t for t in turns if t.result.states[tile] != self.pos.states[tile]]
+        if len(hits) == 1:
+            return hits[0], ""
+        if not hits:
+            return None, f"no legal turn changes tile {tid}"
+        nums = [n for n, t in self.menu(turns) if t in hits]
+        return None, f"several turns change tile {tid}: choose one by number ({', '.join(nums)})"
+
+    def read(self, prompt: str) -> str | None:
+        """One input line (None at the end of the input)."""
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.out.write("\n")
+            return None
+        return line.rstrip("\n")
+
+    # -- actions --
+    def play(self, turn: Turn, who: int) -> None:
+        """Make a turn."""
+        self.history.append(turn.result)
+        self.labels.append(turn.label)
+        verb = "claims tile" if isinstance(self.game, KInARow) else "plays"
+        self.note = (self.note + "\n" if self.note else "") + f"{self.seat_name(who)} {verb} {turn.label}"
+
+    def undo(self) -> str:
+        """Take back turns to this human's previous turn; the message to show."""
+        if len(self.history) == 1:
+            return "nothing to undo"
+        me = self.pos.to_move
+        taken = []
+        while len(self.history) > 1:
+            self.history.pop()
+            taken.append(self.labels.pop())
+            if self.pos.to_move == me or self.seats[self.pos.to_move] is None:
+                break
+        self.result = None
+        return "took back " + ", ".join(reversed(taken))
+
+    def record(self) -> GameRecord:
+        """The game so far as a record."""
+        players = {p: ("ai" if s is not None else "human") for p, s in zip(self.game.players, self.seats, strict=True)}
+        return GameRecord(self.game_name, self.board_name, list(self.labels), players, self.result,
+                          position_json(self.game, self.pos, self.start.board))
+
+    def load(self, path: str) -> str:
+        """Replace the game by a saved one (same game and board)."""
+        rec = GameRecord.load(path)
+        if (self.game_name and rec.game != self.game_name) or (self.board_name and rec.board != self.board_name):
+            raise RecordError(f"{path}: a record of {rec.game} on {rec.board}, not {self.game_name} on {self.board_name}")
+        self.history = replay(self.game, rec.turns, path)
+        self.labels = list(rec.turns)
+        return f"loaded {path}: {len(self.labels)} turns"
+
+    def finished(self) -> bool:
+        """Is the game over (by the rules, or by early draw detection)?"""
+        out = self.game.outcome(self.pos)
+        if out is not None:
+            self.result = out
+            return True
+        if self.early_draw:
+            assert isinstance(self.game, KInARow)
+            x, o = self.game.masks_of(self.pos)
+            if self.game.dead_draw(x, o):
+                self.result = {p: 0 for p in self.game.players}
+                self.note = (self.note + "\n" if self.note else "") + "no line can still be completed: the game is drawn"
+                return True
+        return False
+
+    def announce(self) -> None:
+        """Say how the game ended."""
+        assert self.result is not None
+        winners = [p for p, v in self.result.items() if v > 0]
+        if winners:
+            text = f"{winners[0]} wins"
+            if isinstance(self.game, KInARow):
+                x, o = self.game.masks_of(self.pos)
+                mask = x if winners[0] == "X" else o
+                got = self.game.lines_of(mask)
+                if got:
+                    text += " with the line " + "-".join(self.game.board.tiles[t] for t in self.game.lines[got[0]])
+        else:
+            text = "the game is a draw"
+        self.say(f"game over after {len(self.labels)} turns: {text}")
+
+    def run(self) -> dict[str, Any]:
+        """Play to the end (or until the input ends or a player quits); the result as JSON."""
+        g = self.game
+        self.say(f"{self.game_name} on {self.board_name or 'the board'}: "
+                 + " vs ".join(self.seat_name(p) for p in range(len(g.players))))
+        if isinstance(g, KInARow):
+            self.say(f"{len(g.lines)} lines of {g.k}; type help for commands")
+        quit_ = False
+        all_ai = all(s is not None for s in self.seats)
+        while True:
+            if self.finished():
+                self.show()
+                self.announce()
+                break
+            pos = self.pos
+            turns = g.turns(pos)
+            who = pos.to_move
+            agent = self.seats[who]
+            if agent is not None:
+                if all_ai:
+                    self.show()
+                self.play(turns[agent.choose(pos, turns)], who)
+                continue
+            self.show()
+            self.show_moves(turns)
+            while True:
+                line = self.read(f"{self.seat_name(who)} to move> ")
+                if line is None:
+                    quit_ = True
+                    break
+                cmd = line.strip()
+                word = cmd.split(maxsplit=1)[0].lower() if cmd else ""
+                if not cmd:
+                    continue
+                if word in ("q", "quit", "exit"):
+                    quit_ = True
+                    break
+                if word in ("h", "help", "?"):
+                    self.say(_HELP)
+                    continue
+                if word in ("m", "moves"):
+                    self.show_moves(turns)
+                    continue
+                if word in ("b", "board"):
+                    self.show()
+                    continue
+                if word in ("u", "undo"):
+                    self.note = self.undo()
+                    break
+                if word in ("save", "load"):
+                    arg = cmd.split(maxsplit=1)[1].strip() if len(cmd.split(maxsplit=1)) > 1 else ""
+                    if not arg:
+                        self.say(f"{word} needs a file name")
+                        continue
+                    try:
+                        if word == "save":
+                            self.record().save(arg)
+                            self.say(f"saved {arg}")
+                            continue
+                        self.note = self.load(arg)
+                        break
+                    except (TapologyError, OSError) as exc:
+                        self.say(f"cannot {word}: {exc}")
+                        continue
+                turn, why = self.parse(cmd, turns)
+                if turn is None:
+                    self.say(f"illegal: {why}")
+                    continue
+                self.play(turn, who)
+                break
+            if quit_:
+                self.say(f"stopped after {len(self.labels)} turns")
+                break
+        return {"turns": list(self.labels), "result": self.result, "finished": not quit_,
+                "final": position_json(g, self.pos, self.start.board)}

@@ -1,0 +1,388 @@
+"""Exact game values and game-tree counts.
+
+Two solvers give the same :class:`SolveResult`:
+
+* :func:`solve_kinrow` — the fast path for k-in-a-row claim games: positions are bitmask
+  keys ``x | o << n`` kept in numpy arrays one layer (number of marks) at a time, reduced
+  to one representative per orbit of the game's symmetry group (the minimum key over the
+  group, computed with per-byte lookup tables), then a backward pass gives the values.
+  Path counts need no orbit sizes: the paths into a whole orbit are the sum, over the
+  edges leaving representatives, of the paths into the parents' whole orbits.
+* :func:`solve_game` — the reference for any :class:`tapology.game.Game`: memoised
+  depth-first search over positions, no symmetry.
+
+Values are read from the first player's side; ``plies`` is the length of optimal play
+(the winner hurries, the loser delays; a drawn k-in-a-row game fills the board).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tapology.errors import TapologyError
+from tapology.game import Game, Position
+from tapology.play.kinrow import KInARow
+from tapology.play.symmetry import Perm, game_symmetries
+
+WIN = 1000  # score of a win in 0 plies; a win in d plies scores WIN - d
+VALUES = {1: "first player wins", 0: "draw", -1: "second player wins"}
+
+Progress = Callable[[str, int, int], None]
+
+
+class SolveError(TapologyError):
+    """A game the solvers cannot handle (cycles, too many tiles, more than two players)."""
+
+
+@dataclass
+class SolveResult:
+    """What a solve found; ``complete`` is False when it was interrupted (counts so far, no value)."""
+
+    game: str
+    board: str
+    value: int | None
+    plies: int | None
+    positions: int
+    terminal_positions: int
+    games: int
+    wins: dict[str, int]
+    draws: int
+    classes: int | None = None
+    symmetries: int = 1
+    group: str = "none"
+    decided_draws: int | None = None
+    seconds: float = 0.0
+    method: str = ""
+    complete: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+    table: KinrowTable | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The issue's JSON shape, plus how the answer was found."""
+        out: dict[str, Any] = {
+            "game": self.game,
+            "board": self.board,
+            "value": VALUES[self.value] if self.value is not None else None,
+            "plies": self.plies,
+            "positions": self.positions,
+            "terminal_positions": self.terminal_positions,
+            "games": self.games,
+            "wins": dict(self.wins),
+            "draws": self.draws,
+        }
+        if self.decided_draws is not None:
+            out["decided_draws"] = self.decided_draws
+        out["symmetry"] = {"group": self.group, "order": self.symmetries, "classes": self.classes}
+        out["method"] = self.method
+        out["seconds"] = round(self.seconds, 3)
+        out["complete"] = self.complete
+        out.update(self.extra)
+        return out
+
+
+def score_plies(score: int, draw_plies: int) -> tuple[int, int]:
+    """(value −1/0/1, plies) of a first-player score (WIN − d for a win in d plies)."""
+    if score == 0:
+        return 0, draw_plies
+    return (1 if score > 0 else -1), WIN - abs(score)
+
+
+# ---- bitmask tools (numpy) ------------------------------------------------------------
+def key_luts(perms: list[Perm], n: int) -> np.ndarray:
+    """Lookup tables ``lut[g, c, byte]``: the image under perm g of the key bits 8c..8c+7 set as in ``byte``."""
+    nbits = 2 * n
+    chunks = (nbits + 7) // 8
+    lut = np.zeros((len(perms), chunks, 256), dtype=np.int64)
+    byte = np.arange(256, dtype=np.int64)
+    for g, p in enumerate(perms):
+        img = [p[b] if b < n else n + p[b - n] for b in range(nbits)]
+        for c in range(chunks):
+            acc = np.zeros(256, dtype=np.int64)
+            for j in range(8):
+                b = 8 * c + j
+                if b < nbits:
+                    acc |= ((byte >> j) & 1) << img[b]
+            lut[g, c] = acc
+    return lut
+
+
+def canon(keys: np.ndarray, lut: np.ndarray) -> np.ndarray:
+    """The least image of each key under the group.  Cost |G|·chunks per key."""
+    chunks = [(keys >> (8 * c)) & 255 for c in range(lut.shape[1])]
+    best = keys.copy()
+    for g in range(1, lut.shape[0]):
+        img = lut[g, 0][chunks[0]]
+        for c in range(1, len(chunks)):
+            img |= lut[g, c][chunks[c]]
+        np.minimum(best, img, out=best)
+    return best
+
+
+def stabilisers(keys: np.ndarray, lut: np.ndarray) -> np.ndarray:
+    """How many group elements fix each key (the orbit has |G| / that many members)."""
+    chunks = [(keys >> (8 * c)) & 255 for c in range(lut.shape[1])]
+    count = np.ones(len(keys), dtype=np.int64)
+    for g in range(1, lut.shape[0]):
+        img = lut[g, 0][chunks[0]]
+        for c in range(1, len(chunks)):
+            img |= lut[g, c][chunks[c]]
+        count += img == keys
+    return count
+
+
+def _any_line(masks: np.ndarray, lines: tuple[int, ...]) -> np.ndarray:
+    out = np.zeros(len(masks), dtype=bool)
+    for m in lines:
+        out |= (masks & m) == m
+    return out
+
+
+def _decided_draws(game: KInARow, x: np.ndarray, o: np.ndarray, to_move: int) -> np.ndarray:
+    """Vectorised :meth:`KInARow.dead_draw` for positions that are not over."""
+    empties = game.n - np.bitwise_count(x | o).astype(np.int64)
+    claims_x = (empties + 1) // 2 if to_move == 0 else empties // 2
+    claims_o = empties - claims_x
+    alive = np.zeros(len(x), dtype=bool)
+    for m in game.masks:
+        alive |= ((o & m) == 0) & (np.bitwise_count(m & ~x).astype(np.int64) <= claims_x)
+        alive |= ((x & m) == 0) & (np.bitwise_count(m & ~o).astype(np.int64) <= claims_o)
+    return ~alive
+
+
+class KinrowTable:
+    """Exact scores of every reachable position of a solved k-in-a-row game, looked up by bitmasks.
+
+    ``score(x, o)`` is from the side to move (WIN − d: wins in d plies; −(WIN − d): loses
+    in d plies; 0: draw).  Lookups canonicalise in plain Python: cost |G|·chunks.
+    """
+
+    def __init__(self, game: KInARow, lut: np.ndarray, layers: list[np.ndarray], scores: list[np.ndarray]) -> None:
+        self.game = game
+        self.n = game.n
+        self.lut = lut.tolist()
+        self.chunks = lut.shape[1]
+        self.scores: dict[int, int] = {}
+        for keys, sc in zip(layers, scores, strict=True):
+            self.scores.update(zip(keys.tolist(), sc.tolist(), strict=True))
+
+    def canon(self, key: int) -> int:
+        """The orbit representative of a key."""
+        parts = [(key >> (8 * c)) & 255 for c in range(self.chunks)]
+        best = key
+        for tab in self.lut:
+            img = 0
+            for c, b in enumerate(parts):
+                img |= tab[c][b]
+            if img < best:
+                best = img
+        return best
+
+    def score(self, x: int, o: int) -> int:
+        """Score of a reachable position from the side to move; KeyError if it cannot be reached."""
+        return self.scores[self.canon(x | o << self.n)]
+
+
+AUTO_SYMMETRY = 200_000  # reduce by symmetry when 3**n exceeds this (below it the group costs more than it saves)
+
+
+def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progress | None = None,
+                 board_name: str = "", keep_table: bool = False) -> SolveResult:
+    """Solve a k-in-a-row game exactly, with game-tree counts.  Cost ~ (positions / |G|)·(n + |G|) numpy element steps.
+
+    ``symmetry``: reduce by the game's symmetry group (True), not (False), or only on boards
+    big enough for it to pay (None: when 3**n > :data:`AUTO_SYMMETRY`).
+    """
+    import time
+
+    t0 = time.perf_counter()
+    n = game.n
+    if symmetry is None:
+        symmetry = 3 ** n > AUTO_SYMMETRY
+    if 2 * n > 62:
+        raise SolveError(f"{game.name}: {n} tiles is too many for the layered solver (at most 31)")
+    if symmetry:
+        perms, group = game_symmetries(game.board, game.lines)
+    else:
+        perms, group = [tuple(range(n))], "none"
+    lut = key_luts(perms, n)
+    order = len(perms)
+    dtype: Any = np.int64 if n <= 20 else object
+    low = (1 << n) - 1
+    lines = game.masks
+    layers: list[np.ndarray] = [np.zeros(1, dtype=np.int64)]
+    paths: list[np.ndarray] = [np.ones(1, dtype=dtype)]
+    terminal: list[np.ndarray] = []
+    winner: list[np.ndarray] = []  # -1 none, 0 X, 1 O (only on terminal entries)
+    edges: list[tuple[np.ndarray, np.ndarray]] = []
+    complete = True
+    try:
+        for p in range(n + 1):
+            keys = layers[p]
+            x, o = keys & low, keys >> n
+            xw, ow = _any_line(x, lines), _any_line(o, lines)
+            full = (x | o) == low
+            if game.stop_at_line:
+                term = xw | ow | full
+            else:
+                term = full
+            w = np.full(len(keys), -1, dtype=np.int8)
+            w[term & xw & ~ow] = 0
+            w[term & ow & ~xw] = 1
+            both = term & xw & ow
+            if game.stop_at_line:
+                w[both] = int(p % 2 == 0)  # the last mover's line
+            terminal.append(term)
+            winner.append(w)
+            if progress:
+                progress("layers", p + 1, n + 1)
+            if p == n:
+                break
+            live = np.nonzero(~term)[0]
+            lx, lo = x[live], o[live]
+            parents, children = [], []
+            shift = 0 if p % 2 == 0 else n
+            for t in range(n):
+                free = ((lx | lo) >> t & 1) == 0
+                idx = live[free]
+                parents.append(idx)
+                children.append(keys[idx] | np.int64(1) << (t + shift))
+            par = np.concatenate(parents)
+            ch = canon(np.concatenate(children), lut)
+            uniq, inv = np.unique(ch, return_inverse=True)
+            layers.append(uniq)
+            edges.append((par, inv))
+            nxt = np.zeros(len(uniq), dtype=dtype)
+            np.add.at(nxt, inv, paths[p][par])
+            paths.append(nxt)
+    except KeyboardInterrupt:
+        complete = False
+    # counts
+    positions = terminal_positions = games = draws = 0
+    wins = {"X": 0, "O": 0}
+    decided = 0
+    classes = 0
+    for p, keys in enumerate(layers):
+        if p >= len(terminal):
+            break
+        stab = stabilisers(keys, lut)
+        orbit = order // stab
+        classes += len(keys)
+        positions += int(orbit.sum())
+        term = terminal[p]
+        terminal_positions += int(orbit[term].sum())
+        pt = paths[p][term]
+        wt = winner[p][term]
+        games += int(pt.sum())
+        wins["X"] += int(pt[wt == 0].sum())
+        wins["O"] += int(pt[wt == 1].sum())
+        draws += int(pt[wt == -1].sum())
+        live = ~term
+        if live.any():
+            x, o = keys[live] & low, keys[live] >> n
+            decided += int(orbit[live][_decided_draws(game, x, o, p % 2)].sum())
+    value = plies = None
+    table = None
+    if complete:
+        # backward pass: negamax scores from the side to move
+        score: list[np.ndarray | None] = [None] * len(layers)
+        for p in range(len(layers) - 1, -1, -1):
+            s = np.zeros(len(layers[p]), dtype=np.int32)
+            term = terminal[p]
+            w = winner[p]
+            mover = p % 2
+            s[term & (w == mover)] = WIN
+            s[term & (w == 1 - mover)] = -WIN
+            if p < len(edges):
+                par, inv = edges[p]
+                best = np.full(len(s), -2 * WIN, dtype=np.int32)
+                np.maximum.at(best, par, -score[p + 1][inv])  # type: ignore[index]
+                nt = ~term
+                b = best[nt]
+                s[nt] = np.where(b > 0, b - 1, np.where(b < 0, b + 1, 0))
+            score[p] = s
+            if progress:
+                progress("values", len(layers) - p, len(layers))
+        root = int(score[0][0])  # type: ignore[index]
+        value, plies = score_plies(root, n)
+        if keep_table:
+            table = KinrowTable(game, lut, layers, score)  # type: ignore[arg-type]
+    return SolveResult(game.name, board_name, value, plies, positions, terminal_positions, games, wins, draws,
+                       classes=classes, symmetries=order, group=group, decided_draws=decided,
+                       seconds=time.perf_counter() - t0, method="layered bitmasks" + (" + symmetry" if symmetry else ""),
+                       complete=complete, table=table)
+
+
+# ---- the reference: memoised search over any Game ----------------------------------
+def solve_game(game: Game, *, progress: Progress | None = None, board_name: str = "",
+               draw_plies: Callable[[Position], int] | None = None) -> SolveResult:
+    """Solve any finite two-player game through its ``turns``/``outcome``: memoised search, no symmetry.
+
+    Scores are from the first player's side, a win in d plies scoring WIN − d; in a draw
+    the longest drawn line of play is the game's length.  Cost: one ``turns`` call per
+    reachable position.
+    """
+    import time
+
+    t0 = time.perf_counter()
+    players = tuple(game.players)
+    if len(players) != 2:
+        raise SolveError(f"{game.name}: solve handles two-player games, this one has {len(players)} players")
+    first = players[0]
+    # per position: (score, draw length, games, wins first, wins second, draws)
+    memo: dict[Position, tuple[int, int, int, int, int, int]] = {}
+    terminal = 0
+    complete = True
+    start = game.initial()
+    stack: list[tuple[Position, list[Position] | None]] = [(start, None)]
+    on_path: set[Position] = set()
+    try:
+        while stack:
+            pos, kids = stack[-1]
+            if pos in memo:
+                stack.pop()
+                continue
+            if kids is None:
+                out = game.outcome(pos)
+                if out is not None:
+                    terminal += 1
+                    r = out.get(first, 0)
+                    memo[pos] = (WIN * r, 0, 1, int(r > 0), int(r < 0), int(r == 0))
+                    stack.pop()
+                    if progress and len(memo) % 1000 == 0:
+                        progress("positions", len(memo), 0)
+                    continue
+                kids = [t.result for t in game.turns(pos)]
+                if not kids:
+                    raise SolveError(f"{game.name}: a position with no legal turn has no outcome (ply {pos.ply})")
+                stack[-1] = (pos, kids)
+                on_path.add(pos)
+                for c in kids:
+                    if c in on_path:
+                        raise SolveError(f"{game.name}: the game can repeat a position (ply {c.ply}); solve needs a finite game")
+                    if c not in memo:
+                        stack.append((c, None))
+                continue
+            stack.pop()
+            on_path.discard(pos)
+            vals = [memo[c] for c in kids]
+            scores = [v[0] for v in vals]
+            b = max(scores) if players[pos.to_move] == first else min(scores)
+            s = b - 1 if b > 0 else b + 1 if b < 0 else 0
+            dl = 1 + max((v[1] for v in vals if v[0] == 0), default=-1)
+            memo[pos] = (s, dl, sum(v[2] for v in vals), sum(v[3] for v in vals), sum(v[4] for v in vals),
+                         sum(v[5] for v in vals))
+            if progress and len(memo) % 1000 == 0:
+                progress("positions", len(memo), 0)
+    except KeyboardInterrupt:
+        complete = False
+    if not complete or start not in memo:
+        return SolveResult(game.name, board_name, None, None, len(memo), terminal, 0, {players[0]: 0, players[1]: 0}, 0,
+                           seconds=time.perf_counter() - t0, method="memoised search", complete=False)
+    s, dl, g, w1, w2, d = memo[start]
+    value, plies = score_plies(s, dl)
+    return SolveResult(game.name, board_name, value, plies, len(memo), terminal, g, {players[0]: w1, players[1]: w2}, d,
+                       classes=len(memo), seconds=time.perf_counter() - t0, method="memoised search")

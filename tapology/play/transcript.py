@@ -1,0 +1,204 @@
+"""Positions and turns as JSON, one per line: the transcript format of ``referee`` and game records.
+
+A line is a **turn** — a JSON string (the turn's label, e.g. ``"5"``) or ``{"turn": "5"}`` —
+or a **position**, in one of these forms:
+
+* ``{"states": [0, 1, 2, …], "to_move": "X", "ply": 3}`` — tile states in tile order
+  (``to_move`` a player name or index; ``ply`` optional); ``"glue"`` (the gluing table as
+  lists) and ``"extra"`` may follow when the board's shape or the game's extra state differ
+  from the start;
+* ``{"cells": "X.O/.X./..O"}`` — one character per tile in tile order (``.`` or ``0`` empty,
+  ``X``/``1``, ``O``/``2``, other digits for other states); ``/`` and spaces are ignored;
+* ``{"crosses": 0b100000000, "noughts": 16}`` — seed 002's bitmasks for a k-in-a-row game:
+  tile i (0-based in tile order) is bit 2**(n−1−i).
+
+Without ``to_move``, whose turn it is follows from the marks (k-in-a-row) or alternates
+from the previous line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tapology.errors import TapologyError
+from tapology.game import Game, Position
+from tapology.model.board import Board
+from tapology.play.kinrow import KInARow, popcount
+
+CELL_CHARS = {".": 0, "X": 1, "x": 1, "O": 2, "o": 2}
+
+
+class TranscriptError(TapologyError):
+    """A transcript or game-record line that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One transcript line: a turn label, or a position (``to_move`` None when the line did not say)."""
+
+    line: int
+    turn: str | None = None
+    position: Position | None = None
+    to_move_given: bool = True
+
+
+def state_names(game: Game) -> dict[int, str]:
+    """Names of the tile states for pictures and messages (the game's own when it has them)."""
+    rules = getattr(game, "rules", None)
+    states = getattr(rules, "states", None)
+    if states:
+        return {int(sd.value): str(sd.symbol or sd.name) for sd in states}
+    names = getattr(game, "state_names", None)
+    if isinstance(names, dict) and names:
+        return {int(k): str(v) for k, v in names.items()}
+    if isinstance(names, (list, tuple)) and names:
+        return dict(enumerate(str(v) for v in names))
+    return {0: "empty", 1: "X", 2: "O"}
+
+
+def _tuplify(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_tuplify(x) for x in v)
+    return v
+
+
+def _listify(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return [_listify(x) for x in v]
+    return v
+
+
+def position_json(game: Game, pos: Position, start: Board | None = None) -> dict[str, Any]:
+    """A position as a transcript line (``glue``/``extra`` only when they differ from the start)."""
+    out: dict[str, Any] = {"states": list(pos.states), "to_move": game.players[pos.to_move], "ply": pos.ply}
+    base = start if start is not None else game.initial().board
+    if pos.board.glue != base.glue or pos.board.extra != base.extra:
+        out["glue"] = [list(r) for r in pos.board.glue]
+        if pos.board.extra:
+            out["extra_facts"] = [[f.tile, list(f.cell), f.other, f.orientation] for f in pos.board.extra]
+    if pos.extra:
+        out["extra"] = _listify(pos.extra)
+    return out
+
+
+def _player(game: Game, v: Any, where: str) -> int:
+    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(game.players):
+        return v
+    if isinstance(v, str) and v in game.players:
+        return game.players.index(v)
+    raise TranscriptError(f"{where}: to_move {v!r} is not a player ({', '.join(game.players)})")
+
+
+def parse_position(game: Game, obj: dict[str, Any], where: str, prev: Position | None) -> tuple[Position, bool]:
+    """A position from a JSON object; (position, whether to_move was given)."""
+    from tapology.model.board import Fact
+
+    start = game.initial()
+    n = len(start.states)
+    names = state_names(game)
+    by_name = {v: k for k, v in names.items()}
+    if "states" in obj:
+        st = obj["states"]
+        if not isinstance(st, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in st):
+            raise TranscriptError(f"{where}: 'states' must be a list of integers")
+        states = tuple(st)
+    elif "cells" in obj:
+        txt = obj["cells"]
+        if not isinstance(txt, str):
+            raise TranscriptError(f"{where}: 'cells' must be a string")
+        chars = [c for c in txt if c not in "/ |\n"]
+        vals = []
+        for c in chars:
+            if c in CELL_CHARS:
+                vals.append(CELL_CHARS[c])
+            elif c.isdigit():
+                vals.append(int(c))
+            elif c in by_name:
+                vals.append(by_name[c])
+            else:
+                raise TranscriptError(f"{where}: cell character {c!r} is not '.', X, O or a state digit")
+        states = tuple(vals)
+    elif "crosses" in obj or "noughts" in obj:
+        cr, no = obj.get("crosses", 0), obj.get("noughts", 0)
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (cr, no)):
+            raise TranscriptError(f"{where}: 'crosses' and 'noughts' must be non-negative integers")
+        if (cr | no) >> n:
+            raise TranscriptError(f"{where}: a mark beyond the {n} tiles (crosses {cr}, noughts {no})")
+        states = tuple(1 if cr >> (n - 1 - i) & 1 else 2 if no >> (n - 1 - i) & 1 else 0 for i in range(n))
+        if cr & no:
+            # keep both marks visible to the referee: a tile cannot hold both
+            raise TranscriptError(f"{where}: crosses and noughts share a tile (mask {cr & no})")
+    else:
+        raise TranscriptError(f"{where}: a position needs 'states', 'cells' or 'crosses'/'noughts'")
+    if len(states) != n:
+        raise TranscriptError(f"{where}: {len(states)} tile states for a board of {n} tiles")
+    board = start.board
+    if "glue" in obj:
+        g = obj["glue"]
+        try:
+            glue = tuple(tuple(int(c) for c in row) for row in g)
+            extra = tuple(sorted(Fact(int(a), (int(c[0]), int(c[1])), int(u), int(o))
+                                 for a, c, u, o in obj.get("extra_facts", [])))
+            board = Board(board.grid, board.domain, board.tiles, board.states, glue, extra, board.placement)
+        except (TypeError, ValueError, IndexError) as exc:
+            raise TranscriptError(f"{where}: bad 'glue': {exc}") from None
+    board = board.with_states(states)
+    given = "to_move" in obj
+    if given:
+        to_move = _player(game, obj["to_move"], where)
+    elif isinstance(game, KInARow):
+        to_move = 1 if popcount(sum(1 << i for i, s in enumerate(states) if s == 1)) > \
+            popcount(sum(1 << i for i, s in enumerate(states) if s == 2)) else 0
+    elif prev is not None:
+        to_move = (prev.to_move + 1) % len(game.players)
+    else:
+        to_move = start.to_move
+    if "ply" in obj:
+        ply = obj["ply"]
+        if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+            raise TranscriptError(f"{where}: 'ply' must be a non-negative integer")
+    elif isinstance(game, KInARow):
+        ply = sum(1 for s in states if s)
+    else:
+        ply = prev.ply + 1 if prev is not None else 0
+    extra_state = _tuplify(obj.get("extra", []))
+    return Position(board, to_move, extra_state, ply), given
+
+
+def read_transcript(game: Game, text: str, where: str = "transcript") -> list[Entry]:
+    """Parse JSON lines (blank lines and lines starting with # skipped)."""
+    out: list[Entry] = []
+    prev: Position | None = None
+    for i, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        at = f"{where}:{i}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise TranscriptError(f"{at}: not JSON: {exc.msg}") from None
+        if isinstance(obj, str):
+            out.append(Entry(i, turn=obj))
+            continue
+        if isinstance(obj, int) and not isinstance(obj, bool):
+            out.append(Entry(i, turn=str(obj)))
+            continue
+        if not isinstance(obj, dict):
+            raise TranscriptError(f"{at}: a line must be a turn label or a position object")
+        if "turn" in obj:
+            out.append(Entry(i, turn=str(obj["turn"])))
+            continue
+        pos, given = parse_position(game, obj, at, prev)
+        prev = pos
+        out.append(Entry(i, position=pos, to_move_given=given))
+    return out
+
+
+def write_transcript(game: Game, positions: Sequence[Position]) -> str:
+    """Positions as JSON lines."""
+    start = positions[0].board if positions else None
+    return "".join(json.dumps(position_json(game, p, start)) + "\n" for p in positions)

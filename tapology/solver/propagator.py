@@ -108,34 +108,38 @@ class Conflict:
 
 
 class _Run:
-    """One worklist run on an overlay of the atlas arrays (nothing is written until commit)."""
+    """One worklist run on an overlay of the atlas arrays (nothing is written until commit).
+
+    The rows of the charts it touches are copied into Python lists (``rows``) and kept up to
+    date; ``over`` records the new facts for the commit.
+    """
 
     def __init__(self, atlas: Atlas) -> None:
         self.atlas = atlas
+        self.rows: dict[int, list[int]] = {}
         self.over: dict[Key, int] = {}
         self.why: dict[Key, Reason] = {}
         self.queue: deque[Key] = deque()
         self.conflict: Conflict | None = None
 
-    def get(self, t: int, i: int) -> int:
-        v = self.over.get((t, i))
-        return int(self.atlas.chart[t, i]) if v is None else v
-
     def row(self, t: int) -> list[int]:
-        r = self.atlas.chart[t].tolist()
-        if self.over:
-            for i in range(len(r)):
-                v = self.over.get((t, i))
-                if v is not None:
-                    r[i] = v
+        """Chart t as it stands in this run (a live list)."""
+        r = self.rows.get(t)
+        if r is None:
+            r = self.rows[t] = self.atlas.chart[t].tolist()
         return r
+
+    def get(self, t: int, i: int) -> int:
+        return self.row(t)[i]
 
     def add(self, t: int, i: int, code: int, reason: Reason) -> bool:
         """Record a fact; False (and the conflict set) when it contradicts what is known."""
-        cur = self.get(t, i)
+        r = self.row(t)
+        cur = r[i]
         if cur == code:
             return True
         if cur < 0:
+            r[i] = code
             self.over[(t, i)] = code
             self.why[(t, i)] = reason
             self.queue.append((t, i))
@@ -144,20 +148,24 @@ class _Run:
         return False
 
     def run(self) -> bool:
-        """Propagate to the fixpoint; False on the first conflict."""
+        """Propagate to the fixpoint; False on the first conflict.  Cost O(new facts · |D|)."""
         a = self.atlas
         h = a.order
         mul, inv, trans = a.mul, a.inv, a.trans
-        n_cells = a.n_cells
-        while self.queue:
-            key = self.queue.popleft()
+        cells = range(a.n_cells)
+        rows = self.rows
+        row_of = self.row
+        add = self.add
+        queue = self.queue
+        while queue:
+            key = queue.popleft()
             t, ci = key
-            code = self.get(t, ci)
-            u, o = divmod(code, h)
+            row = rows[t]
+            u, o = divmod(row[ci], h)
             oi = inv[o]
-            row = self.row(t)
             tr_c = trans[ci][o]
-            for pj in range(n_cells):
+            row_u = rows.get(u) or row_of(u)
+            for pj in cells:
                 c2 = row[pj]
                 if c2 < 0 or pj == ci:
                     continue
@@ -166,14 +174,18 @@ class _Run:
                     q = tr_c[pj]
                     if q >= 0:
                         v, r = divmod(c2, h)
-                        if not self.add(u, q, v * h + mul[r][oi], (key, (t, pj))):
+                        new = v * h + mul[r][oi]
+                        if row_u[q] != new and not add(u, q, new, (key, (t, pj))):
                             return False
                 if pj:
                     # an old fact as the recentring cell: its chart learns the new fact
                     u2, o2 = divmod(c2, h)
                     q = trans[pj][o2][ci]
-                    if q >= 0 and not self.add(u2, q, u * h + mul[o][inv[o2]], ((t, pj), key)):
-                        return False
+                    if q >= 0:
+                        new = u * h + mul[o][inv[o2]]
+                        row_u2 = rows.get(u2) or row_of(u2)
+                        if row_u2[q] != new and not add(u2, q, new, ((t, pj), key)):
+                            return False
         return True
 
     # ---- explanations -------------------------------------------------------------
@@ -296,6 +308,15 @@ class Atlas:
             if isinstance(r, str):
                 self._why[k] = r
         self._dirty_board = self._dirty_board or bool(run.over)
+
+    def copy(self) -> Atlas:
+        """An independent copy (charts copied; tables shared).  Cost O(n·|D|)."""
+        new = Atlas.__new__(Atlas)
+        new.__dict__ = self.__dict__.copy()
+        new.chart = self.chart.copy()
+        new._why = dict(self._why)
+        new.extra = list(self.extra)
+        return new
 
     # ---- queries ------------------------------------------------------------------
     def why_of(self, key: Key) -> Reason:

@@ -145,15 +145,6 @@ def _start_board(req: Request) -> Board:
     return Board(req.grid, req.domain, _tile_ids(req), (0,) * n, tuple(tuple([-1] * m) for _ in range(n)))
 
 
-def _clone(at: Atlas) -> Atlas:
-    new = Atlas.__new__(Atlas)
-    new.__dict__ = at.__dict__.copy()
-    new.chart = at.chart.copy()
-    new._why = {}
-    new.extra = list(at.extra)
-    return new
-
-
 class _Stop(Exception):
     pass
 
@@ -232,7 +223,7 @@ def enumerate_boards(req: Request, limit: int | None = None, deadline: float | N
                     continue
                 options.append(Fact(t, cell, u, o))
         for f in options:
-            a2 = _clone(at)
+            a2 = at.copy()
             if a2.tape([Taping(f, "")]) is None:
                 rec(a2, max(used, f.other + 1), left_open)
         if allow_open:

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from tapology.atomic import write_atomic
 from tapology.errors import BoardError, BoardFileError, TapologyError
 from tapology.model.board import Board, Taping, check_tile_id
 from tapology.model.builtins import builtin_board, hex_position, is_builtin
@@ -293,18 +293,4 @@ def dumps_board(board: Board) -> str:
 
 def save_board(board: Board, path: str | os.PathLike[str]) -> None:
     """Write a board file atomically (a temporary file renamed over the target)."""
-    target = Path(path)
-    text = dumps_board(board)
-    if target.is_dir():
-        raise BoardFileError(f"{path}: is a folder, not a board file")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tapology-", suffix=".toml")
-    except OSError as exc:
-        raise BoardFileError(f"{path}: cannot write: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, dumps_board(board), BoardFileError)

@@ -115,7 +115,7 @@ def tape(
     explain: ExplainOpt = False,
 ) -> None:
     """Tape sides together; allowed iff the closure has no conflict.  Exit 0 allowed, 1 refused."""
-    rep, at, src = reports.tape_report(board, tapes, out, domain, backend, explain)
+    rep, at, src = reports.tape_report(board, tapes, out, domain, backend, explain, show_chart or ())
     b = src.board
     if as_json:
         emit(rep)

@@ -7,9 +7,10 @@ here at the edge, and returns what the CLI prints with ``--json``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from tapology.errors import BoardError
+from tapology.errors import BoardError, BoardFileError
 from tapology.model.boardfile import BoardSource, load_board, save_board
 from tapology.model.grid import get_grid
 from tapology.model.tape import parse_tape
@@ -123,20 +124,35 @@ def _conflict_json(board: Any, facts: Sequence[Any], conflict: Any, backend: str
     return conflict.to_json(board)
 
 
+def check_out_path(out: str, option: str = "-o") -> None:
+    """:class:`BoardFileError` unless ``out`` could be written: not a folder, and its folder exists."""
+    target = Path(out)
+    if target.is_dir():
+        raise BoardFileError(f"{option} {out}: is a folder, not a board file")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise BoardFileError(f"{option} {out}: folder {str(parent)!r} does not exist")
+
+
 def tape_report(spec: str, tapes: Sequence[str], out: str | None = None, domain: str | None = None,
-                backend: str = "propagate", explain: bool = False,
+                backend: str = "propagate", explain: bool = False, charts: Sequence[str] = (),
                 ) -> tuple[dict[str, Any], Atlas, BoardSource]:
     """Tape a board; write ``out`` only if the taping is allowed.  Returns the report, atlas and source.
 
     ``backend`` (propagate, z3, csp) decides; with ``explain`` the conflict's ``because`` is a
     minimal set of the board's tapings, the new ones included, that cannot hold together.
+    ``charts`` (tile ids to show afterwards) and ``out`` are checked before anything is written.
     """
+    if out is not None:
+        check_out_path(out)
     src, at = open_board(spec, domain)
     b = src.board
     if not tapes:
         raise BoardError("tape: give at least one TAPE, e.g. 3.up=4.down")
     if backend not in BACKENDS:
         raise BoardError(f"--backend {backend!r}: use propagate, z3 or csp")
+    for c in charts:
+        b.tile(c, f"--chart {c}")
     tapings = [parse_tape(t, b, where=f"TAPE {i + 1}") for i, t in enumerate(tapes)]
     plain = backend == "propagate" and not explain
     facts = [] if plain else [*b.tapings(), *src.tapings]

@@ -28,12 +28,21 @@ def _emit(data: Any) -> None:
 def open_position(game_spec: str, board: str | None, position: str | None):
     """(game, position) for a command: the game on --board (or the position file's board), at the position."""
     from tapology.games import open_game
+    from tapology.rules.model import PositionError
     from tapology.rules.position import position_from_table, read_position_file
 
     data = read_position_file(position) if position else None
     if board is None and data is not None and "board" in data:
-        board = str(data["board"])
-    game = open_game(game_spec, board)
+        from tapology.games import load_game_rules
+        from tapology.rules.engine import RuleGame
+
+        rules = load_game_rules(game_spec)
+        try:
+            game = RuleGame(rules, str(data["board"]))
+        except TapologyError as exc:  # the board the position file names: say which file named it
+            raise PositionError(f"{position}: {exc}") from None
+    else:
+        game = open_game(game_spec, board)
     pos = position_from_table(game, data, position) if data is not None and position else game.initial()
     return game, pos
 

@@ -70,13 +70,20 @@ def register(app: typer.Typer) -> None:
         """Play a game at the terminal: human or computer on each side."""
         from tapology.play.ai import make_agent, parse_strength
         from tapology.play.resolve import load_game
-        from tapology.play.session import GameRecord, PlaySession
+        from tapology.play.session import GameRecord, PlaySession, RecordError, check_record_target
 
+        if save:
+            check_record_target(save)  # before the game, so that a finished game is never lost
         record = GameRecord.load(load) if load else None
         if record is not None:
             game = game or record.game
+            if record.game != game:
+                raise RecordError(f"--load {load}: a record of {record.game} on {record.board}, not of {game}")
             board = board or record.board
         lg = load_game(game, board)
+        if record is not None and record.board != lg.board_name:
+            raise RecordError(f"--load {load}: a record of {record.game} on {record.board}, "
+                              f"not {game} on {lg.board_name}")
         depth = parse_strength(strength)
         seats = []
         for k, (opt, who) in enumerate((("--x", x), ("--o", o))):
@@ -89,7 +96,8 @@ def register(app: typer.Typer) -> None:
         use_color = sys.stdout.isatty() if color is None else color
         # with --json the game is shown on stderr and stdout holds only the JSON answer
         sess = PlaySession(lg.game, seats, sys.stdin, sys.stderr if as_json else sys.stdout, game_name=game,
-                           board_name=lg.board_name, early_draw=early_draw, color=use_color and not as_json, record=record)
+                           board_name=lg.board_name, early_draw=early_draw, color=use_color and not as_json, record=record,
+                           record_where=f"--load {load}")
         result = sess.run()
         if save:
             sess.record().save(save)

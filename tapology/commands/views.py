@@ -22,6 +22,7 @@ from tapology.render.svg import RenderError, check_target, png_converter, svg_to
 from tapology.render.unfold import MAX_RADIUS, View, ViewError, draw_view, unfold
 
 FORMATS = ("ascii", "svg", "png")
+OTHER_PICTURES = ("jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff", "pdf", "eps", "ps", "ico", "avif", "heic")
 
 
 def open_atlas(spec: str, domain: str | None = None):  # -> tuple[Board, Atlas]
@@ -57,6 +58,8 @@ def walk_report(spec: str, start: str, steps: str, frame: int = 0, domain: str |
 def _format_of(fmt: str | None, out: str | None) -> str:
     if fmt is None:
         suffix = Path(out).suffix.lower().lstrip(".") if out else ""
+        if suffix in OTHER_PICTURES:
+            raise RenderError(f"-o {out}: cannot draw .{suffix} pictures (use .svg or .png, or --format ascii)")
         fmt = suffix if suffix in ("svg", "png") else "ascii"
     if fmt not in FORMATS:
         raise RenderError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")

@@ -136,8 +136,8 @@ def _builtin_tictactoe(spec: str, m: re.Match[str], board: str | None, stop_at_l
     else:
         rows = cols = 3
         k = int(m.group(2)) if m.group(2) is not None else 3
-    if k < 1 or rows < 1 or cols < 1:
-        raise GameError(f"game {spec!r}: M, N and K must be at least 1")
+    if k < 2 or rows < 1 or cols < 1:  # as the rule-set loader: K = 1 would make every first claim a win
+        raise GameError(f"game {spec!r}: M and N must be at least 1 and K at least 2")
     board_name = board or f"plane:{rows}x{cols}"
     src = load_board(board_name)
     at = src.atlas()

@@ -58,14 +58,21 @@ class GameRecord:
                 "turns": self.turns, "result": self.result, "final": self.final}
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write atomically (a temporary file renamed into place)."""
+        """Write atomically (a temporary file renamed into place); :class:`RecordError` naming ``path`` if it cannot be."""
         p = Path(path)
-        fd, tmp = tempfile.mkstemp(prefix=".tapology-", dir=str(p.parent or Path(".")))
+        check_record_target(path)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".tapology-", dir=str(p.parent or Path(".")))
+        except OSError as exc:
+            raise RecordError(f"{os.fspath(path)}: cannot write: {exc.strerror}") from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(self.to_json(), fh, indent=2)
                 fh.write("\n")
             os.replace(tmp, p)
+        except OSError as exc:
+            Path(tmp).unlink(missing_ok=True)
+            raise RecordError(f"{os.fspath(path)}: cannot write: {exc.strerror}") from None
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
@@ -89,8 +96,28 @@ class GameRecord:
         for k in ("game", "board"):
             if not isinstance(data.get(k), str):
                 raise RecordError(f"{path}: '{k}' must be a string")
+        players = data.get("players")
+        if players is not None and (not isinstance(players, dict)
+                                    or not all(isinstance(v, str) for v in players.values())):
+            raise RecordError(f"{path}: 'players' must be a table of player = human or ai")
+        result = data.get("result")
+        if result is not None and (not isinstance(result, dict) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in result.values())):
+            raise RecordError(f"{path}: 'result' must be a table of player = score")
+        if data.get("final") is not None and not isinstance(data["final"], dict):
+            raise RecordError(f"{path}: 'final' must be a position object")
         return cls(data["game"], data["board"], list(turns), dict(data.get("players") or {}), data.get("result"),
                    data.get("final"))
+
+
+def check_record_target(path: str | os.PathLike[str]) -> None:
+    """:class:`RecordError` unless a game record could be written at ``path``: not a folder, its folder exists."""
+    p = Path(path)
+    if p.is_dir():
+        raise RecordError(f"{os.fspath(path)}: is a folder, not a file")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise RecordError(f"{os.fspath(path)}: folder {str(parent)!r} does not exist")
 
 
 def replay(game: Game, labels: Sequence[str], where: str = "record") -> list[Position]:
@@ -196,7 +223,7 @@ class PlaySession:
 
     def __init__(self, game: Game, seats: Sequence[Agent | None], inp: TextIO, out: TextIO, *,
                  game_name: str = "", board_name: str = "", early_draw: bool = True, color: bool = False,
-                 record: GameRecord | None = None) -> None:
+                 record: GameRecord | None = None, record_where: str = "game record") -> None:
         if len(seats) != len(game.players):
             raise TapologyError(f"{len(seats)} seats for the {len(game.players)} players of {game.name}")
         self.game = game
@@ -214,7 +241,7 @@ class PlaySession:
         self.note = ""
         self._shown_gluing: tuple | None = None
         if record is not None:
-            self.history = replay(game, record.turns, "game record")
+            self.history = replay(game, record.turns, record_where)
             self.labels = list(record.turns)
 
     # -- output --

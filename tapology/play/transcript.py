@@ -59,6 +59,55 @@ def state_names(game: Game) -> dict[int, str]:
     return {0: "empty", 1: "X", 2: "O"}
 
 
+def game_states(game: Game) -> dict[int, str] | None:
+    """The tile states a game knows (value -> name), or None when it does not declare them."""
+    rules = getattr(game, "rules", None)
+    states = getattr(rules, "states", None)
+    if states:
+        return {int(sd.value): str(sd.symbol or sd.name) for sd in states}
+    if isinstance(game, KInARow):
+        return {0: "empty", 1: "X", 2: "O"}
+    return None
+
+
+def _check_glued(board: Board, where: str) -> None:
+    """:class:`TranscriptError` naming ``where`` unless a position's own gluing (and extra facts) make a consistent board."""
+    from tapology.solver.propagator import Atlas
+
+    n, order = len(board.tiles), board.grid.group.order
+    for k, f in enumerate(board.extra, start=1):
+        if not (0 <= f.tile < n and 0 <= f.other < n):
+            raise TranscriptError(f"{where}: 'extra_facts' entry {k}: tile out of range 0..{n - 1}")
+        if not 0 <= f.orientation < order:
+            raise TranscriptError(f"{where}: 'extra_facts' entry {k}: orientation {f.orientation} out of range 0..{order - 1}")
+        if f.cell not in board.domain.index:
+            raise TranscriptError(f"{where}: 'extra_facts' entry {k}: cell {f.cell} is outside the chart domain")
+    at = Atlas.of(board)
+    if at.conflict is not None:
+        raise TranscriptError(f"{where}: the position's board is inconsistent: {at.conflict.describe(board).splitlines()[0]}")
+
+
+def _extra_state(start: Position, raw: Any, board: Board, where: str) -> tuple:
+    """A position's ``extra`` from JSON, checked against the shape of the start position's: none when the game
+    keeps none, one frame (an orientation of the grid) per tile when its pieces carry frames."""
+    if raw is None or raw == []:
+        return ()
+    base = start.extra
+    if base == ():
+        raise TranscriptError(f"{where}: 'extra' {json.dumps(raw)[:40]}: the game keeps no extra state")
+    n = len(board.tiles)
+    if len(base) == n and all(isinstance(f, int) for f in base):
+        order = board.grid.group.order
+        if not isinstance(raw, list) or len(raw) != n:
+            raise TranscriptError(f"{where}: 'extra' must be a list of {n} frames (one per tile)")
+        for t, f in enumerate(raw):
+            if not isinstance(f, int) or isinstance(f, bool) or not 0 <= f < order:
+                raise TranscriptError(f"{where}: 'extra' entry {t + 1} (tile {board.tiles[t]!r}): frame {f!r} is not "
+                                      f"an orientation 0..{order - 1}")
+        return tuple(raw)
+    return _tuplify(raw)
+
+
 def _tuplify(v: Any) -> Any:
     if isinstance(v, list):
         return tuple(_tuplify(x) for x in v)
@@ -135,16 +184,28 @@ def parse_position(game: Game, obj: dict[str, Any], where: str, prev: Position |
         raise TranscriptError(f"{where}: a position needs 'states', 'cells' or 'crosses'/'noughts'")
     if len(states) != n:
         raise TranscriptError(f"{where}: {len(states)} tile states for a board of {n} tiles")
+    known = game_states(game)
+    if known is not None:
+        for t, s in enumerate(states):
+            if s not in known:
+                raise TranscriptError(f"{where}: tile {start.board.tiles[t]!r} has state {s}, not a state of the game "
+                                      f"({', '.join(f'{v} ({known[v]})' for v in sorted(known))})")
     board = start.board
-    if "glue" in obj:
-        g = obj["glue"]
+    if "glue" in obj or "extra_facts" in obj:
         try:
-            glue = tuple(tuple(int(c) for c in row) for row in g)
+            glue = tuple(tuple(int(c) for c in row) for row in obj["glue"]) if "glue" in obj else board.glue
+        except (TypeError, ValueError) as exc:
+            raise TranscriptError(f"{where}: bad 'glue': {exc}") from None
+        try:
             extra = tuple(sorted(Fact(int(a), (int(c[0]), int(c[1])), int(u), int(o))
                                  for a, c, u, o in obj.get("extra_facts", [])))
+        except (TypeError, ValueError, IndexError) as exc:
+            raise TranscriptError(f"{where}: bad 'extra_facts' (a list of [tile, [x, y], other, orientation]): {exc}") from None
+        try:
             board = Board(board.grid, board.domain, board.tiles, board.states, glue, extra, board.placement)
         except (TypeError, ValueError, IndexError) as exc:
             raise TranscriptError(f"{where}: bad 'glue': {exc}") from None
+        _check_glued(board, where)
     board = board.with_states(states)
     given = "to_move" in obj
     if given:
@@ -164,7 +225,7 @@ def parse_position(game: Game, obj: dict[str, Any], where: str, prev: Position |
         ply = sum(1 for s in states if s)
     else:
         ply = prev.ply + 1 if prev is not None else 0
-    extra_state = _tuplify(obj.get("extra", []))
+    extra_state = _extra_state(start, obj.get("extra", []), board, where)
     return Position(board, to_move, extra_state, ply), given
 
 
@@ -190,7 +251,10 @@ def read_transcript(game: Game, text: str, where: str = "transcript") -> list[En
         if not isinstance(obj, dict):
             raise TranscriptError(f"{at}: a line must be a turn label or a position object")
         if "turn" in obj:
-            out.append(Entry(i, turn=str(obj["turn"])))
+            turn = obj["turn"]
+            if not isinstance(turn, (str, int)) or isinstance(turn, bool):
+                raise TranscriptError(f"{at}: 'turn' must be a turn label (a string), got {json.dumps(turn)}")
+            out.append(Entry(i, turn=str(turn)))
             continue
         pos, given = parse_position(game, obj, at, prev)
         prev = pos

@@ -161,7 +161,9 @@ class _Reader:
                 raise w.err(f"royal: unknown state {r!r}", key="royal")
         regions = self._regions()
         extra: list[Cell] = []
-        for c in d.get("domain", []) if isinstance(d.get("domain", []), list) else []:
+        if not isinstance(d.get("domain", []), list):
+            raise w.err(f"domain: expected a list of extra cells like [[2, 0], [0, 2]], got {d['domain']!r}", key="domain")
+        for c in d.get("domain", []):
             extra.append(_cell(c, self.grid, f"{self.source}:{w.line(key='domain')}: domain"))
         if not moves and tape is None:
             raise w.err("the rule set has no [[move]] and no [tape]: nobody could ever move")

@@ -41,6 +41,8 @@ def read_position_file(path: str) -> dict[str, Any]:
     bad = sorted(set(data) - KEYS)
     if bad:
         raise PositionError(f"{path}: unknown key {bad[0]!r} (known: {', '.join(sorted(KEYS))})")
+    if "board" in data and not isinstance(data["board"], str):
+        raise PositionError(f"{path}: board must be a board name or file, got {data['board']!r}")
     return data
 
 

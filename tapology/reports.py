@@ -7,9 +7,9 @@ here at the edge, and returns what the CLI prints with ``--json``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
+from tapology.atomic import check_target
 from tapology.errors import BoardError, BoardFileError
 from tapology.model.boardfile import BoardSource, load_board, save_board
 from tapology.model.grid import get_grid
@@ -126,12 +126,10 @@ def _conflict_json(board: Any, facts: Sequence[Any], conflict: Any, backend: str
 
 def check_out_path(out: str, option: str = "-o") -> None:
     """:class:`BoardFileError` unless ``out`` could be written: not a folder, and its folder exists."""
-    target = Path(out)
-    if target.is_dir():
-        raise BoardFileError(f"{option} {out}: is a folder, not a board file")
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise BoardFileError(f"{option} {out}: folder {str(parent)!r} does not exist")
+    try:
+        check_target(out, BoardFileError)
+    except BoardFileError as exc:
+        raise BoardFileError(f"{option} {exc}") from None
 
 
 def tape_report(spec: str, tapes: Sequence[str], out: str | None = None, domain: str | None = None,

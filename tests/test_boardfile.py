@@ -86,6 +86,7 @@ def test_bad_builtin_names(name, msg):
     ("layout = [1, 2", "not valid TOML"),
     ("grid = 'octagon'\nlayout = '1'", "unknown grid 'octagon'"),
     ("tiles = []", "no tiles"),
+    ("name = 5\nlayout = '1'", "name must be a string"),
 ])
 def test_bad_board_files_name_the_place(text, msg):
     with pytest.raises(BoardFileError, match=msg) as exc:

@@ -97,6 +97,8 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
     unknown = sorted(set(data) - KEYS)
     if unknown:
         raise BoardFileError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(KEYS))})")
+    if not isinstance(data.get("name", ""), str):
+        raise BoardFileError(f"{where}: name must be a string, got {data['name']!r}")
     try:
         grid = grid_from_spec(data.get("grid", "square"))
         domain = domain_from_spec(grid, domain_override if domain_override is not None else data.get("domain"))

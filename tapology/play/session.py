@@ -20,12 +20,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from tapology.atomic import check_target, write_atomic
 from tapology.errors import TapologyError
 from tapology.game import Game, Position, Turn
 from tapology.model.board import Board
@@ -59,23 +59,7 @@ class GameRecord:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write atomically (a temporary file renamed into place); :class:`RecordError` naming ``path`` if it cannot be."""
-        p = Path(path)
-        check_record_target(path)
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=".tapology-", dir=str(p.parent or Path(".")))
-        except OSError as exc:
-            raise RecordError(f"{os.fspath(path)}: cannot write: {exc.strerror}") from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(self.to_json(), fh, indent=2)
-                fh.write("\n")
-            os.replace(tmp, p)
-        except OSError as exc:
-            Path(tmp).unlink(missing_ok=True)
-            raise RecordError(f"{os.fspath(path)}: cannot write: {exc.strerror}") from None
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(path, json.dumps(self.to_json(), indent=2) + "\n", RecordError)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
@@ -112,12 +96,7 @@ class GameRecord:
 
 def check_record_target(path: str | os.PathLike[str]) -> None:
     """:class:`RecordError` unless a game record could be written at ``path``: not a folder, its folder exists."""
-    p = Path(path)
-    if p.is_dir():
-        raise RecordError(f"{os.fspath(path)}: is a folder, not a file")
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise RecordError(f"{os.fspath(path)}: folder {str(parent)!r} does not exist")
+    check_target(path, RecordError)
 
 
 def replay(game: Game, labels: Sequence[str], where: str = "record") -> list[Position]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from tapology import atomic
 from tapology.errors import TapologyError
 from tapology.model.board import Board
 from tapology.model.grid import ReferenceGrid
@@ -336,25 +337,9 @@ def svg_to_png(svg: str, path: str | os.PathLike[str]) -> str:
 # ---- writing --------------------------------------------------------------------------------
 def check_target(target: Path) -> None:
     """:class:`RenderError` unless ``target`` can be written: not a folder, its folder exists."""
-    if target.is_dir():
-        raise RenderError(f"{target}: is a folder, not a file")
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise RenderError(f"{target}: folder {str(parent)!r} does not exist")
+    atomic.check_target(target, RenderError)
 
 
 def write_text_atomic(text: str, path: str | os.PathLike[str]) -> None:
     """Write text atomically (a temporary file in the same folder renamed over the target)."""
-    target = Path(path)
-    check_target(target)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tapology-", suffix=target.suffix or ".txt")
-    except OSError as exc:
-        raise RenderError(f"{target}: cannot write: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic.write_atomic(path, text, RenderError)

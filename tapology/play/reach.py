@@ -136,25 +136,13 @@ class KinrowTerms:
 def _canoniser(game: KInARow, symmetry: bool) -> Callable[[int], int]:
     if not symmetry:
         return lambda k: k
-    from tapology.play.solve import key_luts
+    from tapology.play.solve import canon_one, key_luts
     from tapology.play.symmetry import game_symmetries
 
     perms, _ = game_symmetries(game.board, game.lines)
     lut = key_luts(perms, game.n).tolist()
     chunks = len(lut[0]) if lut else 0
-
-    def canon(key: int) -> int:
-        parts = [(key >> (8 * c)) & 255 for c in range(chunks)]
-        best = key
-        for tab in lut:
-            img = 0
-            for c, b in enumerate(parts):
-                img |= tab[c][b]
-            if img < best:
-                best = img
-        return best
-
-    return canon
+    return lambda key: canon_one(key, lut, chunks)
 
 
 def reach_kinrow(game: KInARow, predicate: str, depth: int, *, symmetry: bool = True,

@@ -122,6 +122,19 @@ def canon(keys: np.ndarray, lut: np.ndarray) -> np.ndarray:
     return best
 
 
+def canon_one(key: int, lut: list, chunks: int) -> int:
+    """The least image of one key under the group, in plain Python (``lut`` as nested lists).  Cost |G|·chunks."""
+    parts = [(key >> (8 * c)) & 255 for c in range(chunks)]
+    best = key
+    for tab in lut:
+        img = 0
+        for c, b in enumerate(parts):
+            img |= tab[c][b]
+        if img < best:
+            best = img
+    return best
+
+
 def stabilisers(keys: np.ndarray, lut: np.ndarray) -> np.ndarray:
     """How many group elements fix each key (the orbit has |G| / that many members)."""
     chunks = [(keys >> (8 * c)) & 255 for c in range(lut.shape[1])]
@@ -171,15 +184,7 @@ class KinrowTable:
 
     def canon(self, key: int) -> int:
         """The orbit representative of a key."""
-        parts = [(key >> (8 * c)) & 255 for c in range(self.chunks)]
-        best = key
-        for tab in self.lut:
-            img = 0
-            for c, b in enumerate(parts):
-                img |= tab[c][b]
-            if img < best:
-                best = img
-        return best
+        return canon_one(key, self.lut, self.chunks)
 
     def score(self, x: int, o: int) -> int:
         """Score of a reachable position from the side to move; KeyError if it cannot be reached."""

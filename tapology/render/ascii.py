@@ -58,6 +58,16 @@ def _cell_lines(entry: Entry | None, width: int, centre: bool, square: bool, sta
     return ["".join(r) for r in rows]
 
 
+def box_width(entries: Mapping[tuple[int, int], Entry | None], square: bool = True,
+              states: Mapping[tuple[int, int], str] | None = None, minimum: int = 7) -> int:
+    """The (odd) inner width of the boxes :func:`draw_grid` draws: wide enough for every label and state."""
+    states = states or {}
+    labels = [(e[0] if square else f"{e[0]}/{e[1]}") + (" " + states[k] if k in states else "")
+              for k, e in entries.items() if e is not None]
+    w = max(minimum, _cell_width(labels or ["."]))
+    return w if w % 2 else w + 1
+
+
 def draw_grid(entries: Mapping[tuple[int, int], Entry | None], centre: tuple[int, int] | None = None,
               square: bool = True, width: int | None = None,
               states: Mapping[tuple[int, int], str] | None = None) -> str:
@@ -69,9 +79,7 @@ def draw_grid(entries: Mapping[tuple[int, int], Entry | None], centre: tuple[int
     if not entries:
         return ""
     states = states or {}
-    labels = [(e[0] if square else f"{e[0]}/{e[1]}") + (" " + states[k] if k in states else "")
-              for k, e in entries.items() if e is not None]
-    w = max(width or 0, _cell_width(labels or ["."]))
+    w = box_width(entries, square, states, width or 7)
     half = (w + 1) // 2
     r0 = min(r for r, _ in entries)
     r1 = max(r for r, _ in entries)

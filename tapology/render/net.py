@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from tapology.model.board import Board
 from tapology.model.group import Cell
 from tapology.model.tape import format_fact
-from tapology.render.ascii import draw_grid
+from tapology.render.ascii import box_width, draw_grid
 from tapology.render.develop import develop_board
 from tapology.render.svg import Canvas, Geometry, _f, act_point, draw_side, draw_tile, state_colour
 from tapology.render.unfold import rowcol, state_label
@@ -170,9 +170,7 @@ def net_ascii(board: Board, net: Net, state_names: Mapping[int, str] | None = No
         s = state_label(board.states[t], state_names)
         if s:
             states[rc] = s
-    labels = [e[0] if square else f"{e[0]}/{e[1]}" for e in entries.values() if e]
-    width = max([9, *[len(s) + 4 for s in labels], *[len(s) + 2 for s in states.values()]])
-    width += 1 - width % 2
+    width = box_width(entries, square, states, 9)
     pic = draw_grid(entries, square=square, width=width, states=states)
     if square and net.pairs:
         pic = _mark_sides(board, net, pic, entries, width)

@@ -26,7 +26,7 @@ from tapology.model.board import Board
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
 from tapology.model.walker import Walker
-from tapology.render.ascii import draw_grid
+from tapology.render.ascii import box_width, draw_grid
 
 MAX_RADIUS = 200
 
@@ -165,9 +165,7 @@ def draw_view(view: View, board: Board, state_names: Mapping[int, str] | None = 
         s = state_label(board.states[t], state_names)
         if s:
             states[rc] = s
-    labels = [e[0] if square else f"{e[0]}/{e[1]}" for e in entries.values() if e]
-    width = max([7, *[len(s) + 4 for s in labels], *[len(s) + 2 for s in states.values()]])
-    width += 1 - width % 2
+    width = box_width(entries, square, states, 7)
     pic = draw_grid(entries, centre=rowcol(grid, grid.origin), square=square, width=width, states=states)
     if not header:
         return pic

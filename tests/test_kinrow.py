@@ -11,6 +11,7 @@ import pytest
 from tapology.game import Game
 from tapology.model.builtins import builtin_board
 from tapology.play.kinrow import GameError, KInARow, bits, popcount
+from tests.helpers import reachable
 
 SURFACES = ["plane:3x3", "cylinder:3x3", "mobius:3x3", "torus:3x3", "klein:3x3"]
 
@@ -95,25 +96,13 @@ def _someone_can_complete(g: KInARow, x: int, o: int, memo: dict) -> bool:
     return res
 
 
-def _reachable(g: KInARow) -> set[tuple[int, int]]:
-    seen = {(0, 0)}
-    stack = [(0, 0)]
-    while stack:
-        x, o = stack.pop()
-        for _, cx, co in g.children(x, o):
-            if (cx, co) not in seen:
-                seen.add((cx, co))
-                stack.append((cx, co))
-    return seen
-
-
 @pytest.mark.parametrize("board", SURFACES)
 def test_early_draw_is_exact(board):
     """dead_draw ⇔ the game is not over and no continuation completes any line (checked on every reachable position)."""
     g = game(board)
     memo: dict = {}
     decided = 0
-    for x, o in _reachable(g):
+    for x, o in reachable(g):
         if g.status(x, o).over:
             assert not g.dead_draw(x, o)
             continue

@@ -22,6 +22,7 @@ from tapology.play.symmetry import (
     preserves_lines,
 )
 from tapology.solver.propagator import Atlas
+from tests.helpers import reachable
 
 SURFACES = ["plane:3x3", "cylinder:3x3", "mobius:3x3", "torus:3x3", "klein:3x3"]
 FIELDS = ("value", "plies", "positions", "terminal_positions", "games", "wins", "draws")
@@ -184,13 +185,6 @@ def test_turned_tiles_change_nothing(capsys):
 def test_decided_draws_match_early_draw_detection(board):
     """The vectorised count of early draws equals KInARow.dead_draw summed over every reachable position."""
     g = KInARow(builtin_board(board), 3)
-    seen = {(0, 0)}
-    stack = [(0, 0)]
-    while stack:
-        x, o = stack.pop()
-        for _, cx, co in g.children(x, o):
-            if (cx, co) not in seen:
-                seen.add((cx, co))
-                stack.append((cx, co))
+    seen = reachable(g)
     expect = sum(g.dead_draw(x, o) for x, o in seen)
     assert solve_kinrow(g, symmetry=True).decided_draws == expect == solve_kinrow(g, symmetry=False).decided_draws

@@ -133,6 +133,23 @@ def _emit(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+def _deliver(text: str, rep: dict, out: str | None, as_json: bool, png: bool = False) -> None:
+    """Write the picture to ``out`` (atomically; PNG through a converter) or print it; JSON report if asked."""
+    if out:
+        if png:
+            svg_to_png(text, out)
+        else:
+            write_text_atomic(text, out)
+    if as_json:
+        if out:
+            rep["written"] = out
+        _emit(rep)
+    elif out:
+        typer.echo(f"written to {out}")
+    else:
+        typer.echo(text.rstrip("\n"))
+
+
 def register(app: typer.Typer) -> None:
     """Add ``walk``, ``view`` and ``net`` to ``app``."""
 
@@ -175,21 +192,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Draw the board unfolded around a walker (the universal cover it sees), or its field of view."""
         text, v, b = view_picture(board, start, frame, radius, fmt, out, opaque, domain)
-        kind = _format_of(fmt, out)
-        if out:
-            if kind == "png":
-                svg_to_png(text, out)
-            else:
-                write_text_atomic(text, out)
-        if as_json:
-            rep = v.to_json(b)
-            if out:
-                rep["written"] = out
-            _emit(rep)
-        elif out:
-            typer.echo(f"written to {out}")
-        else:
-            typer.echo(text.rstrip("\n"))
+        _deliver(text, v.to_json(b), out, as_json, png=_format_of(fmt, out) == "png")
 
     @app.command()
     def net(
@@ -202,13 +205,4 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Draw the board's net: tiles laid flat, each taped pair of open sides marked by matching labels."""
         text, rep = net_picture(board, fmt, out, domain)
-        if out:
-            write_text_atomic(text, out)
-        if as_json:
-            if out:
-                rep["written"] = out
-            _emit(rep)
-        elif out:
-            typer.echo(f"written to {out}")
-        else:
-            typer.echo(text.rstrip("\n"))
+        _deliver(text, rep, out, as_json)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from math import factorial, prod
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,7 @@ from tapology.cli import main
 from tapology.model.board import Board, Fact
 from tapology.model.builtins import builtin_board
 from tapology.model.isomorphism import apply, automorphisms, compose, inverse, isomorphism, same, signature
+from tests.strategies import boards
 
 NAMES = ["plane:3x3", "cylinder:3x3", "mobius:3x3", "torus:3x3", "klein:3x3", "torus:1x9", "strip:7", "hex-torus:4x4",
          "torus:2x3", "klein:2x2"]
@@ -99,3 +101,46 @@ def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["signature", "torus:3x3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["automorphisms"] == 72 and data["signature"].startswith("square/box/")
+
+
+def _naive_forms(board: Board) -> list[tuple[tuple[int, ...], int]]:
+    """Every start walked in full: the least sequence of each component and how many starts reach it."""
+    from tapology.model.isomorphism import _Walker, components
+
+    w = _Walker(board)
+    out = []
+    for comp in components(board):
+        seqs = [tuple(w.walk(t, g, None)[0]) for t in comp for g in range(board.order)]
+        least = min(seqs)
+        out.append((least, seqs.count(least)))
+    return sorted(out)
+
+
+@settings(max_examples=120, deadline=None)
+@given(boards())
+def test_pruned_search_equals_walking_every_start(board: Board) -> None:
+    from tapology.model.isomorphism import _component_form, _Walker, components
+
+    w = _Walker(board)
+    pruned = sorted((f.codes, f.order) for f in (_component_form(w, c) for c in components(board)))
+    assert pruned == _naive_forms(board)
+    group = automorphisms(board)
+    assert group.order == prod(k for _, k in _naive_forms(board)) * _same_component_factor(board)
+    for f in list(group.elements(200)):
+        assert apply(board, f).glue == board.glue
+
+
+def _same_component_factor(board: Board) -> int:
+    from collections import Counter
+
+    from tapology.model.isomorphism import _Walker, components
+
+    w = _Walker(board)
+    forms = Counter(min(tuple(w.walk(t, g, None)[0]) for t in c for g in range(board.order)) for c in components(board))
+    return prod(factorial(k) for k in forms.values())
+
+
+def test_large_symmetric_boards() -> None:
+    group = automorphisms(builtin_board("torus:30x30"))
+    assert group.order == 900 * 8 and len(group.generators) <= 10
+    assert signature(builtin_board("torus:30x30")) != signature(builtin_board("klein:30x30"))

@@ -9,8 +9,9 @@ the order they are met, sides read in the tile's new frame, each newly met tile 
 that the side it was met through is glued with the identity — and keep the lexicographically
 least code sequence.  The sequence determines the table up to isomorphism and every
 isomorphic copy produces the same set of sequences, so the least one is a complete
-invariant.  Cost O(n²·|H|·|S|) per component in the worst case (highly symmetric boards);
-walks are cut as soon as they exceed the best so far.
+invariant.  Walks are cut as soon as they exceed the best so far, and each tie with the best
+is an automorphism: starts that the automorphisms found so far carry onto a walked start are
+skipped, so symmetric boards cost a few walks.  Worst case O(n²·|H|·|S|) per component.
 
 A map is a pair ``(perm, turn)`` of tuples: tile t goes to ``perm[t]`` and is re-oriented by
 ``turn[t]`` (the arguments of :meth:`Board.relabel`).
@@ -188,32 +189,76 @@ def components(board: Board) -> list[list[int]]:
 
 @dataclass(frozen=True)
 class ComponentForm:
-    """The least code sequence of one component and every start that reaches it."""
+    """The least code sequence of one component, a start reaching it, and the component's automorphisms."""
 
     codes: tuple[int, ...]
     tiles: tuple[int, ...]  # the component's tiles in canonical label order (for the first best start)
     turns: tuple[int, ...]  # their turns
-    starts: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # (tiles in label order, turns) for every best start
+    generators: tuple[tuple[dict[int, int], dict[int, int]], ...]  # automorphisms found: tile -> tile, tile -> turn
+    order: int  # the number of starts reaching the least sequence = the component's automorphism group order
 
 
-def _component_form(walker: _Walker, comp: list[int], all_starts: bool) -> ComponentForm:
+def _component_form(walker: _Walker, comp: list[int]) -> ComponentForm:
+    """The least walk over every start (tile, frame), skipping starts already known to be images of a walked
+    start under the automorphisms found so far (as nauty does): each automorphism is found once as a tie
+    with the best sequence.  Cost O(|comp|·|H|·walk) in the worst case, far less on symmetric boards."""
     h = walker.h
+    mul, inv = walker.mul, walker.inv
+    index = {t: k for k, t in enumerate(comp)}
+    size = len(comp) * h
+    parent = list(range(size))  # union-find over starts k*h + g; roots carry "walked" and orbit sizes
+    walked = [False] * size
+    count = [1] * size
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    def union(a: int, b: int) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            if ra > rb:
+                ra, rb = rb, ra
+            parent[rb] = ra
+            walked[ra] = walked[ra] or walked[rb]
+            count[ra] += count[rb]
+
     best: list[int] | None = None
-    best_starts: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    best_tt: tuple[list[int], dict[int, int]] | None = None
+    best_start = 0
+    gens: list[tuple[dict[int, int], dict[int, int]]] = []
     for t0 in comp:
         for g0 in range(h):
+            s = index[t0] * h + g0
+            r = find(s)
+            if walked[r]:
+                continue  # an image of a start already walked: the same sequence
+            walked[r] = True
             res = walker.walk(t0, g0, best)
             if res is None:
                 continue
             seq, order, turn = res
-            tt = (tuple(order), tuple(turn[t] for t in order))
             if best is None or seq < best:
-                best = seq
-                best_starts = [tt]
-            elif seq == best and all_starts:
-                best_starts.append(tt)
-    assert best is not None
-    return ComponentForm(tuple(best), best_starts[0][0], best_starts[0][1], tuple(best_starts))
+                best, best_tt, best_start = seq, (order, turn), s
+                continue
+            # a tie: the map from the best start's walk to this one is an automorphism
+            assert best_tt is not None
+            b_order, b_turn = best_tt
+            perm = {t: order[k] for k, t in enumerate(b_order)}
+            tmap = {t: mul[inv[turn[order[k]]]][b_turn[t]] for k, t in enumerate(b_order)}
+            gens.append((perm, tmap))
+            # it carries start (t, g) to (perm[t], g then turn[t]⁻¹)
+            for t in comp:
+                it = inv[tmap[t]]
+                base, img = index[t] * h, index[perm[t]] * h
+                for g in range(h):
+                    union(base + g, img + mul[g][it])
+    assert best is not None and best_tt is not None
+    order, turn = best_tt
+    return ComponentForm(tuple(best), tuple(order), tuple(turn[t] for t in order), tuple(gens),
+                         count[find(best_start)])
 
 
 def _encode_ints(vals: tuple[int, ...]) -> str:
@@ -264,10 +309,10 @@ class Canonical:
         return tuple(perm), tuple(turn)
 
 
-def canonical(board: Board, all_starts: bool = False) -> Canonical:
-    """The canonical form of a board (``all_starts``: keep every start reaching it, for automorphisms)."""
+def canonical(board: Board) -> Canonical:
+    """The canonical form of a board."""
     walker = _Walker(board)
-    forms = [_component_form(walker, c, all_starts) for c in components(board)]
+    forms = [_component_form(walker, c) for c in components(board)]
     forms.sort(key=lambda f: (len(f.tiles), f.codes))
     return Canonical(board, tuple(forms))
 
@@ -343,34 +388,30 @@ class AutomorphismGroup:
 
 
 def automorphisms(board: Board) -> AutomorphismGroup:
-    """The automorphism group of a board.  Cost as :func:`canonical` (every start is walked in full)."""
+    """The automorphism group of a board: generators found by the canonical search, and its order."""
     n = len(board.tiles)
     walker = _Walker(board)
-    comps = components(board)
-    forms = [_component_form(walker, c, True) for c in comps]
+    forms = [_component_form(walker, c) for c in components(board)]
+    grp = board.grid.group
     gens: list[Map] = []
     order = 1
     by_codes: dict[tuple[int, ...], list[ComponentForm]] = {}
     for f in forms:
         by_codes.setdefault(f.codes, []).append(f)
-        base_tiles, base_turns = f.starts[0]
-        for tiles, turns in f.starts[1:]:
+        for perm_c, turn_c in f.generators:
             perm = list(range(n))
             turn = [0] * n
-            # tile base_tiles[k] goes to tiles[k]: first map to canonical labels by the base start,
-            # then back by this start's inverse.
-            for k, t in enumerate(base_tiles):
-                perm[t] = tiles[k]
-                turn[t] = board.grid.group.mul[board.grid.group.inv[turns[k]]][base_turns[k]]
+            for t, u in perm_c.items():
+                perm[t] = u
+                turn[t] = turn_c[t]
             gens.append((tuple(perm), tuple(turn)))
-        order *= len(f.starts)
+        order *= f.order
     for same_forms in by_codes.values():
         k = len(same_forms)
         order *= factorial(k)
         for a, b in pairwise(same_forms):
             perm = list(range(n))
             turn = [0] * n
-            grp = board.grid.group
             for x, y in ((a, b), (b, a)):
                 for j, t in enumerate(x.tiles):
                     perm[t] = y.tiles[j]

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tapology.model.group import Cell
 from tapology.model.walk import ray
+
+if TYPE_CHECKING:
+    from tapology.solver.propagator import Atlas
 
 
 def line_vectors(grid) -> list[Cell]:
@@ -13,7 +18,7 @@ def line_vectors(grid) -> list[Cell]:
     return [(1, 0), (0, 1), (1, 1), (1, -1)]
 
 
-def board_lines(atlas, k: int, vectors: list[Cell] | None = None) -> list[tuple[int, ...]]:
+def board_lines(atlas: Atlas, k: int, vectors: list[Cell] | None = None) -> list[tuple[int, ...]]:
     """Every line of k distinct tiles, each once (as a sorted tuple of tile indices), in sorted order.
 
     A line starts at any tile, frame 0, and steps by one of ``vectors`` or its opposite

@@ -8,11 +8,16 @@ atlas, so a diagonal step is one chart cell (it needs that cell in the domain).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tapology.errors import BoardError
 from tapology.model.group import Cell
 
+if TYPE_CHECKING:
+    from tapology.solver.propagator import Atlas
 
-def step(atlas, tile: int, frame: int, vector: Cell) -> tuple[int, int] | None:  # atlas: Atlas
+
+def step(atlas: Atlas, tile: int, frame: int, vector: Cell) -> tuple[int, int] | None:
     """(tile, frame) after one step by ``vector`` read in the frame, or None off the board."""
     grp = atlas.grid.group
     cell = grp.act(frame, vector)
@@ -26,7 +31,7 @@ def step(atlas, tile: int, frame: int, vector: Cell) -> tuple[int, int] | None: 
     return u, grp.mul[frame][grp.inv[o]]
 
 
-def ray(atlas, tile: int, frame: int, vector: Cell, length: int) -> list[tuple[int, int]] | None:
+def ray(atlas: Atlas, tile: int, frame: int, vector: Cell, length: int) -> list[tuple[int, int]] | None:
     """The ``length`` positions starting at (tile, frame) and stepping by ``vector``; None if it leaves the board."""
     out = [(tile, frame)]
     for _ in range(length - 1):

@@ -23,10 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tapology.errors import TapologyError
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
+
+if TYPE_CHECKING:
+    from tapology.solver.propagator import Atlas
 
 
 class WalkError(TapologyError):
@@ -116,7 +120,7 @@ class Walker:
     tile: int
     frame: int = 0
 
-    def step(self, atlas, vector: Cell) -> Walker | None:  # atlas: Atlas
+    def step(self, atlas: Atlas, vector: Cell) -> Walker | None:
         """The walker after one step by ``vector`` in its own frame, or None off the board's edge."""
         grp = atlas.grid.group
         cell = grp.act(self.frame, vector)
@@ -139,7 +143,7 @@ class Walker:
         """True when the walker's frame is a reflection of its tile's."""
         return grid.group.is_reflection(self.frame)
 
-    def move(self, atlas, move: Move) -> Walker | None:
+    def move(self, atlas: Atlas, move: Move) -> Walker | None:
         """Apply one :class:`Move` (a step or a turn)."""
         if move.turn is not None:
             return self.turn(atlas.grid, move.turn)
@@ -187,7 +191,7 @@ class Path:
         }
 
 
-def walk_path(atlas, start: Walker, moves: Sequence[Move]) -> Path:
+def walk_path(atlas: Atlas, start: Walker, moves: Sequence[Move]) -> Path:
     """Make ``moves`` from ``start``; stop before the first step that leaves the board.  Cost O(len(moves))."""
     pos = [start]
     for k, m in enumerate(moves):
@@ -198,7 +202,7 @@ def walk_path(atlas, start: Walker, moves: Sequence[Move]) -> Path:
     return Path(tuple(pos), tuple(moves))
 
 
-def start_walker(atlas, tile: str, frame: int = 0, where: str = "--from") -> Walker:
+def start_walker(atlas: Atlas, tile: str, frame: int = 0, where: str = "--from") -> Walker:
     """A walker on the tile with id ``tile`` in ``frame``; errors name the input."""
     board_tiles = atlas.tiles
     if str(tile) not in board_tiles:

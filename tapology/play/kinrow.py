@@ -18,10 +18,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from tapology.errors import TapologyError
 from tapology.game import Position, Turn
 from tapology.model.board import Board
+
+if TYPE_CHECKING:
+    from tapology.solver.propagator import Atlas
 
 EMPTY, X_MARK, O_MARK = 0, 1, 2
 PLAYERS = ("X", "O")
@@ -47,7 +51,7 @@ def bits(v: int) -> list[int]:
     return out
 
 
-def game_lines(atlas, k: int) -> list[tuple[int, ...]]:  # atlas: Atlas
+def game_lines(atlas: Atlas, k: int) -> list[tuple[int, ...]]:
     """Every line of k distinct tiles on the board (see :func:`tapology.model.lines.board_lines`)."""
     from tapology.model.lines import board_lines
 

@@ -21,12 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from tapology.model.board import Board
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
 from tapology.model.walker import Walker
 from tapology.render.unfold import MAX_RADIUS, View, ViewError, rowcol, window
+
+if TYPE_CHECKING:
+    from tapology.solver.propagator import Atlas
 
 Opaque = Callable[[int], bool]
 
@@ -107,7 +111,7 @@ def sight_lines(grid: ReferenceGrid, target: Cell) -> list[list[Cell]]:
     raise ViewError(f"field of view: the {grid.name} grid has no straight lines defined (squares and hexes only)")
 
 
-def _step(atlas, w: Walker, v: Cell, clear: Callable[[Walker], bool]) -> Walker | None:
+def _step(atlas: Atlas, w: Walker, v: Cell, clear: Callable[[Walker], bool]) -> Walker | None:
     """One step of a sight line; a diagonal step the domain lacks goes round by either side that is clear."""
     if v in atlas.domain.index:
         return w.step(atlas, v)
@@ -120,7 +124,7 @@ def _step(atlas, w: Walker, v: Cell, clear: Callable[[Walker], bool]) -> Walker 
     return None
 
 
-def field_of_view(atlas, walker: Walker, radius: int, opaque: Opaque) -> View:  # atlas: Atlas
+def field_of_view(atlas: Atlas, walker: Walker, radius: int, opaque: Opaque) -> View:
     """What the walker sees out to ``radius``, developed along lines of sight.  Cost O(|window|·radius)."""
     if not isinstance(radius, int) or not 0 <= radius <= MAX_RADIUS:
         raise ViewError(f"radius {radius!r}: must be a whole number 0..{MAX_RADIUS}")

@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from tapology.errors import TapologyError
 from tapology.model.board import Board
@@ -27,6 +28,9 @@ from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
 from tapology.model.walker import Walker
 from tapology.render.ascii import box_width, draw_grid
+
+if TYPE_CHECKING:
+    from tapology.solver.propagator import Atlas
 
 MAX_RADIUS = 200
 
@@ -90,7 +94,7 @@ class View:
         }
 
 
-def unfold(atlas, walker: Walker, radius: int) -> View:  # atlas: Atlas
+def unfold(atlas: Atlas, walker: Walker, radius: int) -> View:
     """Develop the board around ``walker`` out to ``radius`` by walking the atlas.  Cost O(|window|·|S|)."""
     if not isinstance(radius, int) or not 0 <= radius <= MAX_RADIUS:
         raise ViewError(f"radius {radius!r}: must be a whole number 0..{MAX_RADIUS}")

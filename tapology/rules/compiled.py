@@ -12,10 +12,14 @@ O(|cells|) per application placed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tapology.model.board import Board
 from tapology.model.lines import board_lines
 from tapology.rules.model import ANY, COPY, DONTCARE, OFF, Move, RuleError, RuleSet
+
+if TYPE_CHECKING:
+    from tapology.solver.propagator import Atlas
 
 Key = tuple[int, int, frozenset]  # (start tile, end tile, changes {(tile, code)})
 
@@ -41,7 +45,7 @@ class App:
 class Compiled:
     """The tables of one rule set on one board (given by its closed atlas)."""
 
-    def __init__(self, rules: RuleSet, board: Board, atlas) -> None:  # atlas: Atlas
+    def __init__(self, rules: RuleSet, board: Board, atlas: Atlas) -> None:
         self.rules = rules
         self.board = board
         self.atlas = atlas

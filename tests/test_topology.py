@@ -123,3 +123,16 @@ def test_cli_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
                          "manifold", "singularities"}
     assert data["surface"] == "klein bottle"
     assert main(["classify", "nope:3x3"]) == 2
+
+
+def test_hemicube_is_a_projective_plane() -> None:
+    from pathlib import Path
+
+    from tapology.model.boardfile import load_board
+    from tapology.model.topology import classify
+
+    path = Path(__file__).parent.parent / "examples" / "boards" / "hemicube.toml"
+    at = load_board(str(path)).atlas()
+    assert at.consistent
+    info = classify(at.board())
+    assert (info.surface, info.euler_characteristic, info.orientable, info.manifold) == ("projective plane", 1, False, True)

@@ -67,11 +67,11 @@ def show(
     domain: DomainOpt = None,
 ) -> None:
     """Draw a board and its charts in the seed's ASCII style."""
-    rep = reports.show_report(board, chart or (), domain)
+    src, at = reports.open_board(board, domain)
+    rep = reports.show_data(src, at, chart or ())
     if as_json:
         emit({k: rep[k] for k in ("grid", "tiles", "charts", "consistent", "conflict")})
         return
-    src, at = reports.open_board(board, domain)
     b = src.board
     typer.echo(draw_board(at.board() if at.conflict is None else b))
     typer.echo("")
@@ -90,7 +90,8 @@ ExplainOpt = Annotated[bool, typer.Option("--explain",
 def check(board: BoardArg, as_json: JsonOpt = False, domain: DomainOpt = None, backend: BackendOpt = "propagate",
           explain: ExplainOpt = False) -> None:
     """Is the board's atlas consistent?  Exit 0 if so, 1 if not."""
-    rep = reports.check_report(board, domain, backend, explain)
+    src, at = reports.open_board(board, domain)
+    rep = reports.check_data(src, at, backend, explain)
     if as_json:
         emit(rep)
     elif rep["consistent"]:
@@ -98,7 +99,6 @@ def check(board: BoardArg, as_json: JsonOpt = False, domain: DomainOpt = None, b
     elif explain:
         typer.echo("inconsistent: these tapings cannot hold together: " + ", ".join(rep["conflict"]["because"]))
     else:
-        src, at = reports.open_board(board, domain)
         typer.echo("inconsistent:\n" + at.conflict.describe(src.board))  # type: ignore[union-attr]
     raise typer.Exit(0 if rep["consistent"] else 1)
 

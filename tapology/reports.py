@@ -55,7 +55,11 @@ def open_board(spec: str, domain: str | None = None) -> tuple[BoardSource, Atlas
 
 def show_report(spec: str, charts: Sequence[str] = (), domain: str | None = None) -> dict[str, Any]:
     """A board's tiles and charts (all, or the named ones)."""
-    src, at = open_board(spec, domain)
+    return show_data(*open_board(spec, domain), charts)
+
+
+def show_data(src: BoardSource, at: Atlas, charts: Sequence[str] = ()) -> dict[str, Any]:
+    """:func:`show_report` for a board already opened."""
     b = src.board
     which = [b.tile(t, f"--chart {t}") for t in charts] if charts else list(range(len(b.tiles)))
     return {
@@ -76,7 +80,13 @@ def check_report(spec: str, domain: str | None = None, backend: str = "propagate
     """
     if backend not in BACKENDS:
         raise BoardError(f"--backend {backend!r}: use propagate, z3 or csp")
-    src, at = open_board(spec, domain)
+    return check_data(*open_board(spec, domain), backend, explain)
+
+
+def check_data(src: BoardSource, at: Atlas, backend: str = "propagate", explain: bool = False) -> dict[str, Any]:
+    """:func:`check_report` for a board already opened."""
+    if backend not in BACKENDS:
+        raise BoardError(f"--backend {backend!r}: use propagate, z3 or csp")
     b = src.board
     if backend == "propagate" and (at.conflict is None or not explain):
         return {"consistent": at.conflict is None, "tiles": len(b.tiles),

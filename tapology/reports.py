@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tapology.atomic import check_target
 from tapology.errors import BoardError, BoardFileError
+from tapology.files import check_target
 from tapology.model.boardfile import BoardSource, load_board, save_board
 from tapology.model.grid import get_grid
 from tapology.model.tape import parse_tape

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from tapology.errors import TapologyError
+from tapology.files import read_text
 
 GameArg = Annotated[str, typer.Argument(help="A game: built-in name (tictactoe, tictactoe:M,N,K, …) or rule file.")]
 BoardOpt = Annotated[str | None, typer.Option("--board", help="The board: built-in name (torus:3x3) or board file.")]
@@ -159,12 +160,7 @@ def register(app: typer.Typer) -> None:
         if transcript == "-":
             text = sys.stdin.read()
         else:
-            try:
-                text = Path(transcript).read_text(encoding="utf-8")
-            except FileNotFoundError:
-                raise TranscriptError(f"{transcript}: no such transcript") from None
-            except (OSError, UnicodeDecodeError) as exc:
-                raise TranscriptError(f"{transcript}: cannot read: {exc}") from None
+            text = read_text(transcript, "transcript", TranscriptError)
         rep = run_referee(lg.game, read_transcript(lg.game, text, transcript), any_start=any_start)
         if as_json:
             _emit(rep.to_json())

@@ -27,8 +27,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from tapology.atomic import write_atomic
 from tapology.errors import BoardError, BoardFileError, TapologyError
+from tapology.files import read_text, write_atomic
 from tapology.model.board import Board, Taping, check_tile_id
 from tapology.model.builtins import builtin_board, hex_position, is_builtin
 from tapology.model.domain import ChartDomain, domain_from_spec
@@ -202,14 +202,7 @@ def load_board(spec: str, domain: str | None = None) -> BoardSource:
             return BoardSource(builtin_board(spec, domain), (), spec)
         except TapologyError as exc:
             raise BoardFileError(str(exc)) from None
-    path = Path(spec)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BoardFileError(f"{spec}: no such board file or built-in board") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BoardFileError(f"{spec}: cannot read: {exc}") from None
-    return parse_board(text, spec, domain)
+    return parse_board(read_text(spec, "board file or built-in board", BoardFileError), spec, domain)
 
 
 # ---- writing ------------------------------------------------------------------------

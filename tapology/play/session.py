@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from tapology.atomic import check_target, write_atomic
 from tapology.errors import TapologyError
+from tapology.files import check_target, write_atomic
 from tapology.game import Game, Position, Turn
 from tapology.model.board import Board
 from tapology.play.ai import Agent

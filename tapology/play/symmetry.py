@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 
 from tapology.model.board import Board
+from tapology.model.isomorphism import components
 
 Perm = tuple[int, ...]
 
@@ -59,7 +60,7 @@ def board_automorphisms(board: Board) -> list[tuple[Perm, tuple[int, ...]]]:
     n = len(board.tiles)
     grp = board.grid.group
     h = grp.order
-    comps = _components(board)
+    comps = components(board)
     target = (board.glue, tuple(sorted(board.extra)))
     found: list[tuple[Perm, tuple[int, ...]]] = []
     if len(comps) != 1:
@@ -78,28 +79,6 @@ def board_automorphisms(board: Board) -> list[tuple[Perm, tuple[int, ...]]]:
                 found.append((perm, turn))
     found.sort(key=lambda pt: (pt[0] != tuple(range(n)), pt))
     return found
-
-
-def _components(board: Board) -> list[list[int]]:
-    n = len(board.tiles)
-    h = board.order
-    seen = [False] * n
-    comps = []
-    for s in range(n):
-        if seen[s]:
-            continue
-        seen[s] = True
-        comp = [s]
-        queue = deque([s])
-        while queue:
-            t = queue.popleft()
-            for code in board.glue[t]:
-                if code >= 0 and not seen[code // h]:
-                    seen[code // h] = True
-                    comp.append(code // h)
-                    queue.append(code // h)
-        comps.append(comp)
-    return comps
 
 
 def _extend(board: Board, root: int, image: int, turn0: int) -> tuple[Perm, tuple[int, ...]] | None:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tapology import atomic
+from tapology import files
 from tapology.errors import TapologyError
 from tapology.model.board import Board
 from tapology.model.grid import ReferenceGrid
@@ -337,9 +337,9 @@ def svg_to_png(svg: str, path: str | os.PathLike[str]) -> str:
 # ---- writing --------------------------------------------------------------------------------
 def check_target(target: Path) -> None:
     """:class:`RenderError` unless ``target`` can be written: not a folder, its folder exists."""
-    atomic.check_target(target, RenderError)
+    files.check_target(target, RenderError)
 
 
 def write_text_atomic(text: str, path: str | os.PathLike[str]) -> None:
     """Write text atomically (a temporary file in the same folder renamed over the target)."""
-    atomic.write_atomic(path, text, RenderError)
+    files.write_atomic(path, text, RenderError)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tapology.errors import TapologyError
+from tapology.files import read_text
 from tapology.model.grid import ReferenceGrid, get_grid
 from tapology.model.group import Cell
 from tapology.rules.model import (
@@ -520,11 +521,4 @@ def parse_rules(text: str, source: str = "<rules>") -> RuleSet:
 
 def load_rules(path: str | Path) -> RuleSet:
     """Read a rule file from disk."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RuleError(f"{path}: no such rule file or built-in game") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleError(f"{path}: cannot read: {exc}") from None
-    return parse_rules(text, str(path))
+    return parse_rules(read_text(path, "rule file or built-in game", RuleError), str(path))

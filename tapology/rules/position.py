@@ -17,9 +17,9 @@ state's default frame.
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 from typing import Any
 
+from tapology.files import read_text
 from tapology.game import Position
 from tapology.rules.model import PositionError
 
@@ -28,12 +28,7 @@ KEYS = {"board", "to_move", "ply", "layout", "tiles", "frames"}
 
 def read_position_file(path: str) -> dict[str, Any]:
     """The raw table of a position file; :class:`PositionError` naming the file otherwise."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PositionError(f"{path}: no such position file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PositionError(f"{path}: cannot read: {exc}") from None
+    text = read_text(path, "position file", PositionError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -1,4 +1,4 @@
-"""Writing files atomically: a temporary file in the target's folder, renamed over the target."""
+"""Reading text files with errors that name them, and writing files atomically (a temporary file renamed over the target)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,16 @@ import tempfile
 from pathlib import Path
 
 from tapology.errors import TapologyError
+
+
+def read_text(path: str | os.PathLike[str], what: str, error: type[TapologyError] = TapologyError) -> str:
+    """The UTF-8 text of ``path``; ``error`` naming it ("no such ``what``", or why it cannot be read) otherwise."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(f"{os.fspath(path)}: no such {what}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"{os.fspath(path)}: cannot read: {exc}") from None
 
 
 def check_target(path: str | os.PathLike[str], error: type[TapologyError] = TapologyError) -> Path:

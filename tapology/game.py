@@ -16,14 +16,25 @@ from tapology.model.board import Board
 class Position:
     """A game position: the board (its topology may change by taping), whose turn, and any extra state.
 
-    ``board.states`` holds the tile states; ``extra`` is game-specific hashable data
-    (piece frames, counters, …); ``ply`` counts turns played.
+    ``board.states`` holds the tile states; ``extra`` is game-specific hashable data (the
+    pieces' frames, one per tile, for rule sets with oriented pieces); ``ply`` counts turns
+    played; ``counters`` are the rule set's counters (chess's fifty-move count); ``history``
+    holds the earlier positions that a repetition rule compares with (without their own
+    history and counters), since the last turn that reset the rule's counter.
     """
 
     board: Board
     to_move: int
     extra: tuple = ()
     ply: int = 0
+    counters: tuple[int, ...] = ()
+    history: tuple[Position, ...] = ()
+
+    def bare(self) -> Position:
+        """This position without its history and counters (what a repetition compares)."""
+        if not self.history and not self.counters:
+            return self
+        return Position(self.board, self.to_move, self.extra, self.ply)
 
     @property
     def states(self) -> tuple[int, ...]:

@@ -11,6 +11,7 @@ from tapology.games import BUILTIN, load_game_rules, open_game
 from tapology.model.lines import board_lines
 from tapology.model.walk import step
 from tapology.rules import RuleError, RuleGame, TurnError, parse_rules
+from tapology.rules.ends import has_line
 from tapology.solver.propagator import Atlas
 
 
@@ -166,16 +167,16 @@ def test_seed_line_counting_agrees_with_lines_on_the_topology(board: str) -> Non
     counting = RuleGame(parse_rules(ex.read_text(), str(ex)), board)
     lines = open_game("tictactoe", board)
     rng = random.Random(board)
-    comp = counting.compiled(counting.board)
+    chains = counting.chains(counting.board)
     for _ in range(150):
         states = [rng.choice((0, 1, 2)) for _ in counting.board.tiles]
         pa = counting.make_position(counting.board, states, [0] * len(states), 0, 0)
         pb = lines.make_position(lines.board, states, [0] * len(states), 0, 0)
-        got = {p: counting.longest_chain(comp, counting.codes(pa), m, i) >= 2
+        got = {p: chains.longest(counting.codes(pa), m, i) >= 2
                for i, p, m in ((0, "X", "count"), (1, "O", "count-o"))}
-        got = {p: v or counting.longest_chain(comp, counting.codes(pa), m, i) >= 2
+        got = {p: v or chains.longest(counting.codes(pa), m, i) >= 2
                for (p, v), (i, m) in zip(got.items(), ((0, "count-diagonal"), (1, "count-o-diagonal")), strict=True)}
-        want = {p: lines._has_line(lines.compiled(lines.board), states, lines.rules.ends[0], i)
+        want = {p: has_line(lines.compiled(lines.board), lines.codes(pb), lines.rules.ends[0], i)
                 for i, p in enumerate(("X", "O"))}
         assert got == want, states
         assert (counting.outcome(pa) is None) == (lines.outcome(pb) is None) or not any(want.values())
@@ -186,14 +187,14 @@ def test_seed_counting_chain_and_cleanup_as_written() -> None:
 
     ex = Path(__file__).resolve().parent.parent / "examples" / "games" / "line-counting.toml"
     g = RuleGame(parse_rules(ex.read_text(), str(ex)), "torus:3x3")
-    comp = g.compiled(g.board)
+    chains = g.chains(g.board)
     # a full row of X on the 3-torus: the chain stops after two moves (the third tile would be counted twice)
     states = [1, 1, 1, 0, 2, 0, 2, 0, 0]
     codes = [s * g.h for s in states]
-    assert g.longest_chain(comp, codes, "count", 0) == 2
+    assert chains.longest(codes, "count", 0) == 2
     # the clean-up turns every 3 back into 1, from anywhere, to a fixpoint
     work = [3 * g.h, 3 * g.h, 1 * g.h, 0, 4 * g.h, 0, 2 * g.h, 0, 0]
-    g._run_cleanups(comp, work, 0, "turn")
+    chains.run_cleanups(work, 0, "turn")
     assert [c // g.h for c in work] == [1, 1, 1, 0, 2, 0, 2, 0, 0]
 
 

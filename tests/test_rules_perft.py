@@ -75,8 +75,7 @@ def test_fast_perft_matches_turn_by_turn_perft(game: str, board: str | None, dep
 def test_kernel_matches_general_enumeration_on_random_positions(game: str) -> None:
     g = open_game(game)
     rng = random.Random(11)
-    comp = g.compiled(g.board)
-    ks = kernels_for(g, comp)
+    ks = kernels_for(g.chains(g.board))
     checked = 0
     for _ in range(3):
         pos = g.initial()

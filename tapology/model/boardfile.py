@@ -14,6 +14,8 @@ A board file::
                                # order); tiles listed but not drawn are loose
     [states]                   # optional tile states (default 0)
     5 = 1
+    [regions]                  # optional named sets of tiles that rule sets can ask for
+    goal = ["1", "2", "3"]
 
 Tiles drawn next to each other in the layout are taped as drawn.  On hexes the layout
 is drawn in offset rows: odd rows (counting the first as 0) sit half a cell to the right.
@@ -37,7 +39,7 @@ from tapology.model.group import Cell
 from tapology.model.tape import parse_tape
 
 _TOKEN = re.compile(r"^([A-Za-z0-9_\-]+)(?:@(\d+))?$")
-KEYS = {"grid", "domain", "layout", "tapes", "tiles", "states", "name"}
+KEYS = {"grid", "domain", "layout", "tapes", "tiles", "states", "name", "regions"}
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class BoardSource:
     board: Board
     tapings: tuple[Taping, ...]
     where: str
+    regions: tuple[tuple[str, tuple[int, ...]], ...] = ()  # named sets of tiles (indices), as the file names them
 
     def atlas(self):  # -> Atlas (imported lazily: model does not depend on solver at import)
         """Close the drawn part and apply the tapings; ``atlas.conflict`` is set if they are refused."""
@@ -169,7 +172,18 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
             tapings.append(parse_tape(t, board, where=f"tapes[{i}]"))
         except TapologyError as exc:
             raise BoardFileError(f"{where}: {exc}") from None
-    return BoardSource(board, tuple(tapings), where)
+    regions = data.get("regions", {})
+    if not isinstance(regions, dict):
+        raise BoardFileError(f"{where}: [regions] must be a table of name = [tile ids]")
+    named = []
+    for name, tids in regions.items():
+        if not isinstance(tids, list) or not all(isinstance(t, str | int) and not isinstance(t, bool) for t in tids):
+            raise BoardFileError(f"{where}: regions: {name!r} must be a list of tile ids")
+        bad = [str(t) for t in tids if str(t) not in index]
+        if bad:
+            raise BoardFileError(f"{where}: regions: {name!r}: unknown tile {bad[0]!r}")
+        named.append((name, tuple(sorted({index[str(t)] for t in tids}))))
+    return BoardSource(board, tuple(tapings), where, tuple(named))
 
 
 def _first_row(rows: list[str]) -> int:

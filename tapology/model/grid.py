@@ -51,6 +51,7 @@ class ReferenceGrid:
     order_key: Callable[[Cell], tuple[int, ...]] = field(repr=False)
     aliases: tuple[tuple[str, int], ...] = ()
     spec: tuple = ()  # how a user's linear grid is written in a board file (empty for built-ins)
+    kind: str = "square"  # "square" (plain rows) or "hex" (offset rows): how layouts and pictures place cells
     dir_perm: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     opposite: tuple[int, ...] = field(init=False, repr=False)
 
@@ -81,6 +82,22 @@ class ReferenceGrid:
 
     def __hash__(self) -> int:
         return hash((self.name, self.group))
+
+    @property
+    def is_hex(self) -> bool:
+        """True for hex grids (layouts in offset rows, hexagon pictures)."""
+        return self.kind == "hex"
+
+    def layout_cell(self, row: int, col: int) -> Cell:
+        """The plane cell drawn at a layout's row (from the top) and column; on hexes odd rows sit half a cell right."""
+        if self.kind == "hex":
+            return (col + (row + 1) // 2, -row)
+        return (col, -row)
+
+    def layout_row_col(self, cell: Cell) -> tuple[int, int]:
+        """The layout (row from the top, column) of a plane cell; inverse of :meth:`layout_cell`."""
+        row = -cell[1]
+        return (row, cell[0] - (row + 1) // 2) if self.kind == "hex" else (row, cell[0])
 
     @cached_property
     def direction_index(self) -> dict[Cell, int]:
@@ -195,6 +212,7 @@ def _hex(name: str, group: OrientationGroup) -> ReferenceGrid:
         _topdown,
         (("east", 0), ("north-east", 1), ("north-west", 2), ("west", 3), ("south-west", 4), ("south-east", 5),
          ("right", 0), ("left", 3)),
+        kind="hex",
     )
 
 

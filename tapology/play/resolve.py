@@ -89,7 +89,8 @@ def kinrow_of_rules(rules: Any, board: Any) -> KInARow | None:
             return None
         line = next(e for e in rules.ends if e.kind == "line")
         nt = next(e for e in rules.ends if e.kind == "no-turns")
-        if line.states or line.player is not None or line.result != "win" or line.region or nt.result != "draw":
+        if line.states or line.player is not None or line.result != "win" or nt.result != "draw" \
+                or any(e.check is not None or e.optional for e in rules.ends) or rules.counters or rules.setups:
             return None
         if rules.mandatory or rules.royal:
             return None

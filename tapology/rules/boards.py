@@ -9,6 +9,7 @@ from tapology.model.board import Board
 from tapology.model.boardfile import load_board
 from tapology.model.builtins import builtin_board, is_builtin
 from tapology.rules.model import PositionError, RuleSet
+from tapology.solver.propagator import Atlas
 
 
 def board_path(spec: str, rules: RuleSet) -> Path | None:
@@ -19,10 +20,9 @@ def board_path(spec: str, rules: RuleSet) -> Path | None:
     return cand if cand.exists() else None
 
 
-def open_game_board(spec: str, rules: RuleSet):  # -> tuple[Board, Atlas]
-    """The board ``spec`` over the game's chart domain, closed; :class:`PositionError` if it is inconsistent there."""
-    from tapology.solver.propagator import Atlas
-
+def open_game_board(spec: str, rules: RuleSet) -> tuple[Board, Atlas, tuple[tuple[str, tuple[int, ...]], ...]]:
+    """The board ``spec`` over the game's chart domain, closed, and the regions its file names;
+    :class:`PositionError` if it is inconsistent there."""
     dom = rules.domain
     if dom.grid != rules.grid:
         raise PositionError(f"board {spec!r}: the game is played on the {rules.grid.name} grid")
@@ -30,10 +30,11 @@ def open_game_board(spec: str, rules: RuleSet):  # -> tuple[Board, Atlas]
         if is_builtin(spec):
             board: Board = builtin_board(spec, dom)
             tapings: tuple = ()
+            regions: tuple = ()
         else:
             local = board_path(spec, rules)
             src = load_board(str(local) if local else spec, [list(c) for c in dom.cells])  # type: ignore[arg-type]
-            board, tapings = src.board, src.tapings
+            board, tapings, regions = src.board, src.tapings, src.regions
     except TapologyError as exc:
         raise PositionError(f"board {spec!r}: {exc}") from None
     if board.grid != rules.grid:
@@ -46,4 +47,4 @@ def open_game_board(spec: str, rules: RuleSet):  # -> tuple[Board, Atlas]
     if at.conflict is not None:
         raise PositionError(f"board {spec!r} is not consistent over the chart domain of game {rules.name!r}: "
                             + at.conflict.describe(board).split("\n")[0])
-    return at.board(), at
+    return at.board(), at, regions

@@ -4,9 +4,13 @@ Tile contents are **codes** ``state * |H| + frame`` (frame 0 for pieces without 
 oriented piece's frame is the least element of its coset under the piece's symmetry).
 A compiled application (:class:`App`) of a move at tile t under total orientation g lists
 the tiles it reads with the codes they accept (a bitmask) and the tiles it writes; it exists
-only if every pattern cell lands as asked (on a tile, or ∅ where the pattern says ``off``) and
-cells landing on the same tile agree (DESIGN.md §4).  Built lazily and cached: cost
-O(|cells|) per application placed.
+only if every pattern cell lands as asked (on a tile, or ∅ where the pattern says ``off``; in
+or out of a region where it names one) and cells landing on the same tile agree (DESIGN.md §4).
+
+A write is ``(tile, source tile, map)``: the tile gets ``maps[map][code at source]`` read
+before the move — a constant (a state written), the origin's piece carried across the gluing
+(``@``), or a state keeping the frame of the piece on the tile (``STATE^``).  Built lazily
+and cached: cost O(|cells|) per application placed.
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ Key = tuple[int, int, frozenset]  # (start tile, end tile, changes {(tile, code)
 
 @dataclass(frozen=True)
 class App:
-    """One move placed on the board: checks ``(tile, mask)``, writes ``(tile, code, carry)`` (carry ≥ 0: copy the
-    origin's code transported by that orientation), the ``to`` tile, and where its links lead."""
+    """One move placed on the board: checks ``(tile, mask)``, writes ``(tile, source tile, map)``, the ``to`` tile,
+    and where its links lead.  ``move`` is the move's index, or ``-1 - i`` for the i-th clean-up run for the player."""
 
     ident: int
     move: int
@@ -45,10 +49,11 @@ class App:
 class Compiled:
     """The tables of one rule set on one board (given by its closed atlas)."""
 
-    def __init__(self, rules: RuleSet, board: Board, atlas: Atlas) -> None:
+    def __init__(self, rules: RuleSet, board: Board, atlas: Atlas, regions: dict[str, frozenset[int]] | None = None) -> None:
         self.rules = rules
         self.board = board
         self.atlas = atlas
+        self.regions = regions or {}
         grp = rules.grid.group
         self.h = h = grp.order
         self.mul, self.inv = grp.mul, grp.inv
@@ -67,11 +72,16 @@ class Compiled:
         self.canon = canon
         self.carry = [[(c // h) * h + canon[c // h][grp.mul[c % h][grp.inv[o]]] for c in range(self.n_codes)]
                       for o in range(h)]
+        # write maps: code read at the source tile -> code written; the first h carry a piece by orientation o
+        self.maps: list[tuple[int, ...]] = [tuple(row) for row in self.carry]
+        self.const_of: list[int] = [-1] * h  # the code a map always gives, or -1
+        self._map_index: dict[tuple, int] = {}
         self.valid_codes = sorted({s.value * h + canon[s.value][f] for s in rules.states for f in range(h)})
         self.valid_set = frozenset(self.valid_codes)
         self.all_mask = sum(1 << c for c in self.valid_codes)
         # masks per player per accept text
         self._mask_cache: dict[tuple[int, tuple[str, ...]], int] = {}
+        self._values_cache: dict[tuple, frozenset[int]] = {}
         self.apps: list[App] = []
         self._app_key: dict[tuple[int, int, int, int], int] = {}
         self._local: dict[tuple, int] = {}
@@ -81,6 +91,8 @@ class Compiled:
         self._links: dict[int, tuple[tuple[bool, tuple[int, ...]], ...]] = {}
         self._cleanups: dict[tuple[int, str], tuple[App, ...]] = {}
         self._lines: dict[int, list[tuple[int, ...]]] = {}
+        self._reach: dict[int, frozenset[int]] = {}
+        self._attack: dict[int, dict[int, tuple[int, ...]]] = {}
         self.owner = [-1] * self.n_codes
         for s in rules.states:
             for f in range(h):
@@ -104,6 +116,18 @@ class Compiled:
                 continue
             out.append(s.value)
         return out
+
+    def state_values(self, tokens: tuple[str, ...], player: int) -> frozenset[int]:
+        """The state values a list of tokens names for ``player``; no tokens: every state ``player`` owns."""
+        key = (player, tokens, "values")
+        got = self._values_cache.get(key)
+        if got is None:
+            if tokens:
+                got = frozenset(v for tok in tokens for v in self.states_of(tok, player))
+            else:
+                got = frozenset(s.value for s in self.rules.states if s.owner == player)
+            self._values_cache[key] = got
+        return got
 
     def mask(self, player: int, tokens: tuple[str, ...]) -> int:
         """Bitmask over codes accepted by a states-accept for ``player``."""
@@ -144,10 +168,39 @@ class Compiled:
         self._app_key[key] = ident
         return ident
 
+    def _const_map(self, code: int) -> int:
+        key = ("const", code)
+        got = self._map_index.get(key)
+        if got is None:
+            got = len(self.maps)
+            self.maps.append((code,) * self.n_codes)
+            self.const_of.append(code)
+            self._map_index[key] = got
+        return got
+
+    def _keep_frame_map(self, value: int) -> int:
+        """The map writing state ``value`` with the frame of the code read (canonical for the new state)."""
+        key = ("keep", value)
+        got = self._map_index.get(key)
+        if got is None:
+            got = len(self.maps)
+            h = self.h
+            self.maps.append(tuple(value * h + self.canon[value][c % h] for c in range(self.n_codes)))
+            self.const_of.append(-1)
+            self._map_index[key] = got
+        return got
+
+    def in_region(self, spec: str, player: int, u: int) -> bool:
+        """Whether tile u satisfies a pattern cell's region condition (``name`` or ``!name``) for ``player``."""
+        neg = spec.startswith("!")
+        name = (spec[1:] if neg else spec).replace("{player}", self.rules.players[player]) if player >= 0 else spec
+        inside = u in self.regions.get(name, ())
+        return inside != neg
+
     def _build(self, m: Move, mi: int, player: int, t: int, g: int) -> int:
         h = self.h
         reads: dict[int, int] = {}
-        writes: dict[int, tuple[int, int]] = {}
+        writes: dict[int, tuple[int, int]] = {}  # tile -> (source tile, map)
         keeps: set[int] = set()
         where = f"{self.rules.source}:{m.line}: move {m.name!r}"
         to_tile = -1
@@ -163,6 +216,8 @@ class Compiled:
                     continue
                 return -1
             u, o = divmod(code, h)
+            if pc.region and not self.in_region(pc.region, player, u):
+                return -1
             if b.kind == ANY or b.kind == DONTCARE:
                 msk = self.all_mask
             else:
@@ -173,11 +228,13 @@ class Compiled:
                 wr = None
             elif pc.after == COPY:
                 # the moving piece, its frame carried from the origin to this tile
-                wr = (-1, o)
+                wr = (t, o)
+            elif pc.after.endswith("^"):
+                wr = (u, self._keep_frame_map(self.after_state(pc.after[:-1], player, where)))
             else:
                 v = self.after_state(pc.after, player, where)
                 frame = self.canon[v][self.mul[g][self.inv[o]]]
-                wr = (v * h + frame, -1)
+                wr = (u, self._const_map(v * h + frame))
             if wr is not None:
                 if u in writes and writes[u] != wr:
                     return -1
@@ -185,10 +242,10 @@ class Compiled:
             if m.to is not None and pc.cell == m.to:
                 to_tile = u
         for u in keeps & set(writes):
-            code, carry = writes[u]
-            if carry >= 0:
+            c = self.const_of[writes[u][1]]
+            if c < 0:
                 return -1
-            reads[u] &= 1 << code
+            reads[u] &= 1 << c
         if any(v == 0 for v in reads.values()):
             return -1
         safe = []
@@ -211,8 +268,8 @@ class Compiled:
                     targets.append((mj, u, self.mul[a][g_u]))
             links.append((lk.forced, tuple(targets)))
         checks = tuple(sorted(reads.items(), key=lambda kv: (kv[0] != t, kv[0])))
-        wr_t = tuple(sorted((u, c, carry) for u, (c, carry) in writes.items()))
-        local = (mi, player, checks, wr_t, to_tile, m.klass)
+        wr_t = tuple(sorted((u, src, mp) for u, (src, mp) in writes.items()))
+        local = (mi, player, checks, wr_t, to_tile, m.klass, tuple(safe))
         if not links and local in self._local:
             return self._local[local]
         ident = len(self.apps)
@@ -320,7 +377,41 @@ class Compiled:
         return True
 
     def new_values(self, app: App, codes: list[int]) -> list[tuple[int, int]]:
-        """(tile, new code) for each write of a fitting application."""
-        c0 = codes[app.tile]
-        carry = self.carry
-        return [(u, carry[cr][c0] if cr >= 0 else c) for u, c, cr in app.writes]
+        """(tile, new code) for each write of a fitting application (every source read before any write)."""
+        maps = self.maps
+        return [(u, maps[m][codes[src]]) for u, src, m in app.writes]
+
+    # ---- static reach (for the royal test) ----------------------------------------------
+    def reach(self, ident: int) -> frozenset[int]:
+        """Every tile some chain starting with application ``ident`` could write (its links followed, fits ignored)."""
+        got = self._reach.get(ident)
+        if got is None:
+            seen = {ident}
+            todo = [ident]
+            tiles: set[int] = set()
+            while todo:
+                a = todo.pop()
+                tiles.update(u for u, _s, _m in self.apps[a].writes)
+                for _forced, ids in self.links(a):
+                    for j in ids:
+                        if j not in seen:
+                            seen.add(j)
+                            todo.append(j)
+            got = frozenset(tiles)
+            self._reach[ident] = got
+        return got
+
+    def attack_index(self, player: int) -> dict[int, tuple[int, ...]]:
+        """Tile u -> the entry applications of ``player`` (at any tile, for any code there) whose chains could write u.
+        Built once per player: cost O(n · |codes| · entries)."""
+        got = self._attack.get(player)
+        if got is None:
+            by_tile: dict[int, set[int]] = {}
+            for t in range(self.n):
+                for c in self.valid_codes:
+                    for ident in self.entries(player, t, c):
+                        for u in self.reach(ident):
+                            by_tile.setdefault(u, set()).add(ident)
+            got = {u: tuple(sorted(ids)) for u, ids in by_tile.items()}
+            self._attack[player] = got
+        return got

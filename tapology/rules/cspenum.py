@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from constraint import FunctionConstraint, Problem
 
+from tapology.rules.chains import Chains
 from tapology.rules.compiled import Compiled
 from tapology.rules.z3enum import MAX_STEPS, candidates, record
 
@@ -82,12 +83,13 @@ def _problem(comp: Compiled, codes: list[int], cands: list[list[int]], steps: in
     return pb
 
 
-def csp_chains(game, comp: Compiled, codes: list[int], player: int) -> dict:
+def csp_chains(chains: Chains, codes: list[int], player: int) -> dict:
     """The legal chains by key, found as all CSP solutions (see the module docstring)."""
     mc = None
-    if any(c.when == "move" for c in game.rules.cleanups):
+    comp = chains.comp
+    if chains.has_move_cleanup:
         def mc(work: list[int]) -> None:
-            game._run_cleanups(comp, work, player, "move")
+            chains.run_cleanups(work, player, "move")
     steps = 1
     while True:
         cands = candidates(comp, codes, player, steps)
@@ -115,5 +117,5 @@ def csp_chains(game, comp: Compiled, codes: list[int], player: int) -> dict:
         seq = seq[: seq.index(-1)] if -1 in seq else seq
         got = _replay(comp, codes, tuple(seq), mc)
         assert got is not None
-        record(game, comp, codes, got[0], player, seq, found)
+        record(chains, codes, got[0], player, seq, found)
     return found

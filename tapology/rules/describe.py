@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapology.rules.model import Move, RuleSet
+from tapology.rules.model import Condition, Move, RuleSet
 from tapology.rules.pattern import draw_pattern
 
 
@@ -26,12 +26,18 @@ def _move_cells(m: Move) -> list[tuple[tuple[int, ...], str, str | None]]:
     return [(pc.cell, pc.before.text(), pc.after) for pc in m.cells]
 
 
+def _condition(c: Condition) -> dict[str, Any]:
+    return {"states": list(c.states), "op": c.op, "value": c.value, "region": c.region or None}
+
+
 def rules_json(rules: RuleSet) -> dict[str, Any]:
     """The rule set as JSON."""
     def move(m: Move) -> dict[str, Any]:
         return {
             "name": m.name, "players": [rules.players[p] for p in m.players], "orientations": list(m.orientations),
-            "cells": [{"at": list(c), "before": b, "after": a} for c, b, a in _move_cells(m)],
+            "cells": [{"at": list(pc.cell), "before": pc.before.text(), "after": pc.after,
+                       **({"region": pc.region} if pc.region else {})} for pc in m.cells],
+            "safe": [list(c) for c in m.safe],
             "to": list(m.to) if m.to else None, "class": m.klass, "start": m.start,
             "links": [{"moves": list(lk.moves), "at": list(lk.anchor) if lk.anchor else None,
                        "orientations": list(lk.orientations), "forced": lk.forced} for lk in m.links],
@@ -42,12 +48,17 @@ def rules_json(rules: RuleSet) -> dict[str, Any]:
         "states": [{"name": s.name, "value": s.value, "owner": None if s.owner is None else rules.players[s.owner],
                     "kind": s.kind, "symmetry": list(s.symmetry) or None} for s in rules.states],
         "moves": [move(m) for m in rules.moves],
-        "cleanups": [dict(move(c.move), when=c.when) for c in rules.cleanups],
+        "cleanups": [dict(move(c.move), when=c.when, conditions=[_condition(x) for x in c.conditions])
+                     for c in rules.cleanups],
         "tape": None if rules.tape is None else {"players": [rules.players[p] for p in rules.tape.players],
                                                  "flips": list(rules.tape.flips)},
         "end": [{"kind": e.kind, "k": e.k, "states": list(e.states), "result": e.result, "op": e.op, "value": e.value,
-                 "region": e.region, "move": e.move,
+                 "move": e.move, "conditions": [_condition(c) for c in e.conditions], "check": e.check,
+                 "optional": e.optional, "counter": e.counter or None,
                  "player": None if e.player is None else rules.players[e.player]} for e in rules.ends],
+        "counters": [{"name": c.name, "reset-classes": list(c.classes), "reset-kinds": list(c.kinds)}
+                     for c in rules.counters],
+        "regions": {name: list(specs) for name, specs in rules.regions},
         "mandatory": list(rules.mandatory), "royal": list(rules.royal),
         "domain": [list(c) for c in rules.domain.cells],
     }
@@ -83,13 +94,18 @@ def rules_text(rules: RuleSet) -> str:
         out.append("tape: a turn may tape two open sides" + (" (flips allowed)" if True in rules.tape.flips else ""))
     out.append("")
     for e in rules.ends:
+        who = f"{rules.players[e.player]} " if e.player is not None else ""
         desc = {"line": f"{e.k} in a row wins", "no-turns": f"no legal turn: {e.result}",
-                "count": f"count of {'|'.join(e.states) or 'own'}"
-                         f"{' in ' + e.region if e.region else ''} {e.op} {e.value}: {e.result}",
-                "chain": f"a chain of {e.value} {e.move!r} moves: "
-                         f"{rules.players[e.player] + ' ' if e.player is not None else ''}{e.result}s"
-                         if e.result != "draw" else f"a chain of {e.value} {e.move!r} moves: draw",
-                "plies": f"after {e.value} turns: {e.result}"}[e.kind]
+                "count": " and ".join(f"count of {'|'.join(c.states)}{' in ' + c.region if c.region else ''} "
+                                      f"{c.op} {c.value}" for c in e.conditions) + f": {who}{e.result}",
+                "chain": f"a chain of {e.value} {e.move!r} moves: {who}{e.result}",
+                "plies": f"after {e.value} turns: {e.result}",
+                "counter": f"counter {e.counter} {e.op} {e.value}: {e.result}",
+                "repetition": f"the same position for the {e.value}th time: {e.result}"}[e.kind]
+        if e.check is not None:
+            desc += " (in check)" if e.check else " (not in check)"
+        if e.optional:
+            desc += " [optional]"
         out.append("end: " + desc)
     if rules.mandatory:
         out.append("mandatory: " + ", ".join(rules.mandatory))

@@ -1,55 +1,35 @@
-"""The move engine: legal turns of a rule set on a board (the ``propagate`` backend), outcomes, labels, perft.
+"""A rule set played on a board: the :class:`tapology.game.Game` contract over chains, end rules, labels and tapes.
 
-A **turn** is a complete chain of moves by the player to move: an entry move, then
-follow-ups through links (a forced link that fits must be taken; an optional one may), the
-clean-ups of the turn run to a fixpoint, and — where the rule set names royal states — no
-royal piece of the mover left capturable.  A chain never passes the same position twice, and
-a turn must change the position.  Turns are keyed by (start tile, end tile, resulting
-position) and listed once each; where a class is mandatory (``mandatory = ["capture"]``) and
-some turn contains a move of that class, only those turns are legal.
-
-Labels: the tiles the moving piece visits, joined by ``-`` (``x`` after a move of class
-``capture``), e.g. ``22x15x6``; a turn that moves no piece is named by its origin tile
-(``5``); a taping is ``tape 1.up=3.right`` (``~`` when flipped).  Where two turns would share
-a label, ``=STATE`` (the piece that ends the turn) and then ``#n`` are appended.
+A **turn** is a complete chain of moves by the player to move (:mod:`tapology.rules.chains`),
+keyed by (start tile, end tile, resulting position) and listed once; where a class is
+mandatory (``mandatory = ["capture"]``) and some turn contains a move of that class, only
+those turns are legal; a player with a ``[tape]`` rule may instead tape two open sides
+(:mod:`tapology.rules.tapeturns`).  The end rules (:mod:`tapology.rules.ends`) are read in
+file order.  Counters and the history a repetition rule compares with travel with the
+position.  Labels are in :mod:`tapology.rules.labels`.
 """
 
 from __future__ import annotations
 
 import copy
 from collections import OrderedDict
-from collections.abc import Iterator
-from dataclasses import dataclass
 
+from tapology.errors import TapologyError
 from tapology.game import Position, Turn
-from tapology.model.board import Board, Taping
-from tapology.model.tape import format_fact, side_fact
+from tapology.model.board import Board
+from tapology.model.tape import format_fact, parse_tape
 from tapology.rules.boards import open_game_board
-from tapology.rules.compiled import App, Compiled, Key
-from tapology.rules.model import PositionError, RuleError, RuleSet, TurnError
+from tapology.rules.chains import Chains, Found
+from tapology.rules.compiled import Compiled, Key
+from tapology.rules.ends import EndRules, Score, Situation
+from tapology.rules.labels import Notation, path_label, unique_labels
+from tapology.rules.model import Initial, PositionError, RuleError, RuleSet, TurnError
+from tapology.rules.perft import count_leaves
+from tapology.rules.regions import Regions, resolve_regions
+from tapology.rules.tapeturns import tape_turns
+from tapology.solver.propagator import Atlas
 
-MAX_CLEANUP_ROUNDS = 10_000
-
-
-@dataclass
-class _Found:
-    """What the enumeration knows about one turn."""
-
-    path: tuple[tuple[str, int], ...]
-    flagged: bool
-    apps: tuple[int, ...]
-
-
-def extend_path(comp: Compiled, path: tuple[tuple[str, int], ...], seq: tuple[int, ...], app: App) -> tuple:
-    """The label path after one more move: its landing tile appended (``x`` after a capture); a repeated
-    (sliding) move replaces the tile it slid from."""
-    if app.to < 0:
-        return path
-    step = ("x" if app.klass == "capture" else "-", app.to)
-    if seq and len(path) > 1 and app.move >= 0 and comp.apps[seq[-1]].move == app.move \
-            and comp.rules.moves[app.move].slide:
-        return (*path[:-1], (path[-1][0], app.to))
-    return (*path, step)
+BACKENDS = ("propagate", "z3", "csp")
 
 
 def _fast_with_states(board: Board, states: tuple[int, ...]) -> Board:
@@ -60,82 +40,100 @@ def _fast_with_states(board: Board, states: tuple[int, ...]) -> Board:
 
 
 class RuleGame:
-    """A rule set played on one starting board: implements :class:`tapology.game.Game`."""
+    """A rule set played on one starting board: implements :class:`tapology.game.Game`.
 
-    def __init__(self, rules: RuleSet, board: str | None = None) -> None:
+    ``optional_ends`` keeps the rule set's optional end rules (draw claims, house rules);
+    ``notation`` names turns in a game's own notation.
+    """
+
+    def __init__(self, rules: RuleSet, board: str | None = None, *, optional_ends: bool = True,
+                 notation: Notation | None = None) -> None:
         self.rules = rules
         self.name = rules.name
         self.players = rules.players
         self.board_name = board or rules.board
-        self.board, atlas = open_game_board(self.board_name, rules)
+        self.board, atlas, file_regions = open_game_board(self.board_name, rules)
+        self.regions: Regions = resolve_regions(rules, self.board_name, self.board, file_regions)
         self.h = rules.grid.group.order
-        self._compiled: OrderedDict[tuple, Compiled] = OrderedDict()
-        self._compiled[self._board_key(self.board)] = Compiled(rules, self.board, atlas)
+        self.notation = notation
+        self.ends = EndRules(rules, optional_ends)
+        self.strict_ends = EndRules(rules, optional=False)
+        self._tables: OrderedDict[tuple, Chains] = OrderedDict()
+        self._tables[self._board_key(self.board)] = Chains(rules, Compiled(rules, self.board, atlas, self.regions))
         self._turn_cache: OrderedDict[Position, list[Turn]] = OrderedDict()
+        self._signatures: dict[tuple, frozenset[str]] = {}
         self.mandatory = frozenset(rules.mandatory)
-        self._line_value_cache: dict[tuple[int, int], frozenset[int]] = {}
         self.royal_values = frozenset(rules.state_index[r].value for r in rules.royal)
+        self._history_counter = self._repetition_counter()
 
     # ---- boards ---------------------------------------------------------------------
     @staticmethod
     def _board_key(board: Board) -> tuple:
         return (board.glue, board.extra)
 
-    def compiled(self, board: Board) -> Compiled:
-        """The compiled tables for a board (cached; tape moves change the board)."""
+    def chains(self, board: Board) -> Chains:
+        """The chains (and compiled tables, ``.comp``) of a board, cached; tape moves change the board."""
         key = self._board_key(board)
-        got = self._compiled.get(key)
+        got = self._tables.get(key)
         if got is not None:
-            self._compiled.move_to_end(key)
+            self._tables.move_to_end(key)
             return got
-        from tapology.solver.propagator import Atlas
-
         at = Atlas.of(board)
         if at.conflict is not None:
             raise PositionError(f"board of the position is not consistent: {at.conflict.describe(board).splitlines()[0]}")
-        comp = Compiled(self.rules, board, at)
-        self._compiled[key] = comp
-        if len(self._compiled) > 256:
-            self._compiled.popitem(last=False)
-        return comp
+        got = Chains(self.rules, Compiled(self.rules, board, at, self.regions))
+        self._tables[key] = got
+        if len(self._tables) > 256:
+            self._tables.popitem(last=False)
+        return got
+
+    def compiled(self, board: Board) -> Compiled:
+        """The compiled tables of a board."""
+        return self.chains(board).comp
 
     # ---- positions ----------------------------------------------------------------------
     def initial(self) -> Position:
-        """The start position of the rule set on this game's board."""
+        """The start position of the rule set on this game's board (its set-up for this board, if it has one)."""
         r = self.rules
+        setup = r.setup_for(self.board_name)
+        ini: Initial = setup.initial if setup is not None else r.initial
+        where = f"{r.source}: [[setup]] for {self.board_name!r}" if setup is not None else f"{r.source}: [initial]"
         n = len(self.board.tiles)
         states = [0] * n
         frames = [0] * n
-        default_frames = dict(r.initial.frames)
-        if r.initial.layout:
-            if len(r.initial.layout) != n:
-                raise PositionError(f"{r.source}: [initial] layout has {len(r.initial.layout)} entries; board "
-                                    f"{self.board_name!r} has {n} tiles")
-            for t, tok in enumerate(r.initial.layout):
+        default_frames = dict(ini.frames)
+        if ini.layout:
+            if len(ini.layout) != n:
+                raise PositionError(f"{where}: layout has {len(ini.layout)} entries; board {self.board_name!r} has "
+                                    f"{n} tiles")
+            for t, tok in enumerate(ini.layout):
                 name, _, fr = tok.partition("@")
                 if name == ".":
                     continue
                 sd = r.state_index[name]
                 states[t] = sd.value
                 frames[t] = int(fr) if fr else default_frames.get(sd.name, default_frames.get(sd.symbol, 0))
-        for name, tids in r.initial.tiles:
+        for name, tids in ini.tiles:
             sd = r.state_index[name]
             for tid in tids:
                 try:
-                    t = self.board.tile(tid, f"{r.source}: [initial] tiles")
-                except Exception as exc:
+                    t = self.board.tile(tid, f"{where} tiles")
+                except TapologyError as exc:
                     raise PositionError(str(exc)) from None
                 states[t] = sd.value
                 frames[t] = default_frames.get(sd.name, 0)
-        return self.make_position(self.board, states, frames, r.initial.to_move, 0)
+        return self.make_position(self.board, states, frames, ini.to_move, 0)
 
-    def make_position(self, board: Board, states, frames, to_move: int, ply: int) -> Position:
-        """A position value with canonical frames (frames dropped for pieces that carry none)."""
+    def make_position(self, board: Board, states, frames, to_move: int, ply: int,
+                      counters: tuple[int, ...] | None = None) -> Position:
+        """A position value with canonical frames (frames dropped for pieces that carry none); counters start at 0."""
         comp = self.compiled(board)
         fr: tuple[int, ...] = ()
         if self.rules.oriented:
             fr = tuple(comp.canon[s][f] if s < len(comp.canon) else 0 for s, f in zip(states, frames, strict=True))
-        return Position(_fast_with_states(board, tuple(states)), to_move, fr, ply)
+        if counters is None:
+            counters = (0,) * len(self.rules.counters)
+        return Position(_fast_with_states(board, tuple(states)), to_move, fr, ply, counters)
 
     def codes(self, pos: Position) -> list[int]:
         """The tile codes (state·|H| + frame) of a position."""
@@ -144,12 +142,13 @@ class RuleGame:
             return [s * h + f for s, f in zip(pos.board.states, pos.extra, strict=True)]
         return [s * h for s in pos.board.states]
 
-    def position_from_codes(self, board: Board, codes: list[int], to_move: int, ply: int) -> Position:
+    def position_from_codes(self, board: Board, codes: list[int], to_move: int, ply: int,
+                            counters: tuple[int, ...] = (), history: tuple[Position, ...] = ()) -> Position:
         """The position holding these codes."""
         h = self.h
         states = tuple(c // h for c in codes)
         fr = tuple(c % h for c in codes) if self.rules.oriented else ()
-        return Position(_fast_with_states(board, states), to_move, fr, ply)
+        return Position(_fast_with_states(board, states), to_move, fr, ply, counters, history)
 
     # ---- the game contract ----------------------------------------------------------------
     def turns(self, pos: Position, backend: str = "propagate") -> list[Turn]:
@@ -158,439 +157,190 @@ class RuleGame:
             got = self._turn_cache.get(pos)
             if got is not None:
                 return got
-        if self._outcome_without_turns(pos) is not None:
-            return []
-        res = self._all_turns(pos, backend)
+        res = self._turns_under(self.ends, pos, backend)
         if backend == "propagate":
             self._turn_cache[pos] = res
             if len(self._turn_cache) > 4096:
                 self._turn_cache.popitem(last=False)
         return res
 
-    def outcome(self, pos: Position) -> dict[str, int] | None:
+    def perft_turns(self, pos: Position) -> list[Turn]:
+        """The legal turns with the optional end rules left out (what perft counts)."""
+        return self._turns_under(self.strict_ends, pos, "propagate")
+
+    def _turns_under(self, ends: EndRules, pos: Position, backend: str) -> list[Turn]:
+        ch = self.chains(pos.board)
+        if ends.outcome(ch.comp, ch, self._situation(pos, None), part="before") is not None:
+            return []
+        res = self._all_turns(pos, backend)
+        if ends.outcome(ch.comp, ch, self._situation(pos, bool(res)), part="after") is not None:
+            return []
+        return res
+
+    def outcome(self, pos: Position) -> Score | None:
         """None while the game goes on; else a score per player (1 win, 0 draw, -1 loss)."""
-        out = self._outcome_without_turns(pos)
-        if out is not None:
-            return out
-        if self._any_turn(pos):
-            return None
-        for e in self.rules.ends:
-            if e.kind == "no-turns":
-                return self._score(pos.to_move, e.result)
-        return self._score(pos.to_move, "draw")
-
-    def _score(self, player: int, result: str) -> dict[str, int]:
-        names = self.players
-        if result == "draw":
-            return {p: 0 for p in names}
-        sign = 1 if result == "win" else -1
-        out = {}
-        for i, p in enumerate(names):
-            if i == player:
-                out[p] = sign
-            else:
-                out[p] = -sign if len(names) == 2 or sign == 1 else 0
-        return out
-
-    def _outcome_without_turns(self, pos: Position) -> dict[str, int] | None:
-        comp = self.compiled(pos.board)
-        return self.outcome_codes(comp, self.codes(pos), pos.to_move, pos.ply)
-
-    def outcome_codes(self, comp: Compiled, codes: list[int], to_move: int, ply: int) -> dict[str, int] | None:
-        """The outcome by every end rule except "no turns" (which needs the turns)."""
-        h = self.h
-        states = [c // h for c in codes]
-        for e in self.rules.ends:
-            if e.kind == "plies":
-                if ply >= e.value:
-                    return self._score(to_move, e.result)
-            elif e.kind == "line":
-                have = [p for p in range(len(self.players)) if self._has_line(comp, states, e, p)]
-                if have:
-                    mover = (to_move - 1) % len(self.players)
-                    who = mover if mover in have else have[0]
-                    return self._score(who, e.result)
-            elif e.kind == "count":
-                for p in ([e.player] if e.player is not None else range(len(self.players))):
-                    if self._count_holds(comp, states, e, p):
-                        return self._score(p, e.result)
-            elif e.kind == "chain":
-                for p in ([e.player] if e.player is not None else range(len(self.players))):
-                    if self.longest_chain(comp, codes, e.move, p) >= e.value:
-                        return self._score(p, e.result)
+        ch = self.chains(pos.board)
+        got = self.ends.outcome(ch.comp, ch, self._situation(pos, None))
+        if got is not None:
+            return got
+        if not self._any_turn(pos):  # no rule says how a game without turns ends: a draw
+            return {p: 0 for p in self.players}
         return None
 
-    def _line_values(self, comp: Compiled, e, p: int) -> frozenset[int]:
-        key = (id(e), p)
-        got = self._line_value_cache.get(key)
-        if got is None:
-            got = self._line_values_uncached(comp, e, p)
-            self._line_value_cache[key] = got
-        return got
+    def in_check(self, pos: Position) -> bool:
+        """True when one of the royal pieces of the player to move is capturable."""
+        return self.chains(pos.board).in_check(self.codes(pos), pos.to_move)
 
-    def _line_values_uncached(self, comp: Compiled, e, p: int) -> frozenset[int]:
-        if e.states:
-            vals: set[int] = set()
-            for tok in e.states:
-                vals.update(comp.states_of(tok, p))
-            return frozenset(vals)
-        return frozenset(s.value for s in self.rules.states if s.owner == p)
+    def _situation(self, pos: Position, has_turn: bool | None) -> Situation:
+        def any_turn() -> bool:
+            return has_turn if has_turn is not None else self._any_turn(pos)
 
-    def _has_line(self, comp: Compiled, states, e, p: int) -> bool:
-        vals = self._line_values(comp, e, p)
-        if not vals:
-            return False
-        return any(all(states[t] in vals for t in line) for line in comp.lines(e.k))
+        return Situation(self.codes(pos), pos.to_move, pos.ply, pos.counters, any_turn, lambda: self._repeats(pos))
 
-    def _count_holds(self, comp: Compiled, states, e, p: int) -> bool:
-        vals = self._line_values(comp, e, p)
-        tiles: range | list[int] = range(len(states))
-        if e.region:
-            name = e.region.replace("{player}", self.players[p])
-            regions = dict(self.rules.regions)
-            if name not in regions:
-                raise RuleError(f"{self.rules.source}:{e.line}: [[end]] count: unknown region {name!r}")
-            tiles = [comp.board.tile(tid, f"region {name!r}") for tid in regions[name]]
-        n = sum(1 for t in tiles if states[t] in vals)
-        return {">=": n >= e.value, "<=": n <= e.value, "==": n == e.value, "!=": n != e.value,
-                ">": n > e.value, "<": n < e.value}[e.op]
-
-    def longest_chain(self, comp: Compiled, codes: list[int], move: str, player: int) -> int:
-        """The most moves of a chain starting with ``move`` (following its links) that fit, on a scratch copy;
-        the turn clean-ups are run on the copy afterwards, as seed 000 asks.  Cost O(n·|H|·chain)."""
-        mi = comp.move_index[move]
-        m = self.rules.moves[mi]
-        work = list(codes)
-        best = 0
-
-        def walk(app: App, depth: int) -> None:
-            nonlocal best
-            vals = comp.new_values(app, work)
-            undo = [(u, work[u]) for u, _ in vals]
-            for u, v in vals:
-                work[u] = v
-            best = max(best, depth)
-            for _forced, ids in comp.links(app.ident):
-                for j in ids:
-                    b = comp.apps[j]
-                    if comp.fits(b, work):
-                        walk(b, depth + 1)
-            self._run_cleanups(comp, list(work), player, "turn")
-            for u, v in undo:
-                work[u] = v
-
-        for t in range(comp.n):
-            for g in m.orientations:
-                ident = comp.place(mi, player, t, g)
-                if ident >= 0 and comp.fits(comp.apps[ident], work):
-                    walk(comp.apps[ident], 1)
-        return best
-
-    # ---- enumeration ----------------------------------------------------------------------
-    def _run_cleanups(self, comp: Compiled, work: list[int], player: int, when: str,
-                      undo: list[tuple[int, int]] | None = None) -> None:
-        """Apply the clean-up rewrites until none fits (a fixpoint); RuleError if that never happens."""
-        apps = comp.cleanup_apps(player, when)
-        if not apps:
-            return
-        for _ in range(MAX_CLEANUP_ROUNDS):
-            changed = False
-            for a in apps:
-                if comp.fits(a, work):
-                    for u, v in comp.new_values(a, work):
-                        if work[u] != v:
-                            if undo is not None:
-                                undo.append((u, work[u]))
-                            work[u] = v
-                            changed = True
-            if not changed:
-                return
-        raise RuleError(f"{self.rules.source}: the clean-ups do not reach a fixpoint (still rewriting after "
-                        f"{MAX_CLEANUP_ROUNDS} rounds)")
-
-    def chains(self, comp: Compiled, codes: list[int], player: int, royal: bool = True) -> dict[Key, _Found]:
-        """Every complete move chain of ``player``, by key (the ``propagate`` backend).  Cost: the chains' total length."""
-        found: dict[Key, _Found] = {}
-        work = list(codes)
-        diff: dict[int, int] = {}
-        has_move_cleanup = any(c.when == "move" for c in self.rules.cleanups)
-        mandatory = self.mandatory
-        apps = comp.apps
-        fits = comp.fits
-
-        def set_tile(u: int, v: int, undo: list[tuple[int, int]]) -> None:
-            undo.append((u, work[u]))
-            work[u] = v
-            if v == codes[u]:
-                diff.pop(u, None)
-            else:
-                diff[u] = v
-
-        def restore(undo: list[tuple[int, int]]) -> None:
-            for u, v in reversed(undo):
-                work[u] = v
-                if v == codes[u]:
-                    diff.pop(u, None)
-                else:
-                    diff[u] = v
-
-        visited: set[frozenset] = {frozenset()}  # a chain never comes back to the position it started from
-
-        def walk(app: App, start: int, path: tuple[tuple[str, int], ...], flagged: bool, seq: tuple[int, ...]) -> bool:
-            undo: list[tuple[int, int]] = []
-            for u, v in comp.new_values(app, work):
-                set_tile(u, v, undo)
-            if has_move_cleanup:
-                cu: list[tuple[int, int]] = []
-                self._run_cleanups(comp, work, player, "move", cu)
-                for u, v in cu:
-                    undo.append((u, v))
-                    if work[u] == codes[u]:
-                        diff.pop(u, None)
-                    else:
-                        diff[u] = work[u]
-            skey = frozenset(diff.items())
-            if skey in visited:
-                restore(undo)
-                return False
-            visited.add(skey)
-            path = extend_path(comp, path, seq, app)
-            flagged = flagged or app.klass in mandatory
-            seq = (*seq, app.ident)
-            must = False
-            for forced, ids in comp.links(app.ident):
-                for j in ids:
-                    b = apps[j]
-                    if fits(b, work) and walk(b, start, path, flagged, seq) and forced:
-                        must = True
-            if not must:
-                self._finish(comp, work, codes, diff, player, start, path, flagged, seq, found, royal)
-            visited.discard(skey)
-            restore(undo)
+    def _any_turn(self, pos: Position) -> bool:
+        """True when the player to move has some legal turn (the end rules aside)."""
+        got = self._turn_cache.get(pos)
+        if got is not None:
+            return True if got else bool(self._all_turns(pos, "propagate"))
+        if self.turn_keys(pos):
             return True
-
-        for t in range(comp.n):
-            for ident in comp.entries(player, t, codes[t]):
-                a = apps[ident]
-                if fits(a, work):
-                    walk(a, t, (("", t),), False, ())
-        return found
-
-    def _finish(self, comp: Compiled, work: list[int], codes: list[int], diff: dict[int, int], player: int,
-                start: int, path, flagged: bool, seq: tuple[int, ...], found: dict[Key, _Found],
-                royal: bool = True) -> None:
-        """Record a complete chain: run the turn's clean-ups, check the royal rule, key the result."""
-        cu: list[tuple[int, int]] = []
-        if self.rules.cleanups:
-            self._run_cleanups(comp, work, player, "turn", cu)
-            final = {u: work[u] for u in set(diff) | {u for u, _ in cu} if work[u] != codes[u]}
-        else:
-            final = diff
-        try:
-            if not final:
-                return
-            if royal and self.royal_values and not self._royal_safe(comp, work, codes, player, seq):
-                return
-            key = (start, path[-1][1], frozenset(final.items()))
-            got = found.get(key)
-            if got is None:
-                found[key] = _Found(path, flagged, seq)
-            else:
-                # the label is the least path (fewest moves, then tile order), whatever order paths are found in
-                if (len(path), [t for _, t in path]) < (len(got.path), [t for _, t in got.path]):
-                    got.path, got.apps = path, seq
-                got.flagged = got.flagged or flagged
-        finally:
-            for u, v in reversed(cu):
-                work[u] = v
-
-    def _attacked(self, comp: Compiled, work: list[int], tiles: set[int], player: int) -> bool:
-        """True when some other player has a move chain (their own royal rule aside) that rewrites one of ``tiles``."""
-        for q in range(len(self.players)):
-            if q == player:
-                continue
-            for _s, _e, changes in self.chains(comp, list(work), q, royal=False):
-                if any(u in tiles for u, _v in changes):
-                    return True
+        if self.rules.tape is not None and pos.to_move in self.rules.tape.players:
+            return bool(tape_turns(self.rules.tape, pos, pos.to_move, first_only=True))
         return False
 
-    def _royal_safe(self, comp: Compiled, work: list[int], codes: list[int], player: int, seq: tuple[int, ...]) -> bool:
-        h = self.h
-        mine = {t for t in range(comp.n) if work[t] // h in self.royal_values and comp.owner[work[t]] == player}
-        if mine and self._attacked(comp, work, mine, player):
-            return False
-        for ident in seq:
-            safe = comp.apps[ident].safe
-            if safe:
-                # castling-style: the listed tiles must not be attacked before the move, as if a royal piece stood there
-                royal = next(iter(self.royal_values))
-                probe = list(codes)
-                for u in safe:
-                    probe[u] = royal * h
-                if self._attacked(comp, probe, set(safe), player):
-                    return False
-        return True
-
-    def turn_keys(self, pos: Position, backend: str = "propagate") -> dict[Key, _Found]:
+    # ---- enumeration ----------------------------------------------------------------------
+    def turn_keys(self, pos: Position, backend: str = "propagate") -> dict[Key, Found]:
         """The legal move chains of the position by key, after the mandatory-class rule (no tape turns)."""
-        comp = self.compiled(pos.board)
+        ch = self.chains(pos.board)
         codes = self.codes(pos)
         if backend == "propagate":
-            found = self.chains(comp, codes, pos.to_move)
-        elif backend == "z3":
+            found = ch.turns(codes, pos.to_move)
+        elif backend == "z3":  # z3 and python-constraint are imported only when asked for (start-up time)
             from tapology.rules.z3enum import z3_chains
 
-            found = z3_chains(self, comp, codes, pos.to_move)
+            found = z3_chains(ch, codes, pos.to_move)
         elif backend == "csp":
             from tapology.rules.cspenum import csp_chains
 
-            found = csp_chains(self, comp, codes, pos.to_move)
+            found = csp_chains(ch, codes, pos.to_move)
         else:
-            raise RuleError(f"unknown backend {backend!r} (use propagate, z3 or csp)")
+            raise RuleError(f"unknown backend {backend!r} (use {', '.join(BACKENDS)})")
         if self.mandatory and any(f.flagged for f in found.values()):
             found = {k: f for k, f in found.items() if f.flagged}
         return found
 
     def _all_turns(self, pos: Position, backend: str) -> list[Turn]:
-        comp = self.compiled(pos.board)
+        ch = self.chains(pos.board)
+        comp = ch.comp
         found = self.turn_keys(pos, backend)
         nxt = (pos.to_move + 1) % len(self.players)
-        ids = pos.board.tiles
         codes = self.codes(pos)
         items = sorted(found.items(), key=lambda kv: (kv[0][0], kv[0][1], sorted(kv[0][2])))
         labels = []
-        for _key, f in items:
-            if len(f.path) == 1:
-                text = ",".join(ids[comp.apps[i].tile] for i in f.apps) if len(f.apps) > 1 else ids[f.path[0][1]]
-            else:
-                text = "".join(sep + ids[t] for sep, t in f.path)
-            labels.append(text)
-        labels = self._unique(labels, items, comp)
+        for key, f in items:
+            named = self.notation.label(self, pos, key, f) if self.notation is not None else None
+            labels.append(named if named is not None else path_label(comp, key, f))
+        labels = unique_labels(labels, [k for k, _f in items], comp)
         out = []
-        for label, ((_s, _e, changes), _f) in zip(labels, items, strict=True):
+        for label, (key, f) in zip(labels, items, strict=True):
             new = list(codes)
-            for u, v in changes:
+            for u, v in key[2]:
                 new[u] = v
-            out.append(Turn(label, self.position_from_codes(pos.board, new, nxt, pos.ply + 1)))
+            counters, history = self._carry(pos, codes, key, f)
+            out.append(Turn(label, self.position_from_codes(pos.board, new, nxt, pos.ply + 1, counters, history)))
         if self.rules.tape is not None and pos.to_move in self.rules.tape.players:
-            out.extend(self._tape_turns(pos, nxt))
+            counters, history = self._carry(pos, codes, None, None)
+            out.extend(tape_turns(self.rules.tape, pos, nxt, counters=counters, history=history))
         return out
 
-    def _unique(self, labels: list[str], items, comp: Compiled) -> list[str]:
-        counts: dict[str, int] = {}
-        for lab in labels:
-            counts[lab] = counts.get(lab, 0) + 1
-        out = []
-        for lab, ((_s, end, changes), _f) in zip(labels, items, strict=True):
-            if counts[lab] > 1:
-                ch = dict(changes)
-                if end in ch:
-                    lab = f"{lab}={self.rules.by_value[ch[end] // self.h].name}"
-            out.append(lab)
-        seen: dict[str, int] = {}
-        final = []
-        for lab in out:
-            k = seen.get(lab, 0)
-            seen[lab] = k + 1
-            final.append(lab if k == 0 and out.count(lab) == 1 else f"{lab}#{k + 1}")
-        return final
+    # ---- counters and history --------------------------------------------------------------
+    def _repetition_counter(self) -> int | None:
+        """-1 when some repetition rule keeps the whole history, the index of the counter whose reset clears it, or
+        None when no rule needs a history."""
+        reps = [e for e in self.rules.ends if e.kind == "repetition"]
+        if not reps:
+            return None
+        names = [c.name for c in self.rules.counters]
+        if any(not e.counter for e in reps):
+            return -1
+        return names.index(reps[0].counter)
 
-    def _any_turn(self, pos: Position) -> bool:
-        """True when the player to move has some legal turn (stops at the first one found)."""
-        got = self._turn_cache.get(pos)
-        if got is not None:
-            return bool(got)
-        if self.turn_keys(pos):
-            return True
-        if self.rules.tape is not None and pos.to_move in self.rules.tape.players:
-            return bool(self._tape_turns(pos, pos.to_move, first_only=True))
-        return False
+    def _carry(self, pos: Position, codes: list[int], key: Key | None,
+               found: Found | None) -> tuple[tuple[int, ...], tuple[Position, ...]]:
+        """The counters and history after a turn (a tape turn when ``key`` is None)."""
+        counters = pos.counters
+        resets: list[bool] = []
+        if self.rules.counters:
+            h = self.h
+            classes = set() if found is None else {self.compiled(pos.board).apps[i].klass for i in found.apps}
+            kind = None if key is None else self.rules.by_value[codes[key[0]] // h].kind
+            resets = [bool(classes & set(c.classes)) or (kind is not None and kind in c.kinds) for c in self.rules.counters]
+            old = counters or (0,) * len(resets)
+            counters = tuple(0 if r else n + 1 for r, n in zip(resets, old, strict=True))
+        history: tuple[Position, ...] = ()
+        hc = self._history_counter
+        if hc is not None and not (hc >= 0 and resets[hc]):
+            history = (*pos.history, pos.bare())
+        return counters, history
 
-    @staticmethod
-    def _clone_atlas(at):  # Atlas -> Atlas
-        """An independent copy of a closed atlas (its charts and facts), so a taping can be tried on it."""
-        new = copy.copy(at)
-        new.chart = at.chart.copy()
-        new.extra = list(at.extra)
-        new._why = dict(at._why)
-        return new
+    def _repeats(self, pos: Position) -> int:
+        """How many times the position has stood: earlier positions with the same player to move that look the same
+        (states as their ``look`` says) and offer the same turns."""
+        if not pos.history:
+            return 1
+        looks = self.rules.looks
+        mine = tuple(looks[s] for s in pos.board.states)
+        n = 1
+        sig = None
+        for old in pos.history:
+            if old.to_move != pos.to_move or old.extra != pos.extra or old.board.glue != pos.board.glue:
+                continue
+            if tuple(looks[s] for s in old.board.states) != mine:
+                continue
+            if old.board.states != pos.board.states:
+                if sig is None:
+                    sig = self._signature(pos)
+                if self._signature(old) != sig:
+                    continue
+            n += 1
+        return n
 
-    def _tape_turns(self, pos: Position, nxt: int, first_only: bool = False) -> list[Turn]:
-        """Every taping of two open sides (with the allowed flips) that keeps the atlas consistent, each once."""
-        from tapology.solver.propagator import Atlas
-
-        board = pos.board
-        grid = board.grid
-        nd = len(grid.directions)
-        open_sides = [(t, d) for t in range(len(board.tiles)) for d in range(nd) if board.glue[t][d] < 0]
-        seen: set[tuple] = set()
-        out: list[Turn] = []
-        assert self.rules.tape is not None
-        pristine = Atlas.of(board)
-        if pristine.conflict is not None:
-            return out
-        base = self._clone_atlas(pristine)
-        for i, (t, d) in enumerate(open_sides):
-            for u, e in open_sides[i + 1:]:
-                for flip in self.rules.tape.flips:
-                    try:
-                        fact = side_fact(board, t, d, u, e, flip)
-                    except Exception:
-                        continue
-                    label = format_fact(board, fact)
-                    if base.tape([Taping(fact, label)]) is not None:
-                        continue  # refused: the atlas is unchanged
-                    nb = base.board()
-                    base = self._clone_atlas(pristine)
-                    key = (nb.glue, nb.extra)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    out.append(Turn(f"tape {label}", Position(nb, nxt, pos.extra, pos.ply + 1)))
-                    if first_only:
-                        return out
-        return out
+    def _signature(self, pos: Position) -> frozenset[str]:
+        """The labels of a position's turns (the end rules aside), cached."""
+        key = (pos.board.states, pos.extra, pos.to_move, pos.board.glue)
+        got = self._signatures.get(key)
+        if got is None:
+            got = frozenset(t.label for t in self._all_turns(pos.bare(), "propagate"))
+            self._signatures[key] = got
+        return got
 
     # ---- labels -----------------------------------------------------------------------------
     def parse_turn(self, pos: Position, label: str) -> Turn:
-        """The legal turn a label names (labels as listed by :meth:`turns`; tapings also in any TAPE spelling)."""
+        """The legal turn a label names (labels as listed by :meth:`turns`; tapings in any TAPE spelling; other
+        spellings the game's notation reads)."""
         text = label.strip()
         turns = self.turns(pos)
         for tr in turns:
             if tr.label == text:
                 return tr
         if text.startswith("tape "):
-            from tapology.model.tape import parse_tape
-
             try:
                 tp = parse_tape(text[5:], pos.board, "turn")
-            except Exception as exc:
+            except TapologyError as exc:
                 raise TurnError(f"turn {label!r}: {exc}") from None
             want = f"tape {format_fact(pos.board, tp.fact)}"
             for tr in turns:
                 if tr.label == want:
                     return tr
+        if self.notation is not None:
+            got = self.notation.parse(self, pos, text, turns)
+            if got is not None:
+                return got
         shown = ", ".join(t.label for t in turns[:12]) + (" …" if len(turns) > 12 else "")
         raise TurnError(f"turn {label!r} is not legal here (legal: {shown or 'none, the game is over'})")
 
     # ---- perft ------------------------------------------------------------------------------
     def perft(self, pos: Position, depth: int) -> int:
-        """Leaf turns at ``depth`` (a finished game has no children), counting the last ply in bulk."""
-        if depth <= 0:
-            return 1
-        if self.rules.tape is None and not any(e.kind in ("chain",) for e in self.rules.ends):
-            from tapology.rules.perft import fast_perft
-
-            return fast_perft(self, pos, depth)
-        if depth == 1:
-            return len(self.turns(pos))
-        return sum(self.perft(t.result, depth - 1) for t in self.turns(pos))
-
-    def playout_iter(self, pos: Position, rng) -> Iterator[tuple[Position, list[Turn]]]:
-        """Random play to the end: yields (position, its turns) until the game is over."""
-        while True:
-            ts = self.turns(pos)
-            yield pos, ts
-            if not ts:
-                return
-            pos = rng.choice(ts).result
+        """Leaf turns at ``depth`` (a finished game has no children; optional end rules left out), counting the last
+        ply in bulk.  See :mod:`tapology.rules.perft`."""
+        return count_leaves(self, pos, depth)

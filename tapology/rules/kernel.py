@@ -4,7 +4,7 @@ For one player, the kernel reads each tile's code once and, for the codes that s
 there, tests the other cells of every placed move inline.  It returns the set of turn ids
 (each id stands for the turn's changes, a constant of the board); a fitting move with links,
 or one whose writes depend on what it finds, is expanded by :meth:`KernelSet.expand` with the
-semantics of :meth:`RuleGame.chains`.  Used
+semantics of :meth:`Chains.walk`.  Used
 by perft; cross-checked against the general enumeration in the tests.  Building costs
 O(n·|codes|·|moves|·|H|) once per board and player.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tapology.rules.compiled import Compiled
+from tapology.rules.chains import Chains
 
 Kernel = Callable[[list[int]], "set[int] | None"]
 
@@ -21,14 +21,16 @@ Kernel = Callable[[list[int]], "set[int] | None"]
 class KernelSet:
     """The kernels of one compiled board (one per player) and the changes each turn id stands for."""
 
-    def __init__(self, comp: Compiled, mandatory: frozenset[str]) -> None:
-        self.comp = comp
-        self.mandatory = mandatory
+    def __init__(self, chains: Chains) -> None:
+        self.chains = chains
+        self.comp = chains.comp
+        self.mandatory = chains.mandatory
         self.keys: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
         self._key_id: dict[tuple, int] = {}
         self.kernels: dict[int, Kernel] = {}
 
     def key_id(self, key: tuple) -> int:
+        """The id of a turn's changes (allocated on first sight)."""
         got = self._key_id.get(key)
         if got is None:
             got = len(self.keys)
@@ -37,53 +39,15 @@ class KernelSet:
         return got
 
     def expand(self, ident: int, codes: list[int], flagged: set[int], plain: set[int]) -> None:
-        """Every chain from one fitting entry application (no clean-ups, no royal rule), added by turn id.
+        """Every chain from one fitting entry application (no clean-ups, no royal rule), added by turn id: the
+        walk of :meth:`Chains.walk`."""
+        def visit(work, diff, start, path, flag, seq) -> bool:
+            if diff:
+                kid = self.key_id((start, path[-1][1], tuple(sorted(diff.items()))))
+                (flagged if flag else plain).add(kid)
+            return False
 
-        Same semantics as :meth:`RuleGame.chains`: forced links must be taken while one fits,
-        a chain never passes the same position twice."""
-        comp = self.comp
-        apps = comp.apps
-        mandatory = self.mandatory
-        work = list(codes)
-        diff: dict[int, int] = {}
-        visited: set[frozenset] = {frozenset()}
-        start = apps[ident].tile
-
-        def walk(a, end: int, flag: bool) -> bool:
-            undo = []
-            for u, v in comp.new_values(a, work):
-                undo.append((u, work[u]))
-                work[u] = v
-                if v == codes[u]:
-                    diff.pop(u, None)
-                else:
-                    diff[u] = v
-            skey = frozenset(diff.items())
-            ok = skey not in visited
-            if ok:
-                visited.add(skey)
-                if a.to >= 0:
-                    end = a.to
-                flag = flag or a.klass in mandatory
-                must = False
-                for forced, ids in comp.links(a.ident):
-                    for j in ids:
-                        b = apps[j]
-                        if comp.fits(b, work) and walk(b, end, flag) and forced:
-                            must = True
-                if not must and diff:
-                    kid = self.key_id((start, end, tuple(sorted(diff.items()))))
-                    (flagged if flag else plain).add(kid)
-                visited.discard(skey)
-            for u, v in reversed(undo):
-                work[u] = v
-                if v == codes[u]:
-                    diff.pop(u, None)
-                else:
-                    diff[u] = v
-            return ok
-
-        walk(apps[ident], start, False)
+        self.chains.walk(codes, self.comp.apps[ident].player, (ident,), visit)
 
     def kernel(self, player: int) -> Kernel:
         """The kernel of ``player`` (built on first use)."""
@@ -95,7 +59,7 @@ class KernelSet:
 
     def _build(self, player: int) -> Kernel:
         comp = self.comp
-        carry = comp.carry
+        maps, const_of = comp.maps, comp.const_of
         src = ["def kernel(codes):", "    P = set()", "    F = set()"]
         for t in range(comp.n):
             branches: list[tuple[int, list[str]]] = []
@@ -120,8 +84,14 @@ class KernelSet:
                         continue
                     changes = []
                     dynamic = False
-                    for u, v, cr in a.writes:
-                        val = carry[cr][c] if cr >= 0 else v
+                    for u, source, mp in a.writes:
+                        if source == t:
+                            val = maps[mp][c]
+                        elif const_of[mp] >= 0:
+                            val = const_of[mp]
+                        else:
+                            dynamic = True
+                            break
                         if u == t:
                             if val != c:
                                 changes.append((u, val))

@@ -7,6 +7,7 @@ A rule set is pure data; :mod:`tapology.rules.parse` reads it from TOML and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from functools import cached_property
 
 from tapology.errors import TapologyError
@@ -50,6 +51,7 @@ class StateDef:
     kind: str | None = None
     symmetry: tuple[int, ...] = ()
     symbol: str = ""
+    look: str = ""  # the state this one looks like when positions are compared for repetition ("" = itself)
 
     @property
     def oriented(self) -> bool:
@@ -71,11 +73,36 @@ class Accept:
 
 @dataclass(frozen=True)
 class PatternCell:
-    """One cell of a move: where it is (in the move's frame), what it accepts, what it becomes."""
+    """One cell of a move: where it is (in the move's frame), what it accepts, what it becomes.
+
+    ``after`` ending in ``^`` keeps the frame of the piece now on the tile (a clean-up resetting
+    a piece).  ``region`` names a region the tile must lie in (``!name``: must not); ``{player}``
+    stands for the player the move is placed for.
+    """
 
     cell: Cell
     before: Accept
     after: str | None = KEEP  # a state name, a relative token (own:KIND), COPY, or KEEP
+    region: str = ""
+
+
+def compare(n: int, op: str, value: int) -> bool:
+    """``n op value`` for one of the comparison operators of rule files (>=, <=, ==, !=, >, <)."""
+    return {">=": n >= value, "<=": n <= value, "==": n == value, "!=": n != value, ">": n > value, "<": n < value}[op]
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A count of tiles holding some states (optionally inside a region) compared with a value."""
+
+    states: tuple[str, ...]
+    op: str = ">="
+    value: int = 0
+    region: str = ""
+
+    def holds(self, n: int) -> bool:
+        """The comparison for a count ``n``."""
+        return compare(n, self.op, self.value)
 
 
 @dataclass(frozen=True)
@@ -115,10 +142,22 @@ class Move:
 
 @dataclass(frozen=True)
 class Cleanup:
-    """An unanchored rewrite run everywhere to a fixpoint, after each move (``when='move'``) or at the end of a turn."""
+    """An unanchored rewrite run everywhere to a fixpoint, after each move (``when='move'``) or at the end of a turn,
+    only while all its ``conditions`` hold (counts over the whole board, read for the player whose turn it is)."""
 
     move: Move
     when: str = "turn"
+    conditions: tuple[Condition, ...] = ()
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A number kept with the position: turns since the last turn that made a move of one of ``classes`` or moved a
+    piece of one of ``kinds`` (chess's fifty-move counter: classes = capture, kinds = pawn)."""
+
+    name: str
+    classes: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -134,9 +173,15 @@ class EndRule:
     """One way the game ends.
 
     kinds: ``line`` (k in a row of a player's states on the board's topology: that player wins),
-    ``no-turns`` (the player to move has no turn: ``result`` draw or loss), ``count`` (a predicate
-    over state counts, optionally inside a region), ``chain`` (a move chain of ``length`` moves
-    fits: its player wins), ``plies`` (after ``value`` turns: ``result``).
+    ``no-turns`` (the player to move has no turn: ``result`` draw or loss), ``count`` (every one of
+    ``conditions`` holds: counts of states, optionally inside a region), ``chain`` (a move chain of
+    ``value`` moves fits: its player wins), ``plies`` (after ``value`` turns: ``result``),
+    ``counter`` (the counter named ``counter`` compared by ``op`` with ``value``), ``repetition``
+    (the position stands for the ``value``-th time with the same player to move).
+
+    ``check`` (None, True or False) makes the rule apply only when the player to move is (not) in
+    check: one of their royal pieces capturable.  ``optional`` rules (draw claims, house rules)
+    apply in play and are left out by perft.
     """
 
     kind: str
@@ -146,8 +191,11 @@ class EndRule:
     result: str = "win"  # win | loss | draw
     op: str = ">="
     value: int = 0
-    region: str = ""
     move: str = ""
+    conditions: tuple[Condition, ...] = ()
+    check: bool | None = None
+    optional: bool = False
+    counter: str = ""
     line: int = 0
 
 
@@ -159,6 +207,15 @@ class Initial:
     tiles: tuple[tuple[str, tuple[str, ...]], ...] = ()
     frames: tuple[tuple[str, int], ...] = ()
     to_move: int = 0
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A start position and region definitions for the boards whose names match one of ``boards`` (fnmatch patterns)."""
+
+    boards: tuple[str, ...]
+    initial: Initial
+    regions: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -178,10 +235,12 @@ class RuleSet:
     boards: tuple[str, ...] = ()
     mandatory: tuple[str, ...] = ()
     royal: tuple[str, ...] = ()
-    regions: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    regions: tuple[tuple[str, tuple[str, ...]], ...] = ()  # name -> tile ids or specs (row:N, column:N, parity:K)
     extra_cells: tuple[Cell, ...] = ()
     description: str = ""
     source: str = "<rules>"
+    setups: tuple[Setup, ...] = ()
+    counters: tuple[Counter, ...] = ()
 
     @cached_property
     def state_index(self) -> dict[str, StateDef]:
@@ -207,6 +266,19 @@ class RuleSet:
     def move_index(self) -> dict[str, Move]:
         """Move name -> move."""
         return {m.name: m for m in self.moves}
+
+    @cached_property
+    def looks(self) -> tuple[int, ...]:
+        """State value -> the value of the state it looks like (itself unless ``look`` says otherwise)."""
+        out = list(range(self.n_states))
+        for s in self.states:
+            if s.look:
+                out[s.value] = self.state_index[s.look].value
+        return tuple(out)
+
+    def setup_for(self, board: str) -> Setup | None:
+        """The first set-up whose board patterns match ``board``, if any."""
+        return next((s for s in self.setups if any(fnmatchcase(board, p) for p in s.boards)), None)
 
     @cached_property
     def oriented(self) -> bool:

@@ -6,6 +6,7 @@ line: ``FILE:LINE: [[move]] 'jump': links: unknown move 'jmp'``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from pathlib import Path
@@ -22,6 +23,8 @@ from tapology.rules.model import (
     OFF,
     Accept,
     Cleanup,
+    Condition,
+    Counter,
     EndRule,
     Initial,
     Link,
@@ -29,16 +32,21 @@ from tapology.rules.model import (
     PatternCell,
     RuleError,
     RuleSet,
+    Setup,
     StateDef,
     TapeRule,
 )
 from tapology.rules.pattern import parse_pattern
 
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
-            "initial", "mandatory", "royal", "regions", "domain"}
+            "initial", "mandatory", "royal", "regions", "domain", "setup", "counter"}
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe"}
-CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when"}
-END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length"}
+CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
+END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
+            "optional", "counter"}
+END_KINDS = ("line", "no-turns", "count", "chain", "plies", "counter", "repetition")
+CONDITION_KEYS = {"states", "op", "value", "region"}
+REGION_SPEC = re.compile(r"^(row|column|parity):(-?\d+)$")
 LINK_KEYS = {"move", "moves", "at", "orientations", "forced"}
 RELATIVE = re.compile(r"^(own|foe)(?::([A-Za-z0-9_\-]+))?$")
 OPS = (">=", "<=", "==", "!=", ">", "<")
@@ -142,17 +150,21 @@ class _Reader:
             raise w.err(f"players: expected a list of distinct names, got {players!r}", key="players")
         self.players = tuple(players)
         self.states = self._states()
-        moves = [self._move(m, i) for i, m in enumerate(self._list("move"))]
+        self.variants: dict[str, tuple[str, ...]] = {}
+        indexed = [(i, mv) for i, m in enumerate(self._list("move")) for mv in self._move(m, i)]
+        moves = [mv for _i, mv in indexed]
         names = [m.name for m in moves]
         for i, m in enumerate(moves):
             if m.name in names[:i]:
                 raise w.err(f"[[move]] {m.name!r}: the name is used twice", "move", i, "name")
         cleanups = [self._cleanup(c, i) for i, c in enumerate(self._list("cleanup"))]
-        for i, m in enumerate(moves):
+        moves = [self._expand_links(m) for m in moves]
+        for (i, _m), m in zip(indexed, moves, strict=True):
             for lk in m.links:
                 for t in lk.moves:
                     if t not in names:
                         raise w.err(f"[[move]] {m.name!r}: links: unknown move {t!r}", "move", i, "links")
+        self.counters = self._counters(set(names))
         ends = [self._end(e, i, names) for i, e in enumerate(self._list("end"))]
         tape = self._tape()
         mandatory = self._names_list("mandatory")
@@ -160,7 +172,13 @@ class _Reader:
         for r in royal:
             if r not in self.state_names:
                 raise w.err(f"royal: unknown state {r!r}", key="royal")
-        regions = self._regions()
+        for i, m in indexed:
+            if m.safe and not royal:
+                raise w.err(f"[[move]] {m.name!r}: safe cells are tested as if a royal piece of the mover stood there, "
+                            "but the rule set names no royal states", "move", i, "safe")
+        self._check_mandatory(mandatory, moves)
+        regions = self._regions(self.data.get("regions", {}), "[regions]", "regions")
+        setups = self._setups()
         extra: list[Cell] = []
         if not isinstance(d.get("domain", []), list):
             raise w.err(f"domain: expected a list of extra cells like [[2, 0], [0, 2]], got {d['domain']!r}", key="domain")
@@ -174,8 +192,15 @@ class _Reader:
             raise w.err("board must be a board name and boards a list of names", key="boards")
         desc = d.get("description", "")
         return RuleSet(str(name), self.grid, self.players, self.states, tuple(moves), tuple(cleanups), tape,
-                       tuple(ends), self._initial(), board, tuple(boards), mandatory, royal, regions, tuple(extra),
-                       str(desc), self.source)
+                       tuple(ends), self._initial(self.data.get("initial", {}), "initial"), board, tuple(boards),
+                       mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters)
+
+    def _check_mandatory(self, mandatory: tuple[str, ...], moves: list[Move]) -> None:
+        classes = {m.klass for m in moves if m.klass}
+        for c in mandatory:
+            if c not in classes:
+                raise self.where.err(f"mandatory: no move has class {c!r} (classes: {', '.join(sorted(classes)) or 'none'})",
+                                     key="mandatory")
 
     # ---- pieces ------------------------------------------------------------------
     def _list(self, key: str) -> list[dict[str, Any]]:
@@ -205,7 +230,7 @@ class _Reader:
                 spec = {"value": spec}
             if not isinstance(spec, dict):
                 raise w.err(f"{what}: expected a number or a table {{ value = 1, owner = \"X\" }}", "states", 0, name)
-            bad = sorted(set(spec) - {"value", "owner", "kind", "symmetry", "symbol"})
+            bad = sorted(set(spec) - {"value", "owner", "kind", "symmetry", "symbol", "look"})
             if bad:
                 raise w.err(f"{what}: unknown key {bad[0]!r}", "states", 0, name)
             val = spec.get("value")
@@ -227,8 +252,11 @@ class _Reader:
                     raise w.err(f"{what}: symmetry {list(sym)} is not a subgroup", "states", 0, name)
                 if len(sym) == self.grid.group.order:
                     sym = ()
+            look = spec.get("look", "")
+            if not isinstance(look, str) or (look and look not in raw):
+                raise w.err(f"{what}: look {look!r}: name another state", "states", 0, name)
             out.append(StateDef(name, val, None if owner is None else self.players.index(owner),
-                                spec.get("kind"), tuple(sorted(sym)), str(spec.get("symbol", ""))))
+                                spec.get("kind"), tuple(sorted(sym)), str(spec.get("symbol", "")), look))
         if 0 not in seen:
             raise w.err("[states]: some state must have value 0 (the state of a fresh tile)", "states")
         self.state_names = {s.name for s in out} | {s.symbol for s in out if s.symbol}
@@ -259,15 +287,23 @@ class _Reader:
             return None
         if tok == COPY:
             return COPY
-        t = self._state_token(tok, what)
+        if "|" in tok:
+            parts = [self._after(p, what) for p in tok.split("|")]
+            if COPY in parts or None in parts:
+                raise RuleError(f"{what}: after-state {tok!r}: alternatives must be states")
+            return "|".join(p for p in parts if p)
+        keep = tok.endswith("^")
+        t = self._state_token(tok[:-1] if keep else tok, what)
         m = RELATIVE.match(t)
         if m and (m.group(1) != "own" or not m.group(2)):
-            raise RuleError(f"{what}: after-state {tok!r}: write a state, own:KIND, '@' (the moving piece) or '_'")
-        return t
+            raise RuleError(f"{what}: after-state {tok!r}: write a state, own:KIND, '@' (the moving piece) or '_'"
+                            " (a state may end in '^' to keep the frame of the piece on the tile)")
+        return t + "^" if keep else t
 
     def _cells(self, spec: dict[str, Any], what: str, table: str, i: int) -> tuple[PatternCell, ...]:
         w = self.where
         raw: list[tuple[Cell, str, str | None]] = []
+        regions: dict[Cell, str] = {}
         if "pattern" in spec and "cells" in spec:
             raise w.err(f"{what}: give a pattern or cells, not both", table, i, "cells")
         if "pattern" in spec:
@@ -284,8 +320,17 @@ class _Reader:
             for c in cl:
                 try:
                     if isinstance(c, dict):
-                        raw.append((_cell(c.get("at"), self.grid, what), str(c.get("before", ANY)),
-                                    None if c.get("after") is None else str(c["after"])))
+                        bad = sorted(set(c) - {"at", "before", "after", "in", "not-in"})
+                        if bad:
+                            raise RuleError(f"{what}: cell entry {c!r}: unknown key {bad[0]!r} "
+                                            "(known: at, before, after, in, not-in)")
+                        at = _cell(c.get("at"), self.grid, what)
+                        raw.append((at, str(c.get("before", ANY)), None if c.get("after") is None else str(c["after"])))
+                        for key, prefix in (("in", ""), ("not-in", "!")):
+                            if key in c:
+                                if not isinstance(c[key], str) or not c[key]:
+                                    raise RuleError(f"{what}: cell {list(at)}: {key} must name a region")
+                                regions[at] = prefix + c[key]
                     elif isinstance(c, list) and len(c) in (3, 4):
                         raw.append((_cell(c[:2], self.grid, what), str(c[2]), None if len(c) == 3 else str(c[3])))
                     else:
@@ -308,7 +353,9 @@ class _Reader:
                 raise w.err(str(exc), table, i, "pattern" if "pattern" in spec else "cells") from None
             if acc.kind == OFF and aft is not None:
                 raise w.err(f"{what}: cell {list(cell)} is off the board but is given an after-state", table, i)
-            out.append(PatternCell(cell, acc, aft))
+            if regions.get(cell) and acc.kind in (OFF, DONTCARE):
+                raise w.err(f"{what}: cell {list(cell)} may be off the board, so it cannot require a region", table, i)
+            out.append(PatternCell(cell, acc, aft, regions.get(cell, "")))
         if self.grid.origin not in seen:
             raise w.err(f"{what}: the pattern has no origin cell (mark it with '*' or give [0, 0])", table, i)
         origin = next(c for c in out if c.cell == self.grid.origin)
@@ -316,7 +363,28 @@ class _Reader:
             raise w.err(f"{what}: the origin must be on the board", table, i)
         return tuple(sorted(out, key=lambda c: self.grid.order_key(c.cell)))
 
-    def _move(self, spec: dict[str, Any], i: int) -> Move:
+    def _move(self, spec: dict[str, Any], i: int) -> list[Move]:
+        """The move, or one move per choice where a cell's after-state lists alternatives (``own:queen|own:rook``):
+        the variants are named ``NAME=CHOICE``, and a link to NAME reaches every variant."""
+        m = self._one_move(spec, i)
+        choices = [(k, c.after.split("|")) for k, c in enumerate(m.cells) if c.after and "|" in c.after]
+        if not choices:
+            return [m]
+        if m.slide:
+            raise self.where.err(f"[[move]] {m.name!r}: a repeated move cannot list alternative after-states", "move", i)
+        if len(choices) > 1:
+            raise self.where.err(f"[[move]] {m.name!r}: only one cell may list alternative after-states", "move", i)
+        k, alts = choices[0]
+        out = []
+        for a in alts:
+            cells = list(m.cells)
+            cells[k] = dataclasses.replace(cells[k], after=a)
+            label = a.rpartition(":")[2].rstrip("^")
+            out.append(dataclasses.replace(m, name=f"{m.name}={label}", cells=tuple(cells)))
+        self.variants[m.name] = tuple(v.name for v in out)
+        return out
+
+    def _one_move(self, spec: dict[str, Any], i: int) -> Move:
         w = self.where
         name = spec.get("name")
         if not isinstance(name, str) or not name:
@@ -366,6 +434,14 @@ class _Reader:
         return Move(name, cells, orients, players, to, tuple(links), start, klass, tuple(safe), w.line("move", i),
                     bool(rep))
 
+    def _expand_links(self, m: Move) -> Move:
+        """Links naming a move with alternatives reach each of its variants."""
+        if not self.variants or not m.links:
+            return m
+        links = tuple(dataclasses.replace(lk, moves=tuple(v for t in lk.moves for v in self.variants.get(t, (t,))))
+                      for lk in m.links)
+        return dataclasses.replace(m, links=links)
+
     def _link(self, lk: Any, what: str, to: Cell | None) -> Link:
         if not isinstance(lk, dict):
             raise RuleError(f"{what}: links: each link is a table {{ moves = [...], at = [x, y] }}")
@@ -404,7 +480,64 @@ class _Reader:
         if when not in ("turn", "move"):
             raise w.err(f"{what}: when must be \"turn\" or \"move\", got {when!r}", "cleanup", i, "when")
         mv = Move(str(name), cells, orients, players, None, (), False, "", (), w.line("cleanup", i))
-        return Cleanup(mv, when)
+        raw_if = spec.get("if", [])
+        if isinstance(raw_if, dict):
+            raw_if = [raw_if]
+        if not isinstance(raw_if, list):
+            raise w.err(f"{what}: if must be a list of conditions {{ states = [...], op = \"==\", value = 0 }}",
+                        "cleanup", i, "if")
+        try:
+            conds = tuple(self._condition(c, f"{what}: if") for c in raw_if)
+        except RuleError as exc:
+            raise w.err(str(exc), "cleanup", i, "if") from None
+        return Cleanup(mv, when, conds)
+
+    def _condition(self, spec: Any, what: str) -> Condition:
+        """A count condition: states (names or own/foe tokens), op, value, optional region."""
+        if not isinstance(spec, dict):
+            raise RuleError(f"{what}: each condition is a table {{ states = [...], op = \">=\", value = 1 }}")
+        bad = sorted(set(spec) - CONDITION_KEYS)
+        if bad:
+            raise RuleError(f"{what}: unknown key {bad[0]!r} (known: {', '.join(sorted(CONDITION_KEYS))})")
+        states = spec.get("states", [])
+        if isinstance(states, str):
+            states = [states]
+        if not isinstance(states, list) or not states or not all(isinstance(x, str) for x in states):
+            raise RuleError(f"{what}: states must name at least one state")
+        for x in states:
+            self._state_token(x, what)
+        op = spec.get("op", ">=")
+        if op not in OPS:
+            raise RuleError(f"{what}: op {op!r}: use one of {' '.join(OPS)}")
+        value = spec.get("value", 0)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise RuleError(f"{what}: value must be a whole number ≥ 0, got {value!r}")
+        region = spec.get("region", "")
+        if not isinstance(region, str):
+            raise RuleError(f"{what}: region must be a region name")
+        return Condition(tuple(states), op, value, region)
+
+    def _counters(self, classes_known: set[str]) -> tuple[Counter, ...]:
+        w = self.where
+        out: list[Counter] = []
+        for i, c in enumerate(self._list("counter")):
+            name = c.get("name")
+            if not isinstance(name, str) or not name:
+                raise w.err("[[counter]]: every counter needs a name", "counter", i)
+            bad = sorted(set(c) - {"name", "reset-classes", "reset-kinds"})
+            if bad:
+                raise w.err(f"[[counter]] {name!r}: unknown key {bad[0]!r} (known: name, reset-classes, reset-kinds)",
+                            "counter", i, bad[0])
+            lists = []
+            for key in ("reset-classes", "reset-kinds"):
+                v = c.get(key, [])
+                if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                    raise w.err(f"[[counter]] {name!r}: {key} must be a list of names", "counter", i, key)
+                lists.append(tuple(v))
+            if any(name == o.name for o in out):
+                raise w.err(f"[[counter]] {name!r}: the name is used twice", "counter", i, "name")
+            out.append(Counter(name, lists[0], lists[1]))
+        return tuple(out)
 
     def _end(self, spec: dict[str, Any], i: int, moves: list[str]) -> EndRule:
         w = self.where
@@ -413,9 +546,9 @@ class _Reader:
         bad = sorted(set(spec) - END_KEYS)
         if bad:
             raise w.err(f"{what}: unknown key {bad[0]!r} (known: {', '.join(sorted(END_KEYS))})", "end", i, bad[0])
-        if kind not in ("line", "no-turns", "count", "chain", "plies"):
-            raise w.err(f"[[end]]: kind {kind!r}: use line, no-turns, count, chain or plies", "end", i, "kind")
-        result = spec.get("result", "draw" if kind in ("no-turns", "plies") else "win")
+        if kind not in END_KINDS:
+            raise w.err(f"[[end]]: kind {kind!r}: use {', '.join(END_KINDS)}", "end", i, "kind")
+        result = spec.get("result", "draw" if kind in ("no-turns", "plies", "counter", "repetition") else "win")
         if result not in ("win", "loss", "draw"):
             raise w.err(f"{what}: result {result!r}: use win, loss or draw", "end", i, "result")
         player = spec.get("player", "*")
@@ -425,9 +558,9 @@ class _Reader:
         states = spec.get("states", [])
         if isinstance(states, str):
             states = [states]
-        for s in states:
+        for x in states:
             try:
-                self._state_token(s, what)
+                self._state_token(x, what)
             except RuleError as exc:
                 raise w.err(str(exc), "end", i, "states") from None
         op = spec.get("op", ">=")
@@ -446,7 +579,38 @@ class _Reader:
                 raise w.err(f"{what}: unknown move {mv!r}", "end", i, "move")
             value = spec.get("length", value)
         region = spec.get("region", "")
-        return EndRule(kind, k, tuple(states), pl, result, op, value, str(region), mv, w.line("end", i))
+        if not isinstance(region, str):
+            raise w.err(f"{what}: region must be a region name", "end", i, "region")
+        conditions: tuple[Condition, ...] = ()
+        if kind == "count":
+            try:
+                if "all" in spec:
+                    if "states" in spec or not isinstance(spec["all"], list) or not spec["all"]:
+                        raise RuleError(f"{what}: give either states/op/value or a non-empty list all = [...]")
+                    conditions = tuple(self._condition(c, f"{what}: all") for c in spec["all"])
+                else:
+                    conditions = (self._condition({"states": states, "op": op, "value": value, "region": region},
+                                                  what),)
+            except RuleError as exc:
+                raise w.err(str(exc), "end", i, "all" if "all" in spec else "states") from None
+        check = spec.get("check")
+        if check is not None and not isinstance(check, bool):
+            raise w.err(f"{what}: check must be true or false", "end", i, "check")
+        if check is not None and not self.data.get("royal"):
+            raise w.err(f"{what}: check means a royal piece is capturable, but the rule set names no royal states",
+                        "end", i, "check")
+        optional = spec.get("optional", False)
+        if not isinstance(optional, bool):
+            raise w.err(f"{what}: optional must be true or false", "end", i, "optional")
+        counter = spec.get("counter", "")
+        if kind == "counter" or (kind == "repetition" and counter):
+            if counter not in {c.name for c in self.counters}:
+                raise w.err(f"{what}: unknown counter {counter!r} (declare it in a [[counter]] table)", "end", i,
+                            "counter")
+        if kind == "repetition" and value < 2:
+            raise w.err(f"{what}: value must be at least 2 (the number of times a position stands)", "end", i, "value")
+        return EndRule(kind, k, tuple(states), pl, result, op, value, mv, conditions, check, optional, str(counter),
+                       w.line("end", i))
 
     def _tape(self) -> TapeRule | None:
         t = self.data.get("tape")
@@ -468,49 +632,71 @@ class _Reader:
             raise w.err(str(exc), "tape", 0, "player") from None
         return TapeRule(players, flips)
 
-    def _regions(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        r = self.data.get("regions", {})
+    def _regions(self, r: Any, what: str, table: str, index: int = 0) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Regions: name = tile ids and specs (``row:N``, ``column:N`` counted from 1, negative from the far end;
+        ``parity:K``: tiles whose drawn x + y is K modulo 2)."""
         if not isinstance(r, dict):
-            raise self.where.err("[regions]: expected a table name = [tile ids]", "regions")
+            raise self.where.err(f"{what}: expected a table name = [tile ids or specs]", table, index)
         out = []
         for k, v in r.items():
-            if not isinstance(v, list) or not all(isinstance(x, str | int) for x in v):
-                raise self.where.err(f"[regions] {k!r}: expected a list of tile ids", "regions", 0, k)
-            out.append((k, tuple(str(x) for x in v)))
+            items = [v] if isinstance(v, str) else v
+            if not isinstance(items, list) or not all(isinstance(x, str | int) and not isinstance(x, bool) for x in items):
+                raise self.where.err(f"{what} {k!r}: expected a list of tile ids or specs like \"row:1\"", table, index, k)
+            for x in items:
+                x = str(x)
+                if ":" in x and (not REGION_SPEC.match(x) or (x.endswith(":0") and not x.startswith("parity"))):
+                    raise self.where.err(f"{what} {k!r}: bad spec {x!r} (use row:N, column:N, parity:0 or parity:1)",
+                                         table, index, k)
+            out.append((k, tuple(str(x) for x in items)))
         return tuple(out)
 
-    def _initial(self) -> Initial:
+    def _setups(self) -> tuple[Setup, ...]:
+        out = []
+        for i, st in enumerate(self._list("setup")):
+            bad = sorted(set(st) - {"boards", "layout", "tiles", "frames", "to_move", "regions"})
+            if bad:
+                raise self.where.err(f"[[setup]]: unknown key {bad[0]!r} (known: boards, layout, tiles, frames, to_move, "
+                                     "regions)", "setup", i, bad[0])
+            boards = st.get("boards")
+            if not isinstance(boards, list) or not boards or not all(isinstance(b, str) for b in boards):
+                raise self.where.err("[[setup]]: boards must be a list of board names or patterns", "setup", i, "boards")
+            ini = {k: v for k, v in st.items() if k in ("layout", "tiles", "frames", "to_move")}
+            out.append(Setup(tuple(boards), self._initial(ini, "setup", i),
+                             self._regions(st.get("regions", {}), "[[setup]] regions", "setup", i)))
+        return tuple(out)
+
+    def _initial(self, ini: Any, table: str, index: int = 0) -> Initial:
         w = self.where
-        ini = self.data.get("initial", {})
+        what = f"[{table}]" if table == "initial" else f"[[{table}]]"
         if not isinstance(ini, dict):
-            raise w.err("[initial]: expected a table", "initial")
+            raise w.err(f"{what}: expected a table", table, index)
         bad = sorted(set(ini) - {"layout", "tiles", "frames", "to_move"})
         if bad:
-            raise w.err(f"[initial]: unknown key {bad[0]!r} (known: layout, tiles, frames, to_move)", "initial", 0, bad[0])
+            raise w.err(f"{what}: unknown key {bad[0]!r} (known: layout, tiles, frames, to_move)", table, index, bad[0])
         layout = ini.get("layout", "")
         if not isinstance(layout, str):
-            raise w.err("[initial]: layout must be a string", "initial", 0, "layout")
+            raise w.err(f"{what}: layout must be a string", table, index, "layout")
         toks = tuple(layout.split())
         for t in toks:
             base = t.split("@")[0]
             if base != "." and base not in self.state_names:
-                raise w.err(f"[initial]: layout: unknown state {t!r}", "initial", 0, "layout")
+                raise w.err(f"{what}: layout: unknown state {t!r}", table, index, "layout")
         tiles = ini.get("tiles", {})
         if not isinstance(tiles, dict):
-            raise w.err("[initial]: tiles must be a table state = [tile ids]", "initial", 0, "tiles")
-        for s in tiles:
-            if s not in self.state_names:
-                raise w.err(f"[initial]: tiles: unknown state {s!r}", "initial", 0, "tiles")
+            raise w.err(f"{what}: tiles must be a table state = [tile ids]", table, index, "tiles")
+        for x in tiles:
+            if x not in self.state_names:
+                raise w.err(f"{what}: tiles: unknown state {x!r}", table, index, "tiles")
         frames = ini.get("frames", {})
         if not isinstance(frames, dict) or not all(isinstance(v, int) for v in frames.values()):
-            raise w.err("[initial]: frames must be a table state = orientation", "initial", 0, "frames")
-        for s, f in frames.items():
-            if s not in self.state_names or not 0 <= f < self.grid.group.order:
-                raise w.err(f"[initial]: frames: bad entry {s} = {f}", "initial", 0, "frames")
+            raise w.err(f"{what}: frames must be a table state = orientation", table, index, "frames")
+        for x, f in frames.items():
+            if x not in self.state_names or not 0 <= f < self.grid.group.order:
+                raise w.err(f"{what}: frames: bad entry {x} = {f}", table, index, "frames")
         to_move = ini.get("to_move", self.players[0])
         if to_move not in self.players:
-            raise w.err(f"[initial]: to_move: unknown player {to_move!r}", "initial", 0, "to_move")
-        return Initial(toks, tuple((s, tuple(str(x) for x in v)) for s, v in tiles.items()),
+            raise w.err(f"{what}: to_move: unknown player {to_move!r}", table, index, "to_move")
+        return Initial(toks, tuple((x, tuple(str(v) for v in vs)) for x, vs in tiles.items()),
                        tuple(frames.items()), self.players.index(to_move))
 
 

@@ -1,53 +1,108 @@
-"""perft: leaf turns at a depth, on tile codes (no position values built), the last ply counted in bulk.
+"""perft: leaf turns at a depth, and ``divide`` (the count below each first turn), optional end rules left out.
 
-One-move turns come from the generated kernels of :mod:`tapology.rules.kernel`; positions
-where a chained move (with links) fits, or rule sets with clean-ups or royal pieces, go
-through the general enumeration.
+On tile codes (no position values built), the last ply counted in bulk: one-move turns come
+from the generated kernels of :mod:`tapology.rules.kernel` where the rule set has no
+clean-ups or royal pieces, every other position through :class:`tapology.rules.chains.Chains`.
+Rule sets with tape moves, chain end rules, or end rules that read counters or the history
+are counted over positions (:meth:`RuleGame.turns` with the optional rules left out).
 """
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from tapology.game import Position
+from tapology.rules.chains import Chains
+from tapology.rules.compiled import Compiled, Key
+from tapology.rules.ends import Situation
 from tapology.rules.kernel import KernelSet
 
+if TYPE_CHECKING:
+    from tapology.rules.engine import RuleGame
 
-def kernels_for(game, comp) -> KernelSet:
-    """The kernel set of a compiled board (cached on the game)."""
-    cache = game.__dict__.setdefault("_kernel_sets", {})
-    ks = cache.get(id(comp))
-    if ks is None or ks.comp is not comp:
-        ks = KernelSet(comp, game.mandatory)
-        cache[id(comp)] = ks
+_KERNELS: weakref.WeakKeyDictionary[Compiled, KernelSet] = weakref.WeakKeyDictionary()
+
+
+def kernels_for(chains: Chains) -> KernelSet:
+    """The kernel set of a compiled board (cached with the board's tables)."""
+    comp = chains.comp
+    ks = _KERNELS.get(comp)
+    if ks is None:
+        ks = KernelSet(chains)
+        _KERNELS[comp] = ks
     return ks
 
 
-def fast_perft(game, pos: Position, depth: int) -> int:  # game: RuleGame without tape moves
+def on_codes(game: RuleGame) -> bool:
+    """True when perft can run on tile codes: no tape moves, and no strict end rule needs chains, counters or the
+    history."""
+    return game.rules.tape is None and not any(e.kind in ("chain", "counter", "repetition")
+                                               for e in game.strict_ends.ends)
+
+
+def count_leaves(game: RuleGame, pos: Position, depth: int) -> int:
     """Leaf turns at ``depth`` below ``pos``; a finished game has no children.  Cost: the tree above the last ply."""
-    comp = game.compiled(pos.board)
+    if depth <= 0:
+        return 1
+    if not on_codes(game):
+        return _by_positions(game, pos, depth)
+    rec = _counter(game, pos)
+    return rec(game.codes(pos), pos.to_move, pos.ply, depth)
+
+
+def divide(game: RuleGame, pos: Position, depth: int, progress: Callable[[int, int], None] | None = None,
+           ) -> list[tuple[str, int]]:
+    """(label, leaf turns at ``depth`` below it) for every first turn, as chess engines print it.  ``progress(done,
+    total)`` is called after each first turn."""
+    if depth < 1:
+        raise ValueError("divide needs a depth of at least 1")
+    firsts = game.perft_turns(pos)
+    out = []
+    for i, t in enumerate(firsts):
+        out.append((t.label, count_leaves(game, t.result, depth - 1)))
+        if progress is not None:
+            progress(i + 1, len(firsts))
+    return out
+
+
+def _by_positions(game: RuleGame, pos: Position, depth: int) -> int:
+    turns = game.perft_turns(pos)
+    if depth == 1:
+        return len(turns)
+    return sum(_by_positions(game, t.result, depth - 1) for t in turns)
+
+
+def _counter(game: RuleGame, pos: Position) -> Callable[[list[int], int, int, int], int]:
+    """The recursive counter over codes for the board of ``pos``."""
+    chains = game.chains(pos.board)
+    comp = chains.comp
     n_players = len(game.players)
     mandatory = game.mandatory
     use_kernel = not game.rules.cleanups and not game.royal_values
-    ks = kernels_for(game, comp)
-    kernels = [ks.kernel(p) for p in range(n_players)] if use_kernel else []
-    keys = ks.keys
+    kernels = [kernels_for(chains).kernel(p) for p in range(n_players)] if use_kernel else []
+    keys = kernels_for(chains).keys if use_kernel else []
+    ends = game.strict_ends
     plain_lines = _line_checker(game, comp)
-
-    kinds = {e.kind for e in game.rules.ends}
-    max_ply = min((e.value for e in game.rules.ends if e.kind == "plies"), default=None)
+    kinds = {e.kind for e in ends.ends}
+    max_ply = min((e.value for e in ends.ends if e.kind == "plies"), default=None)
+    plies_only = kinds <= {"plies", "no-turns"} and not any(e.check is not None for e in ends.ends)
 
     def ended(codes: list[int], p: int, ply: int) -> bool:
         if plain_lines is not None:
             return plain_lines(codes)
-        if kinds <= {"plies", "no-turns"}:
+        if plies_only:
             return max_ply is not None and ply >= max_ply
-        return game.outcome_codes(comp, codes, p, ply) is not None
+        sit = Situation(codes, p, ply, (), lambda: True, lambda: 1)
+        return ends.outcome(comp, chains, sit, part="moves") is not None
 
     def legal(codes: list[int], p: int) -> list:
         if use_kernel:
             got = kernels[p](codes)
             if got is not None:
                 return [keys[i] for i in got]
-        found = game.chains(comp, codes, p)
+        found = chains.turns(codes, p)
         if mandatory and any(f.flagged for f in found.values()):
             return [k for k, f in found.items() if f.flagged]
         return list(found)
@@ -66,20 +121,21 @@ def fast_perft(game, pos: Position, depth: int) -> int:  # game: RuleGame withou
             return count(codes, p)
         total = 0
         q = (p + 1) % n_players
-        for _s, _e, changes in legal(codes, p):
+        key: Key
+        for key in legal(codes, p):
             new = list(codes)
-            for u, v in changes:
+            for u, v in key[2]:
                 new[u] = v
             total += rec(new, q, ply + 1, d - 1)
         return total
 
-    return rec(game.codes(pos), pos.to_move, pos.ply, depth)
+    return rec
 
 
-def _line_checker(game, comp):
-    """A fast "some line is complete" test when the only end rules are lines and "no turns"; else None."""
-    ends = game.rules.ends
-    if any(e.kind not in ("line", "no-turns") for e in ends):
+def _line_checker(game: RuleGame, comp: Compiled) -> Callable[[list[int]], bool] | None:
+    """A fast "some line is complete" test when the only strict end rules are lines and "no turns"; else None."""
+    ends = game.strict_ends.ends
+    if any(e.kind not in ("line", "no-turns") or e.check is not None for e in ends):
         return None
     h = game.h
     checks = []
@@ -88,7 +144,7 @@ def _line_checker(game, comp):
             continue
         lines = comp.lines(e.k)
         for p in range(len(game.players)):
-            vals = game._line_values(comp, e, p)
+            vals = comp.state_values(e.states, p)
             codes = frozenset(v * h + f for v in vals for f in range(h))
             checks.append((lines, codes))
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import z3
 
+from tapology.rules.chains import Chains, extend_path
 from tapology.rules.compiled import App, Compiled
+from tapology.rules.model import RuleError
 
 MAX_STEPS = 64
 
@@ -35,9 +37,9 @@ def candidates(comp: Compiled, codes: list[int], player: int, steps: int) -> lis
         for a in ids:
             app = comp.apps[a]
             origins = {codes[app.tile], *possible.get(app.tile, ())}
-            for u, code, cr in app.writes:
-                vals = {comp.carry[cr][c] for c in origins} if cr >= 0 else {code}
-                possible.setdefault(u, set()).update(vals)
+            for u, src, mp in app.writes:
+                sources = origins if src == app.tile else {codes[src], *possible.get(src, ())}
+                possible.setdefault(u, set()).update(comp.maps[mp][c] for c in sources)
 
     first = []
     for t in range(comp.n):
@@ -61,6 +63,7 @@ def _touched(comp: Compiled, cands: list[list[int]]) -> list[int]:
             app = comp.apps[a]
             tiles.update(u for u, _ in app.checks)
             tiles.update(u for u, _, _ in app.writes)
+            tiles.update(src for _, src, _ in app.writes)
     return sorted(tiles)
 
 
@@ -117,14 +120,15 @@ class _Encoding:
     def write_exprs(self, app: App, st: dict[int, z3.ArithRef]) -> dict[int, z3.ArithRef]:
         """The code each tile the move writes gets, over the state ``st``."""
         out = {}
-        for u, code, cr in app.writes:
-            if cr < 0:
-                out[u] = z3.IntVal(code)
+        for u, src, mp in app.writes:
+            const = self.comp.const_of[mp]
+            if const >= 0:
+                out[u] = z3.IntVal(const)
             else:
-                origin = st[app.tile]
+                source = st[src]
                 expr: z3.ArithRef = z3.IntVal(-1)
                 for v in self.comp.valid_codes:
-                    expr = z3.If(origin == v, self.comp.carry[cr][v], expr)
+                    expr = z3.If(source == v, self.comp.maps[mp][v], expr)
                 out[u] = expr
         return out
 
@@ -162,12 +166,11 @@ class _Encoding:
         return res
 
 
-def z3_chains(game, comp: Compiled, codes: list[int], player: int) -> dict:
+def z3_chains(chains: Chains, codes: list[int], player: int) -> dict:
     """The legal chains by key, found as all models (see the module docstring)."""
-    if any(c.when == "move" for c in game.rules.cleanups):
-        from tapology.rules.model import RuleError
-
-        raise RuleError(f"{game.rules.source}: the z3 backend does not model clean-ups run after each move "
+    comp = chains.comp
+    if chains.has_move_cleanup:
+        raise RuleError(f"{chains.rules.source}: the z3 backend does not model clean-ups run after each move "
                         "(when = \"move\"); use --backend propagate or csp")
     steps = 2
     while True:
@@ -178,7 +181,8 @@ def z3_chains(game, comp: Compiled, codes: list[int], player: int) -> dict:
             break
         steps += 1
         if steps > MAX_STEPS:
-            raise RuntimeError(f"z3 backend: chains longer than {MAX_STEPS} moves")
+            raise RuleError(f"{chains.rules.source}: the z3 backend stops at chains of {MAX_STEPS} moves; this "
+                            "position has longer ones (use --backend propagate)")
     found: dict = {}
     s = enc.solver
     while s.check() == z3.sat:
@@ -193,22 +197,21 @@ def z3_chains(game, comp: Compiled, codes: list[int], player: int) -> dict:
         work = list(codes)
         for u in enc.tiles:
             work[u] = m.eval(final[u], model_completion=True).as_long()
-        record(game, comp, codes, work, player, seq, found)
+        record(chains, codes, work, player, seq, found)
         s.add(z3.Or([enc.c[i] != (seq[i] if i < len(seq) else -1) for i in range(steps)]))
     return found
 
 
-def record(game, comp: Compiled, codes: list[int], work: list[int], player: int, seq: list[int], found: dict) -> None:
-    """Hand a solver's chain (its moves and final codes) to the shared finishing step of the engine."""
+def record(chains: Chains, codes: list[int], work: list[int], player: int, seq: list[int], found: dict) -> None:
+    """Hand a solver's chain (its moves and final codes) to the shared finishing step of :class:`Chains`."""
+    comp = chains.comp
     apps = comp.apps
     start = apps[seq[0]].tile
     path: tuple[tuple[str, int], ...] = (("", start),)
     flagged = False
-    from tapology.rules.engine import extend_path
-
     for k, a in enumerate(seq):
         app = apps[a]
         path = extend_path(comp, path, tuple(seq[:k]), app)
-        flagged = flagged or app.klass in game.mandatory
+        flagged = flagged or app.klass in chains.mandatory
     diff = {u: work[u] for u in range(len(work)) if work[u] != codes[u]}
-    game._finish(comp, work, codes, diff, player, start, path, flagged, tuple(seq), found)
+    chains.finish(work, codes, diff, player, start, path, flagged, tuple(seq), found)

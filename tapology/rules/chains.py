@@ -1,0 +1,354 @@
+"""Move chains on one compiled board: the one depth-first walk of entry moves and their links, the clean-ups,
+and the royal test (DESIGN.md §4).
+
+A **chain** starts with an entry move of the player to move, then follows links: a forced link
+that fits must be taken, an optional one may; a chain never passes the same position twice
+(nor comes back to where it started).  A complete chain, with the turn's clean-ups run to a
+fixpoint, is a candidate turn keyed by (start tile, end tile, changes); where the rule set
+names royal states it is a turn only if no royal piece of the mover is left capturable and
+no ``safe`` tile of its moves was attacked before it.  A tile is **attacked** by a player
+when some complete chain of theirs (their own royal rule aside) changes it; only entry
+moves whose chains could ever write the tile are tried (:meth:`Compiled.attack_index`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from tapology.rules.compiled import App, Compiled, Key
+from tapology.rules.model import Condition, RuleError, RuleSet
+
+MAX_CLEANUP_ROUNDS = 10_000
+
+Path = tuple[tuple[str, int], ...]  # ((separator, tile), ...): the label's tiles
+# visit(work, diff, start, path, flagged, seq) -> True to stop the walk
+Visit = Callable[[list[int], dict[int, int], int, Path, bool, tuple[int, ...]], bool]
+
+
+@dataclass
+class Found:
+    """What the enumeration knows about one turn: its label path, whether it holds a mandatory class, its moves."""
+
+    path: Path
+    flagged: bool
+    apps: tuple[int, ...]
+
+
+def extend_path(comp: Compiled, path: Path, seq: tuple[int, ...], app: App) -> Path:
+    """The label path after one more move: its landing tile appended (``x`` after a capture); a repeated
+    (sliding) move replaces the tile it slid from."""
+    if app.to < 0:
+        return path
+    step = ("x" if app.klass == "capture" else "-", app.to)
+    if seq and len(path) > 1 and app.move >= 0 and comp.apps[seq[-1]].move == app.move \
+            and comp.rules.moves[app.move].slide:
+        return (*path[:-1], (path[-1][0], app.to))
+    return (*path, step)
+
+
+def count_tiles(comp: Compiled, codes: list[int], cond: Condition, player: int) -> int | None:
+    """How many tiles (of the condition's region) hold one of its states for ``player``; None if the board has
+    no such region (a condition on a missing region never holds)."""
+    h = comp.h
+    vals = comp.state_values(cond.states, player)
+    if cond.region:
+        name = cond.region.replace("{player}", comp.rules.players[player])
+        region = comp.regions.get(name)
+        if region is None:
+            return None
+        return sum(1 for t in region if codes[t] // h in vals)
+    return sum(1 for c in codes if c // h in vals)
+
+
+def conditions_hold(comp: Compiled, codes: list[int], conds: Iterable[Condition], player: int) -> bool:
+    """Every count condition holds for ``player``."""
+    for c in conds:
+        n = count_tiles(comp, codes, c, player)
+        if n is None or not c.holds(n):
+            return False
+    return True
+
+
+class Chains:
+    """The chains of a rule set on one compiled board."""
+
+    def __init__(self, rules: RuleSet, comp: Compiled) -> None:
+        self.rules = rules
+        self.comp = comp
+        self.h = comp.h
+        self.mandatory = frozenset(rules.mandatory)
+        self.royal_values = frozenset(rules.state_index[r].value for r in rules.royal)
+        self.has_move_cleanup = any(c.when == "move" for c in rules.cleanups)
+        self._prune: dict[int, bool] = {}
+
+    # ---- clean-ups --------------------------------------------------------------------
+    def run_cleanups(self, work: list[int], player: int, when: str, undo: list[tuple[int, int]] | None = None) -> None:
+        """Apply the clean-up rewrites until none fits (a fixpoint); RuleError if that never happens.  A clean-up
+        with conditions runs only while they hold."""
+        comp = self.comp
+        apps = comp.cleanup_apps(player, when)
+        if not apps:
+            return
+        cleanups = [c for c in self.rules.cleanups if c.when == when and player in c.move.players]
+        fits = comp.fits
+        for _ in range(MAX_CLEANUP_ROUNDS):
+            changed = False
+            for a in apps:
+                if fits(a, work):
+                    conds = cleanups[-1 - a.move].conditions
+                    if conds and not conditions_hold(comp, work, conds, player):
+                        continue
+                    for u, v in comp.new_values(a, work):
+                        if work[u] != v:
+                            if undo is not None:
+                                undo.append((u, work[u]))
+                            work[u] = v
+                            changed = True
+            if not changed:
+                return
+        raise RuleError(f"{self.rules.source}: the clean-ups do not reach a fixpoint (still rewriting after "
+                        f"{MAX_CLEANUP_ROUNDS} rounds)")
+
+    # ---- the walk ---------------------------------------------------------------------
+    def walk(self, codes: list[int], player: int, entries: Iterable[int], visit: Visit) -> bool:
+        """Walk every chain from the entry applications that fit ``codes``; ``visit`` gets each complete chain
+        (``work`` holds the codes after it, before the turn's clean-ups; ``diff`` the changed tiles).  Returns True
+        as soon as a visit does (and stops).  Cost: the chains' total length."""
+        comp = self.comp
+        apps = comp.apps
+        fits = comp.fits
+        work = list(codes)
+        diff: dict[int, int] = {}
+        move_cleanup = self.has_move_cleanup
+        visited: set[frozenset] = {frozenset()}  # a chain never comes back to a position it passed
+
+        def note(u: int) -> None:
+            if work[u] == codes[u]:
+                diff.pop(u, None)
+            else:
+                diff[u] = work[u]
+
+        def restore(undo: list[tuple[int, int]]) -> None:
+            for u, v in reversed(undo):
+                work[u] = v
+                note(u)
+
+        def step(app: App, start: int, path: Path, flagged: bool, seq: tuple[int, ...]) -> int:
+            """0: the move repeats a position (not taken); 1: taken; 2: taken and the walk must stop."""
+            undo: list[tuple[int, int]] = []
+            for u, v in comp.new_values(app, work):
+                undo.append((u, work[u]))
+                work[u] = v
+                note(u)
+            if move_cleanup:
+                cu: list[tuple[int, int]] = []
+                self.run_cleanups(work, player, "move", cu)
+                undo.extend(cu)
+                for u, _v in cu:
+                    note(u)
+            skey = frozenset(diff.items())
+            if skey in visited:
+                restore(undo)
+                return 0
+            visited.add(skey)
+            path = extend_path(comp, path, seq, app)
+            flagged = flagged or app.klass in self.mandatory
+            seq = (*seq, app.ident)
+            must = False
+            stop = False
+            for forced, ids in comp.links(app.ident):
+                for j in ids:
+                    b = apps[j]
+                    if fits(b, work):
+                        r = step(b, start, path, flagged, seq)
+                        if r == 2:
+                            stop = True
+                            break
+                        if r and forced:
+                            must = True
+                if stop:
+                    break
+            if not stop and not must:
+                stop = visit(work, diff, start, path, flagged, seq)
+            visited.discard(skey)
+            restore(undo)
+            return 2 if stop else 1
+
+        for ident in entries:
+            a = apps[ident]
+            if fits(a, work) and step(a, a.tile, (("", a.tile),), False, ()) == 2:
+                return True
+        return False
+
+    def entries(self, codes: list[int], player: int) -> Iterable[int]:
+        """The entry applications of ``player`` at every tile for the code it holds, in tile order."""
+        comp = self.comp
+        for t in range(comp.n):
+            yield from comp.entries(player, t, codes[t])
+
+    # ---- turns --------------------------------------------------------------------------
+    def turns(self, codes: list[int], player: int, royal: bool = True) -> dict[Key, Found]:
+        """Every complete chain of ``player`` by key, its clean-ups run (and the royal rule, unless ``royal`` is
+        False), before the mandatory-class rule."""
+        found: dict[Key, Found] = {}
+
+        def visit(work: list[int], diff: dict[int, int], start: int, path: Path, flagged: bool,
+                  seq: tuple[int, ...]) -> bool:
+            self.finish(work, codes, diff, player, start, path, flagged, seq, found, royal)
+            return False
+
+        self.walk(codes, player, self.entries(codes, player), visit)
+        return found
+
+    def finish(self, work: list[int], codes: list[int], diff: dict[int, int], player: int, start: int, path: Path,
+               flagged: bool, seq: tuple[int, ...], found: dict[Key, Found], royal: bool = True) -> None:
+        """Record a complete chain: run the turn's clean-ups, check the royal rule, key the result."""
+        final = self.final_changes(work, codes, diff, player)
+        if final is None:
+            return
+        changes, undo = final
+        try:
+            if not changes:
+                return
+            if royal and self.royal_values and not self.royal_safe(work, codes, player, seq):
+                return
+            key = (start, path[-1][1], frozenset(changes.items()))
+            got = found.get(key)
+            if got is None:
+                found[key] = Found(path, flagged, seq)
+            else:
+                # the label is the least path (fewest moves, then tile order), whatever order paths are found in
+                if (len(path), [t for _, t in path]) < (len(got.path), [t for _, t in got.path]):
+                    got.path, got.apps = path, seq
+                got.flagged = got.flagged or flagged
+        finally:
+            for u, v in reversed(undo):
+                work[u] = v
+
+    def final_changes(self, work: list[int], codes: list[int], diff: dict[int, int],
+                      player: int) -> tuple[dict[int, int], list[tuple[int, int]]] | None:
+        """The chain's changes after the turn's clean-ups (run on ``work``; undo them with the list returned)."""
+        cu: list[tuple[int, int]] = []
+        if not self.rules.cleanups:
+            return dict(diff), cu
+        self.run_cleanups(work, player, "turn", cu)
+        return {u: work[u] for u in set(diff) | {u for u, _ in cu} if work[u] != codes[u]}, cu
+
+    # ---- the royal rule ---------------------------------------------------------------------
+    def _can_prune(self, q: int) -> bool:
+        """True when player q's clean-ups never touch a tile holding a royal piece, so only entries whose chains
+        could write a tile can change it."""
+        got = self._prune.get(q)
+        if got is None:
+            comp = self.comp
+            h = self.h
+            royal_mask = sum(1 << c for c in comp.valid_codes if c // h in self.royal_values)
+            got = not any(c.when == "move" and q in c.move.players for c in self.rules.cleanups)
+            if got:
+                for a in comp.cleanup_apps(q, "turn"):
+                    checks = dict(a.checks)
+                    if any(checks.get(u, comp.all_mask) & royal_mask for u, _s, _m in a.writes):
+                        got = False
+                        break
+            self._prune[q] = got
+        return got
+
+    def attacked(self, work: list[int], tiles: set[int], player: int) -> bool:
+        """True when some other player has a complete chain (their royal rule aside) that changes one of ``tiles``."""
+        comp = self.comp
+        for q in range(len(self.rules.players)):
+            if q == player:
+                continue
+            if self._can_prune(q):
+                index = comp.attack_index(q)
+                cands: set[int] = set()
+                for u in tiles:
+                    cands.update(index.get(u, ()))
+                entries: Iterable[int] = sorted(cands)
+            else:
+                entries = self.entries(work, q)
+            base = list(work)
+
+            def visit(w: list[int], diff: dict[int, int], start: int, path: Path, flagged: bool,
+                      seq: tuple[int, ...], q: int = q, base: list[int] = base) -> bool:
+                final = self.final_changes(w, base, diff, q)
+                assert final is not None
+                changes, undo = final
+                for u, v in reversed(undo):
+                    w[u] = v
+                return any(u in tiles for u in changes)
+
+            if self.walk(base, q, entries, visit):
+                return True
+        return False
+
+    def royal_tiles(self, codes: list[int], player: int) -> set[int]:
+        """Tiles holding a royal piece of ``player``."""
+        h = self.h
+        owner = self.comp.owner
+        return {t for t, c in enumerate(codes) if c // h in self.royal_values and owner[c] == player}
+
+    def in_check(self, codes: list[int], player: int) -> bool:
+        """True when one of ``player``'s royal pieces is capturable by another player."""
+        mine = self.royal_tiles(codes, player)
+        return bool(mine) and self.attacked(codes, mine, player)
+
+    def probe_code(self, player: int) -> int:
+        """The code of ``player``'s first royal state (standing in on ``safe`` tiles)."""
+        for r in self.rules.royal:
+            sd = self.rules.state_index[r]
+            if sd.owner == player:
+                return sd.value * self.h
+        raise RuleError(f"{self.rules.source}: a move with safe cells is played by {self.rules.players[player]!r}, "
+                        "who has no royal state")
+
+    def royal_safe(self, work: list[int], codes: list[int], player: int, seq: tuple[int, ...]) -> bool:
+        """No royal piece of the mover capturable after the chain, and no safe tile attacked before it."""
+        mine = self.royal_tiles(work, player)
+        if mine and self.attacked(work, mine, player):
+            return False
+        for ident in seq:
+            safe = self.comp.apps[ident].safe
+            if safe:
+                # castling-style: the tiles must not be attacked before the move, as if the mover's royal piece stood there
+                probe = list(codes)
+                code = self.probe_code(player)
+                for u in safe:
+                    if codes[u] // self.h not in self.royal_values:
+                        probe[u] = code
+                if self.attacked(probe, set(safe), player):
+                    return False
+        return True
+
+    # ---- chains as a measure ------------------------------------------------------------------
+    def longest(self, codes: list[int], move: str, player: int) -> int:
+        """The most moves of a chain starting with ``move`` (following its links, forced or not) that fit, on a
+        scratch copy.  Cost O(n·|H|·chain)."""
+        comp = self.comp
+        mi = comp.move_index[move]
+        m = self.rules.moves[mi]
+        work = list(codes)
+        best = 0
+
+        def go(app: App, depth: int) -> None:
+            nonlocal best
+            vals = comp.new_values(app, work)
+            undo = [(u, work[u]) for u, _ in vals]
+            for u, v in vals:
+                work[u] = v
+            best = max(best, depth)
+            for _forced, ids in comp.links(app.ident):
+                for j in ids:
+                    b = comp.apps[j]
+                    if comp.fits(b, work):
+                        go(b, depth + 1)
+            for u, v in undo:
+                work[u] = v
+
+        for t in range(comp.n):
+            for g in m.orientations:
+                ident = comp.place(mi, player, t, g)
+                if ident >= 0 and comp.fits(comp.apps[ident], work):
+                    go(comp.apps[ident], 1)
+        return best

@@ -1,0 +1,124 @@
+"""End rules: when a position ends the game and with what score, read in the rule file's order.
+
+Each rule may be limited to positions where the player to move is (``check = true``) or is
+not (``check = false``) in check; ``optional`` rules (draw claims, house rules) are applied in
+play and left out by perft.  A ``no-turns`` rule needs the turns, so rules after it wait for
+them.  Scores: 1 win, 0 draw, −1 loss per player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tapology.rules.chains import Chains, conditions_hold
+from tapology.rules.compiled import Compiled
+from tapology.rules.model import EndRule, RuleSet, compare
+
+Score = dict[str, int]
+
+
+@dataclass
+class Situation:
+    """What the end rules read of a position: its codes, who moves, plies played, counters, and callbacks for the
+    facts that cost a search (whether a turn exists, how often the position has stood)."""
+
+    codes: list[int]
+    to_move: int
+    ply: int
+    counters: tuple[int, ...]
+    any_turn: Callable[[], bool]
+    repeats: Callable[[], int]
+
+
+def score(players: tuple[str, ...], player: int, result: str) -> Score:
+    """The score when ``player`` gets ``result`` (win, loss or draw); with more than two players a loss is 0 for the
+    others."""
+    if result == "draw":
+        return {p: 0 for p in players}
+    sign = 1 if result == "win" else -1
+    out = {}
+    for i, p in enumerate(players):
+        if i == player:
+            out[p] = sign
+        else:
+            out[p] = -sign if len(players) == 2 or sign == 1 else 0
+    return out
+
+
+def has_line(comp: Compiled, codes: list[int], e: EndRule, player: int) -> bool:
+    """True when some line of ``e.k`` distinct tiles holds the player's states (``e.states``, or all they own)."""
+    h = comp.h
+    vals = comp.state_values(e.states, player)
+    return bool(vals) and any(all(codes[t] // h in vals for t in line) for line in comp.lines(e.k))
+
+
+class EndRules:
+    """The end rules of a rule set (with or without the optional ones)."""
+
+    def __init__(self, rules: RuleSet, optional: bool = True) -> None:
+        self.rules = rules
+        self.players = rules.players
+        self.ends = tuple(e for e in rules.ends if optional or not e.optional)
+        self.counter_index = {c.name: i for i, c in enumerate(rules.counters)}
+
+    @property
+    def needs_turns_only(self) -> bool:
+        """True when the only way to end is to have no turn (perft needs no end test then)."""
+        return all(e.kind == "no-turns" for e in self.ends)
+
+    def outcome(self, comp: Compiled, chains: Chains, sit: Situation, part: str = "all") -> Score | None:
+        """The outcome of a position, or None while it goes on.  ``part``: ``all`` the rules; ``before`` those before
+        the first ``no-turns`` rule (the caller has not listed the turns yet); ``after`` the first ``no-turns`` rule
+        and those after it; ``moves`` every rule but the ``no-turns`` ones (perft: a position without turns has no
+        children anyway)."""
+        in_check: bool | None = None
+        seen_no_turns = False
+        for e in self.ends:
+            if e.kind == "no-turns":
+                if part == "before":
+                    return None
+                seen_no_turns = True
+                if part == "moves" or sit.any_turn():
+                    continue
+            elif part == "after" and not seen_no_turns:
+                continue
+            if e.check is not None:
+                if in_check is None:
+                    in_check = chains.in_check(sit.codes, sit.to_move)
+                if in_check != e.check:
+                    continue
+            if e.kind == "no-turns":
+                return score(self.players, sit.to_move, e.result)
+            got = self._rule(comp, chains, sit, e)
+            if got is not None:
+                return got
+        return None
+
+    def _rule(self, comp: Compiled, chains: Chains, sit: Situation, e: EndRule) -> Score | None:
+        players = self.players
+        if e.kind == "plies":
+            return score(players, sit.to_move, e.result) if sit.ply >= e.value else None
+        if e.kind == "line":
+            have = [p for p in range(len(players)) if has_line(comp, sit.codes, e, p)]
+            if have:
+                mover = (sit.to_move - 1) % len(players)
+                return score(players, mover if mover in have else have[0], e.result)
+            return None
+        if e.kind == "count":
+            for p in ([e.player] if e.player is not None else range(len(players))):
+                if conditions_hold(comp, sit.codes, e.conditions, p):
+                    return score(players, p, e.result)
+            return None
+        if e.kind == "chain":
+            for p in ([e.player] if e.player is not None else range(len(players))):
+                if chains.longest(sit.codes, e.move, p) >= e.value:
+                    return score(players, p, e.result)
+            return None
+        if e.kind == "counter":
+            i = self.counter_index[e.counter]
+            n = sit.counters[i] if i < len(sit.counters) else 0
+            return score(players, sit.to_move, e.result) if compare(n, e.op, e.value) else None
+        if e.kind == "repetition":
+            return score(players, sit.to_move, e.result) if sit.repeats() >= e.value else None
+        raise AssertionError(e.kind)

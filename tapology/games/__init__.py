@@ -12,7 +12,7 @@ from tapology.rules.model import RuleError, RuleSet
 from tapology.rules.parse import load_rules
 
 DATA = Path(__file__).resolve().parent / "data"
-BUILTIN = ("tictactoe", "checkers", "chinese-checkers", "tictactopology")
+BUILTIN = ("tictactoe", "checkers", "chinese-checkers", "tictactopology", "chess")
 _TTT = re.compile(r"^tictactoe:(\d+),(\d+),(\d+)$")
 
 

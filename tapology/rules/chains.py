@@ -7,8 +7,9 @@ that fits must be taken, an optional one may; a chain never passes the same posi
 fixpoint, is a candidate turn keyed by (start tile, end tile, changes); where the rule set
 names royal states it is a turn only if no royal piece of the mover is left capturable and
 no ``safe`` tile of its moves was attacked before it.  A tile is **attacked** by a player
-when some complete chain of theirs (their own royal rule aside) changes it; only entry
-moves whose chains could ever write the tile are tried (:meth:`Compiled.attack_index`).
+when some complete chain of their moves (their own royal rule and the clean-ups of their
+turn aside) changes it; only entry moves whose chains could ever write the tile are tried
+(:meth:`Compiled.attack_index`).
 """
 
 from __future__ import annotations
@@ -50,15 +51,14 @@ def extend_path(comp: Compiled, path: Path, seq: tuple[int, ...], app: App) -> P
 def count_tiles(comp: Compiled, codes: list[int], cond: Condition, player: int) -> int | None:
     """How many tiles (of the condition's region) hold one of its states for ``player``; None if the board has
     no such region (a condition on a missing region never holds)."""
-    h = comp.h
-    vals = comp.state_values(cond.states, player)
+    wanted = comp.state_codes(cond.states, player)
     if cond.region:
         name = cond.region.replace("{player}", comp.rules.players[player])
         region = comp.regions.get(name)
         if region is None:
             return None
-        return sum(1 for t in region if codes[t] // h in vals)
-    return sum(1 for c in codes if c // h in vals)
+        return sum(1 for t in region if codes[t] in wanted)
+    return sum(codes.count(c) for c in wanted)
 
 
 def conditions_hold(comp: Compiled, codes: list[int], conds: Iterable[Condition], player: int) -> bool:
@@ -80,35 +80,52 @@ class Chains:
         self.mandatory = frozenset(rules.mandatory)
         self.royal_values = frozenset(rules.state_index[r].value for r in rules.royal)
         self.has_move_cleanup = any(c.when == "move" for c in rules.cleanups)
-        self._prune: dict[int, bool] = {}
+        self._groups: dict[tuple[int, str], list[tuple[tuple[Condition, ...], list[App]]]] = {}
 
     # ---- clean-ups --------------------------------------------------------------------
     def run_cleanups(self, work: list[int], player: int, when: str, undo: list[tuple[int, int]] | None = None) -> None:
         """Apply the clean-up rewrites until none fits (a fixpoint); RuleError if that never happens.  A clean-up
-        with conditions runs only while they hold."""
-        comp = self.comp
-        apps = comp.cleanup_apps(player, when)
-        if not apps:
+        with conditions runs only while they hold (read anew after every change)."""
+        groups = self._cleanup_groups(player, when)
+        if not groups:
             return
-        cleanups = [c for c in self.rules.cleanups if c.when == when and player in c.move.players]
+        comp = self.comp
         fits = comp.fits
         for _ in range(MAX_CLEANUP_ROUNDS):
             changed = False
-            for a in apps:
-                if fits(a, work):
-                    conds = cleanups[-1 - a.move].conditions
-                    if conds and not conditions_hold(comp, work, conds, player):
-                        continue
-                    for u, v in comp.new_values(a, work):
-                        if work[u] != v:
-                            if undo is not None:
-                                undo.append((u, work[u]))
-                            work[u] = v
-                            changed = True
+            for conds, apps in groups:
+                if conds and not conditions_hold(comp, work, conds, player):
+                    continue
+                for a in apps:
+                    if fits(a, work):
+                        for u, v in comp.new_values(a, work):
+                            if work[u] != v:
+                                if undo is not None:
+                                    undo.append((u, work[u]))
+                                work[u] = v
+                                changed = True
+                        if changed and conds and not conditions_hold(comp, work, conds, player):
+                            break
             if not changed:
                 return
         raise RuleError(f"{self.rules.source}: the clean-ups do not reach a fixpoint (still rewriting after "
                         f"{MAX_CLEANUP_ROUNDS} rounds)")
+
+    def _cleanup_groups(self, player: int, when: str) -> list[tuple[tuple[Condition, ...], list[App]]]:
+        """The placed clean-ups of ``player`` at ``when``, grouped by clean-up with its conditions, in file order."""
+        key = (player, when)
+        got = self._groups.get(key)
+        if got is None:
+            cleanups = [c for c in self.rules.cleanups if c.when == when and player in c.move.players]
+            got = []
+            for a in self.comp.cleanup_apps(player, when):
+                conds = cleanups[-1 - a.move].conditions
+                if got and got[-1][1][-1].move == a.move:
+                    got[-1][1].append(a)
+                else:
+                    got.append((conds, [a]))
+            self._groups[key] = got
+        return got
 
     # ---- the walk ---------------------------------------------------------------------
     def walk(self, codes: list[int], player: int, entries: Iterable[int], visit: Visit) -> bool:
@@ -236,50 +253,24 @@ class Chains:
         return {u: work[u] for u in set(diff) | {u for u, _ in cu} if work[u] != codes[u]}, cu
 
     # ---- the royal rule ---------------------------------------------------------------------
-    def _can_prune(self, q: int) -> bool:
-        """True when player q's clean-ups never touch a tile holding a royal piece, so only entries whose chains
-        could write a tile can change it."""
-        got = self._prune.get(q)
-        if got is None:
-            comp = self.comp
-            h = self.h
-            royal_mask = sum(1 << c for c in comp.valid_codes if c // h in self.royal_values)
-            got = not any(c.when == "move" and q in c.move.players for c in self.rules.cleanups)
-            if got:
-                for a in comp.cleanup_apps(q, "turn"):
-                    checks = dict(a.checks)
-                    if any(checks.get(u, comp.all_mask) & royal_mask for u, _s, _m in a.writes):
-                        got = False
-                        break
-            self._prune[q] = got
-        return got
-
     def attacked(self, work: list[int], tiles: set[int], player: int) -> bool:
-        """True when some other player has a complete chain (their royal rule aside) that changes one of ``tiles``."""
+        """True when some other player has a complete chain of moves (their royal rule and their turn's clean-ups
+        aside) that changes one of ``tiles``.  Only entries whose chains could write a tile are tried, unless the
+        player has clean-ups run after each move (which could write anywhere)."""
         comp = self.comp
         for q in range(len(self.rules.players)):
             if q == player:
                 continue
-            if self._can_prune(q):
+            if any(c.when == "move" and q in c.move.players for c in self.rules.cleanups):
+                entries: Iterable[int] = self.entries(work, q)
+            else:
                 index = comp.attack_index(q)
+                apps = comp.apps
                 cands: set[int] = set()
                 for u in tiles:
-                    cands.update(index.get(u, ()))
-                entries: Iterable[int] = sorted(cands)
-            else:
-                entries = self.entries(work, q)
-            base = list(work)
-
-            def visit(w: list[int], diff: dict[int, int], start: int, path: Path, flagged: bool,
-                      seq: tuple[int, ...], q: int = q, base: list[int] = base) -> bool:
-                final = self.final_changes(w, base, diff, q)
-                assert final is not None
-                changes, undo = final
-                for u, v in reversed(undo):
-                    w[u] = v
-                return any(u in tiles for u in changes)
-
-            if self.walk(base, q, entries, visit):
+                    cands.update(i for i, codes in index.get(u, ()) if work[apps[i].tile] in codes)
+                entries = sorted(cands)
+            if self.walk(work, q, entries, lambda w, diff, *_: any(u in diff for u in tiles)):
                 return True
         return False
 

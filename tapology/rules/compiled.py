@@ -92,7 +92,7 @@ class Compiled:
         self._cleanups: dict[tuple[int, str], tuple[App, ...]] = {}
         self._lines: dict[int, list[tuple[int, ...]]] = {}
         self._reach: dict[int, frozenset[int]] = {}
-        self._attack: dict[int, dict[int, tuple[int, ...]]] = {}
+        self._attack: dict[int, dict[int, tuple[tuple[int, frozenset[int]], ...]]] = {}
         self.owner = [-1] * self.n_codes
         for s in rules.states:
             for f in range(h):
@@ -126,6 +126,16 @@ class Compiled:
                 got = frozenset(v for tok in tokens for v in self.states_of(tok, player))
             else:
                 got = frozenset(s.value for s in self.rules.states if s.owner == player)
+            self._values_cache[key] = got
+        return got
+
+    def state_codes(self, tokens: tuple[str, ...], player: int) -> frozenset[int]:
+        """The codes (every frame) of the states a list of tokens names for ``player``."""
+        key = (player, tokens, "codes")
+        got = self._values_cache.get(key)
+        if got is None:
+            vals = self.state_values(tokens, player)
+            got = frozenset(c for c in self.valid_codes if c // self.h in vals)
             self._values_cache[key] = got
         return got
 
@@ -351,7 +361,7 @@ class Compiled:
                     ident = self._build(m, -1 - mi, player, t, g)
                     if ident >= 0:
                         a = self.apps[ident]
-                        sig = (a.checks, a.writes)
+                        sig = (mi, a.checks, a.writes)
                         if sig not in seen:
                             seen.add(sig)
                             out.append(a)
@@ -401,17 +411,17 @@ class Compiled:
             self._reach[ident] = got
         return got
 
-    def attack_index(self, player: int) -> dict[int, tuple[int, ...]]:
-        """Tile u -> the entry applications of ``player`` (at any tile, for any code there) whose chains could write u.
-        Built once per player: cost O(n · |codes| · entries)."""
+    def attack_index(self, player: int) -> dict[int, tuple[tuple[int, frozenset[int]], ...]]:
+        """Tile u -> (entry application, the codes at its tile it enters for) of ``player``, for every entry whose
+        chains could write u.  Built once per player: cost O(n · |codes| · entries)."""
         got = self._attack.get(player)
         if got is None:
-            by_tile: dict[int, set[int]] = {}
+            by_tile: dict[int, dict[int, set[int]]] = {}
             for t in range(self.n):
                 for c in self.valid_codes:
                     for ident in self.entries(player, t, c):
                         for u in self.reach(ident):
-                            by_tile.setdefault(u, set()).add(ident)
-            got = {u: tuple(sorted(ids)) for u, ids in by_tile.items()}
+                            by_tile.setdefault(u, {}).setdefault(ident, set()).add(c)
+            got = {u: tuple((i, frozenset(cs)) for i, cs in sorted(ids.items())) for u, ids in by_tile.items()}
             self._attack[player] = got
         return got

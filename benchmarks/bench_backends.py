@@ -13,10 +13,10 @@ import sys
 import time
 from collections import Counter
 
+from tapology.model.atlas import Atlas
 from tapology.model.board import Board, Taping
 from tapology.model.builtins import builtin_board
-from tapology.model.tape import format_fact, side_fact
-from tapology.solver.propagator import Atlas
+from tapology.model.tape import board_tapings, format_fact, side_fact
 from tapology.solver.synthesis import Request, synthesize
 from tapology.solver.z3backend import Z3Closure, z3_consistent
 
@@ -38,7 +38,7 @@ def bench_decisions(name: str, k: int) -> tuple[str, int, int, float, float, int
     board = builtin_board(name)
     tapings = random_tapings(board, k, seed=len(board.tiles))
     at = Atlas.of(board)
-    base_facts = [tp.fact for tp in board.tapings()]
+    base_facts = [tp.fact for tp in board_tapings(board)]
     t0 = time.perf_counter()
     prop = [at.copy().tape([tp]) is None for tp in tapings]
     t1 = time.perf_counter()

@@ -10,10 +10,10 @@ import argparse
 import platform
 import time
 
+from tapology.model.atlas import Atlas
 from tapology.model.board import Board
 from tapology.model.builtins import builtin_board
 from tapology.model.tape import parse_tape
-from tapology.solver.propagator import Atlas
 
 
 def timed(fn, repeat: int = 1) -> tuple[float, object]:

@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tapology.games.kinrow import KInARow
 from tapology.model.builtins import builtin_board
-from tapology.play.kinrow import KInARow
 from tapology.play.solve import WIN, solve_game, solve_kinrow
 
 
@@ -100,7 +100,7 @@ def main() -> None:
             assert ref == facts(sym), (board, ref, facts(sym))
         if k == 3:
             try:
-                from tapology.play.resolve import load_game
+                from tapology.games.registry import load_game
 
                 rg = load_game("tictactoe", board, fast=False).game
                 if not isinstance(rg, KInARow):

@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover - older typer on top of click
 from tapology import reports
 from tapology.commands import register_all
 from tapology.errors import TapologyError
+from tapology.model.grid import get_grid
 from tapology.render.ascii import draw_board, draw_charts
 
 app = typer.Typer(
@@ -50,7 +51,6 @@ def group(
     if as_json:
         emit({"order": rep["order"], "table": rep["table"], "inverse": rep["inverse"], "meanings": rep["meanings"]})
         return
-    from tapology.model.grid import get_grid
 
     grp = get_grid(grid).group
     typer.echo(grp.table_text())

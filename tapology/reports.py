@@ -11,10 +11,10 @@ from typing import Any
 
 from tapology.errors import BoardError, BoardFileError
 from tapology.files import check_target
+from tapology.model.atlas import Atlas
 from tapology.model.boardfile import BoardSource, load_board, save_board
 from tapology.model.grid import get_grid
-from tapology.model.tape import parse_tape
-from tapology.solver.propagator import Atlas
+from tapology.model.tape import board_tapings, parse_tape
 
 
 def group_report(grid: str) -> dict[str, Any]:
@@ -91,7 +91,7 @@ def check_data(src: BoardSource, at: Atlas, backend: str = "propagate", explain:
     if backend == "propagate" and (at.conflict is None or not explain):
         return {"consistent": at.conflict is None, "tiles": len(b.tiles),
                 "conflict": None if at.conflict is None else at.conflict.to_json(b)}
-    facts = [*b.tapings(), *src.tapings]
+    facts = [*board_tapings(b), *src.tapings]
     ok = backend_consistent(b, facts, backend, at.conflict is None)
     conflict = None
     if not ok:
@@ -109,13 +109,13 @@ def backend_consistent(board: Any, facts: Sequence[Any], backend: str, propagate
     if backend == "propagate":
         return propagated
     if backend == "z3":
-        from tapology.solver.z3backend import Z3Closure, bare_board
+        from tapology.solver.z3backend import Z3Closure, bare_board  # z3 loads only when asked for (start-up time)
 
         c = Z3Closure(bare_board(board))
         c.add_facts([tp.fact for tp in facts])
         verdict = c.consistent()
     else:
-        from tapology.solver.csp import csp_consistent
+        from tapology.solver.csp import csp_consistent  # python-constraint loads only when asked for
 
         verdict = csp_consistent(board, facts, include_board=False)
     if verdict != propagated:  # pragma: no cover - backends are cross-checked in the tests
@@ -126,7 +126,7 @@ def backend_consistent(board: Any, facts: Sequence[Any], backend: str, propagate
 def _conflict_json(board: Any, facts: Sequence[Any], conflict: Any, backend: str, explain: bool) -> dict[str, Any]:
     """The conflict as JSON; with ``explain``, ``because`` is a minimal inconsistent set found by ``backend``."""
     if explain:
-        from tapology.solver.explain import explain as explain_facts
+        from tapology.solver.explain import explain as explain_facts  # z3 loads only when asked for
 
         ex = explain_facts(board, facts, "z3" if backend == "z3" else "propagate")
         if ex is not None:
@@ -163,7 +163,7 @@ def tape_report(spec: str, tapes: Sequence[str], out: str | None = None, domain:
         b.tile(c, f"--chart {c}")
     tapings = [parse_tape(t, b, where=f"TAPE {i + 1}") for i, t in enumerate(tapes)]
     plain = backend == "propagate" and not explain
-    facts = [] if plain else [*b.tapings(), *src.tapings]
+    facts = [] if plain else [*board_tapings(b), *src.tapings]
     if at.conflict is not None:
         return ({"allowed": False, "tapes": [t.label for t in tapings],
                  "conflict": at.conflict.to_json(b) if plain else _conflict_json(b, facts, at.conflict, backend, explain),

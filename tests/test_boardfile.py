@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from tapology.errors import BoardFileError, BuiltinError
+from tapology.model.atlas import Atlas
 from tapology.model.boardfile import dumps_board, load_board, parse_board
 from tapology.model.builtins import builtin_board
-from tapology.solver.propagator import Atlas
 
 from .strategies import BUILTINS, plane_cutouts
 

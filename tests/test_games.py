@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from tapology.games import BUILTIN, load_game_rules, open_game
+from tapology.games import SHIPPED, load_rules, open_game
+from tapology.model.atlas import Atlas
 from tapology.model.lines import board_lines
 from tapology.model.walk import step
 from tapology.rules import RuleError, RuleGame, TurnError, parse_rules
 from tapology.rules.ends import has_line
-from tapology.solver.propagator import Atlas
 
 
 @pytest.mark.parametrize(("board", "count"), [("torus:3x3", 12), ("plane:3x3", 8)])
@@ -46,7 +46,7 @@ def test_parse_turn_rejects_illegal_labels() -> None:
 
 
 def test_tictactoe_mnk_and_square_boards() -> None:
-    r = load_game_rules("tictactoe:4,4,3")
+    r = load_rules("tictactoe:4,4,3")
     g = RuleGame(r)
     assert g.board_name == "plane:4x4" and len(g.initial().board.tiles) == 16
     assert g.perft(g.initial(), 2) == 16 * 15
@@ -75,7 +75,7 @@ def test_checkers_on_a_cylinder_runs_and_wraps() -> None:
 
 
 def _checkers_without_layout(board: str) -> RuleGame:
-    r = load_game_rules("checkers")
+    r = load_rules("checkers")
     return RuleGame(dataclasses.replace(r, initial=dataclasses.replace(r.initial, layout=())), board)
 
 
@@ -274,7 +274,7 @@ def test_a_turn_may_not_leave_the_royal_piece_capturable() -> None:
 
 def test_turn_labels_parse_back_for_every_game() -> None:
     rng = random.Random(1)
-    for name in BUILTIN:
+    for name in SHIPPED:
         g = open_game(name)
         pos = g.initial()
         for _ in range(6):

@@ -8,9 +8,10 @@ from functools import cache
 
 import pytest
 
+from tapology.errors import GameError
 from tapology.game import Game
+from tapology.games.kinrow import KInARow, bits, popcount
 from tapology.model.builtins import builtin_board
-from tapology.play.kinrow import GameError, KInARow, bits, popcount
 from tests.helpers import reachable
 
 SURFACES = ["plane:3x3", "cylinder:3x3", "mobius:3x3", "torus:3x3", "klein:3x3"]
@@ -146,7 +147,7 @@ def test_seed003_dead_ends(rows, dead):
 
 def _rule_game(board: str):
     pytest.importorskip("tapology.rules")
-    from tapology.play.resolve import load_game
+    from tapology.games.registry import load_game
 
     try:
         lg = load_game("tictactoe", board, fast=False)
@@ -177,7 +178,7 @@ def test_agrees_with_rule_engine(board):
 
 
 def test_fast_path_is_chosen_for_tictactoe():
-    from tapology.play.resolve import load_game
+    from tapology.games.registry import load_game
 
     lg = load_game("tictactoe", "klein:3x3")
     assert isinstance(lg.game, KInARow) and lg.game.k == 3 and len(lg.game.masks) == 22

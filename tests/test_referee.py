@@ -11,11 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tapology.cli import main
+from tapology.errors import TranscriptError
 from tapology.game import Game, Position
+from tapology.games.kinrow import KInARow, popcount
 from tapology.model.builtins import builtin_board
-from tapology.play.kinrow import KInARow, popcount
 from tapology.play.referee import RefereeReport, kinrow_transition, referee, valid_transition
-from tapology.play.transcript import TranscriptError, read_transcript, write_transcript
+from tapology.play.transcript import read_transcript, write_transcript
 
 SURFACES = ["plane:3x3", "cylinder:3x3", "mobius:3x3", "torus:3x3", "klein:3x3"]
 
@@ -210,7 +211,7 @@ def test_cli_referee(tmp_path, capsys):
 
 def _rule_game(name: str, board: str | None = None):
     pytest.importorskip("tapology.rules")
-    from tapology.play.resolve import load_game
+    from tapology.games.registry import load_game
 
     lg = load_game(name, board, fast=False)
     if isinstance(lg.game, KInARow):

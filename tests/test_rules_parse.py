@@ -135,16 +135,16 @@ def test_orientation_specs() -> None:
 
 
 def test_derived_domain_is_closed_and_covers_moves() -> None:
-    from tapology.games import load_game_rules
+    from tapology.games import load_rules
 
-    r = load_game_rules("checkers")
+    r = load_rules("checkers")
     cells = set(r.domain.cells)
     for m in r.moves:
         assert {pc.cell for pc in m.cells} <= cells
     grp = r.grid.group
     assert all(grp.act(g, c) in cells for c in cells for g in range(grp.order))
     assert len(cells) == 45
-    assert len(load_game_rules("tictactoe").domain.cells) == 9
+    assert len(load_rules("tictactoe").domain.cells) == 9
 
 
 _TOKENS = ["empty", "X", "O", "own", "foe:mark", "any", "X|O"]

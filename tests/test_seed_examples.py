@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from tapology.model.atlas import Atlas
 from tapology.model.boardfile import load_board
 from tapology.model.group import SQUARE_D4
 from tapology.model.tape import parse_tape
 from tapology.render.ascii import ARROWS, draw_charts, parse_grid_picture, split_side_by_side
-from tapology.solver.propagator import Atlas
 
 from .seedpics import DATA, centre, seed_charts
 

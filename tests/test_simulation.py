@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from tapology.games import BUILTIN, load_game_rules
+from tapology.games import SHIPPED, load_rules
 from tapology.rules import RuleGame
 
 # positions cross-checked with z3 in the default run: every k-th ply (1 = all)
@@ -19,8 +19,8 @@ PLAYOUTS = {"tictactoe": 3, "tictactopology": 2, "checkers": 1, "chinese-checker
 
 def _cases(slow: bool) -> list:
     out = []
-    for name in BUILTIN:
-        for board in load_game_rules(name).boards:
+    for name in SHIPPED:
+        for board in load_rules(name).boards:
             marks = [pytest.mark.slow] if slow else []
             out.append(pytest.param(name, board, slow, id=f"{name}-{board}{'-every-ply' if slow else ''}", marks=marks))
     return out
@@ -39,7 +39,7 @@ def _z3_tape_ok(turn) -> bool:
 
 @pytest.mark.parametrize(("name", "board", "every_ply"), _cases(False) + _cases(True))
 def test_random_playouts_to_the_end(name: str, board: str, every_ply: bool) -> None:
-    g = RuleGame(load_game_rules(name), board)
+    g = RuleGame(load_rules(name), board)
     rng = random.Random(f"{name}/{board}")
     every = (5 if name == "chinese-checkers" else 1) if every_ply else SAMPLE[name]
     checked = 0

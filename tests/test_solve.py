@@ -8,9 +8,10 @@ import json
 import pytest
 
 from tapology.cli import main
+from tapology.games.kinrow import KInARow
+from tapology.model.atlas import Atlas
 from tapology.model.builtins import builtin_board
 from tapology.model.lines import board_lines
-from tapology.play.kinrow import KInARow
 from tapology.play.solve import WIN, solve_game, solve_kinrow
 from tapology.play.symmetry import (
     board_automorphisms,
@@ -21,7 +22,6 @@ from tapology.play.symmetry import (
     line_automorphisms,
     preserves_lines,
 )
-from tapology.solver.propagator import Atlas
 from tests.helpers import reachable
 
 SURFACES = ["plane:3x3", "cylinder:3x3", "mobius:3x3", "torus:3x3", "klein:3x3"]

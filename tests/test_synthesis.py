@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from tapology.cli import main
+from tapology.errors import SynthesisError
 from tapology.model.boardfile import load_board
 from tapology.model.builtins import builtin_board
 from tapology.model.isomorphism import signature
-from tapology.solver.synthesis import Request, SynthesisError, synthesize
+from tapology.solver.synthesis import Request, synthesize
 
 D4 = [((1, 0), (0, 1)), ((0, 1), (-1, 0)), ((-1, 0), (0, -1)), ((0, -1), (1, 0)),
       ((-1, 0), (0, 1)), ((0, 1), (1, 0)), ((1, 0), (0, -1)), ((0, -1), (-1, 0))]

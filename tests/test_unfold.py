@@ -9,6 +9,8 @@ from itertools import pairwise
 import pytest
 
 from tapology.cli import main
+from tapology.errors import ViewError
+from tapology.model.atlas import Atlas
 from tapology.model.boardfile import load_board, parse_board
 from tapology.model.group import SQUARE_D4
 from tapology.model.tape import parse_tape
@@ -16,8 +18,7 @@ from tapology.model.walk import step as core_step
 from tapology.model.walker import Walker, start_walker
 from tapology.render.ascii import parse_grid_picture
 from tapology.render.fov import field_of_view, opaque_states, square_line, visible_in_view
-from tapology.render.unfold import ViewError, draw_view, unfold, window
-from tapology.solver.propagator import Atlas
+from tapology.render.unfold import draw_view, unfold, window
 
 
 def atlas_of(name: str) -> Atlas:

@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tapology.cli import main
+from tapology.errors import PredicateError
+from tapology.games.kinrow import KInARow
 from tapology.model.builtins import builtin_board
-from tapology.play.kinrow import KInARow
-from tapology.play.predicate import PredicateError, evaluate, parse_predicate
+from tapology.play.predicate import evaluate, parse_predicate
 from tapology.play.reach import KinrowTerms, reach_game, reach_kinrow, reach_z3
 from tapology.play.referee import referee
 from tapology.play.transcript import Entry
@@ -268,7 +269,7 @@ def test_unloadable_rule_file_is_a_finding(tmp_path, capsys):
 
 def test_reach_through_the_rule_engine(tmp_path):
     pytest.importorskip("tapology.rules")
-    from tapology.play.resolve import load_game
+    from tapology.games.registry import load_game
     from tapology.play.verify import lines_of_game
 
     lg = load_game("tictactoe", "plane:3x3", fast=False)
@@ -312,7 +313,7 @@ def test_random_predicates_exhaustive_vs_z3(pred, board, depth):
 def test_state_names_of_a_rule_set_are_case_sensitive():
     """checkers has states b (man) and B (king): count(B) is the kings, not the men."""
     pytest.importorskip("tapology.rules")
-    from tapology.play.resolve import load_game
+    from tapology.games.registry import load_game
 
     lg = load_game("checkers")
     if lg.generic is None:

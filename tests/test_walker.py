@@ -10,21 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tapology.cli import main
-from tapology.errors import TapologyError
+from tapology.errors import TapologyError, WalkError
+from tapology.model.atlas import Atlas
 from tapology.model.boardfile import load_board
 from tapology.model.builtins import builtin_board
 from tapology.model.group import SQUARE_D4
 from tapology.model.walk import step as core_step
-from tapology.model.walker import (
-    SQUARE_STEPS,
-    Walker,
-    WalkError,
-    parse_move,
-    parse_moves,
-    start_walker,
-    walk_path,
-)
-from tapology.solver.propagator import Atlas
+from tapology.model.walker import SQUARE_STEPS, Walker, parse_move, parse_moves, start_walker, walk_path
 
 from .strategies import boards
 

@@ -8,7 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from tapology.errors import TapologyError
+from tapology.errors import OptionError
+from tapology.games.registry import open_position
 
 GameArg = Annotated[str, typer.Argument(help="A built-in game (tictactoe, tictactoe:M,N,K, checkers, chinese-checkers, "
                                              "tictactopology) or a rule file.")]
@@ -17,34 +18,9 @@ PosOpt = Annotated[str | None, typer.Option("--position", help="A position file 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")]
 
 
-class GameCommandError(TapologyError):
-    """A bad option of a game command."""
-
 
 def _emit(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-def open_position(game_spec: str, board: str | None, position: str | None):
-    """(game, position) for a command: the game on --board (or the position file's board), at the position."""
-    from tapology.games import open_game
-    from tapology.rules.model import PositionError
-    from tapology.rules.position import position_from_table, read_position_file
-
-    data = read_position_file(position) if position else None
-    if board is None and data is not None and "board" in data:
-        from tapology.games import load_game_rules
-        from tapology.rules.engine import RuleGame
-
-        rules = load_game_rules(game_spec)
-        try:
-            game = RuleGame(rules, str(data["board"]))
-        except TapologyError as exc:  # the board the position file names: say which file named it
-            raise PositionError(f"{position}: {exc}") from None
-    else:
-        game = open_game(game_spec, board)
-    pos = position_from_table(game, data, position) if data is not None and position else game.initial()
-    return game, pos
 
 
 def register(app: typer.Typer) -> None:
@@ -60,7 +36,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List the legal turns of a position (the start position unless --position)."""
         if backend not in ("propagate", "z3", "csp"):
-            raise GameCommandError(f"--backend {backend!r}: use propagate, z3 or csp")
+            raise OptionError(f"--backend {backend!r}: use propagate, z3 or csp")
         g, pos = open_position(game, board, position)
         turns = g.turns(pos, backend)
         outcome = g.outcome(pos) if not turns else None
@@ -85,7 +61,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Count the leaf turns at a depth (a finished game has no children)."""
         if depth < 0:
-            raise GameCommandError(f"--depth {depth}: must be ≥ 0")
+            raise OptionError(f"--depth {depth}: must be ≥ 0")
         g, pos = open_position(game, board, position)
         t0 = time.perf_counter()
         nodes = 0
@@ -119,10 +95,10 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def rules(game: GameArg, as_json: JsonOpt = False) -> None:
         """Print a rule set with its moves and its derived chart domain."""
-        from tapology.games import load_game_rules
+        from tapology.games import load_rules
         from tapology.rules.describe import rules_json, rules_text
 
-        rs = load_game_rules(game)
+        rs = load_rules(game)
         if as_json:
             _emit(rules_json(rs))
         else:

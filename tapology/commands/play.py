@@ -11,16 +11,13 @@ from typing import Annotated, Any
 
 import typer
 
-from tapology.errors import TapologyError
+from tapology.errors import OptionError, TapologyError
 from tapology.files import read_text
 
 GameArg = Annotated[str, typer.Argument(help="A game: built-in name (tictactoe, tictactoe:M,N,K, …) or rule file.")]
 BoardOpt = Annotated[str | None, typer.Option("--board", help="The board: built-in name (torus:3x3) or board file.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")]
 
-
-class PlayOptionError(TapologyError):
-    """A bad option value for play, solve, referee or verify."""
 
 
 def _emit(data: Any) -> None:
@@ -69,9 +66,10 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """Play a game at the terminal: human or computer on each side."""
+        from tapology.errors import RecordError
+        from tapology.games.registry import load_game
         from tapology.play.ai import make_agent, parse_strength
-        from tapology.play.resolve import load_game
-        from tapology.play.session import GameRecord, PlaySession, RecordError, check_record_target
+        from tapology.play.session import GameRecord, PlaySession, check_record_target
 
         if save:
             check_record_target(save)  # before the game, so that a finished game is never lost
@@ -90,10 +88,10 @@ def register(app: typer.Typer) -> None:
         for k, (opt, who) in enumerate((("--x", x), ("--o", o))):
             w = who.strip().lower()
             if w not in ("human", "ai", "computer"):
-                raise PlayOptionError(f"{opt} {who!r}: use human or ai")
+                raise OptionError(f"{opt} {who!r}: use human or ai")
             seats.append(None if w == "human" else make_agent(lg.game, depth, None if seed is None else seed + k))
         if len(lg.game.players) != 2:
-            raise PlayOptionError(f"{game}: play takes two players, the game has {len(lg.game.players)}")
+            raise OptionError(f"{game}: play takes two players, the game has {len(lg.game.players)}")
         use_color = sys.stdout.isatty() if color is None else color
         # with --json the game is shown on stderr and stdout holds only the JSON answer
         sess = PlaySession(lg.game, seats, sys.stdin, sys.stderr if as_json else sys.stdout, game_name=game,
@@ -116,7 +114,7 @@ def register(app: typer.Typer) -> None:
         generic: Annotated[bool, typer.Option("--generic", help="Solve through the rule engine (memoised search).")] = False,
     ) -> None:
         """Exact value of a game with game-tree counts: positions, terminal positions, games, wins, draws."""
-        from tapology.play.resolve import load_game
+        from tapology.games.registry import load_game
         from tapology.play.solve import solve_game, solve_kinrow
 
         lg = load_game(game, board, fast=not generic)
@@ -152,9 +150,10 @@ def register(app: typer.Typer) -> None:
         = False,
     ) -> None:
         """Check a transcript turn by turn; exit 0 if every step is one legal turn, 1 at the first that is not."""
+        from tapology.errors import TranscriptError
+        from tapology.games.registry import load_game
         from tapology.play.referee import referee as run_referee
-        from tapology.play.resolve import load_game
-        from tapology.play.transcript import TranscriptError, read_transcript
+        from tapology.play.transcript import read_transcript
 
         lg = load_game(game, board)
         if transcript == "-":
@@ -184,11 +183,11 @@ def register(app: typer.Typer) -> None:
                                                    help="k-in-a-row: play on after a line, to a full board.")] = False,
     ) -> None:
         """Static checks of a rule set, and bounded reachability of positions (--reach P --depth K)."""
-        from tapology.play.resolve import load_game
+        from tapology.games.registry import load_game
         from tapology.play.verify import static_checks
 
         if method not in ("auto", "exhaustive", "z3"):
-            raise PlayOptionError(f"--method {method!r}: use auto, exhaustive or z3")
+            raise OptionError(f"--method {method!r}: use auto, exhaustive or z3")
         try:
             lg = load_game(rules, board, stop_at_line=not play_to_full)
         except TapologyError as exc:
@@ -207,7 +206,8 @@ def register(app: typer.Typer) -> None:
         findings = static_checks(lg)
         out["findings"] = [f.to_json() for f in findings]
         if reach is not None:
-            from tapology.play.reach import ReachError, reach_game, reach_kinrow, reach_z3
+            from tapology.errors import ReachError
+            from tapology.play.reach import reach_game, reach_kinrow, reach_z3
 
             kr = lg.kinrow
             if kr is not None and method == "z3":

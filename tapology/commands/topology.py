@@ -113,9 +113,10 @@ def register(app: typer.Typer) -> None:
         engine: Annotated[str, typer.Option("--engine", help="enumerate (default) or z3.")] = "auto",
     ) -> None:
         """Find boards with required properties, each new up to isomorphism."""
+        from tapology.errors import SynthesisError
         from tapology.model.domain import domain_from_spec
         from tapology.model.grid import get_grid
-        from tapology.solver.synthesis import Request, SynthesisError, synthesize
+        from tapology.solver.synthesis import Request, synthesize
 
         if limit is not None and limit < 1:
             raise SynthesisError(f"--limit {limit}: must be at least 1")

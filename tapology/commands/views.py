@@ -12,14 +12,14 @@ from typing import Annotated, Any
 
 import typer
 
-from tapology.errors import BoardError, TapologyError
+from tapology.errors import BoardError, RenderError, TapologyError, ViewError
 from tapology.model.board import Board
 from tapology.model.walker import Path as WalkPath
 from tapology.model.walker import parse_moves, start_walker, walk_path
 from tapology.render.fov import field_of_view, opaque_states
 from tapology.render.net import board_net, net_ascii, net_svg
-from tapology.render.svg import RenderError, check_target, png_converter, svg_to_png, view_svg, write_text_atomic
-from tapology.render.unfold import MAX_RADIUS, View, ViewError, draw_view, unfold
+from tapology.render.svg import check_target, png_converter, svg_to_png, view_svg, write_text_atomic
+from tapology.render.unfold import MAX_RADIUS, View, draw_view, unfold
 
 FORMATS = ("ascii", "svg", "png")
 OTHER_PICTURES = ("jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff", "pdf", "eps", "ps", "ico", "avif", "heic")

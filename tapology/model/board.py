@@ -4,7 +4,7 @@ A :class:`Board` is a frozen value.  Its stored form is the gluing table —
 ``glue[t][d]`` is the code ``u * |H| + o`` of the tile u (seen with orientation o) across
 side d of tile t, or -1 for the board's edge — plus any base facts at cells that are not
 unit directions (corner pastes, portals at a distance).  Charts are the closure of these
-facts (see :mod:`tapology.solver.propagator`).
+facts (see :mod:`tapology.model.atlas`).
 """
 
 from __future__ import annotations
@@ -131,28 +131,6 @@ class Board:
                     u, o = divmod(code, self.order)
                     out.append(Fact(t, dirs[d], u, o))
         out.extend(self.extra)
-        return out
-
-    def tapings(self) -> list[Taping]:
-        """The board's facts as tapings, each glued side pair once, labelled in TAPE syntax."""
-        from tapology.model.tape import format_fact
-
-        out = []
-        seen: set[tuple[int, int]] = set()
-        h = self.order
-        for t, row in enumerate(self.glue):
-            for d, code in enumerate(row):
-                if code < 0 or (t, d) in seen:
-                    continue
-                u, o = divmod(code, h)
-                oi = self.grid.group.inv[o]
-                e = self.grid.dir_perm[oi][self.grid.opposite[d]]
-                seen.add((t, d))
-                if self.glue[u][e] == t * h + oi:
-                    seen.add((u, e))  # the same gluing seen from the other side
-                f = Fact(t, self.grid.directions[d], u, o)
-                out.append(Taping(f, format_fact(self, f)))
-        out.extend(Taping(f, format_fact(self, f)) for f in self.extra)
         return out
 
     def with_states(self, states: Iterable[int]) -> Board:

@@ -31,12 +31,13 @@ from pathlib import Path
 
 from tapology.errors import BoardError, BoardFileError, TapologyError
 from tapology.files import read_text, write_atomic
+from tapology.model.atlas import Atlas
 from tapology.model.board import Board, Taping, check_tile_id
 from tapology.model.builtins import builtin_board, hex_position, is_builtin
 from tapology.model.domain import ChartDomain, domain_from_spec
 from tapology.model.grid import ReferenceGrid, grid_from_spec
 from tapology.model.group import Cell
-from tapology.model.tape import parse_tape
+from tapology.model.tape import board_tapings, parse_tape
 
 _TOKEN = re.compile(r"^([A-Za-z0-9_\-]+)(?:@(\d+))?$")
 KEYS = {"grid", "domain", "layout", "tapes", "tiles", "states", "name", "regions"}
@@ -53,7 +54,6 @@ class BoardSource:
 
     def atlas(self):  # -> Atlas (imported lazily: model does not depend on solver at import)
         """Close the drawn part and apply the tapings; ``atlas.conflict`` is set if they are refused."""
-        from tapology.solver.propagator import Atlas
 
         at = Atlas.of(self.board)
         if at.conflict is None and self.tapings:
@@ -281,7 +281,7 @@ def dumps_board(board: Board) -> str:
     else:
         out.append(tiles_line)
     tapes = []
-    for tp in board.tapings():
+    for tp in board_tapings(board):
         f = tp.fact
         d = board.grid.direction_index.get(f.cell)
         if d is not None and (f.tile, d) in implied:

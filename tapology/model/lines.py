@@ -8,7 +8,7 @@ from tapology.model.group import Cell
 from tapology.model.walk import ray
 
 if TYPE_CHECKING:
-    from tapology.solver.propagator import Atlas
+    from tapology.model.atlas import Atlas
 
 
 def line_vectors(grid) -> list[Cell]:

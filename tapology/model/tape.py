@@ -80,3 +80,25 @@ def format_fact(board: Board, f: Fact) -> str:
         names = grid.direction_names
         return f"{t}.{names[d]}={u}.{names[e]}{'~' if flip else ''}"
     return f"{t}@{','.join(str(v) for v in f.cell)}={u}/{f.orientation}"
+
+
+def board_tapings(board: Board) -> list[Taping]:
+    """A board's facts as tapings, each glued side pair once, labelled in TAPE syntax."""
+    out = []
+    seen: set[tuple[int, int]] = set()
+    h = board.order
+    grid = board.grid
+    for t, row in enumerate(board.glue):
+        for d, code in enumerate(row):
+            if code < 0 or (t, d) in seen:
+                continue
+            u, o = divmod(code, h)
+            oi = grid.group.inv[o]
+            e = grid.dir_perm[oi][grid.opposite[d]]
+            seen.add((t, d))
+            if board.glue[u][e] == t * h + oi:
+                seen.add((u, e))  # the same gluing seen from the other side
+            f = Fact(t, grid.directions[d], u, o)
+            out.append(Taping(f, format_fact(board, f)))
+    out.extend(Taping(f, format_fact(board, f)) for f in board.extra)
+    return out

@@ -14,7 +14,7 @@ from tapology.errors import BoardError
 from tapology.model.group import Cell
 
 if TYPE_CHECKING:
-    from tapology.solver.propagator import Atlas
+    from tapology.model.atlas import Atlas
 
 
 def step(atlas: Atlas, tile: int, frame: int, vector: Cell) -> tuple[int, int] | None:

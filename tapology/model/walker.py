@@ -25,16 +25,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tapology.errors import TapologyError
+from tapology.errors import WalkError
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
 
 if TYPE_CHECKING:
-    from tapology.solver.propagator import Atlas
+    from tapology.model.atlas import Atlas
 
-
-class WalkError(TapologyError):
-    """A bad step name, frame or start tile for a walk."""
 
 
 SQUARE_STEPS: dict[str, Cell] = {

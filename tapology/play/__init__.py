@@ -1,6 +1,6 @@
 """Playing, solving, refereeing and verifying games (``play``, ``solve``, ``referee``, ``verify``).
 
-Modules: :mod:`~tapology.play.kinrow` (compiled k-in-a-row claim games on any board),
+Modules: :mod:`~tapology.games.kinrow` (compiled k-in-a-row claim games on any board),
 :mod:`~tapology.play.symmetry` (board and line-hypergraph automorphisms),
 :mod:`~tapology.play.solve` (exact values and game-tree counts), :mod:`~tapology.play.referee`
 (pure ``valid_transition`` along transcripts), :mod:`~tapology.play.transcript` (JSON lines),

@@ -15,18 +15,15 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from tapology.errors import TapologyError
+from tapology.errors import StrengthError
 from tapology.game import Game, Position, Turn
-from tapology.play.kinrow import KInARow, popcount
+from tapology.games.kinrow import KInARow, popcount
 from tapology.play.solve import WIN, KinrowTable, solve_kinrow
 
 TABLE_TILES = 20
 PERFECT = 99
 GENERIC_PERFECT_DEPTH = 4  # "perfect" on a game without a solved table: this many plies
 
-
-class StrengthError(TapologyError):
-    """A strength that is not ``random``, ``perfect`` or a depth of 1 or more."""
 
 
 def parse_strength(text: str, where: str = "--strength") -> int:

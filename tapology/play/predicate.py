@@ -35,12 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from tapology.errors import TapologyError
-
-
-class PredicateError(TapologyError):
-    """A predicate that does not parse or names an unknown term, player or state."""
-
+from tapology.errors import PredicateError
 
 TERMS_WITH_ARG = {"count", "line", "lines", "live", "turn"}
 TERMS_BARE = {"empty", "dead", "lines", "ply", "over", "drawn", "winnable", "true", "false"}

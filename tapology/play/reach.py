@@ -17,15 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tapology.errors import TapologyError
+from tapology.errors import PredicateError, ReachError
 from tapology.game import Game, Position
-from tapology.play.kinrow import PLAYERS, KInARow, popcount
-from tapology.play.predicate import Node, PredicateError, evaluate, parse_predicate, term_names, to_z3
+from tapology.games.kinrow import PLAYERS, KInARow, popcount
+from tapology.play.predicate import Node, evaluate, parse_predicate, term_names, to_z3
+from tapology.play.solve import canon_one, key_luts
+from tapology.play.symmetry import game_symmetries
 from tapology.play.transcript import position_json, state_names
-
-
-class ReachError(TapologyError):
-    """A reachability question that cannot be asked (bad depth, method or game)."""
 
 
 @dataclass
@@ -136,8 +134,6 @@ class KinrowTerms:
 def _canoniser(game: KInARow, symmetry: bool) -> Callable[[int], int]:
     if not symmetry:
         return lambda k: k
-    from tapology.play.solve import canon_one, key_luts
-    from tapology.play.symmetry import game_symmetries
 
     perms, _ = game_symmetries(game.board, game.lines)
     lut = key_luts(perms, game.n).tolist()

@@ -15,7 +15,7 @@ from typing import Any
 
 from tapology.errors import TapologyError
 from tapology.game import Game, Position, Turn
-from tapology.play.kinrow import PLAYERS, KInARow, bits, popcount
+from tapology.games.kinrow import PLAYERS, KInARow, bits, popcount
 from tapology.play.transcript import Entry, state_names
 
 

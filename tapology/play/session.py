@@ -25,20 +25,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from tapology.errors import TapologyError
+from tapology.errors import RecordError, TapologyError
 from tapology.files import check_target, write_atomic
 from tapology.game import Game, Position, Turn
+from tapology.games.kinrow import KInARow
 from tapology.model.board import Board
+from tapology.model.tape import board_tapings
 from tapology.play.ai import Agent
-from tapology.play.kinrow import KInARow
 from tapology.play.referee import apply_turn
 from tapology.play.transcript import position_json, state_names
+from tapology.render.ascii import draw_board
+from tapology.render.develop import develop_board
 
 RECORD_FORMAT = "tapology-game/1"
 
-
-class RecordError(TapologyError):
-    """A game record that cannot be read or does not fit the game."""
 
 
 @dataclass
@@ -117,7 +117,6 @@ def layout(board: Board) -> list[tuple[tuple[int, int], int] | None]:
     """The drawn placement of each tile: ((x, y), orientation), None for tiles not drawn."""
     if board.placement is not None:
         return list(board.placement)
-    from tapology.render.develop import develop_board
 
     return list(develop_board(board))
 
@@ -129,7 +128,7 @@ def hidden_tapings(board: Board) -> list[str]:
     grp = grid.group
     at: dict[tuple[int, int], int] = {p[0]: t for t, p in enumerate(place) if p is not None}
     out = []
-    for tp in board.tapings():
+    for tp in board_tapings(board):
         f = tp.fact
         pt, pu = place[f.tile], place[f.other]
         if pt is None or pu is None:
@@ -166,7 +165,6 @@ def draw_position(game: Game, pos: Position, *, start: Board | None = None, glui
     """The board in the seed's style, with the tiles' states written under their ids, and (with ``gluing``)
     the tapings the picture cannot show: the start board's, the tape turns ``played``, and every side
     glued since the start (tapings propagate, so a tape turn may glue more than its two sides)."""
-    from tapology.render.ascii import draw_board
 
     names = state_names(game)
     shown = {k: v for k, v in names.items() if k != 0}
@@ -174,8 +172,8 @@ def draw_position(game: Game, pos: Position, *, start: Board | None = None, glui
     notes = []
     new: list[str] = []
     if start is not None and (pos.board.glue != start.glue or pos.board.extra != start.extra):
-        before = {tp.label for tp in start.tapings()}
-        new = [tp.label for tp in pos.board.tapings() if tp.label not in before]
+        before = {tp.label for tp in board_tapings(start)}
+        new = [tp.label for tp in board_tapings(pos.board) if tp.label not in before]
     hidden = [h for h in hidden_tapings(pos.board) if h not in new] if gluing else []
     if hidden:
         notes.append("taped beyond the picture: " + ", ".join(hidden))

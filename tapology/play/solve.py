@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from tapology.errors import TapologyError
+from tapology.errors import SolveError
 from tapology.game import Game, Position
-from tapology.play.kinrow import KInARow
+from tapology.games.kinrow import KInARow
 from tapology.play.symmetry import Perm, game_symmetries
 
 WIN = 1000  # score of a win in 0 plies; a win in d plies scores WIN - d
@@ -33,9 +33,6 @@ VALUES = {1: "first player wins", 0: "draw", -1: "second player wins"}
 
 Progress = Callable[[str, int, int], None]
 
-
-class SolveError(TapologyError):
-    """A game the solvers cannot handle (cycles, too many tiles, more than two players)."""
 
 
 @dataclass

@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 
 from tapology.model.board import Board
-from tapology.model.isomorphism import components
+from tapology.model.isomorphism import automorphisms, components
 
 Perm = tuple[int, ...]
 
@@ -219,6 +219,5 @@ def game_symmetries(board: Board, lines: Sequence[Sequence[int]], cap: int = 50_
 
 def board_maps(board: Board, limit: int = 1_000_000) -> list[tuple[Perm, tuple[int, ...]]]:
     """The board's automorphisms (tile permutation, re-orientation) from :mod:`tapology.model.isomorphism`."""
-    from tapology.model.isomorphism import automorphisms
 
     return [(tuple(p), tuple(t)) for p, t in automorphisms(board).elements(limit)]

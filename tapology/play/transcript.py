@@ -23,16 +23,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tapology.errors import TapologyError
+from tapology.errors import TranscriptError
 from tapology.game import Game, Position
-from tapology.model.board import Board
-from tapology.play.kinrow import KInARow, popcount
+from tapology.games.kinrow import KInARow, popcount
+from tapology.model.atlas import Atlas
+from tapology.model.board import Board, Fact
 
 CELL_CHARS = {".": 0, "X": 1, "x": 1, "O": 2, "o": 2}
 
-
-class TranscriptError(TapologyError):
-    """A transcript or game-record line that cannot be read."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +70,6 @@ def game_states(game: Game) -> dict[int, str] | None:
 
 def _check_glued(board: Board, where: str) -> None:
     """:class:`TranscriptError` naming ``where`` unless a position's own gluing (and extra facts) make a consistent board."""
-    from tapology.solver.propagator import Atlas
 
     n, order = len(board.tiles), board.grid.group.order
     for k, f in enumerate(board.extra, start=1):
@@ -143,7 +140,6 @@ def _player(game: Game, v: Any, where: str) -> int:
 
 def parse_position(game: Game, obj: dict[str, Any], where: str, prev: Position | None) -> tuple[Position, bool]:
     """A position from a JSON object; (position, whether to_move was given)."""
-    from tapology.model.board import Fact
 
     start = game.initial()
     n = len(start.states)

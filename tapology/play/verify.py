@@ -24,7 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from tapology.errors import TapologyError
-from tapology.play.resolve import LoadedGame
+from tapology.games.kinrow import game_lines
+from tapology.games.registry import LoadedGame
+from tapology.model.atlas import Atlas
+from tapology.rules.model import ANY, COPY, DONTCARE, OFF
 
 
 @dataclass(frozen=True)
@@ -50,19 +53,6 @@ class Finding:
         return f"{where}{self.severity}: {entry}{self.message} ({self.code})"
 
 
-def parse_findings(spec: str) -> list[Finding]:
-    """Try to read a rule file; its error as a finding."""
-    try:
-        from tapology.rules import load_rules
-    except ImportError:  # pragma: no cover - the rule language is part of the package
-        return []
-    try:
-        load_rules(spec)
-    except TapologyError as exc:
-        return [Finding("error", "parse", str(exc), spec)]
-    return []
-
-
 def _is_subgroup(orients: tuple[int, ...], mul: list[list[int]], inv: list[int]) -> bool:
     s = set(orients)
     return bool(s) and all(mul[a][b] in s for a in s for b in s) and all(inv[a] in s for a in s)
@@ -73,7 +63,6 @@ def static_checks(lg: LoadedGame) -> list[Finding]:
     rules = lg.rules
     if rules is None:
         return []
-    from tapology.rules.model import ANY, COPY, DONTCARE, OFF
 
     src = rules.source
     out: list[Finding] = []
@@ -227,8 +216,6 @@ def lines_of_game(lg: LoadedGame) -> tuple[tuple[tuple[int, ...], ...], tuple[in
     end = next((e for e in rules.ends if e.kind == "line"), None)
     if end is None:
         return (), tuple(ps)
-    from tapology.play.kinrow import game_lines
-    from tapology.solver.propagator import Atlas
 
     board = lg.generic.initial().board
     return tuple(game_lines(Atlas.of(board), end.k)), tuple(ps)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from tapology.model.board import Board
 from tapology.model.group import SQUARE_D4, Cell
+from tapology.render.develop import develop_board
 
 # (row, column) of each arrow inside a 7-wide cell, per square orientation (seed 000).
 ARROWS: dict[int, tuple[tuple[int, int, str], ...]] = {
@@ -176,7 +177,6 @@ def draw_board(board: Board, positions: Sequence[tuple[Cell, int] | None] | None
     square = not board.grid.name.startswith("hex")
     pos = positions if positions is not None else board.placement
     if pos is None:
-        from tapology.render.develop import develop_board
 
         pos = develop_board(board)
     arrows = _arrows_for(board.grid)

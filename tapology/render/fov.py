@@ -23,14 +23,15 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from tapology.errors import ViewError
 from tapology.model.board import Board
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
 from tapology.model.walker import Walker
-from tapology.render.unfold import MAX_RADIUS, View, ViewError, rowcol, window
+from tapology.render.unfold import MAX_RADIUS, View, rowcol, window
 
 if TYPE_CHECKING:
-    from tapology.solver.propagator import Atlas
+    from tapology.model.atlas import Atlas
 
 Opaque = Callable[[int], bool]
 

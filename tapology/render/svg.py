@@ -29,7 +29,7 @@ from functools import cache
 from pathlib import Path
 
 from tapology import files
-from tapology.errors import TapologyError
+from tapology.errors import RenderError
 from tapology.model.board import Board
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
@@ -38,9 +38,6 @@ from tapology.render.unfold import View, state_label
 SQRT3_2 = math.sqrt(3) / 2
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
-
-class RenderError(TapologyError):
-    """A picture cannot be made or written (no converter, bad output path, bad format)."""
 
 
 # ---- geometry ---------------------------------------------------------------------------

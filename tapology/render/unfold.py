@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from tapology.errors import TapologyError
+from tapology.errors import ViewError
 from tapology.model.board import Board
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
@@ -30,13 +30,10 @@ from tapology.model.walker import Walker
 from tapology.render.ascii import box_width, draw_grid
 
 if TYPE_CHECKING:
-    from tapology.solver.propagator import Atlas
+    from tapology.model.atlas import Atlas
 
 MAX_RADIUS = 200
 
-
-class ViewError(TapologyError):
-    """A bad radius or window for a view."""
 
 
 def window(grid: ReferenceGrid, radius: int) -> list[Cell]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tapology.errors import TapologyError
+from tapology.errors import PositionError, TapologyError
+from tapology.model.atlas import Atlas
 from tapology.model.board import Board
 from tapology.model.boardfile import load_board
 from tapology.model.builtins import builtin_board, is_builtin
-from tapology.rules.model import PositionError, RuleSet
-from tapology.solver.propagator import Atlas
+from tapology.rules.model import RuleSet
 
 
 def board_path(spec: str, rules: RuleSet) -> Path | None:

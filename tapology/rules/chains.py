@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from tapology.errors import RuleError
 from tapology.rules.compiled import App, Compiled, Key
-from tapology.rules.model import Condition, RuleError, RuleSet
+from tapology.rules.model import Condition, RuleSet
 
 MAX_CLEANUP_ROUNDS = 10_000
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tapology.errors import RuleError
 from tapology.model.board import Board
 from tapology.model.lines import board_lines
-from tapology.rules.model import ANY, COPY, DONTCARE, OFF, Move, RuleError, RuleSet
+from tapology.rules.model import ANY, COPY, DONTCARE, OFF, Move, RuleSet
 
 if TYPE_CHECKING:
-    from tapology.solver.propagator import Atlas
+    from tapology.model.atlas import Atlas
 
 Key = tuple[int, int, frozenset]  # (start tile, end tile, changes {(tile, code)})
 

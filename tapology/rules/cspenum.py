@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from constraint import FunctionConstraint, Problem
 
+from tapology.errors import RuleError
 from tapology.rules.chains import Chains
 from tapology.rules.compiled import Compiled
 from tapology.rules.z3enum import MAX_STEPS, candidates, record
@@ -109,7 +110,8 @@ def csp_chains(chains: Chains, codes: list[int], player: int) -> dict:
             break
         steps += 1
         if steps > MAX_STEPS:
-            raise RuntimeError(f"csp backend: chains longer than {MAX_STEPS} moves")
+            raise RuleError(f"{chains.rules.source}: the csp backend stops at chains of {MAX_STEPS} moves; this "
+                            "position has longer ones (use --backend propagate)")
     del last
     found: dict = {}
     for sol in _problem(comp, codes, cands, steps, mc).getSolutionIter():

@@ -14,8 +14,9 @@ from __future__ import annotations
 import copy
 from collections import OrderedDict
 
-from tapology.errors import TapologyError
+from tapology.errors import PositionError, RuleError, TapologyError, TurnError
 from tapology.game import Position, Turn
+from tapology.model.atlas import Atlas
 from tapology.model.board import Board
 from tapology.model.tape import format_fact, parse_tape
 from tapology.rules.boards import open_game_board
@@ -23,11 +24,10 @@ from tapology.rules.chains import Chains, Found
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import EndRules, Score, Situation
 from tapology.rules.labels import Notation, path_label, unique_labels
-from tapology.rules.model import Initial, PositionError, RuleError, RuleSet, TurnError
+from tapology.rules.model import Initial, RuleSet
 from tapology.rules.perft import count_leaves
 from tapology.rules.regions import Regions, resolve_regions
 from tapology.rules.tapeturns import tape_turns
-from tapology.solver.propagator import Atlas
 
 BACKENDS = ("propagate", "z3", "csp")
 
@@ -215,12 +215,12 @@ class RuleGame:
         codes = self.codes(pos)
         if backend == "propagate":
             found = ch.turns(codes, pos.to_move)
-        elif backend == "z3":  # z3 and python-constraint are imported only when asked for (start-up time)
-            from tapology.rules.z3enum import z3_chains
+        elif backend == "z3":
+            from tapology.rules.z3enum import z3_chains  # z3 loads only when asked for (start-up time)
 
             found = z3_chains(ch, codes, pos.to_move)
         elif backend == "csp":
-            from tapology.rules.cspenum import csp_chains
+            from tapology.rules.cspenum import csp_chains  # python-constraint loads only when asked for
 
             found = csp_chains(ch, codes, pos.to_move)
         else:

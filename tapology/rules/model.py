@@ -10,23 +10,10 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cached_property
 
-from tapology.errors import TapologyError
 from tapology.model.domain import ChartDomain
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
-
-
-class RuleError(TapologyError):
-    """A rule set is malformed; the message names the file, line and entry."""
-
-
-class TurnError(TapologyError):
-    """A turn label does not name a legal turn of the position."""
-
-
-class PositionError(TapologyError):
-    """A position file or value does not fit the game or board."""
-
+from tapology.model.lines import line_vectors
 
 # Token kinds for a pattern cell's "before" (what it accepts).
 ANY = "any"  # any state, but the cell must land on a tile
@@ -241,6 +228,7 @@ class RuleSet:
     source: str = "<rules>"
     setups: tuple[Setup, ...] = ()
     counters: tuple[Counter, ...] = ()
+    notation: str = ""  # a game notation for labels and positions ("chess": UCI, SAN, FEN)
 
     @cached_property
     def state_index(self) -> dict[str, StateDef]:
@@ -294,7 +282,6 @@ class RuleSet:
 
 def derive_domain(rules: RuleSet) -> ChartDomain:
     """The union of the move domains closed under the grid's orientations (see :attr:`RuleSet.domain`)."""
-    from tapology.model.lines import line_vectors
 
     grid = rules.grid
     cells: set[Cell] = {grid.origin, *grid.directions, *rules.extra_cells}

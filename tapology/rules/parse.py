@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from tapology.errors import TapologyError
+from tapology.errors import RuleError, TapologyError
 from tapology.files import read_text
 from tapology.model.grid import ReferenceGrid, get_grid
 from tapology.model.group import Cell
@@ -30,7 +30,6 @@ from tapology.rules.model import (
     Link,
     Move,
     PatternCell,
-    RuleError,
     RuleSet,
     Setup,
     StateDef,
@@ -39,7 +38,7 @@ from tapology.rules.model import (
 from tapology.rules.pattern import parse_pattern
 
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
-            "initial", "mandatory", "royal", "regions", "domain", "setup", "counter"}
+            "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation"}
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe"}
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
@@ -193,7 +192,14 @@ class _Reader:
         desc = d.get("description", "")
         return RuleSet(str(name), self.grid, self.players, self.states, tuple(moves), tuple(cleanups), tape,
                        tuple(ends), self._initial(self.data.get("initial", {}), "initial"), board, tuple(boards),
-                       mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters)
+                       mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters,
+                       self._notation())
+
+    def _notation(self) -> str:
+        note = self.data.get("notation", "")
+        if note not in ("", "chess"):
+            raise self.where.err(f"notation {note!r}: the known notation is \"chess\"", key="notation")
+        return str(note)
 
     def _check_mandatory(self, mandatory: tuple[str, ...], moves: list[Move]) -> None:
         classes = {m.klass for m in moves if m.klass}

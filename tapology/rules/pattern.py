@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 
+from tapology.errors import RuleError
 from tapology.model.boardfile import layout_position
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
-from tapology.rules.model import RuleError
 
 ARROWS = ("==>", "=>", "⇒")
 _BOX_TOKEN = re.compile(r"(\*?)\(([^()\s]+)\)")

@@ -19,9 +19,9 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
+from tapology.errors import PositionError
 from tapology.files import read_text
 from tapology.game import Position
-from tapology.rules.model import PositionError
 
 KEYS = {"board", "to_move", "ply", "layout", "tiles", "frames"}
 

@@ -9,9 +9,9 @@ regions win over the rule set's of the same name.
 
 from __future__ import annotations
 
-from tapology.errors import TapologyError
+from tapology.errors import PositionError, TapologyError
 from tapology.model.board import Board
-from tapology.rules.model import PositionError, RuleSet
+from tapology.rules.model import RuleSet
 
 Regions = dict[str, frozenset[int]]
 

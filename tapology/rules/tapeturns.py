@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from tapology.errors import TapologyError
 from tapology.game import Position, Turn
+from tapology.model.atlas import Atlas
 from tapology.model.board import Taping
 from tapology.model.tape import format_fact, side_fact
 from tapology.rules.model import TapeRule
-from tapology.solver.propagator import Atlas
 
 
 def tape_turns(rule: TapeRule, pos: Position, nxt: int, first_only: bool = False,

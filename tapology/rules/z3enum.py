@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import z3
 
+from tapology.errors import RuleError
 from tapology.rules.chains import Chains, extend_path
 from tapology.rules.compiled import App, Compiled
-from tapology.rules.model import RuleError
 
 MAX_STEPS = 64
 

@@ -16,6 +16,7 @@ import constraint
 
 from tapology.errors import BoardError
 from tapology.model.board import Board, Taping
+from tapology.model.tape import board_tapings
 
 MAX_TILES = 6
 
@@ -29,7 +30,7 @@ def csp_consistent(board: Board, tapings: Sequence[Taping] = (), include_board: 
     grp = board.grid.group
     h = grp.order
     nc = len(dom)
-    facts = [tp.fact for tp in ([*board.tapings(), *tapings] if include_board else list(tapings))]
+    facts = [tp.fact for tp in ([*board_tapings(board), *tapings] if include_board else list(tapings))]
     fixed: dict[tuple[int, int], int] = {(t, 0): t * h for t in range(n)}
     for f in facts:
         key = (f.tile, dom.index[f.cell])

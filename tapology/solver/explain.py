@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from tapology.errors import Undecided
+from tapology.model.atlas import Atlas, Conflict
 from tapology.model.board import Board, Taping
-from tapology.solver.propagator import Atlas, Conflict
-from tapology.solver.z3backend import Z3Checker, Z3Closure, Z3Undecided, bare_board
+from tapology.solver.z3backend import Z3Checker, Z3Closure, bare_board
 
 SMT_TILES = 30
 SMT_TIMEOUT_MS = 3000
@@ -112,7 +113,7 @@ def explain(board: Board, tapings: Sequence[Taping], backend: str = "propagate")
         if n_tiles <= SMT_TILES:
             try:
                 core = Z3Checker(board, tapings, timeout_ms=SMT_TIMEOUT_MS).core(everything)
-            except Z3Undecided:
+            except Undecided:
                 core = None  # the SMT core took too long: divide and conquer below
             else:
                 if core is None:

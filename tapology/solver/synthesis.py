@@ -29,18 +29,15 @@ from dataclasses import dataclass, field
 
 import z3
 
-from tapology.errors import TapologyError
+from tapology.errors import SynthesisError
+from tapology.model.atlas import Atlas
 from tapology.model.board import Board, Fact, Taping
 from tapology.model.domain import ChartDomain, domain_from_spec
 from tapology.model.grid import ReferenceGrid, get_grid
 from tapology.model.isomorphism import _Walker, canonical, components
+from tapology.model.tape import board_tapings
 from tapology.model.topology import Topology, classify
-from tapology.solver.propagator import Atlas
 from tapology.solver.z3backend import Z3Board, bare_board
-
-
-class SynthesisError(TapologyError):
-    """A synthesis request that cannot be met as asked (bad option combination)."""
 
 
 @dataclass(frozen=True)
@@ -276,7 +273,7 @@ def z3_boards(req: Request, limit: int | None = None, deadline: float | None = N
             for d in range(m):
                 s.add(K[t][d])
     if req.base is not None:
-        for tp in req.base.tapings():
+        for tp in board_tapings(req.base):
             s.add(enc.fact_constraint(tp.fact))
     else:
         # breadth-first normal form: tile u ≥ 1 first met from a lower tile, in increasing order, with the identity

@@ -32,7 +32,9 @@ from dataclasses import dataclass
 
 import z3
 
+from tapology.errors import Undecided
 from tapology.model.board import Board, Fact, Taping
+from tapology.model.tape import board_tapings
 
 _SORTS = 0
 
@@ -170,9 +172,6 @@ class Z3Board:
         return out
 
 
-class Z3Undecided(RuntimeError):
-    """z3 answered unknown (timeout or resource limit)."""
-
 
 def z3_consistent(board: Board, tapings: Sequence[Taping] = (), timeout_ms: int | None = None,
                   method: str = "datalog") -> bool:
@@ -183,22 +182,22 @@ def z3_consistent(board: Board, tapings: Sequence[Taping] = (), timeout_ms: int 
     if method == "datalog":
         c = Z3Closure(board)
         c.timeout_ms = timeout_ms
-        c.add_facts([tp.fact for tp in [*board.tapings(), *tapings]])
+        c.add_facts([tp.fact for tp in [*board_tapings(board), *tapings]])
         return c.consistent()
     enc = Z3Board(bare_board(board))
     if timeout_ms:
         enc.solver.set("timeout", timeout_ms)
-    lits = enc.add_tapings([*board.tapings(), *tapings])
+    lits = enc.add_tapings([*board_tapings(board), *tapings])
     res = enc.solver.check(*lits)
     if res == z3.unknown:
-        raise Z3Undecided(f"z3 gave up: {enc.solver.reason_unknown()}")
+        raise Undecided(f"z3 gave up: {enc.solver.reason_unknown()}")
     return res == z3.sat
 
 
 def z3_core(board: Board, tapings: Sequence[Taping], timeout_ms: int | None = None) -> list[int] | None:
     """None if ``tapings`` (all the facts, board's included) hold together, else indices of an unsat core.
 
-    The board's own gluing table is *not* added: pass ``board.tapings()`` in ``tapings`` to
+    The board's own gluing table is *not* added: pass ``board_tapings(board)`` in ``tapings`` to
     have its facts considered.  Where two tapings share a label, the first is reported.
     """
     enc = Z3Board(bare_board(board))
@@ -207,7 +206,7 @@ def z3_core(board: Board, tapings: Sequence[Taping], timeout_ms: int | None = No
     lits = enc.add_tapings(tapings)
     res = enc.solver.check(*lits)
     if res == z3.unknown:
-        raise Z3Undecided(f"z3 gave up: {enc.solver.reason_unknown()}")
+        raise Undecided(f"z3 gave up: {enc.solver.reason_unknown()}")
     if res == z3.sat:
         return None
     core = {str(x) for x in enc.solver.unsat_core()}
@@ -233,7 +232,7 @@ class Z3Checker:
         """Whether the tapings with these indices hold together."""
         res = self.enc.solver.check(*[self.lits[k] for k in subset])
         if res == z3.unknown:
-            raise Z3Undecided(f"z3 gave up: {self.enc.solver.reason_unknown()}")
+            raise Undecided(f"z3 gave up: {self.enc.solver.reason_unknown()}")
         return res == z3.sat
 
     def core(self, subset: Sequence[int]) -> list[int] | None:
@@ -241,7 +240,7 @@ class Z3Checker:
         lits = [self.lits[k] for k in subset]
         res = self.enc.solver.check(*lits)
         if res == z3.unknown:
-            raise Z3Undecided(f"z3 gave up: {self.enc.solver.reason_unknown()}")
+            raise Undecided(f"z3 gave up: {self.enc.solver.reason_unknown()}")
         if res == z3.sat:
             return None
         core = {str(x) for x in self.enc.solver.unsat_core()}
@@ -337,5 +336,5 @@ class Z3Closure:
         queries = fp.parse_string("\n".join([*self._text, "(query conflict)"]))
         res = fp.query(*queries)
         if res == z3.unknown:
-            raise Z3Undecided(f"z3 gave up: {fp.reason_unknown()}")
+            raise Undecided(f"z3 gave up: {fp.reason_unknown()}")
         return res == z3.unsat

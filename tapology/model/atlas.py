@@ -2,7 +2,7 @@
 
 :class:`Atlas` holds every chart of a board as an ``(n, |D|)`` array of codes
 ``tile * |H| + orientation`` (-1: nothing there).  A whole board is closed by the
-vectorised walk of :mod:`tapology.solver.vectorized` where it can be, and by the worklist
+vectorised walk of :mod:`tapology.model.closure` where it can be, and by the worklist
 otherwise; a taping runs the worklist from the new facts only, on an overlay, so it
 touches only the charts it changes and a refusal leaves the atlas exactly as it was.
 
@@ -20,8 +20,9 @@ import numpy as np
 
 from tapology.errors import BoardError
 from tapology.model.board import Board, Fact, Taping
+from tapology.model.closure import CODE, Walk, verify_closure, walk_charts
 from tapology.model.group import Cell
-from tapology.solver.vectorized import CODE, Walk, verify_closure, walk_charts
+from tapology.model.tape import board_tapings
 
 Key = tuple[int, int]  # (tile, cell index)
 # Why a fact holds: a taping's label, None (an axiom or a fact the atlas already had),
@@ -277,7 +278,7 @@ class Atlas:
                 return at
         elif method not in ("auto", "worklist"):
             raise BoardError(f"unknown closure method {method!r}")
-        at._close_worklist(board.tapings())
+        at._close_worklist(board_tapings(board))
         return at
 
     def _close_worklist(self, tapings: Sequence[Taping]) -> None:

@@ -20,20 +20,20 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from tapology.errors import TapologyError
+from tapology.errors import GameError
 from tapology.game import Position, Turn
+from tapology.model.atlas import Atlas
 from tapology.model.board import Board
+from tapology.model.lines import board_lines
+from tapology.rules.model import RuleSet
 
 if TYPE_CHECKING:
-    from tapology.solver.propagator import Atlas
+    from tapology.model.atlas import Atlas
 
 EMPTY, X_MARK, O_MARK = 0, 1, 2
 PLAYERS = ("X", "O")
 STATE_NAMES = {EMPTY: "empty", X_MARK: "X", O_MARK: "O"}
 
-
-class GameError(TapologyError):
-    """A bad game name, game parameter or position for a game."""
 
 
 def popcount(v: int) -> int:
@@ -53,7 +53,6 @@ def bits(v: int) -> list[int]:
 
 def game_lines(atlas: Atlas, k: int) -> list[tuple[int, ...]]:
     """Every line of k distinct tiles on the board (see :func:`tapology.model.lines.board_lines`)."""
-    from tapology.model.lines import board_lines
 
     return board_lines(atlas, k)
 
@@ -80,7 +79,6 @@ class KInARow:
         if n > 62:
             raise GameError(f"{name}: {n} tiles is more than the 62 a bitmask position holds")
         if lines is None:
-            from tapology.solver.propagator import Atlas
 
             atlas = Atlas.of(board)
             if atlas.conflict is not None:
@@ -224,3 +222,34 @@ class KInARow:
 
     def __repr__(self) -> str:
         return f"KInARow({self.name!r}, n={self.n}, k={self.k}, lines={len(self.lines)})"
+
+
+def kinrow_of_rules(rules: RuleSet, board: Board) -> KInARow | None:
+    """The compiled game for a rule set that is a plain k-in-a-row claim game on ``board``, else None: two players,
+    one claim move (an empty tile becomes the mover's mark), k in a row wins, a full board is a draw."""
+    if rules.tape is not None or rules.cleanups or len(rules.players) != 2 or len(rules.moves) != 1:
+        return None
+    mv = rules.moves[0]
+    if mv.links or len(mv.cells) != 1 or any(mv.cells[0].cell) or set(mv.players) != {0, 1}:
+        return None
+    cell = mv.cells[0]
+    if cell.before.kind != "states" or tuple(cell.before.tokens) != ("empty",) or cell.after not in ("own:mark", "own"):
+        return None
+    by = {s.value: s for s in rules.states}
+    if set(by) != {0, 1, 2} or by[0].name != "empty" or by[1].owner != 0 or by[2].owner != 1:
+        return None
+    if by[1].oriented or by[2].oriented:
+        return None
+    if rules.initial.layout or rules.initial.tiles or rules.initial.to_move != 0:
+        return None
+    kinds = sorted(e.kind for e in rules.ends)
+    if kinds != ["line", "no-turns"]:
+        return None
+    line = next(e for e in rules.ends if e.kind == "line")
+    nt = next(e for e in rules.ends if e.kind == "no-turns")
+    if line.states or line.player is not None or line.result != "win" or nt.result != "draw" \
+            or any(e.check is not None or e.optional for e in rules.ends) or rules.counters or rules.setups:
+        return None
+    if rules.mandatory or rules.royal:
+        return None
+    return KInARow(board.with_states((0,) * len(board.tiles)), line.k, name=rules.name)

@@ -1,0 +1,137 @@
+"""The game registry: every way of naming a game, resolved in one place.
+
+GAME is
+
+* a shipped rule set by name: ``tictactoe``, ``checkers``, ``chinese-checkers``,
+  ``tictactopology``, ``chess`` (files in ``tapology/games/data/``);
+* ``tictactoe:K`` (K in a row on the rule set's board, or ``--board``) or ``tictactoe:M,N,K``
+  (K in a row on ``plane:MxN``); ``tic-tac-toe`` and ``mnk`` are other names for it;
+* the path of a rule file.
+
+:func:`open_game` gives the rule engine's game (:class:`RuleGame`, with the rule set's notation,
+e.g. chess's UCI/SAN); :func:`load_game` gives what play, solve, referee and verify use: the
+compiled k-in-a-row engine where the rule set is a plain claim game, else the rule engine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from tapology.errors import GameError, PositionError, RuleError, TapologyError
+from tapology.files import read_text
+from tapology.game import Game, Position
+from tapology.games.chess import ChessNotation, position_from_fen
+from tapology.games.kinrow import KInARow, kinrow_of_rules
+from tapology.rules.engine import RuleGame
+from tapology.rules.labels import Notation
+from tapology.rules.model import RuleSet
+from tapology.rules.parse import load_rules as load_rule_file
+from tapology.rules.position import position_from_table, read_position_file
+
+DATA = Path(__file__).resolve().parent / "data"
+SHIPPED = ("tictactoe", "checkers", "chinese-checkers", "tictactopology", "chess")
+NOTATIONS: dict[str, type] = {"chess": ChessNotation}
+_TTT = re.compile(r"^(?:tictactoe|tic-tac-toe|mnk)(?::(\d+)(?:,(\d+),(\d+))?)?$")
+
+
+def load_rules(spec: str) -> RuleSet:
+    """The rule set GAME names (see the module docstring); :class:`RuleError` naming it otherwise."""
+    text = spec.strip()
+    m = _TTT.match(text)
+    if m:
+        base = load_rule_file(DATA / "tictactoe.toml")
+        if m.group(1) is None:
+            return base
+        if m.group(2) is not None:
+            rows, cols, k = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        else:
+            rows = cols = 0
+            k = int(m.group(1))
+        if (m.group(2) is not None and min(rows, cols) < 1) or k < 2:
+            raise RuleError(f"game {spec!r}: M and N must be at least 1 and K at least 2")
+        ends = tuple(dataclasses.replace(e, k=k) if e.kind == "line" else e for e in base.ends)
+        board = f"plane:{rows}x{cols}" if rows else base.board
+        return dataclasses.replace(base, name=text, board=board, boards=(board,), ends=ends)
+    if text in SHIPPED:
+        return load_rule_file(DATA / f"{text}.toml")
+    if not Path(text).exists():
+        raise RuleError(f"{spec}: no such rule file or built-in game (built-in: {', '.join(SHIPPED)}, "
+                        "tictactoe:K, tictactoe:M,N,K)")
+    return load_rule_file(text)
+
+
+def notation_of(rules: RuleSet) -> Notation | None:
+    """The notation a rule set names (``notation = "chess"``), if any."""
+    cls = NOTATIONS.get(rules.notation) if rules.notation else None
+    return cls() if cls is not None else None
+
+
+def open_game(spec: str, board: str | None = None, *, optional_ends: bool = True) -> RuleGame:
+    """The game GAME names on ``board`` (default: the rule set's own), played by the rule engine."""
+    rules = load_rules(spec)
+    return RuleGame(rules, board, optional_ends=optional_ends, notation=notation_of(rules))
+
+
+@dataclass
+class LoadedGame:
+    """A game ready to play: ``game`` (the k-in-a-row engine when it applies, else ``generic``), names, the rules."""
+
+    game: Game
+    name: str
+    board_name: str
+    generic: RuleGame
+    rules: RuleSet
+
+    @property
+    def kinrow(self) -> KInARow | None:
+        """The compiled k-in-a-row game, when this is one."""
+        return self.game if isinstance(self.game, KInARow) else None
+
+
+def load_game(spec: str, board: str | None = None, *, fast: bool = True, stop_at_line: bool = True,
+              optional_ends: bool = True) -> LoadedGame:
+    """GAME on ``board`` for play, solve, referee and verify: the k-in-a-row engine where the rule set is a plain
+    claim game (``fast``), else the rule engine.  ``stop_at_line=False`` plays k-in-a-row games to a full board."""
+    generic = open_game(spec, board, optional_ends=optional_ends)
+    rules = generic.rules
+    game: Game = generic
+    if fast:
+        kr = kinrow_of_rules(rules, generic.initial().board)
+        if kr is not None:
+            game = kr if stop_at_line else KInARow(kr.board, kr.k, name=kr.name, lines=list(kr.lines),
+                                                   stop_at_line=False)
+    if not stop_at_line and not isinstance(game, KInARow):
+        raise GameError(f"{spec}: play to a full board is only for k-in-a-row games")
+    return LoadedGame(game, rules.name, generic.board_name, generic, rules)
+
+
+def open_position(spec: str, board: str | None = None, position: str | None = None) -> tuple[RuleGame, Position]:
+    """GAME on ``board`` (or the board a position file names) at ``position``: a position file (TOML), or for games
+    with chess notation a FEN string or a file holding one; the start position when None."""
+    if position is None:
+        game = open_game(spec, board)
+        return game, game.initial()
+    rules = load_rules(spec)
+    text = None
+    if notation_of(rules) is not None and "/" in position and not Path(position).is_file():
+        text = position
+    else:
+        raw = read_text(position, "position file or FEN", PositionError)
+        first = next((ln.strip() for ln in raw.splitlines() if ln.strip()), "")
+        if notation_of(rules) is not None and "/" in first and "=" not in first:
+            text = first
+    if text is not None:
+        game = RuleGame(rules, board, notation=notation_of(rules))
+        return game, position_from_fen(game, text)
+    data = read_position_file(position)
+    name = board if board is not None else str(data["board"]) if "board" in data else None
+    try:
+        game = RuleGame(rules, name, notation=notation_of(rules))
+    except TapologyError as exc:  # the board the position file names: say which file named it
+        if board is None and "board" in data:
+            raise PositionError(f"{position}: {exc}") from None
+        raise
+    return game, position_from_table(game, data, position)

@@ -144,14 +144,13 @@ def san(game: RuleGame, pos: Position, turn: Turn, turns: Sequence[Turn] | None 
     piece = _piece(game, codes[start] // h)
     new = game.codes(turn.result)
     owner = game.compiled(pos.board).owner
-    arrived = [u for u in range(len(codes)) if u not in (start, end) and new[u] // h and new[u] != codes[u]
-               and owner[new[u]] == pos.to_move]
-    if piece == "king" and arrived:  # the king and a rook of the mover both moved: castling
-        rook_from = next((u for u in range(len(codes)) if codes[u] != new[u] and codes[u] // h
-                          and _piece(game, codes[u] // h) == "rook" and owner[codes[u]] == pos.to_move), start)
-        text = "O-O" if sq.names[rook_from][0] > sq.names[start][0] else "O-O-O"
+    rook_from = [u for u in range(len(codes)) if u != start and codes[u] // h and new[u] // h == 0
+                 and _piece(game, codes[u] // h) == "rook" and owner[codes[u]] == pos.to_move]
+    if piece == "king" and rook_from:  # the king moves and a rook of the mover leaves its tile: castling
+        text = "O-O" if sq.names[rook_from[0]][0] > sq.names[start][0] else "O-O-O"
     else:
-        capture = any(codes[u] // h and new[u] != codes[u] and owner[codes[u]] != pos.to_move for u in range(len(codes)))
+        capture = any(codes[u] // h and owner[codes[u]] != pos.to_move and (new[u] // h == 0 or owner[new[u]] == pos.to_move)
+                      for u in range(len(codes)))
         if piece == "pawn":
             text = (sq.names[start][0] + "x" if capture else "") + sq.names[end]
             if promo:

@@ -1,0 +1,198 @@
+"""Chess through the generic rule engine, cross-checked against python-chess (a test dependency only): legal turns
+and FEN after each turn on positions reached by random play, perft of the standard suite, results of random games
+played to the end, and the notation (UCI, SAN, FEN, PGN) with its errors."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import chess.pgn
+import pytest
+
+from tapology.errors import NotationError, TurnError
+from tapology.games import open_game
+from tapology.games.chess import fen, position_from_fen, read_pgn, san
+
+SUITE = {
+    "start": (chess.STARTING_FEN, (20, 400, 8902, 197281)),
+    "kiwipete": ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", (48, 2039, 97862)),
+    "position-3": ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", (14, 191, 2812, 43238)),
+    "position-4": ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", (6, 264, 9467)),
+    "position-5": ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", (44, 1486, 62379)),
+    "position-6": ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", (46, 2079, 89890)),
+}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return open_game("chess")
+
+
+@pytest.mark.parametrize("name", sorted(SUITE))
+def test_perft_suite_to_depth_2(game, name: str) -> None:
+    text, counts = SUITE[name]
+    pos = position_from_fen(game, text)
+    for d, want in enumerate(counts[:2], 1):
+        assert game.perft(pos, d) == want, (name, d)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SUITE))
+def test_perft_suite_deeper(game, name: str) -> None:
+    text, counts = SUITE[name]
+    pos = position_from_fen(game, text)
+    for d, want in enumerate(counts, 1):
+        if d > 2:
+            assert game.perft(pos, d) == want, (name, d)
+
+
+def _walk(game, seed: int, plies: int):
+    """(position, python-chess board) pairs along a random game from the start."""
+    rng = random.Random(seed)
+    pos = game.initial()
+    board = chess.Board()
+    for _ in range(plies):
+        yield pos, board
+        turns = game.turns(pos)
+        if not turns:
+            return
+        t = rng.choice(turns)
+        board.push_uci(t.label)
+        pos = t.result
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_positions_agree_with_python_chess(game, seed: int) -> None:
+    seen = 0
+    for pos, board in _walk(game, seed, 70):
+        assert fen(game, pos) == board.fen()
+        assert {t.label for t in game.turns(pos)} == {m.uci() for m in board.legal_moves}, board.fen()
+        assert game.in_check(pos) == board.is_check()
+        seen += 1
+    assert seen > 10
+
+
+def _python_chess_over(board: chess.Board) -> bool:
+    return (board.is_checkmate() or board.is_stalemate() or board.is_insufficient_material()
+            or board.is_fifty_moves() or board.is_repetition(3))
+
+
+def _result(board: chess.Board) -> dict[str, int]:
+    if board.is_checkmate():
+        return {"white": -1, "black": 1} if board.turn == chess.WHITE else {"white": 1, "black": -1}
+    return {"white": 0, "black": 0}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_games_end_as_python_chess_says(game, seed: int) -> None:
+    rng = random.Random(100 + seed)
+    pos = game.initial()
+    board = chess.Board()
+    while True:
+        turns = game.turns(pos)
+        assert (not turns) == _python_chess_over(board), board.fen()
+        if not turns:
+            break
+        t = rng.choice(turns)
+        board.push_uci(t.label)
+        pos = t.result
+    assert game.outcome(pos) == _result(board)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(30))
+def test_many_random_games_end_as_python_chess_says(game, seed: int) -> None:
+    test_random_games_end_as_python_chess_says(game, 1000 + seed)
+
+
+def test_fen_round_trips_and_san_matches_python_chess(game) -> None:
+    for text, _counts in SUITE.values():
+        pos = position_from_fen(game, text)
+        board = chess.Board(text)
+        assert fen(game, pos) == board.fen()
+        turns = game.turns(pos)
+        for t in turns:
+            move = chess.Move.from_uci(t.label)
+            assert san(game, pos, t, turns) == board.san(move)
+            assert game.parse_turn(pos, board.san(move)) == t
+            assert game.parse_turn(pos, t.label.upper()) == t
+
+
+def test_castling_rights_follow_the_unmoved_pieces(game) -> None:
+    pos = position_from_fen(game, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    after = game.parse_turn(pos, "Ra2").result  # the a-rook moves: white keeps only the short castle
+    assert fen(game, after).split()[2] == "Kkq"
+    after = game.parse_turn(after, "Ke7").result  # the black king moves: black loses both
+    assert fen(game, after).split()[2] == "K"
+    after = game.parse_turn(after, "O-O").result
+    assert fen(game, after).split()[2] == "-"
+
+
+def test_black_castles_through_the_safe_tiles(game) -> None:
+    # the bug this rule set had to fix: the safe probe must use the mover's own king
+    pos = position_from_fen(game, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1")
+    assert {"e8g8", "e8c8"} <= {t.label for t in game.turns(pos)}
+    attacked = position_from_fen(game, "r3k2r/8/8/8/8/8/8/R3KR2 b KQkq - 0 1")  # f1 rook hits f8
+    assert "e8g8" not in {t.label for t in game.turns(attacked)}
+
+
+def test_stalemate_is_a_draw_and_mate_a_loss(game) -> None:
+    stale = position_from_fen(game, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert game.turns(stale) == [] and game.outcome(stale) == {"white": 0, "black": 0}
+    mate = position_from_fen(game, "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+    assert game.turns(mate) == [] and game.outcome(mate) == {"white": 1, "black": -1}
+
+
+def test_draw_rules_are_optional_and_left_out_by_perft(game) -> None:
+    bare = position_from_fen(game, "8/8/4k3/8/8/3K4/8/8 w - - 0 1")  # king against king
+    assert game.outcome(bare) == {"white": 0, "black": 0} and game.turns(bare) == []
+    assert game.perft(bare, 1) == 8
+    fifty = position_from_fen(game, "8/8/4k3/8/8/3K4/8/R7 w - - 100 80")
+    assert game.turns(fifty) == [] and game.perft(fifty, 1) > 0
+    strict = open_game("chess", optional_ends=False)
+    assert strict.turns(position_from_fen(strict, "8/8/4k3/8/8/3K4/8/R7 w - - 100 80"))
+
+
+def test_threefold_repetition(game) -> None:
+    pos = game.initial()
+    for label in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]:
+        assert game.outcome(pos) is None
+        pos = game.parse_turn(pos, label).result
+    assert game.outcome(pos) is None  # the start position stands for the second time after f6g8
+    pos = game.parse_turn(pos, "f6g8").result
+    assert game.outcome(pos) == {"white": 0, "black": 0}
+
+
+@pytest.mark.parametrize(("bad", "field"), [
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "field 2"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "field 1"),
+    ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "field 1"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "field 1"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", "field 4"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "fields 5-6"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", "expected 6 fields"),
+    ("1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "field 3"),
+])
+def test_bad_fen_names_the_field(game, bad: str, field: str) -> None:
+    with pytest.raises(NotationError, match=field):
+        position_from_fen(game, bad)
+
+
+def test_bad_turns_are_refused(game) -> None:
+    pos = game.initial()
+    for bad in ("e2e5", "Nf6", "e9e4", "Ke2", "O-O"):
+        with pytest.raises(TurnError):
+            game.parse_turn(pos, bad)
+
+
+def test_pgn_games_replay(game) -> None:
+    text = ('[Event "?"]\n[Result "1-0"]\n\n1. e4 e5 2. Bc4 {a comment} Nc6 3. Qh5 Nf6?? (3... g6) 4. Qxf7# 1-0\n')
+    (g,) = read_pgn(text)
+    assert g.result == "1-0" and g.moves == ("e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6??", "Qxf7#")
+    pos = game.initial()
+    for m in g.moves:
+        pos = game.parse_turn(pos, m).result
+    assert game.outcome(pos) == {"white": 1, "black": -1}
+    with pytest.raises(NotationError):
+        read_pgn("[Event \"x\"\n1. e4")

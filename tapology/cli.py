@@ -17,11 +17,11 @@ try:  # typer ≥ 0.20 carries its own click
 except ImportError:  # pragma: no cover - older typer on top of click
     from click import exceptions as click_exc  # type: ignore[no-redef]
 
-from tapology import reports
 from tapology.commands import register_all
 from tapology.errors import TapologyError
 from tapology.model.grid import get_grid
 from tapology.render.ascii import draw_board, draw_charts
+from tapology.reports import boards as reports
 
 app = typer.Typer(
     name="tapology",

@@ -1,26 +1,49 @@
-"""CLI commands for rule sets: ``moves``, ``perft``, ``rules``."""
+"""CLI commands for rule sets: ``moves``, ``perft``, ``rules``, ``fen`` (answers in :mod:`tapology.reports.games`)."""
 
 from __future__ import annotations
 
 import json
-import time
-from typing import Annotated, Any
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated
 
 import typer
 
-from tapology.errors import OptionError
-from tapology.games.registry import open_position
+from tapology.reports.base import Report
 
-GameArg = Annotated[str, typer.Argument(help="A built-in game (tictactoe, tictactoe:M,N,K, checkers, chinese-checkers, "
-                                             "tictactopology) or a rule file.")]
+GameArg = Annotated[str, typer.Argument(help="A game: tictactoe, tictactoe:K, tictactoe:M,N,K, checkers, chinese-checkers, "
+                                             "tictactopology, chess, or a rule file.")]
 BoardOpt = Annotated[str | None, typer.Option("--board", help="Board: a built-in name such as torus:3x3, or a file.")]
-PosOpt = Annotated[str | None, typer.Option("--position", help="A position file (TOML) to start from.")]
+PosOpt = Annotated[str | None, typer.Option("--position", help="A position file (TOML); for chess also a FEN string "
+                                                                "or a file holding one.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")]
 
 
+def emit(rep: Report, as_json: bool) -> None:
+    """Print a report (JSON or text) and leave with its exit code."""
+    typer.echo(json.dumps(rep.to_json(), indent=2, ensure_ascii=False) if as_json else rep.text())
+    if rep.exit_code:
+        raise typer.Exit(rep.exit_code)
 
-def _emit(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+@contextmanager
+def progress_bar(label: str) -> Iterator:
+    """A rich progress bar on stderr (when it is a terminal); yields ``update(done, total)`` or None."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console  # rich's bar loads only for a terminal
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
 
 
 def register(app: typer.Typer) -> None:
@@ -32,24 +55,13 @@ def register(app: typer.Typer) -> None:
         board: BoardOpt = None,
         position: PosOpt = None,
         backend: Annotated[str, typer.Option("--backend", help="propagate, z3 or csp.")] = "propagate",
+        with_fen: Annotated[bool, typer.Option("--fen", help="Chess: the FEN after each turn.")] = False,
         as_json: JsonOpt = False,
     ) -> None:
         """List the legal turns of a position (the start position unless --position)."""
-        if backend not in ("propagate", "z3", "csp"):
-            raise OptionError(f"--backend {backend!r}: use propagate, z3 or csp")
-        g, pos = open_position(game, board, position)
-        turns = g.turns(pos, backend)
-        outcome = g.outcome(pos) if not turns else None
-        if as_json:
-            _emit({"game": g.name, "board": g.board_name, "to_move": g.players[pos.to_move], "backend": backend,
-                   "count": len(turns), "turns": [t.label for t in turns], "outcome": outcome})
-            return
-        if not turns:
-            typer.echo(f"no legal turn for {g.players[pos.to_move]}; outcome: {outcome}")
-            return
-        typer.echo(f"{len(turns)} legal turns for {g.players[pos.to_move]}:")
-        for i, t in enumerate(turns, 1):
-            typer.echo(f"{i:>4}  {t.label}")
+        from tapology.reports.games import moves_report
+
+        emit(moves_report(game, board, position, backend, with_fen), as_json)
 
     @app.command()
     def perft(
@@ -57,55 +69,40 @@ def register(app: typer.Typer) -> None:
         depth: Annotated[int, typer.Option("--depth", help="Plies to count down to (≥ 0).")],
         board: BoardOpt = None,
         position: PosOpt = None,
+        by_first: Annotated[bool, typer.Option("--divide", help="The count below each first turn, as chess engines "
+                                                                 "print it.")] = False,
         as_json: JsonOpt = False,
     ) -> None:
-        """Count the leaf turns at a depth (a finished game has no children)."""
-        if depth < 0:
-            raise OptionError(f"--depth {depth}: must be ≥ 0")
-        g, pos = open_position(game, board, position)
-        t0 = time.perf_counter()
-        nodes = 0
-        interrupted = False
-        if depth <= 3:
-            nodes = g.perft(pos, depth)
-        else:
-            from rich.progress import Progress
+        """Count the leaf turns at a depth (a finished game has no children; optional draw rules left out)."""
+        from tapology.reports.games import perft_report
 
-            roots = g.turns(pos)
-            try:
-                with Progress(transient=True, console=_stderr_console()) as bar:
-                    task = bar.add_task(f"perft {depth}", total=len(roots))
-                    for t in roots:
-                        nodes += g.perft(t.result, depth - 1)
-                        bar.advance(task)
-            except KeyboardInterrupt:
-                interrupted = True
-        dt = time.perf_counter() - t0
-        if as_json:
-            out: dict[str, Any] = {"depth": depth, "nodes": nodes}
-            if interrupted:
-                out["interrupted"] = True
-            _emit(out)
-        else:
-            typer.echo(f"perft {depth}: {nodes}" + (" (interrupted, partial)" if interrupted else "")
-                       + f"  [{dt:.2f} s, {nodes / dt if dt > 0 else 0:,.0f} leaf turns/s]")
-        if interrupted:
-            raise typer.Exit(130)
+        with progress_bar(f"perft {depth}") as update:
+            rep = perft_report(game, depth, board, position, by_first_turn=by_first,
+                               progress=update if depth >= 4 else None)
+        emit(rep, as_json)
 
     @app.command()
     def rules(game: GameArg, as_json: JsonOpt = False) -> None:
         """Print a rule set with its moves and its derived chart domain."""
-        from tapology.games import load_rules
-        from tapology.rules.describe import rules_json, rules_text
+        from tapology.reports.games import rules_report
 
-        rs = load_rules(game)
-        if as_json:
-            _emit(rules_json(rs))
-        else:
-            typer.echo(rules_text(rs))
+        emit(rules_report(game), as_json)
 
+    @app.command()
+    def fen(
+        source: Annotated[str | None, typer.Argument(help="A FEN string, a FEN file or a position file (default: "
+                                                           "the start position).")] = None,
+        game: Annotated[str, typer.Option("--game", help="A game with chess notation.")] = "chess",
+        board: BoardOpt = None,
+        as_json: JsonOpt = False,
+        to_position: Annotated[bool, typer.Option("--to-position", help="Print the position file instead of the "
+                                                                         "FEN.")] = False,
+    ) -> None:
+        """Convert between FEN and the position file format (chess and other games with chess notation)."""
+        from tapology.reports.games import fen_report
 
-def _stderr_console():
-    from rich.console import Console
-
-    return Console(stderr=True)
+        rep = fen_report(game, source, board)
+        if to_position and not as_json:
+            typer.echo(rep.position, nl=False)
+            return
+        emit(rep, as_json)

@@ -143,19 +143,35 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def referee(
         game: GameArg,
-        transcript: Annotated[str, typer.Argument(help="JSON lines of positions or turns ('-' for standard input).")],
+        transcript: Annotated[str | None, typer.Argument(help="JSON lines of positions or turns ('-' for standard "
+                                                              "input).")] = None,
         board: BoardOpt = None,
         as_json: JsonOpt = False,
         any_start: Annotated[bool, typer.Option("--any-start", help="Start from the first position line, whatever it is.")]
         = False,
+        pgn: Annotated[str | None, typer.Option("--pgn", help="Chess: referee the games of a PGN file ('-' for standard "
+                                                             "input).")] = None,
     ) -> None:
         """Check a transcript turn by turn; exit 0 if every step is one legal turn, 1 at the first that is not."""
         from tapology.errors import TranscriptError
         from tapology.games.registry import load_game
         from tapology.play.referee import referee as run_referee
+        from tapology.play.referee import referee_pgn
         from tapology.play.transcript import read_transcript
 
+        if (transcript is None) == (pgn is None):
+            raise OptionError("referee: give a transcript or --pgn FILE (one of them)")
         lg = load_game(game, board)
+        if pgn is not None:
+            text = sys.stdin.read() if pgn == "-" else read_text(pgn, "PGN file", TranscriptError)
+            reps = referee_pgn(lg.generic, text, pgn)
+            if as_json:
+                _emit({"games": [r.to_json() for r in reps]})
+            for i, r in enumerate(reps, 1):
+                if not as_json:
+                    typer.echo(f"game {i}: " + (f"valid: {r.steps} moves" if r.valid else f"invalid: {r.reason}"))
+            raise typer.Exit(0 if all(r.valid for r in reps) else 1)
+        assert transcript is not None
         if transcript == "-":
             text = sys.stdin.read()
         else:

@@ -27,7 +27,7 @@ OTHER_PICTURES = ("jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff", "pdf", "ep
 
 def open_atlas(spec: str, domain: str | None = None):  # -> tuple[Board, Atlas]
     """Load and close a board; a board whose tapings conflict is refused as input (names the conflict)."""
-    from tapology.reports import open_board
+    from tapology.reports.boards import open_board
 
     src, at = open_board(spec, domain)
     if at.conflict is not None:

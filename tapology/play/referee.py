@@ -15,8 +15,10 @@ from typing import Any
 
 from tapology.errors import TapologyError
 from tapology.game import Game, Position, Turn
+from tapology.games.chess import position_from_fen, read_pgn
 from tapology.games.kinrow import PLAYERS, KInARow, bits, popcount
 from tapology.play.transcript import Entry, state_names
+from tapology.rules.engine import RuleGame
 
 
 @dataclass(frozen=True)
@@ -151,12 +153,13 @@ def apply_turn(game: Game, pos: Position, label: str) -> tuple[Turn | None, str]
         x, o = game.masks_of(pos)
         who = "X" if x >> t & 1 else "O"
         return None, f"tile {label} is already taken by {who}"
-    parse = getattr(game, "parse_turn", None)  # the rule engine also reads other spellings (tapes)
-    if callable(parse) and label.strip().startswith("tape "):
+    parse = getattr(game, "parse_turn", None)  # the rule engine also reads other spellings (tapes, SAN)
+    if callable(parse):
         try:
             return parse(pos, label), ""
-        except TapologyError:
-            pass
+        except TapologyError as exc:
+            if "ambiguous" in str(exc):
+                return None, str(exc)
     shown = ", ".join(t.label for t in turns[:12]) + (", …" if len(turns) > 12 else "")
     return None, f"{label!r} is not a legal turn of {game.players[pos.to_move]} here (legal: {shown})"
 
@@ -217,3 +220,33 @@ def referee(game: Game, entries: Sequence[Entry], *, any_start: bool = False) ->
         pos = nxt
     return RefereeReport(True, step, turns=turns, final=pos, outcome=game.outcome(pos))
 
+
+def referee_pgn(game: RuleGame, text: str, where: str = "PGN") -> list[RefereeReport]:
+    """Referee every game of a PGN text (moves in SAN or UCI): each move must be a legal turn, from the ``FEN`` tag's
+    position if the game has one; where the moves end the game, the ``Result`` tag must agree."""
+    out = []
+    for pgn in read_pgn(text, where):
+        pos = position_from_fen(game, pgn.tags["FEN"]) if "FEN" in pgn.tags else game.initial()
+        labels: list[str] = []
+        bad: RefereeReport | None = None
+        for k, move in enumerate(pgn.moves, 1):
+            t, why = apply_turn(game, pos, move)
+            if t is None:
+                bad = RefereeReport(False, k, k, None, f"move {k} {move!r}: {why}")
+                break
+            labels.append(t.label)
+            pos = t.result
+        if bad is None:
+            outcome = game.outcome(pos)
+            claimed = {"1-0": (1, -1), "0-1": (-1, 1), "1/2-1/2": (0, 0)}.get(pgn.result)
+            if outcome is not None and (claimed is None or tuple(outcome.values()) != claimed):
+                bad = RefereeReport(False, len(labels), len(labels), None,
+                                    f"the moves end the game {_score_text(outcome)}, but the Result tag says {pgn.result}")
+            else:
+                bad = RefereeReport(True, len(labels), turns=labels, final=pos, outcome=outcome)
+        out.append(bad)
+    return out
+
+
+def _score_text(outcome: dict[str, int]) -> str:
+    return " ".join(f"{p} {v:+d}" for p, v in outcome.items())

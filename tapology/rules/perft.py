@@ -53,13 +53,13 @@ def count_leaves(game: RuleGame, pos: Position, depth: int) -> int:
 
 
 def divide(game: RuleGame, pos: Position, depth: int, progress: Callable[[int, int], None] | None = None,
-           ) -> list[tuple[str, int]]:
-    """(label, leaf turns at ``depth`` below it) for every first turn, as chess engines print it.  ``progress(done,
-    total)`` is called after each first turn."""
+           into: list[tuple[str, int]] | None = None) -> list[tuple[str, int]]:
+    """(label, leaf turns at ``depth`` below it) for every first turn, as chess engines print it; appended to ``into``
+    as each is counted (so an interrupted run keeps what it has).  ``progress(done, total)`` hears after each."""
     if depth < 1:
         raise ValueError("divide needs a depth of at least 1")
+    out = into if into is not None else []
     firsts = game.perft_turns(pos)
-    out = []
     for i, t in enumerate(firsts):
         out.append((t.label, count_leaves(game, t.result, depth - 1)))
         if progress is not None:

@@ -17,13 +17,16 @@ state's default frame.
 from __future__ import annotations
 
 import tomllib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tapology.errors import PositionError
 from tapology.files import read_text
 from tapology.game import Position
 
-KEYS = {"board", "to_move", "ply", "layout", "tiles", "frames"}
+if TYPE_CHECKING:
+    from tapology.rules.engine import RuleGame
+
+KEYS = {"board", "to_move", "ply", "layout", "tiles", "frames", "counters"}
 
 
 def read_position_file(path: str) -> dict[str, Any]:
@@ -41,7 +44,7 @@ def read_position_file(path: str) -> dict[str, Any]:
     return data
 
 
-def position_from_table(game, data: dict[str, Any], where: str) -> Position:  # game: RuleGame
+def position_from_table(game: RuleGame, data: dict[str, Any], where: str) -> Position:
     """The position a position file describes, on the game's board."""
     rules = game.rules
     board = game.board
@@ -94,20 +97,49 @@ def position_from_table(game, data: dict[str, Any], where: str) -> Position:  # 
     if to_move not in rules.players:
         raise PositionError(f"{where}: to_move: unknown player {to_move!r} (players: {', '.join(rules.players)})")
     ply = data.get("ply", 0)
-    if not isinstance(ply, int) or ply < 0:
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
         raise PositionError(f"{where}: ply must be a whole number ≥ 0")
-    return game.make_position(board, states, frames, rules.players.index(to_move), ply)
+    raw = data.get("counters", {})
+    names = [c.name for c in rules.counters]
+    if not isinstance(raw, dict) or any(k not in names for k in raw) \
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in raw.values()):
+        raise PositionError(f"{where}: counters must be a table of the rule set's counters "
+                            f"({', '.join(names) or 'none'}) = whole numbers ≥ 0")
+    counters = tuple(raw.get(n, 0) for n in names)
+    return game.make_position(board, states, frames, rules.players.index(to_move), ply, counters)
 
 
-def dumps_position(game, pos: Position) -> str:
-    """A position as a position file (layout in board order)."""
+def dumps_position(game: RuleGame, pos: Position) -> str:
+    """A position as a position file (layout in board order, ``NAME@F`` for a frame, the counters)."""
     rules = game.rules
+    default = dict(rules.initial.frames)
+    canon = game.compiled(pos.board).canon
     toks = []
     for t, s in enumerate(pos.board.states):
         sd = rules.by_value.get(s)
         name = "." if s == 0 else (sd.name if sd else str(s))
-        if pos.extra and sd is not None and sd.oriented and pos.extra[t]:
+        if pos.extra and sd is not None and sd.oriented and pos.extra[t] != canon[s][default.get(sd.name, 0)]:
             name += f"@{pos.extra[t]}"
         toks.append(name)
-    return (f'board = "{game.board_name}"\nto_move = "{rules.players[pos.to_move]}"\nply = {pos.ply}\n'
-            f'layout = """\n{" ".join(toks)}\n"""\n')
+    width = max(map(len, toks))
+    cols = _columns(game)
+    rows = [" ".join(tok.ljust(width) for tok in toks[i:i + cols]).rstrip() for i in range(0, len(toks), cols)]
+    out = (f'board = "{game.board_name}"\nto_move = "{rules.players[pos.to_move]}"\nply = {pos.ply}\n'
+           f'layout = """\n' + "\n".join(rows) + '\n"""\n')
+    if default:
+        out += "frames = { " + ", ".join(f"{k} = {v}" for k, v in default.items()) + " }\n"
+    if rules.counters:
+        out += "counters = { " + ", ".join(f"{c.name} = {n}" for c, n in
+                                           zip(rules.counters, pos.counters or (0,) * len(rules.counters),
+                                               strict=True)) + " }\n"
+    return out
+
+
+def _columns(game: RuleGame) -> int:
+    """Tiles per layout row: the board's drawn width when its tiles come row by row, else all on one row."""
+    board = game.board
+    if board.placement is None or any(p is None for p in board.placement):
+        return len(board.tiles)
+    rows = [board.grid.layout_row_col(p[0])[0] for p in board.placement if p is not None]
+    width = rows.count(rows[0])
+    return width if rows == sorted(rows) and all(rows.count(r) == width for r in set(rows)) else len(board.tiles)

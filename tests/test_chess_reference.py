@@ -460,7 +460,7 @@ def recorded() -> list[tuple[str, int, int]]:
 
 
 def _recorded_cases() -> list:
-    return [pytest.param(b, d, n, marks=[pytest.mark.slow] if d > 3 else [], id=f"{b}-{d}") for b, d, n in recorded()]
+    return [pytest.param(b, d, n, marks=[pytest.mark.slow] if n > 20_000 else [], id=f"{b}-{d}") for b, d, n in recorded()]
 
 
 def test_recorded_counts_cover_every_surface() -> None:

@@ -266,16 +266,15 @@ def test_view_bad_input(capsys, args, needle):
 @pytest.mark.parametrize("name", ["torus:3x3", "klein:3x5", "plane:4x4", "hex-torus:4x4", "hex-mobius:3x4"])
 def test_view_pictures_read_back(name):
     from tapology.render.ascii import draw_grid, parse_grid_picture
-    from tapology.render.unfold import rowcol
 
     at = atlas_of(name)
     b = at.board()
-    square = len(at.grid.directions) == 4
+    square = not at.grid.is_hex
     if not square:
         return
     for t in range(len(b.tiles)):
         v = unfold(at, Walker(t, (5 * t) % at.order), 3)
-        ents = {rowcol(at.grid, c): (b.tiles[u], at.grid.group.inv[f]) for c, u, f in zip(v.cells, v.tiles, v.frames,
+        ents = {at.grid.layout_row_col(c): (b.tiles[u], at.grid.group.inv[f]) for c, u, f in zip(v.cells, v.tiles, v.frames,
                                                                                           strict=True)}
         pic = draw_grid(ents, None, square, 9, {k: "(2)" for k in list(ents)[::3]})
         back = parse_grid_picture(pic)

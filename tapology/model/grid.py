@@ -224,6 +224,16 @@ HEX_ROTATIONS = _hex("hex-rotations", HEX_C6)
 GRIDS: dict[str, ReferenceGrid] = {g.name: g for g in (SQUARE, SQUARE_ROTATIONS, HEX, HEX_ROTATIONS)}
 
 
+def layout_position(grid: ReferenceGrid, row: int, col: int) -> Cell:
+    """``grid.layout_cell(row, col)``, for callers that take the grid as an argument."""
+    return grid.layout_cell(row, col)
+
+
+def _kind_of(directions: Sequence[Cell]) -> str:
+    """A user's grid with six directions is drawn as hexes (offset rows), any other as squares (plain rows)."""
+    return "hex" if len(directions) == 6 else "square"
+
+
 def get_grid(name: str) -> ReferenceGrid:
     """A built-in grid by name; :class:`GridError` naming the known ones otherwise."""
     try:
@@ -253,7 +263,7 @@ def linear_grid(
     group = OrientationGroup.from_matrices(f"{name}-orientations", mats)
     spec = (("name", name), ("directions", tuple(dirs)), ("names", tuple(direction_names)), ("orientations", mats))
     grid = ReferenceGrid(name, (0, 0), dirs, tuple(direction_names), group, _translate2, _add2, _neg2, _topdown,
-                         spec=spec)
+                         spec=spec, kind=_kind_of(dirs))
     grid.check_laws(check_radius)
     return grid
 
@@ -305,6 +315,7 @@ def custom_grid(
         add,
         neg,
         order_key or (lambda c: tuple(c)),
+        kind=_kind_of(directions),
     )
     grid.check_laws(check_radius)
     return grid

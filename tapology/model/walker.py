@@ -52,15 +52,11 @@ HEX_TURNS: dict[str, int] = {"turn-right": 1, "turn-around": 3, "turn-left": 5, 
 TURN_ALIASES: dict[str, str] = {"cw": "turn-right", "ccw": "turn-left", "about": "turn-around", "flip": "mirror"}
 
 
-def _is_hex(grid: ReferenceGrid) -> bool:
-    return len(grid.directions) == 6
-
-
 def step_names(grid: ReferenceGrid) -> dict[str, Cell]:
     """The named steps of a grid (its directions by side name on a user's grid)."""
     if grid.directions == ((0, 1), (1, 0), (0, -1), (-1, 0)):
         return SQUARE_STEPS
-    if _is_hex(grid) and grid.directions == tuple(HEX_STEPS.values()):
+    if grid.is_hex and grid.directions == tuple(HEX_STEPS.values()):
         return HEX_STEPS
     return dict(zip(grid.direction_names, grid.directions, strict=True))
 
@@ -68,7 +64,7 @@ def step_names(grid: ReferenceGrid) -> dict[str, Cell]:
 def turn_names(grid: ReferenceGrid) -> dict[str, int]:
     """The named turns of a grid (those whose element the grid's group has)."""
     grp = grid.group
-    table = HEX_TURNS if _is_hex(grid) else SQUARE_TURNS
+    table = HEX_TURNS if grid.is_hex else SQUARE_TURNS
     out = {}
     for name, g in table.items():
         if g < grp.order and (name != "mirror" or grp.is_reflection(g)):
@@ -89,7 +85,7 @@ def parse_move(grid: ReferenceGrid, text: str, where: str = "step") -> Move:
     """A step or turn by name; :class:`WalkError` names the text, ``where``, and the names allowed."""
     key = text.strip().lower().replace("_", "-").replace("+", "-")
     steps = step_names(grid)
-    aliases = HEX_ALIASES if _is_hex(grid) else SQUARE_ALIASES
+    aliases = HEX_ALIASES if grid.is_hex else SQUARE_ALIASES
     if steps is SQUARE_STEPS or steps is HEX_STEPS:
         key = aliases.get(key, key)
     if key in steps:

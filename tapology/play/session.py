@@ -144,15 +144,7 @@ def hidden_tapings(board: Board) -> list[str]:
 def rowcol_tiles(board: Board) -> dict[tuple[int, int], int]:
     """(row, column) from 1 at the top left of the drawing -> tile."""
     place = layout(board)
-    square = not board.grid.name.startswith("hex")
-    cells = {}
-    for t, p in enumerate(place):
-        if p is None:
-            continue
-        (x, y), _ = p
-        row = -y
-        col = x if square else x - (row + 1) // 2
-        cells[(row, col)] = t
+    cells = {board.grid.layout_row_col(p[0]): t for t, p in enumerate(place) if p is not None}
     if not cells:
         return {}
     r0 = min(r for r, _ in cells)

@@ -137,14 +137,6 @@ def unfold(atlas: Atlas, walker: Walker, radius: int) -> View:
                 tuple(edges), tuple(sorted(branched, key=grid.order_key)))
 
 
-def rowcol(grid: ReferenceGrid, cell: Cell) -> tuple[int, int]:
-    """Where a screen cell is drawn: (row from the top, column); hexes in offset rows."""
-    row = -cell[1]
-    if len(grid.directions) == 6:
-        return (row, cell[0] - (row + 1) // 2)
-    return (row, cell[0])
-
-
 def state_label(state: int, names: Mapping[int, str] | None) -> str:
     """A tile state as drawn: its name if given, else ``(n)``; state 0 unnamed is blank."""
     if names and state in names:
@@ -156,18 +148,18 @@ def draw_view(view: View, board: Board, state_names: Mapping[int, str] | None = 
     """The view in the seed's box style: tile ids with orientation arrows, states underneath,
     the walker's tile marked with ``*`` (as a chart's centre).  Cost O(|window|·cell size)."""
     grid = view.grid
-    square = len(grid.directions) == 4
+    square = not grid.is_hex
     inv = grid.group.inv
     entries: dict[tuple[int, int], tuple[str, int] | None] = {}
     states: dict[tuple[int, int], str] = {}
     for c, t, f in zip(view.cells, view.tiles, view.frames, strict=True):
-        rc = rowcol(grid, c)
+        rc = grid.layout_row_col(c)
         entries[rc] = (board.tiles[t], inv[f])
         s = state_label(board.states[t], state_names)
         if s:
             states[rc] = s
     width = box_width(entries, square, states, 7)
-    pic = draw_grid(entries, centre=rowcol(grid, grid.origin), square=square, width=width, states=states)
+    pic = draw_grid(entries, centre=grid.layout_row_col(grid.origin), square=square, width=width, states=states)
     if not header:
         return pic
     w = view.centre

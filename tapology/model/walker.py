@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from tapology.errors import WalkError
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
+from tapology.model.walk import step
 
 if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
@@ -114,19 +115,10 @@ class Walker:
     frame: int = 0
 
     def step(self, atlas: Atlas, vector: Cell) -> Walker | None:
-        """The walker after one step by ``vector`` in its own frame, or None off the board's edge."""
-        grp = atlas.grid.group
-        cell = grp.act(self.frame, vector)
-        i = atlas.domain.index.get(cell)
-        if i is None:
-            raise WalkError(
-                f"step {vector} in frame {self.frame} is chart cell {cell}, outside the chart domain {atlas.domain.name!r}"
-            )
-        code = int(atlas.chart[self.tile, i])
-        if code < 0:
-            return None
-        u, o = divmod(code, atlas.order)
-        return Walker(u, grp.mul[self.frame][grp.inv[o]])
+        """The walker after one step by ``vector`` in its own frame (:func:`tapology.model.walk.step`), or None off
+        the board's edge."""
+        nxt = step(atlas, self.tile, self.frame, vector)
+        return None if nxt is None else Walker(*nxt)
 
     def turn(self, grid: ReferenceGrid, g: int) -> Walker:
         """The walker turned (or mirrored) by ``g`` in its own frame: frame ``g -> f``."""

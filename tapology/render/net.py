@@ -25,7 +25,7 @@ from tapology.model.tape import format_fact
 from tapology.render.ascii import box_width, draw_grid
 from tapology.render.develop import develop_board
 from tapology.render.svg import Canvas, Geometry, _f, act_point, draw_side, draw_tile, state_colour
-from tapology.render.unfold import state_label
+from tapology.render.unfold import placed_boxes
 
 Side = tuple[int, int]  # (tile, side number)
 
@@ -162,14 +162,7 @@ def net_ascii(board: Board, net: Net, state_names: Mapping[int, str] | None = No
     Hex nets are drawn as boxes in offset rows with the pairs listed underneath."""
     grid = board.grid
     square = not grid.is_hex
-    entries: dict[tuple[int, int], tuple[str, int] | None] = {}
-    states: dict[tuple[int, int], str] = {}
-    for t, (c, g) in enumerate(net.positions):
-        rc = grid.layout_row_col(c)
-        entries[rc] = (board.tiles[t], g)
-        s = state_label(board.states[t], state_names)
-        if s:
-            states[rc] = s
+    entries, states = placed_boxes(board, grid, ((c, t, g) for t, (c, g) in enumerate(net.positions)), state_names)
     width = box_width(entries, square, states, 9)
     pic = draw_grid(entries, square=square, width=width, states=states)
     if square and net.pairs:

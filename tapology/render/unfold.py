@@ -17,7 +17,7 @@ cell is listed in ``branched``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -27,7 +27,7 @@ from tapology.model.board import Board
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
 from tapology.model.walker import Walker
-from tapology.render.ascii import box_width, draw_grid
+from tapology.render.ascii import Entry, box_width, draw_grid
 
 if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
@@ -144,20 +144,29 @@ def state_label(state: int, names: Mapping[int, str] | None) -> str:
     return f"({state})" if state else ""
 
 
+def placed_boxes(board: Board, grid: ReferenceGrid, placed: Iterable[tuple[Cell, int, int]],
+                 state_names: Mapping[int, str] | None) -> tuple[dict[tuple[int, int], Entry | None], dict[tuple[int, int], str]]:
+    """Boxes for tiles drawn at plane cells, from (cell, tile, orientation drawn): (row, column) -> (tile id,
+    orientation), and the state labels under them."""
+    entries: dict[tuple[int, int], Entry | None] = {}
+    states: dict[tuple[int, int], str] = {}
+    for c, t, g in placed:
+        rc = grid.layout_row_col(c)
+        entries[rc] = (board.tiles[t], g)
+        s = state_label(board.states[t], state_names)
+        if s:
+            states[rc] = s
+    return entries, states
+
+
 def draw_view(view: View, board: Board, state_names: Mapping[int, str] | None = None, header: bool = True) -> str:
     """The view in the seed's box style: tile ids with orientation arrows, states underneath,
     the walker's tile marked with ``*`` (as a chart's centre).  Cost O(|window|·cell size)."""
     grid = view.grid
     square = not grid.is_hex
     inv = grid.group.inv
-    entries: dict[tuple[int, int], tuple[str, int] | None] = {}
-    states: dict[tuple[int, int], str] = {}
-    for c, t, f in zip(view.cells, view.tiles, view.frames, strict=True):
-        rc = grid.layout_row_col(c)
-        entries[rc] = (board.tiles[t], inv[f])
-        s = state_label(board.states[t], state_names)
-        if s:
-            states[rc] = s
+    entries, states = placed_boxes(board, grid, zip(view.cells, view.tiles, (inv[f] for f in view.frames), strict=True),
+                                   state_names)
     width = box_width(entries, square, states, 7)
     pic = draw_grid(entries, centre=grid.layout_row_col(grid.origin), square=square, width=width, states=states)
     if not header:

@@ -105,7 +105,6 @@ def register(app: typer.Typer) -> None:
         manifold: Annotated[bool, typer.Option("--manifold", help="Exclude orbifolds (self-taped sides, cones).")] = False,
         base: Annotated[str | None, typer.Option("--from", help="Complete this board by taping its open sides.")] = None,
         count: Annotated[bool, typer.Option("--count", help="Print only how many.")] = False,
-        all_: Annotated[bool, typer.Option("--all", help="List every board found (the default).")] = False,
         limit: Annotated[int | None, typer.Option("--limit", help="Stop after K boards.")] = None,
         as_json: JsonOpt = False,
         out: Annotated[str | None, typer.Option("-o", "--out", help="Write each board found as DIR/board-NNN.toml.")] = None,

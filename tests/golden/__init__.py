@@ -94,6 +94,8 @@ CASES: list[Case] = [
     _c("fen-to-position", "fen", "--to-position", modes=(TEXT,)),
     # play: play, solve, referee, verify
     _c("play-ai", "play", "tictactoe", "--x", "ai", "--o", "ai", "--seed", "1"),
+    _c("solve-torus", "solve", "tictactoe", "--board", "torus:3x3"),
+    _c("solve-plane", "solve", "tictactoe"),
     _c("referee-valid", "referee", "tictactoe", f"{INPUTS}/tictactoe.jsonl"),
     _c("referee-invalid", "referee", "tictactoe", f"{INPUTS}/tictactoe-bad.jsonl"),
     _c("referee-pgn", "referee", "chess", "--pgn", f"{INPUTS}/fools-mate.pgn"),

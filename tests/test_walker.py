@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tapology.cli import main
@@ -184,7 +184,6 @@ def test_klein_walks_match_the_plane_reference():
             assert p.end.mirrored(at.grid) == mirrored
 
 
-@settings(max_examples=60, deadline=None)
 @given(boards(), st.data())
 def test_walking_back_returns(board, data):
     at = Atlas.of(board)

@@ -11,7 +11,7 @@ import pytest
 from tapology.cli import main
 from tapology.errors import ViewError
 from tapology.model.atlas import Atlas
-from tapology.model.boardfile import load_board, parse_board
+from tapology.model.boardfile import parse_board
 from tapology.model.group import SQUARE_D4
 from tapology.model.tape import parse_tape
 from tapology.model.walk import step as core_step
@@ -19,12 +19,7 @@ from tapology.model.walker import Walker, start_walker
 from tapology.render.ascii import parse_grid_picture
 from tapology.render.fov import field_of_view, opaque_states, square_line, visible_in_view
 from tapology.render.unfold import draw_view, unfold, window
-
-
-def atlas_of(name: str) -> Atlas:
-    at = load_board(name).atlas()
-    assert at.conflict is None
-    return at
+from tests.helpers import atlas_of
 
 
 def naive_unfold(at: Atlas, w: Walker, radius: int) -> dict[tuple[int, int], tuple[int, int]]:

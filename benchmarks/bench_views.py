@@ -16,13 +16,13 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from tapology.commands.views import view_picture
 from tapology.model.boardfile import load_board
 from tapology.model.walk import step
 from tapology.model.walker import Walker
 from tapology.render.fov import field_of_view, opaque_states
 from tapology.render.svg import view_svg
 from tapology.render.unfold import draw_view, unfold, window
+from tapology.reports.views import view_report
 
 
 def naive_unfold(at, w: Walker, radius: int) -> dict:
@@ -83,8 +83,8 @@ def main() -> None:
         ("ASCII picture", timed(lambda: draw_view(view, board), args.repeat)),
         ("SVG picture", timed(lambda: view_svg(view, board), args.repeat)),
         ("field of view (rays)", timed(lambda: field_of_view(at, w, r, opaque_states(board, {1})), args.repeat)),
-        ("`view` end to end, ascii", timed(lambda: view_picture(name, "1", 0, r, "ascii"), args.repeat)),
-        ("`view` end to end, svg", timed(lambda: view_picture(name, "1", 0, r, "svg"), args.repeat)),
+        ("`view` end to end, ascii", timed(lambda: view_report(name, "1", 0, r, "ascii"), args.repeat)),
+        ("`view` end to end, svg", timed(lambda: view_report(name, "1", 0, r, "svg"), args.repeat)),
     ]
     print(f"{name}, radius {r} ({len(view.cells)} cells); median of {args.repeat}; "
           f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}")

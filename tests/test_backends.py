@@ -19,6 +19,7 @@ from tapology.solver import explain as explain_module
 from tapology.solver.csp import csp_consistent
 from tapology.solver.explain import explain, propagator_check
 from tapology.solver.z3backend import Z3Board, Z3Closure, bare_board, z3_consistent
+from tests.helpers import examples
 
 from .strategies import boards, random_glue_boards
 from .strategies import tapings as tapings_of
@@ -61,7 +62,7 @@ def worklist(board: Board, tapings: list[Taping]) -> bool:
     return at.tape(tapings) is None
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(10), suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_propagator_and_z3_agree(case: tuple[Board, list[Taping]]) -> None:
     board, tapings = case
@@ -72,7 +73,7 @@ def test_propagator_and_z3_agree(case: tuple[Board, list[Taping]]) -> None:
         assert csp_consistent(board, tapings) == verdict
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(cases(max_tiles=3, max_facts=6))
 def test_smt_encoding_agrees(case: tuple[Board, list[Taping]]) -> None:
     board, tapings = case
@@ -80,14 +81,14 @@ def test_smt_encoding_agrees(case: tuple[Board, list[Taping]]) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), suppress_health_check=[HealthCheck.too_slow])
 @given(cases(max_tiles=3, max_facts=6))
 def test_smt_encoding_agrees_many(case: tuple[Board, list[Taping]]) -> None:
     board, tapings = case
     assert z3_consistent(board, tapings, method="smt") == propagate(board, tapings)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(cases(max_tiles=3, max_facts=8))
 def test_explanations_are_minimal(case: tuple[Board, list[Taping]]) -> None:
     board, tapings = case
@@ -170,7 +171,7 @@ def test_check_explain_on_an_inconsistent_file(backend: str, tmp_path, capsys: p
     assert sorted(because) == ["1.down=3.up", "1.right=2.left", "1.up=3.right"]  # the 4.right tape is not needed
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_propagator_and_z3_agree_on_shaped_boards(data: st.DataObject) -> None:
     """Built-ins and plane cut-outs (square and hex, box, plus and ball:2 domains) with random tapings."""

@@ -42,7 +42,7 @@ def test_example_boards_round_trip(path):
     assert again == b
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(plane_cutouts())
 def test_random_boards_round_trip(board):
     b = closed(board)

@@ -127,6 +127,39 @@ def test_grid_table_spec():
         grid_from_spec({"name": "x", "directions": [], "orientations": []})
 
 
+@pytest.mark.parametrize("grid", list(GRIDS.values()), ids=list(GRIDS))
+def test_layout_rows_and_columns(grid):
+    """A layout's (row, column) and the plane cell convert both ways, on single cells and whole arrays; on hexes
+    odd rows sit half a cell right: the cell below is south-east from an even row, south-west from an odd one."""
+    import numpy as np
+
+    assert grid.is_hex == grid.name.startswith("hex") == (grid.kind == "hex")
+    for r, c in itertools.product(range(-4, 5), range(-4, 5)):
+        cell = grid.layout_cell(r, c)
+        assert grid.layout_row_col(cell) == (r, c)
+        assert grid.layout_cell(*grid.layout_row_col((c, r))) == (c, r)
+    if grid.is_hex:
+        below = {r: grid.translate(grid.layout_cell(r, 0), grid.layout_cell(r + 1, 0)) for r in range(-3, 3)}
+        assert {below[r] for r in below if r % 2 == 0} == {grid.directions[grid.side("se")]}
+        assert {below[r] for r in below if r % 2} == {grid.directions[grid.side("sw")]}
+    else:
+        assert grid.layout_cell(1, 0) == grid.directions[grid.side("down")]
+    rr, cc = np.divmod(np.arange(30), 6)
+    xs, ys = grid.layout_cell(rr, cc)
+    assert [grid.layout_cell(int(r), int(c)) for r, c in zip(rr, cc, strict=True)] == list(zip(xs.tolist(), ys.tolist(),
+                                                                                                strict=True))
+    back = grid.layout_row_col((xs, ys))
+    assert back[0].tolist() == rr.tolist() and back[1].tolist() == cc.tolist()
+
+
+def test_user_grids_know_their_kind():
+    hexes = linear_grid("axial", HEX.directions, HEX.direction_names, [[[1, 0], [0, 1]]])
+    king = grid_from_spec({"name": "king", "directions": [[0, 1], [1, 1], [1, 0], [1, -1], [0, -1], [-1, -1], [-1, 0],
+                                                         [-1, 1]], "names": list("abcdefgh"),
+                           "orientations": [[[1, 0], [0, 1]]]})
+    assert hexes.is_hex and not king.is_hex and king.layout_cell(2, 3) == SQUARE.layout_cell(2, 3)
+
+
 def test_domains():
     box = domain_from_spec(SQUARE, "box")
     assert len(box) == 9 and box.cells[0] == (0, 0) and box.is_box

@@ -6,7 +6,7 @@ import json
 from math import factorial, prod
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tapology.cli import main
@@ -28,7 +28,6 @@ def relabelled(draw: st.DrawFn) -> tuple[Board, Board]:
     return b, b.relabel(perm, turn)
 
 
-@settings(max_examples=60, deadline=None)
 @given(relabelled())
 def test_signature_invariant_under_relabelling_and_turning(pair: tuple[Board, Board]) -> None:
     a, b = pair
@@ -116,7 +115,6 @@ def _naive_forms(board: Board) -> list[tuple[tuple[int, ...], int]]:
     return sorted(out)
 
 
-@settings(max_examples=120, deadline=None)
 @given(boards())
 def test_pruned_search_equals_walking_every_start(board: Board) -> None:
     from tapology.model.isomorphism import _component_form, _Walker, components

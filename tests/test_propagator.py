@@ -13,7 +13,7 @@ from tapology.model.tape import board_tapings, format_fact, parse_tape
 
 from .strategies import boards, plane_cutouts, random_glue_boards, tapings
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow])
 
 
 def naive_closure(board: Board) -> tuple[bool, dict]:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tapology.games import open_game
 from tapology.rules import RuleGame, parse_rules
+from tests.helpers import examples
 
 
 def _same(g: RuleGame, pos) -> None:
@@ -35,7 +36,7 @@ def test_backends_agree_along_random_games(game: str, board: str | None, plies: 
         pos = rng.choice(ts).result
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(0.5))  # each example enumerates turns with z3 and the CSP
 @given(st.lists(st.sampled_from([0, 1, 2]), min_size=9, max_size=9), st.sampled_from(["plane:3x3", "torus:3x3"]))
 def test_backends_agree_on_random_tictactoe_positions(states: list[int], board: str) -> None:
     g = open_game("tictactoe", board)
@@ -68,7 +69,7 @@ result = "loss"
 """
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(0.4))  # each example enumerates turns with z3 and the CSP
 @given(st.lists(st.sampled_from([0, 0, 0, 1, 2]), min_size=25, max_size=25), st.sampled_from(["plane:5x5", "torus:5x5"]))
 def test_backends_agree_on_random_king_jump_positions(states: list[int], board: str) -> None:
     g = RuleGame(parse_rules(KINGS, "kings.toml"), board)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tapology.cli import main
@@ -150,7 +150,6 @@ def test_derived_domain_is_closed_and_covers_moves() -> None:
 _TOKENS = ["empty", "X", "O", "own", "foe:mark", "any", "X|O"]
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.dictionaries(st.tuples(st.integers(-2, 2), st.integers(-2, 2)),
                        st.tuples(st.sampled_from(_TOKENS), st.sampled_from([None, "empty", "X", "@"])),
                        min_size=0, max_size=6))

@@ -188,3 +188,22 @@ def test_decided_draws_match_early_draw_detection(board):
     seen = reachable(g)
     expect = sum(g.dead_draw(x, o) for x, o in seen)
     assert solve_kinrow(g, symmetry=True).decided_draws == expect == solve_kinrow(g, symmetry=False).decided_draws
+
+
+@pytest.mark.parametrize("name", ["plane:3x3", "torus:3x3", "plane:4x4"])
+def test_orbit_representatives_in_python_and_numpy_agree(name) -> None:
+    """``canon_one`` (one key, plain Python, for play and reach) against ``canon`` (whole layers, numpy)."""
+    import numpy as np
+
+    from tapology.play.solve import canon, canon_one, key_luts
+
+    g = KInARow(builtin_board(name), 3)
+    perms, _group = game_symmetries(g.board, g.lines)
+    lut = key_luts(perms, g.n)
+    rng = np.random.default_rng(7)
+    xs = rng.integers(0, 1 << g.n, 400)
+    os_ = rng.integers(0, 1 << g.n, 400) & ~xs
+    keys = (xs | os_ << g.n).astype(np.int64)
+    fast = canon(keys, lut)
+    assert [canon_one(int(k), lut.tolist(), lut.shape[1]) for k in keys] == fast.tolist()
+    assert all(int(f) <= int(k) for f, k in zip(fast, keys, strict=True))

@@ -11,7 +11,7 @@ import pytest
 from tapology.cli import main
 from tapology.errors import ViewError
 from tapology.model.atlas import Atlas
-from tapology.model.boardfile import load_board, parse_board
+from tapology.model.boardfile import parse_board
 from tapology.model.group import SQUARE_D4
 from tapology.model.tape import parse_tape
 from tapology.model.walk import step as core_step
@@ -19,12 +19,7 @@ from tapology.model.walker import Walker, start_walker
 from tapology.render.ascii import parse_grid_picture
 from tapology.render.fov import field_of_view, opaque_states, square_line, visible_in_view
 from tapology.render.unfold import draw_view, unfold, window
-
-
-def atlas_of(name: str) -> Atlas:
-    at = load_board(name).atlas()
-    assert at.conflict is None
-    return at
+from tests.helpers import atlas_of
 
 
 def naive_unfold(at: Atlas, w: Walker, radius: int) -> dict[tuple[int, int], tuple[int, int]]:
@@ -266,16 +261,15 @@ def test_view_bad_input(capsys, args, needle):
 @pytest.mark.parametrize("name", ["torus:3x3", "klein:3x5", "plane:4x4", "hex-torus:4x4", "hex-mobius:3x4"])
 def test_view_pictures_read_back(name):
     from tapology.render.ascii import draw_grid, parse_grid_picture
-    from tapology.render.unfold import rowcol
 
     at = atlas_of(name)
     b = at.board()
-    square = len(at.grid.directions) == 4
+    square = not at.grid.is_hex
     if not square:
         return
     for t in range(len(b.tiles)):
         v = unfold(at, Walker(t, (5 * t) % at.order), 3)
-        ents = {rowcol(at.grid, c): (b.tiles[u], at.grid.group.inv[f]) for c, u, f in zip(v.cells, v.tiles, v.frames,
+        ents = {at.grid.layout_row_col(c): (b.tiles[u], at.grid.group.inv[f]) for c, u, f in zip(v.cells, v.tiles, v.frames,
                                                                                           strict=True)}
         pic = draw_grid(ents, None, square, 9, {k: "(2)" for k in list(ents)[::3]})
         back = parse_grid_picture(pic)

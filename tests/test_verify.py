@@ -19,6 +19,7 @@ from tapology.play.predicate import evaluate, parse_predicate
 from tapology.play.reach import KinrowTerms, reach_game, reach_kinrow, reach_z3
 from tapology.play.referee import referee
 from tapology.play.transcript import Entry
+from tests.helpers import examples
 
 
 @cache
@@ -299,7 +300,7 @@ def predicates(draw, depth: int = 2) -> str:
     return f"({draw(predicates(depth - 1))}) {kind} ({draw(predicates(depth - 1))})"
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(0.5), suppress_health_check=[HealthCheck.too_slow])  # z3 per example
 @given(pred=predicates(), board=st.sampled_from(["plane:3x3", "torus:3x3", "klein:3x3"]), depth=st.integers(0, 9))
 def test_random_predicates_exhaustive_vs_z3(pred, board, depth):
     a = reach_kinrow(game(board), pred, depth)

@@ -378,11 +378,6 @@ class Atlas:
         return self._board
 
 
-def close(board: Board, method: str = "auto") -> Atlas:
-    """The atlas of a board (see :meth:`Atlas.of`)."""
-    return Atlas.of(board, method=method)
-
-
 def tape_board(board: Board, tapings: Sequence[Taping]) -> tuple[Board, Conflict | None]:
     """Tape a board: (new board, None) if allowed, (the same board, conflict) if refused."""
     at = Atlas.of(board)

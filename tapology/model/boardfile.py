@@ -33,7 +33,7 @@ from tapology.errors import BoardError, BoardFileError, TapologyError
 from tapology.files import read_text, write_atomic
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board, Taping, check_tile_id
-from tapology.model.builtins import builtin_board, hex_position, is_builtin
+from tapology.model.builtins import builtin_board, is_builtin
 from tapology.model.domain import ChartDomain, domain_from_spec
 from tapology.model.grid import ReferenceGrid, grid_from_spec
 from tapology.model.group import Cell
@@ -61,13 +61,6 @@ class BoardSource:
             if conflict is not None:
                 at.conflict = conflict
         return at
-
-
-def layout_position(grid: ReferenceGrid, row: int, col: int) -> Cell:
-    """The plane cell of the layout's row (from the top) and column."""
-    if grid.name.startswith("hex"):
-        return hex_position(row, col)
-    return (col, -row)
 
 
 def placement_board(grid: ReferenceGrid, domain: ChartDomain, tiles: list[str], states: list[int],
@@ -128,7 +121,7 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
             if tid in placed:
                 raise BoardFileError(f"{place}: tile {tid!r} is drawn twice")
             tiles.append(tid)
-            placed[tid] = (layout_position(grid, k - _first_row(rows), j), g)
+            placed[tid] = (grid.layout_cell(k - _first_row(rows), j), g)
     listed = data.get("tiles")
     if listed is not None:
         if not isinstance(listed, list):
@@ -235,14 +228,9 @@ def _layout_text(board: Board) -> tuple[str, set[tuple[int, int]]] | None:
                 if board.glue[t][d] != code:
                     return None
                 implied.add((t, d))
-    hexes = grid.name.startswith("hex")
-    rc = {}
-    for t, (cell, g) in placed.items():
-        row = -cell[1]
-        col = cell[0] - (row + 1) // 2 if hexes else cell[0]
-        rc[(row, col)] = f"{t}@{g}" if g else t
+    rc = {grid.layout_row_col(cell): f"{t}@{g}" if g else t for t, (cell, g) in placed.items()}
     r0 = min(r for r, _ in rc)
-    if hexes:
+    if grid.is_hex:  # keep odd rows odd: they are the ones drawn half a cell to the right
         r0 -= r0 % 2
     c0 = min(c for _, c in rc)
     r1 = max(r for r, _ in rc)

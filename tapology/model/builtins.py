@@ -14,7 +14,6 @@ file's layout); a hex torus needs an even number of rows, a hex Möbius strip an
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import numpy as np
 
@@ -35,11 +34,6 @@ def is_builtin(name: str) -> bool:
     """True when ``name`` looks like a built-in board (``kind:MxN``) rather than a path."""
     m = _NAME.match(name)
     return bool(m) and m.group(1) in KINDS + HEX_KINDS
-
-
-def hex_position(row: int, col: int) -> Cell:
-    """Axial cell of the tile drawn at (row from the top, column) in offset rows."""
-    return (col + (row + 1) // 2, -row)
 
 
 def parse_builtin(name: str) -> tuple[str, int, int]:
@@ -69,19 +63,17 @@ def parse_builtin(name: str) -> tuple[str, int, int]:
 def builtin_board(name: str, domain: ChartDomain | str | None = None) -> Board:
     """The built-in board ``name`` (see the module docstring).  Cost O(M·N)."""
     kind, rows, cols = parse_builtin(name)
-    hexes = kind.startswith("hex-")
-    base = kind[4:] if hexes else kind
-    grid = HEX if hexes else SQUARE
+    grid = HEX if kind in HEX_KINDS else SQUARE
+    base = kind.removeprefix("hex-")
     dom = domain if isinstance(domain, ChartDomain) else domain_from_spec(grid, domain)
-    if hexes and base == "torus" and rows % 2:
+    if grid.is_hex and base == "torus" and rows % 2:
         raise BuiltinError(f"built-in board {name!r}: a hex torus needs an even number of rows")
-    if hexes and base == "mobius" and rows % 2 == 0:
+    if grid.is_hex and base == "mobius" and rows % 2 == 0:
         raise BuiltinError(f"built-in board {name!r}: a hex Möbius strip needs an odd number of rows")
     wrap_rows = base in ("cylinder", "mobius", "torus", "klein")
     flip_rows = base in ("mobius", "klein")
     wrap_cols = base in ("torus", "klein")
-    pos = hex_position if hexes else (lambda r, c: (c, -r))
-    return _glued(grid, dom, rows, cols, pos, wrap_rows, flip_rows, wrap_cols)
+    return _glued(grid, dom, rows, cols, wrap_rows, flip_rows, wrap_cols)
 
 
 Affine = tuple[int, Cell]  # x -> L_g(x) + shift
@@ -102,8 +94,8 @@ def _inverse(grid: ReferenceGrid, a: Affine) -> Affine:
     return (gi, (-t[0], -t[1]))
 
 
-def _glued(grid: ReferenceGrid, dom: ChartDomain, rows: int, cols: int, pos: Callable[[int, int], Cell],
-           wrap_rows: bool, flip_rows: bool, wrap_cols: bool) -> Board:
+def _glued(grid: ReferenceGrid, dom: ChartDomain, rows: int, cols: int, wrap_rows: bool, flip_rows: bool,
+           wrap_cols: bool) -> Board:
     """Glue an M×N block of the plane by the deck transformations of the surface asked for.
 
     A neighbour cell P off the block is found as Φ(Q) for a tile Q on the block and a
@@ -111,7 +103,7 @@ def _glued(grid: ReferenceGrid, dom: ChartDomain, rows: int, cols: int, pos: Cal
     Q's tile seen with Φ's linear part as orientation.  Vectorised over tiles: O(M·N·|S|).
     """
     h = grid.group.order
-    hexes = grid.name.startswith("hex")
+    pos = grid.layout_cell
     width = pos(0, cols)[0] - pos(0, 0)[0]
     gens: list[Affine] = []
     if wrap_rows and not flip_rows:
@@ -121,7 +113,7 @@ def _glued(grid: ReferenceGrid, dom: ChartDomain, rows: int, cols: int, pos: Cal
         east = grid.directions[grid.side("right")]
         f = next(g for g in sorted(grid.group.reflections) if grid.group.act(g, east) == east)
         mid = pos(0, 0)[1] + pos(rows - 1, 0)[1]  # twice the middle row's y (or r)
-        line: Cell = (-mid // 2, mid) if hexes else (0, mid)
+        line: Cell = (-mid // 2, mid) if grid.is_hex else (0, mid)
         gens.append((f, (line[0] + width, line[1])))
     if wrap_cols:
         gens.append((0, (pos(rows, 0)[0] - pos(0, 0)[0], pos(rows, 0)[1] - pos(0, 0)[1])))
@@ -131,12 +123,10 @@ def _glued(grid: ReferenceGrid, dom: ChartDomain, rows: int, cols: int, pos: Cal
     maps += [_compose(grid, a, b) for a in list(maps) for b in list(maps)]
     n = rows * cols
     rr, cc = np.divmod(np.arange(n, dtype=np.int64), cols)
-    xs = cc + (rr + 1) // 2 if hexes else cc
-    ys = -rr
+    xs, ys = grid.layout_cell(rr, cc)  # the grid's conversions work on whole arrays too
 
     def tile_at(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        r = -y
-        c = x - (r + 1) // 2 if hexes else x
+        r, c = grid.layout_row_col((x, y))
         inside = (r >= 0) & (r < rows) & (c >= 0) & (c < cols)
         return np.where(inside, r * cols + c, -1)
 

@@ -184,36 +184,27 @@ class ReferenceGrid:
             self.distance(c, limit=4 * radius + 4)
 
 
+def _kind_of(directions: Sequence[Cell]) -> str:
+    """A grid with six directions is drawn as hexes (offset rows), any other as squares (plain rows)."""
+    return "hex" if len(directions) == 6 else "square"
+
+
+def _planar(name: str, group: OrientationGroup, directions: tuple[Cell, ...], names: tuple[str, ...],
+            aliases: tuple[tuple[str, int], ...] = (), spec: tuple = ()) -> ReferenceGrid:
+    """A grid on Z² (integer pairs, added coordinate-wise, ordered top-down); six directions make it a hex grid."""
+    return ReferenceGrid(name, (0, 0), directions, names, group, _translate2, _add2, _neg2, _topdown, aliases, spec,
+                         kind=_kind_of(directions))
+
+
 def _square(name: str, group: OrientationGroup) -> ReferenceGrid:
-    return ReferenceGrid(
-        name,
-        (0, 0),
-        ((0, 1), (1, 0), (0, -1), (-1, 0)),
-        ("up", "right", "down", "left"),
-        group,
-        _translate2,
-        _add2,
-        _neg2,
-        _topdown,
-        (("top", 0), ("bottom", 2), ("u", 0), ("r", 1), ("d", 2), ("l", 3)),
-    )
+    return _planar(name, group, ((0, 1), (1, 0), (0, -1), (-1, 0)), ("up", "right", "down", "left"),
+                   (("top", 0), ("bottom", 2), ("u", 0), ("r", 1), ("d", 2), ("l", 3)))
 
 
 def _hex(name: str, group: OrientationGroup) -> ReferenceGrid:
-    return ReferenceGrid(
-        name,
-        (0, 0),
-        ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)),
-        ("e", "ne", "nw", "w", "sw", "se"),
-        group,
-        _translate2,
-        _add2,
-        _neg2,
-        _topdown,
-        (("east", 0), ("north-east", 1), ("north-west", 2), ("west", 3), ("south-west", 4), ("south-east", 5),
-         ("right", 0), ("left", 3)),
-        kind="hex",
-    )
+    return _planar(name, group, ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)), ("e", "ne", "nw", "w", "sw", "se"),
+                   (("east", 0), ("north-east", 1), ("north-west", 2), ("west", 3), ("south-west", 4),
+                    ("south-east", 5), ("right", 0), ("left", 3)))
 
 
 SQUARE = _square("square", SQUARE_D4)
@@ -222,6 +213,11 @@ HEX = _hex("hex", HEX_D6)
 HEX_ROTATIONS = _hex("hex-rotations", HEX_C6)
 
 GRIDS: dict[str, ReferenceGrid] = {g.name: g for g in (SQUARE, SQUARE_ROTATIONS, HEX, HEX_ROTATIONS)}
+
+
+def layout_position(grid: ReferenceGrid, row: int, col: int) -> Cell:
+    """``grid.layout_cell(row, col)``, for callers that take the grid as an argument."""
+    return grid.layout_cell(row, col)
 
 
 def get_grid(name: str) -> ReferenceGrid:
@@ -252,8 +248,7 @@ def linear_grid(
         raise GridError(f"grid {name!r}: every direction needs two coordinates")
     group = OrientationGroup.from_matrices(f"{name}-orientations", mats)
     spec = (("name", name), ("directions", tuple(dirs)), ("names", tuple(direction_names)), ("orientations", mats))
-    grid = ReferenceGrid(name, (0, 0), dirs, tuple(direction_names), group, _translate2, _add2, _neg2, _topdown,
-                         spec=spec)
+    grid = _planar(name, group, dirs, tuple(direction_names), spec=spec)
     grid.check_laws(check_radius)
     return grid
 
@@ -305,6 +300,7 @@ def custom_grid(
         add,
         neg,
         order_key or (lambda c: tuple(c)),
+        kind=_kind_of(directions),
     )
     grid.check_laws(check_radius)
     return grid

@@ -27,6 +27,7 @@ from itertools import pairwise
 from math import factorial
 
 from tapology.model.board import Board, Fact
+from tapology.model.unionfind import UnionFind
 
 Map = tuple[tuple[int, ...], tuple[int, ...]]
 _ALPHABET = string.digits + string.ascii_letters
@@ -206,22 +207,15 @@ def _component_form(walker: _Walker, comp: list[int]) -> ComponentForm:
     mul, inv = walker.mul, walker.inv
     index = {t: k for k, t in enumerate(comp)}
     size = len(comp) * h
-    parent = list(range(size))  # union-find over starts k*h + g; roots carry "walked" and orbit sizes
+    starts = UnionFind(size)  # over starts k*h + g; roots carry "walked" and orbit sizes
+    find = starts.find
     walked = [False] * size
     count = [1] * size
 
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
     def union(a: int, b: int) -> None:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            if ra > rb:
-                ra, rb = rb, ra
-            parent[rb] = ra
+        joined = starts.union(a, b)
+        if joined is not None:
+            ra, rb = joined
             walked[ra] = walked[ra] or walked[rb]
             count[ra] += count[rb]
 
@@ -368,23 +362,11 @@ class AutomorphismGroup:
     def tile_orbits(self) -> list[list[int]]:
         """Tiles grouped by the orbits of the group."""
         n = len(self.board.tiles)
-        parent = list(range(n))
-
-        def find(a: int) -> int:
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-
+        orbits = UnionFind(n)
         for p, _ in self.generators:
             for t in range(n):
-                ra, rb = find(t), find(p[t])
-                if ra != rb:
-                    parent[max(ra, rb)] = min(ra, rb)
-        orbits: dict[int, list[int]] = {}
-        for t in range(n):
-            orbits.setdefault(find(t), []).append(t)
-        return sorted(orbits.values())
+                orbits.union(t, p[t])
+        return orbits.classes()
 
 
 def automorphisms(board: Board) -> AutomorphismGroup:

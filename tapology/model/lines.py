@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 def line_vectors(grid) -> list[Cell]:
     """The line directions, one per axis: rows, columns and both diagonals on squares; the 3 axes on hexes."""
-    if grid.name.startswith("hex"):
+    if grid.is_hex:
         return [(1, 0), (0, 1), (-1, 1)]
     return [(1, 0), (0, 1), (1, 1), (1, -1)]
 

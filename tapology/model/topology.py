@@ -27,25 +27,7 @@ from typing import Any
 from tapology.errors import BoardError
 from tapology.model.board import Board
 from tapology.model.group import Cell
-
-
-class _UF:
-    """Union-find over 0..n-1 with path halving."""
-
-    def __init__(self, n: int) -> None:
-        self.p = list(range(n))
-
-    def find(self, a: int) -> int:
-        p = self.p
-        while p[a] != a:
-            p[a] = p[p[a]]
-            a = p[a]
-        return a
-
-    def union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.p[max(ra, rb)] = min(ra, rb)
+from tapology.model.unionfind import UnionFind
 
 
 def corner_scale(board: Board) -> int:
@@ -238,8 +220,8 @@ def classify(board: Board) -> Topology:
     h = board.order
     grp = grid.group
     flat = 4 if m == 4 else 3
-    corners = _UF(n * m)
-    tiles_uf = _UF(n)
+    corners = UnionFind(n * m)
+    tiles_uf = UnionFind(n)
     sign: list[int] = [0] * n  # filled by BFS below
     boundary_sides: list[tuple[int, int]] = []
     cones: list[tuple[int, int]] = []
@@ -307,7 +289,7 @@ def classify(board: Board) -> Topology:
         boundary_vertices.add(corners.find(t * m + (d - 1) % m))
         boundary_vertices.add(corners.find(t * m + d))
     # boundary circles: boundary sides joined at shared vertices
-    bside_uf = _UF(len(boundary_sides))
+    bside_uf = UnionFind(len(boundary_sides))
     by_vertex: dict[int, int] = {}
     for k, (t, d) in enumerate(boundary_sides):
         for c in ((d - 1) % m, d):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tapology.errors import BoardError
+from tapology.errors import WalkError
 from tapology.model.group import Cell
 
 if TYPE_CHECKING:
@@ -23,7 +23,8 @@ def step(atlas: Atlas, tile: int, frame: int, vector: Cell) -> tuple[int, int] |
     cell = grp.act(frame, vector)
     i = atlas.domain.index.get(cell)
     if i is None:
-        raise BoardError(f"step {vector} is outside the chart domain {atlas.domain.name!r}")
+        raise WalkError(f"step {vector} in frame {frame} is chart cell {cell}, outside the chart domain "
+                        f"{atlas.domain.name!r}")
     code = int(atlas.chart[tile, i])
     if code < 0:
         return None

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from tapology.errors import WalkError
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
+from tapology.model.walk import step
 
 if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
@@ -52,15 +53,11 @@ HEX_TURNS: dict[str, int] = {"turn-right": 1, "turn-around": 3, "turn-left": 5, 
 TURN_ALIASES: dict[str, str] = {"cw": "turn-right", "ccw": "turn-left", "about": "turn-around", "flip": "mirror"}
 
 
-def _is_hex(grid: ReferenceGrid) -> bool:
-    return len(grid.directions) == 6
-
-
 def step_names(grid: ReferenceGrid) -> dict[str, Cell]:
     """The named steps of a grid (its directions by side name on a user's grid)."""
     if grid.directions == ((0, 1), (1, 0), (0, -1), (-1, 0)):
         return SQUARE_STEPS
-    if _is_hex(grid) and grid.directions == tuple(HEX_STEPS.values()):
+    if grid.is_hex and grid.directions == tuple(HEX_STEPS.values()):
         return HEX_STEPS
     return dict(zip(grid.direction_names, grid.directions, strict=True))
 
@@ -68,7 +65,7 @@ def step_names(grid: ReferenceGrid) -> dict[str, Cell]:
 def turn_names(grid: ReferenceGrid) -> dict[str, int]:
     """The named turns of a grid (those whose element the grid's group has)."""
     grp = grid.group
-    table = HEX_TURNS if _is_hex(grid) else SQUARE_TURNS
+    table = HEX_TURNS if grid.is_hex else SQUARE_TURNS
     out = {}
     for name, g in table.items():
         if g < grp.order and (name != "mirror" or grp.is_reflection(g)):
@@ -89,7 +86,7 @@ def parse_move(grid: ReferenceGrid, text: str, where: str = "step") -> Move:
     """A step or turn by name; :class:`WalkError` names the text, ``where``, and the names allowed."""
     key = text.strip().lower().replace("_", "-").replace("+", "-")
     steps = step_names(grid)
-    aliases = HEX_ALIASES if _is_hex(grid) else SQUARE_ALIASES
+    aliases = HEX_ALIASES if grid.is_hex else SQUARE_ALIASES
     if steps is SQUARE_STEPS or steps is HEX_STEPS:
         key = aliases.get(key, key)
     if key in steps:
@@ -118,19 +115,10 @@ class Walker:
     frame: int = 0
 
     def step(self, atlas: Atlas, vector: Cell) -> Walker | None:
-        """The walker after one step by ``vector`` in its own frame, or None off the board's edge."""
-        grp = atlas.grid.group
-        cell = grp.act(self.frame, vector)
-        i = atlas.domain.index.get(cell)
-        if i is None:
-            raise WalkError(
-                f"step {vector} in frame {self.frame} is chart cell {cell}, outside the chart domain {atlas.domain.name!r}"
-            )
-        code = int(atlas.chart[self.tile, i])
-        if code < 0:
-            return None
-        u, o = divmod(code, atlas.order)
-        return Walker(u, grp.mul[self.frame][grp.inv[o]])
+        """The walker after one step by ``vector`` in its own frame (:func:`tapology.model.walk.step`), or None off
+        the board's edge."""
+        nxt = step(atlas, self.tile, self.frame, vector)
+        return None if nxt is None else Walker(*nxt)
 
     def turn(self, grid: ReferenceGrid, g: int) -> Walker:
         """The walker turned (or mirrored) by ``g`` in its own frame: frame ``g -> f``."""

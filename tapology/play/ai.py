@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from tapology.errors import StrengthError
 from tapology.game import Game, Position, Turn
@@ -50,13 +50,34 @@ class Agent(Protocol):
         ...
 
 
-class KinrowAgent:
-    """A computer player for a :class:`KInARow` game."""
+class _SearchAgent:
+    """What the computer players share: a strength (0: any turn), a seeded choice among equally good turns."""
 
-    def __init__(self, game: KInARow, strength: int = PERFECT, seed: int | None = None) -> None:
+    def __init__(self, game: Any, strength: int = PERFECT, seed: int | None = None) -> None:
         self.game = game
         self.strength = strength
         self.rng = random.Random(seed)
+
+    def values(self, pos: Position, turns: Sequence[Turn]) -> list[int]:
+        """The value of each turn for the mover (higher is better)."""
+        raise NotImplementedError
+
+    def choose(self, pos: Position, turns: Sequence[Turn]) -> int:
+        """A best turn (random among equals; any turn at strength 0)."""
+        if not turns:
+            raise StrengthError("no legal turn to choose from")
+        if self.strength == 0:
+            return self.rng.randrange(len(turns))
+        vals = self.values(pos, turns)
+        best = max(vals)
+        return self.rng.choice([i for i, v in enumerate(vals) if v == best])
+
+
+class KinrowAgent(_SearchAgent):
+    """A computer player for a :class:`KInARow` game."""
+
+    def __init__(self, game: KInARow, strength: int = PERFECT, seed: int | None = None) -> None:
+        super().__init__(game, strength, seed)
         self._table: KinrowTable | None = None
 
     def table(self) -> KinrowTable | None:
@@ -74,18 +95,11 @@ class KinrowAgent:
         depth = self.strength if self.strength < PERFECT else 6
         return {t: -self._negamax(cx, co, depth - 1, -WIN - 1, WIN + 1) for t, cx, co in kids}
 
-    def choose(self, pos: Position, turns: Sequence[Turn]) -> int:
-        """A best turn (random among equals; any turn at strength 0)."""
-        if not turns:
-            raise StrengthError("no legal turn to choose from")
-        if self.strength == 0:
-            return self.rng.randrange(len(turns))
+    def values(self, pos: Position, turns: Sequence[Turn]) -> list[int]:
+        """Each turn's score from :meth:`scores`."""
         x, o = self.game.masks_of(pos)
-        sc = self.scores(x, o)
-        by_label = {self.game.label(t): s for t, s in sc.items()}
-        vals = [by_label.get(tr.label, -2 * WIN) for tr in turns]
-        best = max(vals)
-        return self.rng.choice([i for i, v in enumerate(vals) if v == best])
+        by_label = {self.game.label(t): s for t, s in self.scores(x, o).items()}
+        return [by_label.get(tr.label, -2 * WIN) for tr in turns]
 
     # a score from the side to move; wins and losses are WIN − plies as in the solver
     def _negamax(self, x: int, o: int, depth: int, alpha: int, beta: int) -> int:
@@ -125,25 +139,16 @@ class KinrowAgent:
         return max(-WIN // 2, min(WIN // 2, s))
 
 
-class GameAgent:
+class GameAgent(_SearchAgent):
     """A computer player for any two-player :class:`Game`: depth-limited negamax over its turns."""
 
     def __init__(self, game: Game, strength: int = PERFECT, seed: int | None = None) -> None:
-        self.game = game
-        self.strength = strength
-        self.rng = random.Random(seed)
+        super().__init__(game, strength, seed)
         self._memo: dict[tuple[Position, int], tuple[int, ...]] = {}
 
-    def choose(self, pos: Position, turns: Sequence[Turn]) -> int:
-        """A best turn by search to this agent's depth (random among equals)."""
-        if not turns:
-            raise StrengthError("no legal turn to choose from")
-        if self.strength == 0:
-            return self.rng.randrange(len(turns))
-        depth = self.strength
-        vals = [self._value(pos, t.result, depth - 1) for t in turns]
-        best = max(vals)
-        return self.rng.choice([i for i, v in enumerate(vals) if v == best])
+    def values(self, pos: Position, turns: Sequence[Turn]) -> list[int]:
+        """Each turn's value by search to this agent's depth."""
+        return [self._value(pos, t.result, self.strength - 1) for t in turns]
 
     def _value(self, parent: Position, pos: Position, depth: int) -> int:
         """Score of ``pos`` for the player who moved at ``parent``."""

@@ -22,11 +22,10 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TextIO
 
 from tapology.errors import RecordError, TapologyError
-from tapology.files import check_target, write_atomic
+from tapology.files import check_target, read_text, write_atomic
 from tapology.game import Game, Position, Turn
 from tapology.games.kinrow import KInARow
 from tapology.model.board import Board
@@ -64,12 +63,9 @@ class GameRecord:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
         """Read a record; :class:`RecordError` naming the file and the problem."""
+        text = read_text(path, "game record", RecordError)
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise RecordError(f"{path}: no such game record") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RecordError(f"{path}: cannot read: {exc}") from None
+            data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
@@ -144,15 +140,7 @@ def hidden_tapings(board: Board) -> list[str]:
 def rowcol_tiles(board: Board) -> dict[tuple[int, int], int]:
     """(row, column) from 1 at the top left of the drawing -> tile."""
     place = layout(board)
-    square = not board.grid.name.startswith("hex")
-    cells = {}
-    for t, p in enumerate(place):
-        if p is None:
-            continue
-        (x, y), _ = p
-        row = -y
-        col = x if square else x - (row + 1) // 2
-        cells[(row, col)] = t
+    cells = {board.grid.layout_row_col(p[0]): t for t, p in enumerate(place) if p is not None}
     if not cells:
         return {}
     r0 = min(r for r, _ in cells)

@@ -107,15 +107,25 @@ def key_luts(perms: list[Perm], n: int) -> np.ndarray:
     return lut
 
 
+def _chunks(keys: np.ndarray, lut: np.ndarray) -> list[np.ndarray]:
+    """The keys' bytes, lowest first, as many as ``lut`` has tables per element."""
+    return [(keys >> (8 * c)) & 255 for c in range(lut.shape[1])]
+
+
+def _image(chunks: list[np.ndarray], lut: np.ndarray, g: int) -> np.ndarray:
+    """The keys (given by their bytes) moved by group element ``g`` (a new array)."""
+    img = lut[g, 0][chunks[0]]
+    for c in range(1, len(chunks)):
+        img |= lut[g, c][chunks[c]]
+    return img
+
+
 def canon(keys: np.ndarray, lut: np.ndarray) -> np.ndarray:
     """The least image of each key under the group.  Cost |G|·chunks per key."""
-    chunks = [(keys >> (8 * c)) & 255 for c in range(lut.shape[1])]
+    chunks = _chunks(keys, lut)
     best = keys.copy()
     for g in range(1, lut.shape[0]):
-        img = lut[g, 0][chunks[0]]
-        for c in range(1, len(chunks)):
-            img |= lut[g, c][chunks[c]]
-        np.minimum(best, img, out=best)
+        np.minimum(best, _image(chunks, lut, g), out=best)
     return best
 
 
@@ -134,13 +144,10 @@ def canon_one(key: int, lut: list, chunks: int) -> int:
 
 def stabilisers(keys: np.ndarray, lut: np.ndarray) -> np.ndarray:
     """How many group elements fix each key (the orbit has |G| / that many members)."""
-    chunks = [(keys >> (8 * c)) & 255 for c in range(lut.shape[1])]
+    chunks = _chunks(keys, lut)
     count = np.ones(len(keys), dtype=np.int64)
     for g in range(1, lut.shape[0]):
-        img = lut[g, 0][chunks[0]]
-        for c in range(1, len(chunks)):
-            img |= lut[g, c][chunks[c]]
-        count += img == keys
+        count += _image(chunks, lut, g) == keys
     return count
 
 

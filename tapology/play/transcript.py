@@ -45,10 +45,9 @@ class Entry:
 
 def state_names(game: Game) -> dict[int, str]:
     """Names of the tile states for pictures and messages (the game's own when it has them)."""
-    rules = getattr(game, "rules", None)
-    states = getattr(rules, "states", None)
-    if states:
-        return {int(sd.value): str(sd.symbol or sd.name) for sd in states}
+    known = game_states(game)
+    if known is not None:
+        return known
     names = getattr(game, "state_names", None)
     if isinstance(names, dict) and names:
         return {int(k): str(v) for k, v in names.items()}

@@ -107,22 +107,12 @@ def static_checks(lg: LoadedGame) -> list[Finding]:
               + ("repeats" if repeats else "is a follow-up read in its own frame")
               + ": chained frames leave the set", m.line, entry)
         if comp is not None and not outside:
-            fits = False
-            for p in m.players:
-                try:
-                    for t in range(comp.n):
-                        for g in range(grp.order):
-                            if comp.place(mi, p, t, g) >= 0:
-                                fits = True
-                                break
-                        if fits:
-                            break
-                except TapologyError as exc:
-                    f("error", "after-state", str(exc), m.line, entry)
-                    fits = True
-                    break
-                if fits:
-                    break
+            try:
+                fits = any(comp.place(mi, p, t, g) >= 0 for p in m.players for t in range(comp.n)
+                           for g in range(grp.order))
+            except TapologyError as exc:
+                f("error", "after-state", str(exc), m.line, entry)
+                fits = True
             if not fits:
                 f("warning", "never-fits", f"fits nowhere on board {lg.board_name!r}: no tile and orientation where every "
                                           "cell lands as the pattern asks", m.line, entry)

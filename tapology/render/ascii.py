@@ -130,7 +130,7 @@ def _arrows_for(grid) -> list[int]:
 
 def _entry(board: Board, tile: int, g: int, arrows: list[int]) -> Entry:
     """A tile as drawn: its id with the arrows of its orientation, or ``id/g`` where no arrows show it."""
-    if board.grid.name.startswith("hex"):
+    if board.grid.is_hex:
         return (board.tiles[tile], g)
     a = arrows[g]
     return (board.tiles[tile], a) if a >= 0 else (f"{board.tiles[tile]}/{g}", -1)
@@ -138,26 +138,21 @@ def _entry(board: Board, tile: int, g: int, arrows: list[int]) -> Entry:
 
 def chart_entries(board: Board, chart: Mapping[Cell, tuple[int, int]]) -> dict[tuple[int, int], Entry | None]:
     """A chart as (row, col) entries: every domain cell present, None where empty."""
-    square = not board.grid.name.startswith("hex")
     arrows = _arrows_for(board.grid)
     out: dict[tuple[int, int], Entry | None] = {}
     for cell in board.domain.cells:
-        rc = _rowcol(cell, square)
+        rc = board.grid.layout_row_col(cell)
         v = chart.get(cell)
         out[rc] = None if v is None else _entry(board, v[0], v[1], arrows)
     return out
 
 
-def _rowcol(cell: Cell, square: bool) -> tuple[int, int]:
-    row = -cell[1]
-    return (row, cell[0]) if square else (row, cell[0] - (row + 1) // 2)
-
-
 def draw_chart(board: Board, tile: int, chart: Mapping[Cell, tuple[int, int]]) -> str:
     """One chart in the seed's style, its centre marked with ``*``."""
-    square = not board.grid.name.startswith("hex")
+    grid = board.grid
     entries = chart_entries(board, chart)
-    return draw_grid(entries, centre=_rowcol((0, 0), square), square=square, width=_cell_width(board.tiles))
+    return draw_grid(entries, centre=grid.layout_row_col(grid.origin), square=not grid.is_hex,
+                     width=_cell_width(board.tiles))
 
 
 def draw_charts(board: Board, charts: Mapping[int, Mapping[Cell, tuple[int, int]]], per_row: int = 3) -> str:
@@ -174,7 +169,7 @@ def draw_charts(board: Board, charts: Mapping[int, Mapping[Cell, tuple[int, int]
 def draw_board(board: Board, positions: Sequence[tuple[Cell, int] | None] | None = None,
                state_names: Mapping[int, str] | None = None) -> str:
     """The board's tiles where they are placed in the plane, with their orientations."""
-    square = not board.grid.name.startswith("hex")
+    square = not board.grid.is_hex
     pos = positions if positions is not None else board.placement
     if pos is None:
 
@@ -188,7 +183,7 @@ def draw_board(board: Board, positions: Sequence[tuple[Cell, int] | None] | None
             loose.append(t)
             continue
         cell, g = p
-        rc = _rowcol(cell, square)
+        rc = board.grid.layout_row_col(cell)
         entries[rc] = _entry(board, t, g, arrows)
         if board.states[t]:
             states[rc] = (state_names or {}).get(board.states[t], f"({board.states[t]})")

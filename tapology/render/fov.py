@@ -28,7 +28,7 @@ from tapology.model.board import Board
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
 from tapology.model.walker import Walker
-from tapology.render.unfold import MAX_RADIUS, View, rowcol, window
+from tapology.render.unfold import MAX_RADIUS, View, window
 
 if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
@@ -107,7 +107,7 @@ def sight_lines(grid: ReferenceGrid, target: Cell) -> list[list[Cell]]:
         return [[]]
     if _is_square(grid):
         return [square_line(target)]
-    if len(grid.directions) == 6:
+    if grid.is_hex:
         return hex_lines(target)
     raise ViewError(f"field of view: the {grid.name} grid has no straight lines defined (squares and hexes only)")
 
@@ -200,14 +200,13 @@ def draw_glyphs(view: View, board: Board, glyphs: Mapping[int, str], walker: str
 
 
 def _glyph_rows(grid: ReferenceGrid, chars: Mapping[Cell, str], cells: Iterable[Cell], unseen: str) -> str:
-    hexes = len(grid.directions) == 6
-    placed = {rowcol(grid, c): ch for c, ch in chars.items()}
-    rcs = [rowcol(grid, c) for c in cells] + list(placed)
+    placed = {grid.layout_row_col(c): ch for c, ch in chars.items()}
+    rcs = [grid.layout_row_col(c) for c in cells] + list(placed)
     r0, r1 = min(r for r, _ in rcs), max(r for r, _ in rcs)
     c0, c1 = min(c for _, c in rcs), max(c for _, c in rcs)
     lines = []
     for r in range(r0, r1 + 1):
-        if hexes:
+        if grid.is_hex:
             line = (" " if r % 2 else "") + " ".join(placed.get((r, c), unseen) for c in range(c0, c1 + 1))
         else:
             line = "".join(placed.get((r, c), unseen) for c in range(c0, c1 + 1))

@@ -25,7 +25,7 @@ from tapology.model.tape import format_fact
 from tapology.render.ascii import box_width, draw_grid
 from tapology.render.develop import develop_board
 from tapology.render.svg import Canvas, Geometry, _f, act_point, draw_side, draw_tile, state_colour
-from tapology.render.unfold import rowcol, state_label
+from tapology.render.unfold import placed_boxes
 
 Side = tuple[int, int]  # (tile, side number)
 
@@ -161,15 +161,8 @@ def net_ascii(board: Board, net: Net, state_names: Mapping[int, str] | None = No
     (``a>`` on a top or bottom border, ``^``/``v`` above/below the letter on a left or right border).
     Hex nets are drawn as boxes in offset rows with the pairs listed underneath."""
     grid = board.grid
-    square = len(grid.directions) == 4
-    entries: dict[tuple[int, int], tuple[str, int] | None] = {}
-    states: dict[tuple[int, int], str] = {}
-    for t, (c, g) in enumerate(net.positions):
-        rc = rowcol(grid, c)
-        entries[rc] = (board.tiles[t], g)
-        s = state_label(board.states[t], state_names)
-        if s:
-            states[rc] = s
+    square = not grid.is_hex
+    entries, states = placed_boxes(board, grid, ((c, t, g) for t, (c, g) in enumerate(net.positions)), state_names)
     width = box_width(entries, square, states, 9)
     pic = draw_grid(entries, square=square, width=width, states=states)
     if square and net.pairs:
@@ -206,7 +199,7 @@ def _mark_sides(board: Board, net: Net, pic: str, entries: Mapping[tuple[int, in
     for pair in net.pairs:
         for (t, _d), p1, p2 in pair_arrows(board, net, pair):
             c, _g = net.positions[t]
-            row, col = rowcol(board.grid, c)
+            row, col = board.grid.layout_row_col(c)
             y = (row - r0) * 4
             x = (col - c0) * (width + 1)
             mx, my = (p1[0] + p2[0]) / 2 - c[0], (p1[1] + p2[1]) / 2 - c[1]

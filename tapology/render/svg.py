@@ -48,21 +48,17 @@ class Geometry:
     grid: ReferenceGrid
     scale: float
 
-    @property
-    def is_hex(self) -> bool:
-        return len(self.grid.directions) == 6
-
     def point(self, x: float, y: float) -> tuple[float, float]:
         """Picture coordinates of a grid vector (x, y) (axial on hexes)."""
         s = self.scale
-        if self.is_hex:
+        if self.grid.is_hex:
             return (s * (x + y / 2), -s * SQRT3_2 * y)
         return (s * x, -s * y)
 
     def corner(self, d: int, e: int) -> tuple[float, float]:
         """The corner between adjacent directions d and e, relative to a cell's centre (grid units)."""
         dirs = self.grid.directions
-        k = 3.0 if self.is_hex else 2.0
+        k = 3.0 if self.grid.is_hex else 2.0
         return ((dirs[d][0] + dirs[e][0]) / k, (dirs[d][1] + dirs[e][1]) / k)
 
     def side_corners(self, d: int) -> tuple[tuple[float, float], tuple[float, float]]:

@@ -17,7 +17,7 @@ cell is listed in ``branched``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -27,7 +27,7 @@ from tapology.model.board import Board
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
 from tapology.model.walker import Walker
-from tapology.render.ascii import box_width, draw_grid
+from tapology.render.ascii import Entry, box_width, draw_grid
 
 if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
@@ -137,14 +137,6 @@ def unfold(atlas: Atlas, walker: Walker, radius: int) -> View:
                 tuple(edges), tuple(sorted(branched, key=grid.order_key)))
 
 
-def rowcol(grid: ReferenceGrid, cell: Cell) -> tuple[int, int]:
-    """Where a screen cell is drawn: (row from the top, column); hexes in offset rows."""
-    row = -cell[1]
-    if len(grid.directions) == 6:
-        return (row, cell[0] - (row + 1) // 2)
-    return (row, cell[0])
-
-
 def state_label(state: int, names: Mapping[int, str] | None) -> str:
     """A tile state as drawn: its name if given, else ``(n)``; state 0 unnamed is blank."""
     if names and state in names:
@@ -152,22 +144,31 @@ def state_label(state: int, names: Mapping[int, str] | None) -> str:
     return f"({state})" if state else ""
 
 
+def placed_boxes(board: Board, grid: ReferenceGrid, placed: Iterable[tuple[Cell, int, int]],
+                 state_names: Mapping[int, str] | None) -> tuple[dict[tuple[int, int], Entry | None], dict[tuple[int, int], str]]:
+    """Boxes for tiles drawn at plane cells, from (cell, tile, orientation drawn): (row, column) -> (tile id,
+    orientation), and the state labels under them."""
+    entries: dict[tuple[int, int], Entry | None] = {}
+    states: dict[tuple[int, int], str] = {}
+    for c, t, g in placed:
+        rc = grid.layout_row_col(c)
+        entries[rc] = (board.tiles[t], g)
+        s = state_label(board.states[t], state_names)
+        if s:
+            states[rc] = s
+    return entries, states
+
+
 def draw_view(view: View, board: Board, state_names: Mapping[int, str] | None = None, header: bool = True) -> str:
     """The view in the seed's box style: tile ids with orientation arrows, states underneath,
     the walker's tile marked with ``*`` (as a chart's centre).  Cost O(|window|·cell size)."""
     grid = view.grid
-    square = len(grid.directions) == 4
+    square = not grid.is_hex
     inv = grid.group.inv
-    entries: dict[tuple[int, int], tuple[str, int] | None] = {}
-    states: dict[tuple[int, int], str] = {}
-    for c, t, f in zip(view.cells, view.tiles, view.frames, strict=True):
-        rc = rowcol(grid, c)
-        entries[rc] = (board.tiles[t], inv[f])
-        s = state_label(board.states[t], state_names)
-        if s:
-            states[rc] = s
+    entries, states = placed_boxes(board, grid, zip(view.cells, view.tiles, (inv[f] for f in view.frames), strict=True),
+                                   state_names)
     width = box_width(entries, square, states, 7)
-    pic = draw_grid(entries, centre=rowcol(grid, grid.origin), square=square, width=width, states=states)
+    pic = draw_grid(entries, centre=grid.layout_row_col(grid.origin), square=square, width=width, states=states)
     if not header:
         return pic
     w = view.centre

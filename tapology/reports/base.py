@@ -10,6 +10,8 @@ class Report:
     early with a partial answer)."""
 
     exit_code: int = 0
+    timings: bool = True  # False: leave out how long it took (seconds, rates), e.g. for golden files
+
 
     def to_json(self) -> dict[str, Any]:
         """The answer as JSON-ready data."""

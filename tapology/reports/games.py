@@ -104,7 +104,7 @@ class PerftReport(Report):
         lines = [f"{label}: {n}" for label, n in self.divided or ()]
         rate = self.nodes / self.seconds if self.seconds > 0 else 0
         lines.append(f"perft {self.depth}: {self.nodes}" + ("" if self.complete else " (interrupted, partial)")
-                     + f"  [{self.seconds:.2f} s, {rate:,.0f} leaf turns/s]")
+                     + (f"  [{self.seconds:.2f} s, {rate:,.0f} leaf turns/s]" if self.timings else ""))
         return "\n".join(lines)
 
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 
 from tapology.errors import RuleError
-from tapology.model.boardfile import layout_position
-from tapology.model.grid import ReferenceGrid
+from tapology.model.grid import ReferenceGrid, layout_position
 from tapology.model.group import Cell
 
 ARROWS = ("==>", "=>", "⇒")

@@ -24,7 +24,7 @@ Both stop on a deadline or Ctrl-C and return what they found (``interrupted``/``
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import z3
@@ -352,7 +352,3 @@ def synthesize(req: Request, engine: str = "auto", limit: int | None = None, tim
         return z3_boards(req, limit, deadline, progress)
     raise SynthesisError(f"--engine {engine!r}: use auto, enumerate or z3")
 
-
-def iter_found(res: Result) -> Iterator[Found]:
-    """The answers in the order found."""
-    yield from res.boards

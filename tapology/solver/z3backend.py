@@ -194,31 +194,6 @@ def z3_consistent(board: Board, tapings: Sequence[Taping] = (), timeout_ms: int 
     return res == z3.sat
 
 
-def z3_core(board: Board, tapings: Sequence[Taping], timeout_ms: int | None = None) -> list[int] | None:
-    """None if ``tapings`` (all the facts, board's included) hold together, else indices of an unsat core.
-
-    The board's own gluing table is *not* added: pass ``board_tapings(board)`` in ``tapings`` to
-    have its facts considered.  Where two tapings share a label, the first is reported.
-    """
-    enc = Z3Board(bare_board(board))
-    if timeout_ms:
-        enc.solver.set("timeout", timeout_ms)
-    lits = enc.add_tapings(tapings)
-    res = enc.solver.check(*lits)
-    if res == z3.unknown:
-        raise Undecided(f"z3 gave up: {enc.solver.reason_unknown()}")
-    if res == z3.sat:
-        return None
-    core = {str(x) for x in enc.solver.unsat_core()}
-    out, seen = [], set()
-    for k, lit in enumerate(lits):
-        s = str(lit)
-        if s in core and s not in seen:
-            seen.add(s)
-            out.append(k)
-    return out
-
-
 class Z3Checker:
     """One z3 encoding of a board's atlas with every given taping under a literal: check subsets incrementally."""
 

@@ -1,0 +1,155 @@
+"""Reports of the walker and picture commands: ``walk``, ``view``, ``net``.
+
+Every input is checked before anything is written; ``out`` is written atomically (a temporary file, then
+renamed), PNG through a converter (see :mod:`tapology.render.svg`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tapology.errors import RenderError, TapologyError, ViewError
+from tapology.model.atlas import Atlas
+from tapology.model.walker import Path as WalkPath
+from tapology.model.walker import parse_moves, start_walker, walk_path
+from tapology.render.fov import field_of_view, opaque_states
+from tapology.render.net import board_net, net_ascii, net_svg
+from tapology.render.svg import NO_CONVERTER, check_target, png_converter, svg_to_png, view_svg, write_text_atomic
+from tapology.render.unfold import MAX_RADIUS, draw_view, unfold
+from tapology.reports.base import Report
+from tapology.reports.boards import consistent_board
+
+FORMATS = ("ascii", "svg", "png")
+OTHER_PICTURES = ("jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff", "pdf", "eps", "ps", "ico", "avif", "heic")
+
+
+# ---- walk ----------------------------------------------------------------------------------------
+@dataclass
+class WalkReport(Report):
+    """A walk: the tiles visited, the final tile and frame, and where it ran off the board."""
+
+    path: WalkPath
+    atlas: Atlas
+
+    @property
+    def exit_code(self) -> int:  # type: ignore[override]
+        return 0 if self.path.blocked is None else 1
+
+    def to_json(self) -> dict[str, Any]:
+        return self.path.to_json(self.atlas)
+
+    def text(self) -> str:
+        rep = self.to_json()
+        lines = [" -> ".join(rep["path"]),
+                 f"on tile {rep['tile']}, frame {rep['frame']}" + (" (mirrored)" if rep["mirrored"] else "")]
+        if rep["blocked"]:
+            lines.append(f"stopped: step {rep['blocked']['move']} ({rep['blocked']['step']}) leaves the board")
+        return "\n".join(lines)
+
+
+def walk_report(spec: str, start: str, steps: str, frame: int = 0, domain: str | None = None) -> WalkReport:
+    """Walk ``steps`` (comma-separated names) from tile ``start`` in ``frame``."""
+    board, at = consistent_board(spec, domain)
+    walker = start_walker(at, start, frame)
+    moves = parse_moves(board.grid, steps)
+    if not moves:
+        raise TapologyError(f"--steps {steps!r}: give at least one step, e.g. up,up,right")
+    for m in moves:
+        if m.vector is not None:
+            for f in range(at.order):
+                cell = board.grid.group.act(f, m.vector)
+                if cell not in at.domain.index:
+                    raise TapologyError(f"--steps: step {m.name!r} needs cell {cell} in the chart domain "
+                                        f"{at.domain.name!r} (use --domain box)")
+    return WalkReport(walk_path(at, walker, moves), at)
+
+
+# ---- view and net --------------------------------------------------------------------------------
+@dataclass
+class PictureReport(Report):
+    """A picture (ascii or svg text) and its JSON; ``written``: where the picture went instead of the screen."""
+
+    picture: str
+    data: dict[str, Any]
+    written: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return self.data if self.written is None else {**self.data, "written": self.written}
+
+    def text(self) -> str:
+        return f"written to {self.written}" if self.written else self.picture.rstrip("\n")
+
+
+def picture_format(fmt: str | None, out: str | None) -> str:
+    """The format asked for, or the one ``out``'s suffix names (ascii when it names none); :class:`RenderError`
+    for other pictures."""
+    if fmt is None:
+        suffix = Path(out).suffix.lower().lstrip(".") if out else ""
+        if suffix in OTHER_PICTURES:
+            raise RenderError(f"-o {out}: cannot draw .{suffix} pictures (use .svg or .png, or --format ascii)")
+        fmt = suffix if suffix in ("svg", "png") else "ascii"
+    if fmt not in FORMATS:
+        raise RenderError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
+    return fmt
+
+
+def _parse_states(text: str | None) -> set[int] | None:
+    if text is None:
+        return None
+    out = set()
+    for k, item in enumerate(s.strip() for s in text.split(",")):
+        if not item:
+            continue
+        if not item.isdigit():
+            raise RenderError(f"--opaque item {k + 1} {item!r}: expected a tile state (a whole number)")
+        out.add(int(item))
+    return out
+
+
+def _deliver(picture: str, data: dict[str, Any], out: str | None, png: bool = False) -> PictureReport:
+    """Write the picture to ``out`` (atomically; PNG through a converter) if given."""
+    if out:
+        if png:
+            svg_to_png(picture, out)
+        else:
+            write_text_atomic(picture, out)
+    return PictureReport(picture, data, out or None)
+
+
+def view_report(spec: str, start: str, frame: int = 0, radius: int = 4, fmt: str | None = None, out: str | None = None,
+                opaque: str | None = None, domain: str | None = None) -> PictureReport:
+    """The board unfolded around a walker (or, with ``opaque`` states, its field of view) as ascii, svg or png;
+    checks everything, the output path and a PNG converter included, before drawing and writing ``out``."""
+    fmt = picture_format(fmt, out)
+    if fmt == "png" and not out:
+        raise RenderError("--format png needs -o FILE.png")
+    if not 0 <= radius <= MAX_RADIUS:
+        raise ViewError(f"--radius {radius}: must be 0..{MAX_RADIUS}")
+    if out:
+        check_target(Path(out))
+    if fmt == "png" and png_converter() is None:
+        raise RenderError(f"{out}: {NO_CONVERTER}")
+    walls = _parse_states(opaque)
+    board, at = consistent_board(spec, domain)
+    walker = start_walker(at, start, frame)
+    if walls is None:
+        view = unfold(at, walker, radius)
+    else:
+        view = field_of_view(at, walker, radius, opaque_states(board, walls))
+    picture = view_svg(view, board) if fmt in ("svg", "png") else draw_view(view, board)
+    return _deliver(picture, view.to_json(board), out, png=fmt == "png")
+
+
+def net_report(spec: str, fmt: str | None = None, out: str | None = None, domain: str | None = None) -> PictureReport:
+    """The board's net (tiles laid flat, taped pairs of open sides labelled alike) as ascii or svg."""
+    fmt = picture_format(fmt, out)
+    if fmt == "png":
+        raise RenderError("--format png: the net is drawn as ascii or svg (convert the svg yourself)")
+    if out:
+        check_target(Path(out))
+    board, _at = consistent_board(spec, domain)
+    net = board_net(board)
+    picture = net_svg(board, net) if fmt == "svg" else net_ascii(board, net)
+    return _deliver(picture, net.to_json(board), out)

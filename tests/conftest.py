@@ -1,0 +1,28 @@
+"""Shared pytest set-up: Hypothesis settings profiles and the ``--update-golden`` option.
+
+Hypothesis profiles, chosen by the ``HYPOTHESIS_PROFILE`` environment variable:
+
+* ``ci`` (the default): 50 examples per property, fast enough for every run;
+* ``dev``: 10 examples, for quick runs while editing;
+* ``thorough``: 1000 examples, for a long run before a release (``HYPOTHESIS_PROFILE=thorough python -m pytest``).
+
+A test that must run more or fewer examples than the others (a cheap differential test, a slow one) says so
+relative to the profile: ``@settings(max_examples=examples(10))`` (see :func:`tests.helpers.examples`).
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", max_examples=50, deadline=None, print_blob=True)
+settings.register_profile("dev", max_examples=10, deadline=None)
+settings.register_profile("thorough", max_examples=1000, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_addoption(parser) -> None:
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="Rewrite tests/golden/ from what the commands print today (then read the diff).")

@@ -1,0 +1,24 @@
+"""``python -m tests.golden [--update]``: list the golden files that differ, or rewrite them all."""
+
+from __future__ import annotations
+
+import sys
+
+from tests.golden import differences, update
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["--update"]:
+        changed = update()
+        print("\n".join(changed) if changed else "golden files unchanged")
+        return 0
+    if argv:
+        print("usage: python -m tests.golden [--update]", file=sys.stderr)
+        return 2
+    bad = differences()
+    print("\n".join(bad) if bad else "golden files agree")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

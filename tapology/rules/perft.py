@@ -1,10 +1,11 @@
 """perft: leaf turns at a depth, and ``divide`` (the count below each first turn), optional end rules left out.
 
-On tile codes (no position values built), the last ply counted in bulk: one-move turns come
-from the generated kernels of :mod:`tapology.rules.kernel` where the rule set has no
-clean-ups or royal pieces, every other position through :class:`tapology.rules.chains.Chains`.
-Rule sets with tape moves, chain end rules, or end rules that read counters or the history
-are counted over positions (:meth:`RuleGame.turns` with the optional rules left out).
+On tile codes (no position values built), the last ply counted in bulk: by the native (C)
+engine of :mod:`tapology.rules.native` where it runs; else one-move turns come from the
+generated kernels of :mod:`tapology.rules.kernel` where the rule set has no clean-ups or royal
+pieces, every other position through :class:`tapology.rules.chains.Chains`.  Rule sets with
+tape moves, chain end rules, or end rules that read counters or the history are counted over
+positions (:meth:`RuleGame.turns` with the optional rules left out).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tapology.game import Position
+from tapology.rules import native as _native
 from tapology.rules.chains import Chains
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import Situation
@@ -42,26 +44,46 @@ def on_codes(game: RuleGame) -> bool:
                                                for e in game.strict_ends.ends)
 
 
-def count_leaves(game: RuleGame, pos: Position, depth: int) -> int:
-    """Leaf turns at ``depth`` below ``pos``; a finished game has no children.  Cost: the tree above the last ply."""
+def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True) -> int:
+    """Leaf turns at ``depth`` below ``pos``; a finished game has no children.  Cost: the tree above the last ply.
+    The native engine counts where it can (``native=False``: always in Python)."""
     if depth <= 0:
         return 1
     if not on_codes(game):
         return _by_positions(game, pos, depth)
+    if native:
+        got = _native.perft(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, depth)
+        if got is not None:
+            return got
     rec = _counter(game, pos)
     return rec(game.codes(pos), pos.to_move, pos.ply, depth)
 
 
 def divide(game: RuleGame, pos: Position, depth: int, progress: Callable[[int, int], None] | None = None,
-           ) -> list[tuple[str, int]]:
+           native: bool = True) -> list[tuple[str, int]]:
     """(label, leaf turns at ``depth`` below it) for every first turn, as chess engines print it.  ``progress(done,
-    total)`` is called after each first turn."""
+    total)`` is called after each first turn.  The native engine counts where it can (``native=False``: Python)."""
     if depth < 1:
         raise ValueError("divide needs a depth of at least 1")
     firsts = game.perft_turns(pos)
+    by_result: dict[tuple[int, ...], int] | None = None
+    if native and on_codes(game) and firsts:
+        codes = game.codes(pos)
+        got = _native.divide(game.chains(pos.board), codes, pos.to_move, pos.ply, depth)
+        if got is not None:  # a turn's result is the position with its key's changes made
+            by_result = {}
+            for (_s, _e, changes), n in got:
+                new = list(codes)
+                for u, v in changes:
+                    new[u] = v
+                by_result[tuple(new)] = n
     out = []
     for i, t in enumerate(firsts):
-        out.append((t.label, count_leaves(game, t.result, depth - 1)))
+        if by_result is not None:
+            n = by_result[tuple(game.codes(t.result))]
+        else:
+            n = count_leaves(game, t.result, depth - 1, native)
+        out.append((t.label, n))
         if progress is not None:
             progress(i + 1, len(firsts))
     return out

@@ -27,12 +27,14 @@ enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4 
 enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
 enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3 };
 enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2 };
+enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 
 #define MAX_CLEANUP_ROUNDS 10000 /* chains.py MAX_CLEANUP_ROUNDS */
 
 typedef struct {
     int32_t *codes; /* [n] */
     int32_t *count; /* [nd] tiles holding each code */
+    uint64_t *bits; /* [nd*words] the tiles holding each code, as bit sets */
     uint64_t hash;
 } Board;
 
@@ -64,6 +66,7 @@ struct tp_engine {
     uint64_t *zob;  /* [n*nd] */
     uint8_t *forced;/* [napps] some link of the application is forced */
     int32_t maxw;   /* most writes of one application */
+    int32_t words;  /* 64-bit words of a tile set */
     Board main, scratch;
 
     int32_t *undo_tile, *undo_old;
@@ -93,6 +96,21 @@ struct tp_engine {
     int32_t n_node_royal;
     int32_t *mine;  /* [n] */
     int32_t *tbase; /* [n] */
+
+    /* the node's clean-ups: the writes they make on the node's own position, and what they read there (tiles by
+       stamp, codes whose counts or tile sets they read); a chain touching none of it gets the same writes */
+    int32_t *cm_tile, *cm_code; /* [undo_cap] */
+    int32_t cm_len, cm_ok;
+    uint32_t *cm_tread; /* [n] */
+    uint32_t *cm_cread; /* [nd] */
+    uint32_t cm_gen;
+    /* the node's royal test: whether the mover's royal tiles are attacked on the node's own position, and what
+       it read (tiles by stamp; entry tiles of the attack index rows scanned, with their masks, -1 for several) */
+    uint32_t *at_tread, *at_gstamp; /* [n] */
+    int32_t *at_gat;    /* [n] */
+    uint32_t at_gen;
+    int32_t at_ok, at_base;
+    int32_t tracking;   /* TRACK_CLEANUPS / TRACK_ATTACK: the run records what it reads into that memo */
 
     int32_t *chains; /* turn lists (chains mode): key index, flagged, length, applications */
     int32_t chains_len, chains_cap, chains_mode;
@@ -129,9 +147,13 @@ static int compare(int64_t n, int32_t op, int64_t v) {
 static inline void set_tile(const tp_engine *E, Board *B, int32_t u, int32_t v) {
     int32_t old = B->codes[u];
     const uint64_t *z = E->zob + (size_t)u * (size_t)E->t.nd;
+    uint64_t bit = 1ULL << (u & 63);
+    size_t w = (size_t)(u >> 6);
     B->hash ^= z[old] ^ z[v];
     B->count[old]--;
     B->count[v]++;
+    B->bits[(size_t)old * (size_t)E->words + w] &= ~bit;
+    B->bits[(size_t)v * (size_t)E->words + w] |= bit;
     B->codes[u] = v;
 }
 
@@ -151,10 +173,14 @@ static inline void restore(tp_engine *E, Board *B, int32_t mark) {
     }
 }
 
-/* Counts and hash of a board whose codes were just filled in. */
+/* Counts, tile sets and hash of a board whose codes were just filled in. */
 static void recount(const tp_engine *E, Board *B) {
     memset(B->count, 0, (size_t)E->t.nd * sizeof *B->count);
-    for (int32_t u = 0; u < E->t.n; u++) B->count[B->codes[u]]++;
+    memset(B->bits, 0, (size_t)E->t.nd * (size_t)E->words * sizeof *B->bits);
+    for (int32_t u = 0; u < E->t.n; u++) {
+        B->count[B->codes[u]]++;
+        B->bits[(size_t)B->codes[u] * (size_t)E->words + (size_t)(u >> 6)] |= 1ULL << (u & 63);
+    }
     B->hash = 0;
 }
 
@@ -197,6 +223,30 @@ static int conds_hold(const tp_engine *E, const Board *B, const int32_t *conds, 
     return 1;
 }
 
+/* Memo tracking: what a clean-up run or an attack test reads (conservatively: every check tile of an application
+   it tries, both tiles of each write, and every code a trigger or condition counts). */
+static void track_group(tp_engine *E, int32_t g) {
+    const tp_tables *T = &E->t;
+    uint32_t gen = E->cm_gen;
+    for (int32_t k = T->grp_trig_off[g]; k < T->grp_trig_off[g + 1]; k++) E->cm_cread[T->grp_trig[k]] = gen;
+    for (int32_t k = T->grp_cond_off[g]; k < T->grp_cond_off[g + 1]; k++) {
+        int32_t c = T->grp_cond[k];
+        for (int32_t i = T->cond_code_off[c]; i < T->cond_code_off[c + 1]; i++) E->cm_cread[T->cond_codes[i]] = gen;
+        for (int32_t i = T->cond_tile_off[c]; i < T->cond_tile_off[c + 1]; i++) E->cm_tread[T->cond_tiles[i]] = gen;
+    }
+}
+
+static void track_app(tp_engine *E, int32_t a) {
+    const tp_tables *T = &E->t;
+    uint32_t *read = E->tracking == TRACK_CLEANUPS ? E->cm_tread : E->at_tread;
+    uint32_t gen = E->tracking == TRACK_CLEANUPS ? E->cm_gen : E->at_gen;
+    for (int32_t k = T->chk_off[a]; k < T->chk_off[a + 1]; k++) read[T->chk_tile[k]] = gen;
+    for (int32_t k = T->wr_off[a]; k < T->wr_off[a + 1]; k++) {
+        read[T->wr_tile[k]] = gen;
+        read[T->wr_src[k]] = gen;
+    }
+}
+
 /* False only when no tile holds a code without which no application of the group fits. */
 static inline int triggered(const tp_engine *E, const Board *B, int32_t g) {
     const tp_tables *T = &E->t;
@@ -206,6 +256,46 @@ static inline int triggered(const tp_engine *E, const Board *B, int32_t g) {
     return 0;
 }
 
+/* The first tile >= from holding one of the group's trigger codes, or n. */
+static int32_t next_trigger_tile(const tp_engine *E, const Board *B, int32_t g, int32_t from) {
+    const tp_tables *T = &E->t;
+    size_t words = (size_t)E->words;
+    for (size_t w = (size_t)(from >> 6); w < words; w++) {
+        uint64_t m = 0;
+        for (int32_t k = T->grp_trig_off[g]; k < T->grp_trig_off[g + 1]; k++) m |= B->bits[(size_t)T->grp_trig[k] * words + w];
+        if (w == (size_t)(from >> 6)) m &= ~0ULL << (from & 63);
+        if (m) return (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+    }
+    return T->n;
+}
+
+/* Applies the group's applications i0..i1 (in order) that fit; 1 when the conditions stop holding. */
+static int cleanup_apps(tp_engine *E, Board *B, int32_t g, int32_t i0, int32_t i1, int *changed) {
+    const tp_tables *T = &E->t;
+    int32_t c0 = T->grp_cond_off[g], c1 = T->grp_cond_off[g + 1];
+    for (int32_t i = i0; i < i1; i++) {
+        int32_t a = T->grp_app[i];
+        if (E->tracking) track_app(E, a);
+        if (!fits(T, B->codes, a)) continue;
+        int32_t nw = new_values(E, B, a);
+        for (int32_t k = 0; k < nw; k++) {
+            int32_t u = T->wr_tile[T->wr_off[a] + k];
+            if (B->codes[u] != E->nv[k]) {
+                if (put(E, B, u, E->nv[k]) < 0) return TP_ERR_CAP;
+                if (E->tracking == TRACK_CLEANUPS) {
+                    E->cm_tile[E->cm_len] = u; /* cm_len < undo_cap: one memo write per undo entry */
+                    E->cm_code[E->cm_len++] = E->nv[k];
+                }
+                *changed = 1;
+            }
+        }
+        if (*changed && c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1)) return 1;
+    }
+    return 0;
+}
+
+/* An indexed group visits only the tiles holding a trigger code, in tile order (the order of its applications),
+   looking again after each tile: the applications it passes over are exactly those that would not fit. */
 static int run_cleanups(tp_engine *E, Board *B, int32_t p) {
     const tp_tables *T = &E->t;
     int32_t g0 = T->grp_off[p], g1 = T->grp_off[p + 1];
@@ -214,21 +304,18 @@ static int run_cleanups(tp_engine *E, Board *B, int32_t p) {
         int changed = 0;
         for (int32_t g = g0; g < g1; g++) {
             int32_t c0 = T->grp_cond_off[g], c1 = T->grp_cond_off[g + 1];
+            if (E->tracking == TRACK_CLEANUPS) track_group(E, g);
             if (!triggered(E, B, g)) continue;
             if (c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1)) continue;
-            for (int32_t i = T->grp_app_off[g]; i < T->grp_app_off[g + 1]; i++) {
-                int32_t a = T->grp_app[i];
-                if (!fits(T, B->codes, a)) continue;
-                int32_t nw = new_values(E, B, a);
-                for (int32_t k = 0; k < nw; k++) {
-                    int32_t u = T->wr_tile[T->wr_off[a] + k];
-                    if (B->codes[u] != E->nv[k]) {
-                        if (put(E, B, u, E->nv[k]) < 0) return TP_ERR_CAP;
-                        changed = 1;
-                    }
-                }
-                if (changed && c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1)) break;
+            int r = 0;
+            if (!T->grp_indexed[g]) {
+                r = cleanup_apps(E, B, g, T->grp_app_off[g], T->grp_app_off[g + 1], &changed);
+            } else {
+                const int32_t *row = T->grp_tile_off + (size_t)g * (size_t)(T->n + 1);
+                for (int32_t u = next_trigger_tile(E, B, g, 0); u < T->n && r == 0; u = next_trigger_tile(E, B, g, u + 1))
+                    r = cleanup_apps(E, B, g, row[u], row[u + 1], &changed);
             }
+            if (r < 0) return r;
         }
         if (!changed) return 0;
     }
@@ -282,6 +369,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     int32_t mark = E->undo_top;
     int32_t nw = new_values(E, B, a);
     if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
+    if (E->tracking) track_app(E, a);
     for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
     if (repeats(E, W)) {
         restore(E, B, mark);
@@ -303,6 +391,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     for (int32_t l = T->lnk_off[a]; !stop && l < T->lnk_off[a + 1]; l++) {
         for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1]; k++) {
             int32_t b = T->tgt[k];
+            if (E->tracking) track_app(E, b);
             if (!fits(T, B->codes, b)) continue;
             r = step(E, W, b, end, flagged);
             if (r < 0) goto out;
@@ -332,7 +421,11 @@ out:
 static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p) {
     const tp_tables *T = &E->t;
     size_t nd = (size_t)T->nd;
-    for (int32_t i = 0; i < nt; i++) E->tbase[i] = B->codes[targets[i]];
+    int track = E->tracking == TRACK_ATTACK;
+    for (int32_t i = 0; i < nt; i++) {
+        E->tbase[i] = B->codes[targets[i]];
+        if (track) E->at_tread[targets[i]] = E->at_gen;
+    }
     for (int32_t q = 0; q < T->np; q++) {
         if (q == p) continue;
         Walk W = {B, q, WALK_ATTACK, E->path_top, E->undo_top, E->seq_top, -1, targets, E->tbase, nt};
@@ -342,12 +435,19 @@ static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, 
         for (int32_t i = 0; i < nt && r != 2; i++) {
             int32_t row = q * T->n + targets[i];
             for (int32_t gi = T->att_off[row]; gi < T->att_off[row + 1] && r != 2; gi++) {
-                size_t c = (size_t)B->codes[T->att_tile[gi]];
+                int32_t gt = T->att_tile[gi];
+                size_t c = (size_t)B->codes[gt];
+                if (track) { /* a tile scanned here may later hold a code that starts an attack */
+                    E->at_gat[gt] = E->at_gstamp[gt] == E->at_gen ? -1 : T->att_mask[gi];
+                    E->at_gstamp[gt] = E->at_gen;
+                }
                 if (!T->masks[(size_t)T->att_mask[gi] * nd + c]) continue;
+                if (track) E->at_tread[gt] = E->at_gen;
                 for (int32_t k = T->att_app_off[gi]; k < T->att_app_off[gi + 1]; k++) {
                     int32_t a = T->att_app[k];
                     if (!T->masks[(size_t)T->att_app_mask[k] * nd + c] || E->astamp[a] == g) continue;
                     E->astamp[a] = g;
+                    if (track) track_app(E, a);
                     if (!fits(T, B->codes, a)) continue;
                     W.start = T->app_tile[a];
                     r = step(E, &W, a, W.start, 0);
@@ -441,13 +541,77 @@ static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, in
     }
 }
 
+/* The node's clean-ups run on its own position with tracking, then undone (cm_ok = 0 when that fails). */
+static int memo_cleanups(tp_engine *E, Board *B, int32_t p) {
+    int32_t mark = E->undo_top;
+    next_gen(&E->cm_gen, E->cm_tread, (size_t)E->t.n);
+    if (E->cm_gen == 1) memset(E->cm_cread, 0, (size_t)E->t.nd * sizeof *E->cm_cread);
+    E->cm_len = 0;
+    E->tracking = TRACK_CLEANUPS;
+    int r = run_cleanups(E, B, p);
+    E->tracking = TRACK_NONE;
+    restore(E, B, mark);
+    E->cm_ok = r == 0;
+    return r == TP_ERR_CAP ? r : 0; /* no fixpoint: each chain runs its clean-ups and meets the error itself */
+}
+
+/* True when no tile the chain changed was read by the node's clean-ups, nor holds (or held) a code they counted. */
+static int memo_applies(tp_engine *E, const Walk *W) {
+    const Board *B = W->b;
+    if (!E->cm_ok) return 0;
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)E->t.n);
+    for (int32_t j = W->undo_base; j < E->undo_top; j++) {
+        int32_t u = E->undo_tile[j], old = E->undo_old[j];
+        if (E->tstamp[u] == g) continue;
+        E->tstamp[u] = g;
+        if (B->codes[u] != old
+            && (E->cm_tread[u] == E->cm_gen || E->cm_cread[old] == E->cm_gen || E->cm_cread[B->codes[u]] == E->cm_gen))
+            return 0;
+    }
+    return 1;
+}
+
+/* The node's royal test, tracked (at_ok = 1 once at_base holds its answer). */
+static int memo_attack(tp_engine *E, Board *B, int32_t p) {
+    next_gen(&E->at_gen, E->at_tread, (size_t)E->t.n);
+    if (E->at_gen == 1) memset(E->at_gstamp, 0, (size_t)E->t.n * sizeof *E->at_gstamp);
+    E->tracking = TRACK_ATTACK;
+    int r = attacked(E, B, E->node_royal, E->n_node_royal, p);
+    E->tracking = TRACK_NONE;
+    if (r < 0) return r;
+    E->at_base = r;
+    E->at_ok = 1;
+    return 0;
+}
+
+/* True when one of the chain's changes (E->tmp) may change the node's royal test: a tile it read, or a scanned
+   entry tile now holding a code that enters there. */
+static int attack_relevant(const tp_engine *E, int32_t nc) {
+    const tp_tables *T = &E->t;
+    for (int32_t c = 0; c < nc; c++) {
+        int32_t u = E->tmp[3 * c], v = E->tmp[3 * c + 1];
+        if (E->at_tread[u] == E->at_gen) return 1;
+        if (E->at_gstamp[u] == E->at_gen && (E->at_gat[u] < 0 || T->masks[(size_t)E->at_gat[u] * (size_t)T->nd + (size_t)v]))
+            return 1;
+    }
+    return 0;
+}
+
 /* Chains.finish: the turn's clean-ups, its key, the royal rule. */
 static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     const tp_tables *T = &E->t;
     Board *B = W->b;
     int32_t p = W->player, mark = E->undo_top;
-    int r = run_cleanups(E, B, p);
-    if (r < 0) goto out;
+    int r = 0;
+    if (T->grp_off[p + 1] > T->grp_off[p]) {
+        if (memo_applies(E, W)) {
+            if (E->undo_top + E->cm_len > E->undo_cap) return TP_ERR_CAP;
+            for (int32_t i = 0; i < E->cm_len; i++) put(E, B, E->cm_tile[i], E->cm_code[i]);
+        } else {
+            r = run_cleanups(E, B, p);
+            if (r < 0) goto out;
+        }
+    }
     int32_t nc = collect_changes(E, W);
     if (nc == 0) goto out;
     uint64_t seed = ((uint64_t)(uint32_t)W->start << 32) | (uint32_t)end;
@@ -467,10 +631,17 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
             const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
             for (int32_t i = 0; i < E->n_node_royal; i++)
                 if (mine[B->codes[E->node_royal[i]]]) E->mine[nm++] = E->node_royal[i];
+            int same = nm == E->n_node_royal; /* the same royal tiles as at the node: its test may answer */
             for (int32_t c = 0; c < nc; c++)
-                if (mine[E->tmp[3 * c + 1]] && !mine[E->tmp[3 * c + 2]]) E->mine[nm++] = E->tmp[3 * c];
+                if (mine[E->tmp[3 * c + 1]] && !mine[E->tmp[3 * c + 2]]) {
+                    E->mine[nm++] = E->tmp[3 * c];
+                    same = 0;
+                }
             if (nm) {
-                r = attacked(E, B, E->mine, nm, p);
+                if (same && E->at_ok && !attack_relevant(E, nc))
+                    r = E->at_base;
+                else
+                    r = attacked(E, B, E->mine, nm, p);
                 if (r < 0) goto out;
                 K->pos_ok = (uint8_t)!r;
                 r = 0;
@@ -517,8 +688,15 @@ static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
         for (int32_t u = 0; u < T->n; u++)
             if (mine[B->codes[u]]) E->node_royal[E->n_node_royal++] = u;
     }
+    int r = T->grp_off[p + 1] > T->grp_off[p] ? memo_cleanups(E, B, p) : 0;
+    if (r < 0) return r;
+    E->at_ok = 0;
+    if (T->has_royal && E->n_node_royal) {
+        r = memo_attack(E, B, p);
+        if (r < 0) return r;
+    }
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
-    int r = push_level(E, B);
+    r = push_level(E, B);
     if (r < 0) return r;
     const int32_t *row = T->ent_off + (size_t)p * (size_t)T->n * (size_t)T->nd;
     for (int32_t t = 0; t < T->n; t++) {
@@ -672,6 +850,11 @@ int32_t tp_check(const tp_tables *t) {
           && all_below(t->grp_cond, t->ngrp_cond, 0, t->nconds));
     CHECK(offsets_ok(t->grp_app_off, t->ngroups, t->ngrp_app) && all_below(t->grp_app, t->ngrp_app, 0, na));
     CHECK(offsets_ok(t->grp_trig_off, t->ngroups, t->ngrp_trig) && all_below(t->grp_trig, t->ngrp_trig, 0, nd));
+    for (int32_t g = 0; g < t->ngroups; g++) {
+        const int32_t *row = t->grp_tile_off + (size_t)g * (size_t)(n + 1);
+        CHECK(!t->grp_indexed[g] || (row[0] == t->grp_app_off[g] && row[n] == t->grp_app_off[g + 1]));
+        for (int32_t u = 0; u < n; u++) CHECK(row[u] <= row[u + 1] && row[u] >= t->grp_app_off[g]);
+    }
     CHECK(all_below(t->cond_kind, t->nconds, 0, 3) && all_below(t->cond_op, t->nconds, 0, 6)
           && all_below(t->cond_mask, t->nconds, 0, t->nmasks));
     CHECK(offsets_ok(t->cond_code_off, t->nconds, t->ncond_codes) && all_below(t->cond_codes, t->ncond_codes, 0, nd));
@@ -717,6 +900,9 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->main.count = malloc(nd * sizeof(int32_t));
     E->scratch.codes = malloc(n * sizeof(int32_t));
     E->scratch.count = malloc(nd * sizeof(int32_t));
+    E->words = (t->n + 63) / 64;
+    E->main.bits = malloc(nd * (size_t)E->words * sizeof(uint64_t));
+    E->scratch.bits = malloc(nd * (size_t)E->words * sizeof(uint64_t));
     E->undo_cap = cap_undo;
     E->undo_tile = malloc((size_t)cap_undo * sizeof(int32_t));
     E->undo_old = malloc((size_t)cap_undo * sizeof(int32_t));
@@ -738,12 +924,21 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->node_royal = malloc(n * sizeof(int32_t));
     E->mine = malloc(n * sizeof(int32_t));
     E->tbase = malloc(n * sizeof(int32_t));
+    E->cm_tile = malloc((size_t)cap_undo * sizeof(int32_t));
+    E->cm_code = malloc((size_t)cap_undo * sizeof(int32_t));
+    E->cm_tread = calloc(n, sizeof(uint32_t));
+    E->cm_cread = calloc(nd, sizeof(uint32_t));
+    E->at_tread = calloc(n, sizeof(uint32_t));
+    E->at_gstamp = calloc(n, sizeof(uint32_t));
+    E->at_gat = malloc(n * sizeof(int32_t));
     E->chains_cap = cap_chains;
     E->chains = malloc((size_t)cap_chains * sizeof(int32_t));
     if (!E->zob || !E->forced || !E->main.codes || !E->main.count || !E->scratch.codes || !E->scratch.count
+        || !E->main.bits || !E->scratch.bits
         || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->seq || !E->nv || !E->keys || !E->chg
         || !E->ht || !E->ht_gen || !E->tmp || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
-        || !E->chains) {
+        || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
+        || !E->at_gat || !E->chains) {
         tp_free(E);
         return NULL;
     }
@@ -762,6 +957,8 @@ void tp_free(tp_engine *e) {
     free(e->main.count);
     free(e->scratch.codes);
     free(e->scratch.count);
+    free(e->main.bits);
+    free(e->scratch.bits);
     free(e->undo_tile);
     free(e->undo_old);
     free(e->path_hash);
@@ -778,6 +975,13 @@ void tp_free(tp_engine *e) {
     free(e->node_royal);
     free(e->mine);
     free(e->tbase);
+    free(e->cm_tile);
+    free(e->cm_code);
+    free(e->cm_tread);
+    free(e->cm_cread);
+    free(e->at_tread);
+    free(e->at_gstamp);
+    free(e->at_gat);
     free(e->chains);
     free(e);
 }
@@ -866,6 +1070,6 @@ int32_t tp_keys(tp_engine *e, int32_t *out, int32_t cap) {
 /* The accepted chains of the last tp_turns in chains mode, as records [key, flagged, len, app*len]
    in the order the walk accepted them; returns the number of ints, written only when it is <= cap. */
 int32_t tp_chains(tp_engine *e, int32_t *out, int32_t cap) {
-    if (e->chains_len <= cap) memcpy(out, e->chains, (size_t)e->chains_len * sizeof *out);
+    if (e->chains_len > 0 && e->chains_len <= cap) memcpy(out, e->chains, (size_t)e->chains_len * sizeof *out);
     return e->chains_len;
 }

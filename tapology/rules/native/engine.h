@@ -55,6 +55,10 @@ typedef struct {
     const int32_t *grp_trig_off;/* [ngroups+1] -> grp_trig: codes one of which some tile must hold for any app to fit */
     const int32_t *grp_trig;    /* [ngrp_trig] */
     const uint8_t *grp_always;  /* [ngroups] 1: no such codes (always tried) */
+    const uint8_t *grp_indexed; /* [ngroups] 1: each application has a key check (the one its trigger codes come
+                                   from) and the key tiles never decrease along the group: see grp_tile_off */
+    const int32_t *grp_tile_off;/* [ngroups*(n+1)] indexed groups: the applications keyed at tile u are
+                                   grp_app[row[u] .. row[u+1]) with row = grp_tile_off + g*(n+1) */
 
     /* count conditions, resolved for one player: kind 0 whole board (counts of cond codes),
        1 region (tiles of cond_tiles holding a code of cond_mask), 2 missing region (never holds) */

@@ -10,6 +10,7 @@ the attack index) plus one pass over the applications.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -57,21 +58,27 @@ class _Builder:
         self.dense[self.valid] = np.arange(self.nd, dtype=np.int32)
         self.mask_rows: list[bytes] = []
         self.mask_id: dict[bytes, int] = {}
+        self.by_bits: dict[int, int] = {}
         self.conds: list[tuple[int, int, int, int, list[int], list[int]]] = []
 
     def mask(self, codes: Iterable[int]) -> int:
         """The interned mask row accepting these (raw) codes."""
-        row = bytearray(self.nd)
+        bits = 0
         for c in codes:
-            d = self.dense[c] if 0 <= c < len(self.dense) else -1
-            if d >= 0:
-                row[d] = 1
-        key = bytes(row)
-        got = self.mask_id.get(key)
+            bits |= 1 << c
+        return self.mask_bits(bits)
+
+    def mask_bits(self, bits: int) -> int:
+        """The interned mask row of a bitmask over (raw) codes; invalid codes are left out.  Cached by bitmask."""
+        got = self.by_bits.get(bits)
         if got is None:
-            got = len(self.mask_rows)
-            self.mask_rows.append(key)
-            self.mask_id[key] = got
+            row = bytes((bits >> c) & 1 for c in self.valid)
+            got = self.mask_id.get(row)
+            if got is None:
+                got = len(self.mask_rows)
+                self.mask_rows.append(row)
+                self.mask_id[row] = got
+            self.by_bits[bits] = got
         return got
 
     def bits(self, mask: int) -> list[int]:
@@ -142,7 +149,7 @@ def build(chains: Chains) -> Tables:
     f["app_to"] = np.asarray([a.to for a in apps], np.int32)
     f["app_flag"] = np.asarray([a.klass in mandatory for a in apps], np.uint8)
     f["chk_off"], f["chk_tile"] = _csr([[u for u, _m in a.checks] for a in apps])
-    f["chk_mask"] = np.asarray([b.mask(b.bits(m)) for a in apps for _u, m in a.checks], np.int32)
+    f["chk_mask"] = np.asarray([b.mask_bits(m) for a in apps for _u, m in a.checks], np.int32)
     f["wr_off"], f["wr_tile"] = _csr([[u for u, _s, _m in a.writes] for a in apps])
     f["wr_src"] = np.asarray([s for a in apps for _u, s, _m in a.writes], np.int32)
     f["wr_map"] = np.asarray([m for a in apps for _u, _s, m in a.writes], np.int32)
@@ -156,28 +163,31 @@ def build(chains: Chains) -> Tables:
     f["ent_off"], f["ent_app"] = _csr([comp.entries(p, t, c) for p in range(np_) for t in range(n) for c in b.valid])
 
     # turn clean-ups: one group per clean-up, with its conditions and the codes that can trigger it
-    grp_counts, cond_rows, app_rows, trig_rows, always = [], [], [], [], []
+    grp_counts, cond_rows, app_rows, trig_rows, always, indexed, tile_rows = [], [], [], [], [], [], []
     for p in range(np_):
         groups = chains._cleanup_groups(p, "turn")
         grp_counts.append(len(groups))
         for conds, gapps in groups:
             cond_rows.append([b.condition(c, p) for c in conds])
+            first = sum(len(r) for r in app_rows)
             app_rows.append([a.ident for a in gapps])
-            trig: set[int] = set()
-            is_always = False
-            for a in gapps:
-                if not a.checks:
-                    is_always = True
-                    break
-                # the most selective check: the group can fit only where some tile holds one of its codes
-                trig.update(b.bits(min((m for _u, m in a.checks), key=lambda m: m.bit_count())))
+            # each application's key check, its most selective one: the group can fit only where some tile holds
+            # one of the key checks' codes
+            is_always = any(not a.checks for a in gapps)
+            keys = [] if is_always else [min(a.checks, key=lambda um: um[1].bit_count()) for a in gapps]
+            trig = {c for _u, m in keys for c in b.bits(m)}
             always.append(is_always)
-            trig_rows.append([] if is_always else sorted(int(b.dense[c]) for c in trig))
+            trig_rows.append(sorted(int(b.dense[c]) for c in trig))
+            tiles = [u for u, _m in keys]
+            indexed.append(not is_always and tiles == sorted(tiles))
+            tile_rows.append([first + (bisect.bisect_left(tiles, u) if indexed[-1] else 0) for u in range(n + 1)])
     f["grp_off"], _ = _csr([range(k) for k in grp_counts])
     f["grp_cond_off"], f["grp_cond"] = _csr(cond_rows)
     f["grp_app_off"], f["grp_app"] = _csr(app_rows)
     f["grp_trig_off"], f["grp_trig"] = _csr(trig_rows)
     f["grp_always"] = np.asarray(always, np.uint8)
+    f["grp_indexed"] = np.asarray(indexed, np.uint8)
+    f["grp_tile_off"] = np.asarray([u for row in tile_rows for u in row], np.int32)
 
     # royal rule and attack index
     royal = chains.royal_values

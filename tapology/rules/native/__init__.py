@@ -13,6 +13,7 @@ engine is there, :func:`why_not` why a rule set does not run on it.
 from __future__ import annotations
 
 import os
+import threading
 import weakref
 from types import ModuleType
 from typing import Any
@@ -85,6 +86,7 @@ class Engine:
             raise AssertionError(f"native tables fail check {-got}")
         self.caps = dict(START_CAPS)
         self._engine = self._new()
+        self._lock = threading.Lock()
 
     def _new(self) -> Any:
         c = self.caps
@@ -109,8 +111,7 @@ class Engine:
         dense = self.dense[arr]
         if (dense < 0).any():
             return None
-        self._last = np.ascontiguousarray(dense, np.int32)
-        return self.ffi.from_buffer("int32_t[]", self._last)
+        return self.ffi.from_buffer("int32_t[]", np.ascontiguousarray(dense, np.int32))  # keeps the array alive
 
     def _run(self, call) -> int | None:
         """``call(engine)`` again with larger arenas while it runs out of room; None on another error (the Python
@@ -143,56 +144,59 @@ class Engine:
 
     def perft(self, codes: list[int], player: int, ply: int, depth: int) -> int | None:
         """Leaf turns at ``depth`` >= 1 (None: not here).  Cost: the tree, in C."""
-        c = self._codes(codes)
-        if c is None or self.perft_reason:
-            return None
-        return self._run(lambda e: self.lib.tp_perft(e, c, player, ply, depth))
+        with self._lock:  # one call at a time: the arenas are the engine's
+            c = self._codes(codes)
+            if c is None or self.perft_reason:
+                return None
+            return self._run(lambda e: self.lib.tp_perft(e, c, player, ply, depth))
 
     def divide(self, codes: list[int], player: int, ply: int, depth: int) -> list[tuple[Key, int]] | None:
         """(key, leaf turns ``depth`` - 1 plies below it) for every legal first turn (None: not here)."""
-        c = self._codes(codes)
-        if c is None or self.perft_reason:
-            return None
-        held: list[np.ndarray] = []
+        with self._lock:
+            c = self._codes(codes)
+            if c is None or self.perft_reason:
+                return None
+            held: list[np.ndarray] = []
 
-        def call(e) -> int:
-            counts = np.zeros(self.caps["keys"], np.int64)  # the root's turns never outnumber the key arena
-            held[:] = [counts]
-            return self.lib.tp_divide(e, c, player, ply, depth, self.ffi.from_buffer("int64_t[]", counts), len(counts))
+            def call(e) -> int:
+                counts = np.zeros(self.caps["keys"], np.int64)  # the root's turns never outnumber the key arena
+                held[:] = [counts]
+                return self.lib.tp_divide(e, c, player, ply, depth, self.ffi.from_buffer("int64_t[]", counts), len(counts))
 
-        if self._run(call) is None:
-            return None
-        return [(key, int(n)) for (key, legal), n in zip(self._keys(), held[0].tolist(), strict=False) if legal]
+            if self._run(call) is None:
+                return None
+            return [(key, int(n)) for (key, legal), n in zip(self._keys(), held[0].tolist(), strict=False) if legal]
 
     def turns(self, chains: Chains, codes: list[int], player: int) -> dict[Key, Found] | None:
         """The legal turns by key after the mandatory-class rule, each with its label path, moves and flag, as
         :meth:`Chains.turns` finds them (None: not here)."""
-        c = self._codes(codes)
-        if c is None or self._run(lambda e: self.lib.tp_turns(e, c, player, 1)) is None:
-            return None
-        keys = self._keys()
-        rec = self._fetch(self.lib.tp_chains).tolist()
-        comp = chains.comp
-        apps = comp.apps
-        found: dict[Key, Found] = {}
-        i = 0
-        while i < len(rec):
-            k, flagged, ln = rec[i:i + 3]
-            seq = tuple(rec[i + 3:i + 3 + ln])
-            i += 3 + ln
-            path: Path = (("", apps[seq[0]].tile),)
-            for j, ident in enumerate(seq):
-                path = extend_path(comp, path, seq[:j], apps[ident])
-            key = keys[k][0]
-            got = found.get(key)
-            if got is None:
-                found[key] = Found(path, bool(flagged), seq)
-            else:  # as Chains.finish: the least path labels the turn
-                if (len(path), [t for _, t in path]) < (len(got.path), [t for _, t in got.path]):
-                    got.path, got.apps = path, seq
-                got.flagged = got.flagged or bool(flagged)
-        legal = {key for key, ok in keys if ok}
-        return {key: f for key, f in found.items() if key in legal}
+        with self._lock:
+            c = self._codes(codes)
+            if c is None or self._run(lambda e: self.lib.tp_turns(e, c, player, 1)) is None:
+                return None
+            keys = self._keys()
+            rec = self._fetch(self.lib.tp_chains).tolist()
+            comp = chains.comp
+            apps = comp.apps
+            found: dict[Key, Found] = {}
+            i = 0
+            while i < len(rec):
+                k, flagged, ln = rec[i:i + 3]
+                seq = tuple(rec[i + 3:i + 3 + ln])
+                i += 3 + ln
+                path: Path = (("", apps[seq[0]].tile),)
+                for j, ident in enumerate(seq):
+                    path = extend_path(comp, path, seq[:j], apps[ident])
+                key = keys[k][0]
+                got = found.get(key)
+                if got is None:
+                    found[key] = Found(path, bool(flagged), seq)
+                else:  # as Chains.finish: the least path labels the turn
+                    if (len(path), [t for _, t in path]) < (len(got.path), [t for _, t in got.path]):
+                        got.path, got.apps = path, seq
+                    got.flagged = got.flagged or bool(flagged)
+            legal = {key for key, ok in keys if ok}
+            return {key: f for key, f in found.items() if key in legal}
 
 
 def engine(chains: Chains) -> Engine | None:

@@ -67,6 +67,7 @@ struct tp_engine {
     uint8_t *forced;/* [napps] some link of the application is forced */
     int32_t maxw;   /* most writes of one application */
     int32_t words;  /* 64-bit words of a tile set */
+    int32_t *ent_code_off, *ent_codes; /* [np+1], [np*nd]: per player, the codes some entry starts from */
     Board main, scratch;
 
     int32_t *undo_tile, *undo_old;
@@ -699,16 +700,22 @@ static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
     r = push_level(E, B);
     if (r < 0) return r;
     const int32_t *row = T->ent_off + (size_t)p * (size_t)T->n * (size_t)T->nd;
-    for (int32_t t = 0; t < T->n; t++) {
-        const int32_t *e = row + (size_t)t * (size_t)T->nd + (size_t)B->codes[t];
-        for (int32_t i = e[0]; i < e[1]; i++) {
-            int32_t a = T->ent_app[i];
-            if (!fits(T, B->codes, a)) continue;
-            W.start = T->app_tile[a];
-            r = step(E, &W, a, W.start, 0);
-            if (r < 0) {
-                E->path_top--;
-                return r;
+    size_t words = (size_t)E->words;
+    for (size_t w = 0; w < words; w++) {
+        uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
+        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * words + w];
+        for (; m; m &= m - 1) {
+            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            const int32_t *e = row + (size_t)t * (size_t)T->nd + (size_t)B->codes[t];
+            for (int32_t i = e[0]; i < e[1]; i++) {
+                int32_t a = T->ent_app[i];
+                if (!fits(T, B->codes, a)) continue;
+                W.start = T->app_tile[a];
+                r = step(E, &W, a, W.start, 0);
+                if (r < 0) {
+                    E->path_top--;
+                    return r;
+                }
             }
         }
     }
@@ -942,6 +949,24 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         tp_free(E);
         return NULL;
     }
+    E->ent_code_off = calloc((size_t)t->np + 1, sizeof(int32_t));
+    E->ent_codes = malloc((size_t)t->np * nd * sizeof(int32_t) + 1);
+    if (!E->ent_code_off || !E->ent_codes) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t p = 0; p < t->np; p++) {
+        int32_t k = E->ent_code_off[p];
+        for (size_t c = 0; c < nd; c++) {
+            int has = 0;
+            for (size_t u = 0; u < n && !has; u++) {
+                const int32_t *e = t->ent_off + ((size_t)p * n + u) * nd + c;
+                has = e[1] > e[0];
+            }
+            if (has) E->ent_codes[k++] = (int32_t)c;
+        }
+        E->ent_code_off[p + 1] = k;
+    }
     uint64_t seed = 0x7461706F6C6F6779ULL; /* fixed: runs are reproducible */
     for (size_t i = 0; i < n * nd; i++) E->zob[i] = splitmix(&seed);
     for (size_t a = 0; a < na; a++)
@@ -983,6 +1008,8 @@ void tp_free(tp_engine *e) {
     free(e->at_gstamp);
     free(e->at_gat);
     free(e->chains);
+    free(e->ent_code_off);
+    free(e->ent_codes);
     free(e);
 }
 

@@ -5,7 +5,7 @@
 Figures, all leaf turns counted with bulk counting at the last ply: chess perft 5 from the start
 through the rule engine (``tapology/games/data/chess.toml``, native) against python-chess's
 perft(5), and the Python path on perft 4; checkers perft 9, native and Python; chinese-checkers
-perft 4 and the tic-tac-toe full tree (every turn of every depth, 1..9), native and Python; and
+perft 5 and the tic-tac-toe full tree (every turn of every depth, 1..9), native and Python; and
 checkers perft 5 through the turn-by-turn Game API (positions built, no bulk counting) as the
 slowest peer.  Table building (once per board) is timed apart.
 """
@@ -82,8 +82,8 @@ def main() -> None:
     cc = open_game("chinese-checkers")
     s0 = cc.initial()
     count_leaves(cc, s0, 2, native=False)
-    cc_native = run("chinese-checkers perft 4, native", lambda: count_leaves(cc, s0, 4))
-    cc_py = run("chinese-checkers perft 4, Python", lambda: count_leaves(cc, s0, 4, native=False))
+    cc_native = run("chinese-checkers perft 5, native", lambda: count_leaves(cc, s0, 5))
+    cc_py = run("chinese-checkers perft 5, Python", lambda: count_leaves(cc, s0, 5, native=False))
 
     tt = open_game("tictactoe")
     t0 = tt.initial()
@@ -105,7 +105,7 @@ def main() -> None:
     print(f"Chess through the rule engine, native: **{chess_native / pychess:.1f}×** python-chess's perft(5) "
           f"(leaf turns/s; target ≥ 1, aim ≥ 5: {'met' if chess_native >= 5 * pychess else 'NOT met'}); "
           f"{chess_native / chess_py:.0f}× the Python path.")
-    print(f"Native over Python: checkers perft 9 {ck_native / ck_py:.0f}×, chinese-checkers perft 4 "
+    print(f"Native over Python: checkers perft 9 {ck_native / ck_py:.0f}×, chinese-checkers perft 5 "
           f"{cc_native / cc_py:.0f}×, tic-tac-toe full tree {tt_native / tt_py:.0f}×.")
     print("Tables built on a board's first use (Python tables forced, flattened, loaded into C): "
           + ", ".join(f"{spec} {t:.2f} s" for spec, t in builds) + ".")

@@ -24,7 +24,7 @@ from tapology.rules.chains import Chains, Found, Path, extend_path
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.native import tables as _tables
 
-ERR_CAP, ERR_FIXPOINT, ERR_CODE, ERR_ARG = -1, -2, -3, -4
+ERR_CAP = -1  # an arena is full: grown and asked again; other negative results fall back to Python
 START_CAPS = {"keys": 1 << 14, "changes": 1 << 16, "undo": 1 << 14, "depth": 1 << 10, "hash": 1 << 12,
               "chains": 1 << 16}
 MAX_CAP = 1 << 28
@@ -71,16 +71,20 @@ class Engine:
         self.n = int(tabs.fields["n"])
         self._struct = self.ffi.new("tp_tables *")
         self._keep: list[Any] = []
+        want = _tables.lengths(tabs.fields)
         for name, value in tabs.fields.items():
             if isinstance(value, np.ndarray):
-                arr = np.ascontiguousarray(value)
-                if arr.size == 0:  # a valid pointer even for an empty array
-                    arr = np.zeros(1, arr.dtype)
+                dtype = np.uint8 if name in _tables.BYTES else np.int32
+                if value.dtype != dtype or value.shape != (want[name],):
+                    raise ValueError(f"native table {name}: {value.dtype}{value.shape}, not {np.dtype(dtype)}"
+                                     f"({want[name]},)")
+                arr = np.ascontiguousarray(value) if value.size else np.zeros(1, dtype)  # a valid pointer, even empty
                 self._keep.append(arr)
-                ctype = "uint8_t[]" if arr.dtype == np.uint8 else "int32_t[]"
-                setattr(self._struct, name, self.ffi.from_buffer(ctype, arr))
+                setattr(self._struct, name, self.ffi.from_buffer("uint8_t[]" if dtype == np.uint8 else "int32_t[]", arr))
             else:
                 setattr(self._struct, name, int(value))
+        if set(want) - set(tabs.fields):
+            raise ValueError(f"native tables missing {sorted(set(want) - set(tabs.fields))}")
         got = self.lib.tp_check(self._struct)
         if got != 0:
             raise AssertionError(f"native tables fail check {-got}")

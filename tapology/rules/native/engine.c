@@ -11,7 +11,12 @@
  *   path       the positions on the current chain(s): hash and undo height of each.  A new
  *              position equal to one of its walk's levels (hash match, then exact comparison of
  *              the tiles written since that level) is a repetition and is not taken.
- *   keys       the turns found at each node of the perft stack, with their changes in chg.
+ *   keys       the turns found at each node of the perft stack, with their changes in chg; a node's
+ *              keys are told apart by a hash table and an exact comparison of start, end and changes.
+ *   memos      each node runs its turn clean-ups and its royal test once on its own position,
+ *              recording what they read; a chain whose changes touch none of that gets the same
+ *              answer (both runs are deterministic functions of what they read), any other chain
+ *              runs them again.
  *
  * Nothing is allocated after tp_new; a full arena returns TP_ERR_CAP (the caller grows the
  * capacities and asks again).

@@ -39,6 +39,33 @@ def _csr(rows: Iterable[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(off, np.int32), np.asarray(items, np.int32)
 
 
+BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any"})
+
+
+def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
+    """The length every array of ``tp_tables`` must have, from the sizes (engine.h's comments)."""
+    g = {k: int(v) for k, v in f.items() if not isinstance(v, np.ndarray)}
+    n, nd, np_ = g["n"], g["nd"], g["np"]
+    out = {"raw_code": nd, "masks": g["nmasks"] * nd, "maps": g["nmaps"] * nd, "royal_mine": np_ * nd, "royal_any": nd,
+           "probe": np_, "ent_off": np_ * n * nd + 1, "grp_off": np_ + 1, "att_off": np_ * n + 1,
+           "grp_tile_off": g["ngroups"] * (n + 1), "end_pmask": g["nends"] * np_, "end_cond_off": g["nends"] * np_ + 1}
+    rows = {"napps": ("app_tile", "app_to", "app_flag"), "nchk": ("chk_tile", "chk_mask"),
+            "nwr": ("wr_tile", "wr_src", "wr_map"), "nlinks": ("lnk_forced",), "ntgt": ("tgt",), "nsafe": ("safe_tile",),
+            "nent": ("ent_app",), "ngroups": ("grp_always", "grp_indexed"), "ngrp_cond": ("grp_cond",),
+            "ngrp_app": ("grp_app",), "ngrp_trig": ("grp_trig",), "nconds": ("cond_kind", "cond_op", "cond_value", "cond_mask"),
+            "ncond_codes": ("cond_codes",), "ncond_tiles": ("cond_tiles",), "natt": ("att_tile", "att_mask"),
+            "natt_apps": ("att_app", "att_app_mask"), "nends": ("end_kind", "end_check", "end_value", "end_k"),
+            "nend_conds": ("end_conds",), "nline_tiles": ("line_tiles",)}
+    for size, names in rows.items():
+        out.update({name: g[size] for name in names})
+    offsets = {"napps": ("chk_off", "wr_off", "lnk_off", "safe_off"), "nlinks": ("tgt_off",),
+               "ngroups": ("grp_cond_off", "grp_app_off", "grp_trig_off"), "nconds": ("cond_code_off", "cond_tile_off"),
+               "natt": ("att_app_off",), "nends": ("end_line_off",)}
+    for size, names in offsets.items():
+        out.update({name: g[size] + 1 for name in names})
+    return out
+
+
 @dataclass
 class Tables:
     """The arrays of ``tp_tables`` by field name (sizes as ints), and what the wrapper needs to read results."""

@@ -135,7 +135,7 @@ def test_turns_and_perft_match_python_deep(case: tuple, rng: random.Random) -> N
         _assert_same_turns(_python_keys(chains, codes, player), native.turn_keys(chains, codes, player))
         if i % 7 == 0:
             pos = g.position_from_codes(g.board, codes, player, i)
-            assert count_leaves(g, pos, depth + 1) == count_leaves(g, pos, depth + 1, native=False)
+            assert count_leaves(g, pos, depth) == count_leaves(g, pos, depth, native=False)
 
 
 # ---- chess ------------------------------------------------------------------------------------------------

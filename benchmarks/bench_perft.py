@@ -1,11 +1,13 @@
-"""Perft speed of the rule engine: leaf turns per second, beside python-chess's perft(4) measured in the same run.
+"""Perft speed of the rule engine, native (C) and Python, beside python-chess's perft measured in the same run.
 
     python benchmarks/bench_perft.py            # prints a Markdown section for benchmarks/RESULTS.md
 
-Figures: checkers perft 7 from the start (bulk counting at the last ply), the tic-tac-toe full
-tree on plane:3x3 (every turn of every depth, 1..9), the same checkers count through the
-turn-by-turn Game API (positions built, no bulk counting) as the slower peer, and
-python-chess's perft(4) from the chess start position with bulk counting.
+Figures, all leaf turns counted with bulk counting at the last ply: chess perft 5 from the start
+through the rule engine (``tapology/games/data/chess.toml``, native) against python-chess's
+perft(5), and the Python path on perft 4; checkers perft 9, native and Python; chinese-checkers
+perft 5 and the tic-tac-toe full tree (every turn of every depth, 1..9), native and Python; and
+checkers perft 5 through the turn-by-turn Game API (positions built, no bulk counting) as the
+slowest peer.  Table building (once per board) is timed apart.
 """
 
 from __future__ import annotations
@@ -44,40 +46,69 @@ def main() -> None:
     import chess
 
     from tapology.games import open_game
+    from tapology.rules import native
+    from tapology.rules.perft import count_leaves
 
-    rows = []
+    if not native.available():
+        raise SystemExit(f"the native engine does not run here: {native.reason()}")
+    rows: list[tuple[str, int, float]] = []
+
+    def run(name: str, fn) -> float:
+        n, t = _timed(fn)
+        rows.append((name, n, t))
+        return n / t
+
+    builds = []
+    for spec in ("chess", "checkers", "chinese-checkers", "tictactoe"):
+        g = open_game(spec)
+        _, t = _timed(lambda g=g: count_leaves(g, g.initial(), 1))  # the board's tables, flattened and loaded
+        builds.append((spec, t))
+
+    ch = open_game("chess")
+    p0 = ch.initial()
+    count_leaves(ch, p0, 1)
+    chess_native = run("chess perft 5, native", lambda: count_leaves(ch, p0, 5))
+    pychess = run("python-chess perft 5", lambda: chess_perft(chess.Board(), 5))
+    chess_py = run("chess perft 4, Python", lambda: count_leaves(ch, p0, 4, native=False))
+
     ck = open_game("checkers")
-    start = ck.initial()
-    ck.perft(start, 2)  # build the kernels once
-    n7, t7 = _timed(lambda: ck.perft(start, 7))
-    rows.append(("checkers perft 7 (bulk)", n7, t7))
-    n5n, t5n = _timed(lambda: naive_perft(open_game("checkers"), open_game("checkers").initial(), 5))
-    n5, t5 = _timed(lambda: ck.perft(start, 5))
-    rows.append(("checkers perft 5 (bulk)", n5, t5))
-    rows.append(("checkers perft 5 (turn by turn)", n5n, t5n))
-    ttt = open_game("tictactoe")
-    p0 = ttt.initial()
-    ttt.perft(p0, 1)
-    full, tf = _timed(lambda: sum(ttt.perft(p0, d) for d in range(1, 10)))
-    rows.append(("tic-tac-toe full tree (depths 1-9)", full, tf))
-    n9, t9 = _timed(lambda: ttt.perft(p0, 9))
-    rows.append(("tic-tac-toe perft 9", n9, t9))
-    c4, tc = _timed(lambda: chess_perft(chess.Board(), 4))
-    rows.append(("python-chess perft 4 (bulk)", c4, tc))
+    c0 = ck.initial()
+    count_leaves(ck, c0, 2, native=False)  # the Python kernels, built once
+    ck_native = run("checkers perft 9, native", lambda: count_leaves(ck, c0, 9))
+    ck_py = run("checkers perft 9, Python", lambda: count_leaves(ck, c0, 9, native=False))
+    run("checkers perft 5, turn by turn (Game API)", lambda: naive_perft(open_game("checkers"),
+                                                                         open_game("checkers").initial(), 5))
+
+    cc = open_game("chinese-checkers")
+    s0 = cc.initial()
+    count_leaves(cc, s0, 2, native=False)
+    cc_native = run("chinese-checkers perft 5, native", lambda: count_leaves(cc, s0, 5))
+    cc_py = run("chinese-checkers perft 5, Python", lambda: count_leaves(cc, s0, 5, native=False))
+
+    tt = open_game("tictactoe")
+    t0 = tt.initial()
+    count_leaves(tt, t0, 2, native=False)
+    tt_native = run("tic-tac-toe full tree (depths 1-9), native", lambda: sum(count_leaves(tt, t0, d) for d in range(1, 10)))
+    tt_py = run("tic-tac-toe full tree (depths 1-9), Python",
+                lambda: sum(count_leaves(tt, t0, d, native=False) for d in range(1, 10)))
+
     print("## Rules and perft")
     print()
-    print(f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores shared, "
-          f"Python {platform.python_version()}; `python benchmarks/bench_perft.py`, one run.")
+    print(f"Machine: {platform.machine()}, {os.cpu_count()} cores shared, Python {platform.python_version()}; "
+          "`python benchmarks/bench_perft.py`, one run.")
     print()
     print("| count | leaf turns | seconds | leaf turns/s |")
     print("|---|---:|---:|---:|")
     for name, n, t in rows:
         print(f"| {name} | {n:,} | {t:.2f} | {n / t:,.0f} |")
     print()
-    print(f"Checkers perft 7 runs at {n7 / t7 / (c4 / tc):.1f}× python-chess's perft(4) speed (leaf turns/s), "
-          f"and the bulk-counting fast path is {(n5 / t5) / (n5n / t5n):.0f}× the turn-by-turn Game API on perft 5.")
-    print(f"Target ≥ 100,000 leaf turns/s for checkers with bulk counting: "
-          f"{'met' if n7 / t7 >= 100_000 else 'NOT met'} ({n7 / t7:,.0f}).")
+    print(f"Chess through the rule engine, native: **{chess_native / pychess:.1f}×** python-chess's perft(5) "
+          f"(leaf turns/s; target ≥ 1, aim ≥ 5: {'met' if chess_native >= 5 * pychess else 'NOT met'}); "
+          f"{chess_native / chess_py:.0f}× the Python path.")
+    print(f"Native over Python: checkers perft 9 {ck_native / ck_py:.0f}×, chinese-checkers perft 5 "
+          f"{cc_native / cc_py:.0f}×, tic-tac-toe full tree {tt_native / tt_py:.0f}×.")
+    print("Tables built on a board's first use (Python tables forced, flattened, loaded into C): "
+          + ", ".join(f"{spec} {t:.2f} s" for spec, t in builds) + ".")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,6 @@ Modules: :mod:`~tapology.games.kinrow` (compiled k-in-a-row claim games on any b
 (pure ``valid_transition`` along transcripts), :mod:`~tapology.play.transcript` (JSON lines),
 :mod:`~tapology.play.predicate` and :mod:`~tapology.play.reach` (bounded reachability),
 :mod:`~tapology.play.verify` (static checks of rule sets), :mod:`~tapology.play.ai` (computer
-players), :mod:`~tapology.play.session` (the terminal game), :mod:`~tapology.play.resolve`
-(GAME arguments).
+players), :mod:`~tapology.play.session` (the terminal game).  GAME arguments are resolved by
+:mod:`tapology.games.registry`.
 """

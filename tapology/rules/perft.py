@@ -1,10 +1,11 @@
 """perft: leaf turns at a depth, and ``divide`` (the count below each first turn), optional end rules left out.
 
-On tile codes (no position values built), the last ply counted in bulk: one-move turns come
-from the generated kernels of :mod:`tapology.rules.kernel` where the rule set has no
-clean-ups or royal pieces, every other position through :class:`tapology.rules.chains.Chains`.
-Rule sets with tape moves, chain end rules, or end rules that read counters or the history
-are counted over positions (:meth:`RuleGame.turns` with the optional rules left out).
+On tile codes (no position values built), the last ply counted in bulk: by the native (C)
+engine of :mod:`tapology.rules.native` where it runs; else one-move turns come from the
+generated kernels of :mod:`tapology.rules.kernel` where the rule set has no clean-ups or royal
+pieces, every other position through :class:`tapology.rules.chains.Chains`.  Rule sets with
+tape moves, chain end rules, or end rules that read counters or the history are counted over
+positions (:meth:`RuleGame.turns` with the optional rules left out).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from tapology.rules.chains import Chains
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import Situation
 from tapology.rules.kernel import KernelSet
+from tapology.rules.native import perft as native_perft
 
 if TYPE_CHECKING:
     from tapology.rules.engine import RuleGame
@@ -42,26 +44,32 @@ def on_codes(game: RuleGame) -> bool:
                                                for e in game.strict_ends.ends)
 
 
-def count_leaves(game: RuleGame, pos: Position, depth: int) -> int:
-    """Leaf turns at ``depth`` below ``pos``; a finished game has no children.  Cost: the tree above the last ply."""
+def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True) -> int:
+    """Leaf turns at ``depth`` below ``pos``; a finished game has no children.  Cost: the tree above the last ply.
+    The native engine counts where it can (``native=False``: always in Python)."""
     if depth <= 0:
         return 1
     if not on_codes(game):
         return _by_positions(game, pos, depth)
+    if native:
+        got = native_perft(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, depth)
+        if got is not None:
+            return got
     rec = _counter(game, pos)
     return rec(game.codes(pos), pos.to_move, pos.ply, depth)
 
 
 def divide(game: RuleGame, pos: Position, depth: int, progress: Callable[[int, int], None] | None = None,
-           into: list[tuple[str, int]] | None = None) -> list[tuple[str, int]]:
+           into: list[tuple[str, int]] | None = None, native: bool = True) -> list[tuple[str, int]]:
     """(label, leaf turns at ``depth`` below it) for every first turn, as chess engines print it; appended to ``into``
-    as each is counted (so an interrupted run keeps what it has).  ``progress(done, total)`` hears after each."""
+    as each is counted (so an interrupted run keeps what it has).  ``progress(done, total)`` hears after each.  The
+    native engine counts each subtree where it can (``native=False``: Python)."""
     if depth < 1:
         raise ValueError("divide needs a depth of at least 1")
     out = into if into is not None else []
     firsts = game.perft_turns(pos)
     for i, t in enumerate(firsts):
-        out.append((t.label, count_leaves(game, t.result, depth - 1)))
+        out.append((t.label, count_leaves(game, t.result, depth - 1, native)))
         if progress is not None:
             progress(i + 1, len(firsts))
     return out

@@ -1,0 +1,255 @@
+"""Native (C) execution of the generic rule engine: turns, perft and divide with the semantics of
+:class:`tapology.rules.chains.Chains` and :mod:`tapology.rules.perft`, which stay the reference and the fallback.
+
+One C engine (``engine.c``) interprets the flat tables of any rule set on any board
+(:mod:`tapology.rules.native.tables`); it is compiled with cffi on first use into a cache
+(:mod:`tapology.rules.native.build`).  Where it cannot run — no cffi or C compiler,
+``TAPOLOGY_NATIVE=0``, or a rule set with tape moves, clean-ups after each move, a move with safe
+cells for a player without a royal state, or (for perft) a strict end rule on chains, counters or
+the history — callers fall back to Python: :func:`available` and :func:`reason` say whether the
+engine is there, :func:`why_not` why a rule set does not run on it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import weakref
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from tapology.rules.chains import Chains, Found, Path, extend_path
+from tapology.rules.compiled import Compiled, Key
+from tapology.rules.native import tables as _tables
+
+ERR_CAP = -1  # an arena is full: grown and asked again; other negative results fall back to Python
+START_CAPS = {"keys": 1 << 14, "changes": 1 << 16, "undo": 1 << 14, "depth": 1 << 10, "hash": 1 << 12,
+              "chains": 1 << 16}
+MAX_CAP = 1 << 28
+
+_module: ModuleType | None = None
+_failure = ""
+_ENGINES: weakref.WeakKeyDictionary[Compiled, Engine | str] = weakref.WeakKeyDictionary()
+
+
+def _load() -> ModuleType | None:
+    """The compiled module, built once per process (None with ``_failure`` set when that fails)."""
+    global _module, _failure
+    if _module is None and not _failure:
+        try:
+            from tapology.rules.native import build  # cffi and the C build load only when first needed
+
+            _module = build.load()
+        except Exception as exc:  # no cffi, no compiler, a read-only cache: the Python path runs instead
+            _failure = f"{type(exc).__name__}: {exc}".strip()
+    return _module
+
+
+def available() -> bool:
+    """True when the native engine can run here (``TAPOLOGY_NATIVE=0`` says no).  Compiles it on first call."""
+    return not reason()
+
+
+def reason() -> str:
+    """Why the native engine does not run here ("" when it does)."""
+    if os.environ.get("TAPOLOGY_NATIVE", "1") == "0":
+        return "TAPOLOGY_NATIVE=0"
+    if _load() is None:
+        return f"the C engine could not be built: {_failure}"
+    return ""
+
+
+class Engine:
+    """The C engine over the flat tables of one compiled board (one per :class:`Compiled`, cached)."""
+
+    def __init__(self, mod: ModuleType, tabs: _tables.Tables) -> None:
+        self.ffi, self.lib = mod.ffi, mod.lib
+        self.dense = tabs.dense
+        self.perft_reason = tabs.perft_reason
+        self.n = int(tabs.fields["n"])
+        self._struct = self.ffi.new("tp_tables *")
+        self._keep: list[Any] = []
+        want = _tables.lengths(tabs.fields)
+        for name, value in tabs.fields.items():
+            if isinstance(value, np.ndarray):
+                dtype = np.uint8 if name in _tables.BYTES else np.int32
+                if value.dtype != dtype or value.shape != (want[name],):
+                    raise ValueError(f"native table {name}: {value.dtype}{value.shape}, not {np.dtype(dtype)}"
+                                     f"({want[name]},)")
+                arr = np.ascontiguousarray(value) if value.size else np.zeros(1, dtype)  # a valid pointer, even empty
+                self._keep.append(arr)
+                setattr(self._struct, name, self.ffi.from_buffer("uint8_t[]" if dtype == np.uint8 else "int32_t[]", arr))
+            else:
+                setattr(self._struct, name, int(value))
+        if set(want) - set(tabs.fields):
+            raise ValueError(f"native tables missing {sorted(set(want) - set(tabs.fields))}")
+        got = self.lib.tp_check(self._struct)
+        if got != 0:
+            raise AssertionError(f"native tables fail check {-got}")
+        self.caps = dict(START_CAPS)
+        self._engine = self._new()
+        self._lock = threading.Lock()
+
+    def _new(self) -> Any:
+        c = self.caps
+        ptr = self.lib.tp_new(self._struct, c["keys"], c["changes"], c["undo"], c["depth"], c["hash"], c["chains"])
+        if ptr == self.ffi.NULL:
+            raise MemoryError("the native engine could not allocate its arenas")
+        return self.ffi.gc(ptr, self.lib.tp_free)
+
+    def _grow(self) -> bool:
+        """Double every capacity (False once they are past any sensible size)."""
+        if max(self.caps.values()) >= MAX_CAP:
+            return False
+        self.caps = {k: v * 2 for k, v in self.caps.items()}
+        self._engine = self._new()
+        return True
+
+    def _codes(self, codes: list[int]) -> Any:
+        """The dense codes of a position as a C array, or None when some code stands for no state."""
+        arr = np.asarray(codes, np.int64)
+        if arr.shape != (self.n,) or (self.n and (arr.min() < 0 or arr.max() >= len(self.dense))):
+            return None
+        dense = self.dense[arr]
+        if (dense < 0).any():
+            return None
+        return self.ffi.from_buffer("int32_t[]", np.ascontiguousarray(dense, np.int32))  # keeps the array alive
+
+    def _run(self, call) -> int | None:
+        """``call(engine)`` again with larger arenas while it runs out of room; None on another error (the Python
+        path then gives the answer, or raises the rule set's error)."""
+        while True:
+            got = call(self._engine)
+            if got != ERR_CAP:
+                return None if got < 0 else int(got)
+            if not self._grow():
+                return None
+
+    def _fetch(self, fn) -> np.ndarray:
+        """The int records a tp_keys / tp_chains call writes."""
+        need = fn(self._engine, self.ffi.NULL, 0)
+        out = np.zeros(max(need, 1), np.int32)
+        fn(self._engine, self.ffi.from_buffer("int32_t[]", out), need)
+        return out[:need]
+
+    def _keys(self) -> list[tuple[Key, bool]]:
+        """(key, legal) of every turn found by the last call, in the order the walk found them."""
+        rec = self._fetch(self.lib.tp_keys).tolist()
+        out = []
+        i = 0
+        while i < len(rec):
+            start, end, legal, _flagged, ln = rec[i:i + 5]
+            ch = rec[i + 5:i + 5 + 2 * ln]
+            out.append(((start, end, frozenset(zip(ch[0::2], ch[1::2], strict=True))), bool(legal)))
+            i += 5 + 2 * ln
+        return out
+
+    def perft(self, codes: list[int], player: int, ply: int, depth: int) -> int | None:
+        """Leaf turns at ``depth`` >= 1 (None: not here).  Cost: the tree, in C."""
+        with self._lock:  # one call at a time: the arenas are the engine's
+            c = self._codes(codes)
+            if c is None or self.perft_reason:
+                return None
+            return self._run(lambda e: self.lib.tp_perft(e, c, player, ply, depth))
+
+    def divide(self, codes: list[int], player: int, ply: int, depth: int) -> list[tuple[Key, int]] | None:
+        """(key, leaf turns ``depth`` - 1 plies below it) for every legal first turn (None: not here)."""
+        with self._lock:
+            c = self._codes(codes)
+            if c is None or self.perft_reason:
+                return None
+            held: list[np.ndarray] = []
+
+            def call(e) -> int:
+                counts = np.zeros(self.caps["keys"], np.int64)  # the root's turns never outnumber the key arena
+                held[:] = [counts]
+                return self.lib.tp_divide(e, c, player, ply, depth, self.ffi.from_buffer("int64_t[]", counts), len(counts))
+
+            if self._run(call) is None:
+                return None
+            return [(key, int(n)) for (key, legal), n in zip(self._keys(), held[0].tolist(), strict=False) if legal]
+
+    def turns(self, chains: Chains, codes: list[int], player: int) -> dict[Key, Found] | None:
+        """The legal turns by key after the mandatory-class rule, each with its label path, moves and flag, as
+        :meth:`Chains.turns` finds them (None: not here)."""
+        with self._lock:
+            c = self._codes(codes)
+            if c is None or self._run(lambda e: self.lib.tp_turns(e, c, player, 1)) is None:
+                return None
+            keys = self._keys()
+            rec = self._fetch(self.lib.tp_chains).tolist()
+            comp = chains.comp
+            apps = comp.apps
+            found: dict[Key, Found] = {}
+            i = 0
+            while i < len(rec):
+                k, flagged, ln = rec[i:i + 3]
+                seq = tuple(rec[i + 3:i + 3 + ln])
+                i += 3 + ln
+                path: Path = (("", apps[seq[0]].tile),)
+                for j, ident in enumerate(seq):
+                    path = extend_path(comp, path, seq[:j], apps[ident])
+                key = keys[k][0]
+                got = found.get(key)
+                if got is None:
+                    found[key] = Found(path, bool(flagged), seq)
+                else:  # as Chains.finish: the least path labels the turn
+                    if (len(path), [t for _, t in path]) < (len(got.path), [t for _, t in got.path]):
+                        got.path, got.apps = path, seq
+                    got.flagged = got.flagged or bool(flagged)
+            legal = {key for key, ok in keys if ok}
+            return {key: f for key, f in found.items() if key in legal}
+
+
+def engine(chains: Chains) -> Engine | None:
+    """The native engine of a compiled board (built once, cached with the board's tables), or None."""
+    if not available():
+        return None
+    got = _ENGINES.get(chains.comp)
+    if got is None:
+        mod = _load()
+        assert mod is not None
+        try:
+            got = Engine(mod, _tables.build(chains))
+        except _tables.Unsupported as exc:
+            got = str(exc)
+        _ENGINES[chains.comp] = got
+    return got if isinstance(got, Engine) else None
+
+
+def why_not(chains: Chains, perft: bool = False) -> str:
+    """Why turns (or perft, with ``perft``) of this rule set on this board do not run natively ("" when they do)."""
+    if not available():
+        return reason()
+    eng = engine(chains)
+    if eng is None:
+        return str(_ENGINES[chains.comp])
+    return eng.perft_reason if perft else ""
+
+
+def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int) -> int | None:
+    """Leaf turns at ``depth`` >= 1 below a position given by its codes, or None when the native engine cannot
+    count them (the caller counts in Python)."""
+    eng = engine(chains)
+    return None if eng is None else eng.perft(codes, player, ply, depth)
+
+
+def divide(chains: Chains, codes: list[int], player: int, ply: int, depth: int) -> list[tuple[Key, int]] | None:
+    """(key, leaf turns ``depth`` - 1 plies below it) for every legal first turn, or None when the native engine
+    cannot count them."""
+    eng = engine(chains)
+    return None if eng is None else eng.divide(codes, player, ply, depth)
+
+
+def turn_keys(chains: Chains, codes: list[int], player: int) -> dict[Key, Found]:
+    """The legal turns by key, as :meth:`Chains.turns` and the mandatory-class rule give them (natively where
+    possible, else in Python)."""
+    eng = engine(chains)
+    got = None if eng is None else eng.turns(chains, codes, player)
+    if got is None:
+        got = chains.turns(codes, player)
+        if chains.mandatory and any(f.flagged for f in got.values()):
+            got = {k: f for k, f in got.items() if f.flagged}
+    return got

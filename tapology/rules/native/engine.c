@@ -1,0 +1,1107 @@
+/* The native rule engine: the chain walk, turn clean-ups, royal rule, turn keys and perft of
+ * tapology/rules/chains.py and tapology/rules/perft.py, over the flat tables of engine.h.
+ *
+ * One engine for every rule set: nothing here is generated per board.  The Python code is the
+ * reference; each function below names the one it mirrors.  Work state:
+ *
+ *   Board      a code per tile (dense codes), a count per code, and a hash of the position
+ *              relative to where it was loaded (XOR of zob[tile][code] changes).
+ *   undo       one stack of (tile, old code) for every write: moves, clean-ups, perft plies,
+ *              nested attack walks; each caller restores to the height it started at.
+ *   path       the positions on the current chain(s): hash and undo height of each.  A new
+ *              position equal to one of its walk's levels (hash match, then exact comparison of
+ *              the tiles written since that level) is a repetition and is not taken.
+ *   keys       the turns found at each node of the perft stack, with their changes in chg; a node's
+ *              keys are told apart by a hash table and an exact comparison of start, end and changes.
+ *   memos      each node runs its turn clean-ups and its royal test once on its own position,
+ *              recording what they read; a chain whose changes touch none of that gets the same
+ *              answer (both runs are deterministic functions of what they read), any other chain
+ *              runs them again.
+ *
+ * Nothing is allocated after tp_new; a full arena returns TP_ERR_CAP (the caller grows the
+ * capacities and asks again).
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4 };
+enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
+enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3 };
+enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2 };
+enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
+
+#define MAX_CLEANUP_ROUNDS 10000 /* chains.py MAX_CLEANUP_ROUNDS */
+
+typedef struct {
+    int32_t *codes; /* [n] */
+    int32_t *count; /* [nd] tiles holding each code */
+    uint64_t *bits; /* [nd*words] the tiles holding each code, as bit sets */
+    uint64_t hash;
+} Board;
+
+typedef struct {
+    uint64_t hash;
+    int32_t start, end;
+    int32_t off, len; /* changes: chg[2*off .. 2*(off+len)) as (tile, dense code), by tile */
+    uint8_t pos_ok;   /* the royal test on the position after the turn passed */
+    uint8_t accepted; /* some chain with this key passed the royal rule */
+    uint8_t flagged;  /* some accepted chain holds a move of a mandatory class */
+    uint8_t legal;    /* accepted, and flagged where the mandatory rule applies */
+} Key;
+
+typedef struct {
+    Board *b;
+    int32_t player;
+    int32_t mode;      /* WALK_TURNS: visit = record a turn; WALK_ATTACK: visit = a target changed */
+    int32_t path_base; /* the walk's level 0 (its start position) in the path stack */
+    int32_t undo_base; /* undo height at the walk's start */
+    int32_t seq_base;  /* seq height at the walk's start */
+    int32_t start;     /* the entry tile of the chain being walked */
+    const int32_t *targets;
+    const int32_t *target_base; /* codes of the targets at the walk's start */
+    int32_t ntargets;
+} Walk;
+
+struct tp_engine {
+    tp_tables t;
+    uint64_t *zob;  /* [n*nd] */
+    uint8_t *forced;/* [napps] some link of the application is forced */
+    int32_t maxw;   /* most writes of one application */
+    int32_t words;  /* 64-bit words of a tile set */
+    int32_t *ent_code_off, *ent_codes; /* [np+1], [np*nd]: per player, the codes some entry starts from */
+    Board main, scratch;
+
+    int32_t *undo_tile, *undo_old;
+    int32_t undo_top, undo_cap;
+    uint64_t *path_hash;
+    int32_t *path_undo;
+    int32_t path_top, depth_cap;
+    int32_t *seq; /* applications of the chain(s) being walked; never deeper than path */
+    int32_t seq_top;
+    int32_t *nv;  /* [maxw] new values of one application's writes */
+
+    Key *keys;
+    int32_t nkeys, key_cap;
+    int32_t *chg;
+    int32_t nchg, chg_cap;
+    int32_t *ht;  /* [ht_size] key ids of the current node (open addressing) */
+    uint32_t *ht_gen;
+    uint32_t gen;
+    int32_t ht_size, node_keys;
+
+    int32_t *tmp;   /* [3n] (tile, new, old) of one chain's changes */
+    uint32_t *tstamp; /* [n] */
+    uint32_t tgen;
+    uint32_t *astamp; /* [napps] */
+    uint32_t agen;
+    int32_t *node_royal; /* [n] royal tiles of the mover at the node */
+    int32_t n_node_royal;
+    int32_t *mine;  /* [n] */
+    int32_t *tbase; /* [n] */
+
+    /* the node's clean-ups: the writes they make on the node's own position, and what they read there (tiles by
+       stamp, codes whose counts or tile sets they read); a chain touching none of it gets the same writes */
+    int32_t *cm_tile, *cm_code; /* [undo_cap] */
+    int32_t cm_len, cm_ok;
+    uint32_t *cm_tread; /* [n] */
+    uint32_t *cm_cread; /* [nd] */
+    uint32_t cm_gen;
+    /* the node's royal test: whether the mover's royal tiles are attacked on the node's own position, and what
+       it read (tiles by stamp; entry tiles of the attack index rows scanned, with their masks, -1 for several) */
+    uint32_t *at_tread, *at_gstamp; /* [n] */
+    int32_t *at_gat;    /* [n] */
+    uint32_t at_gen;
+    int32_t at_ok, at_base;
+    int32_t tracking;   /* TRACK_CLEANUPS / TRACK_ATTACK: the run records what it reads into that memo */
+
+    int32_t *chains; /* turn lists (chains mode): key index, flagged, length, applications */
+    int32_t chains_len, chains_cap, chains_mode;
+};
+
+/* ---- small helpers --------------------------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static uint32_t next_gen(uint32_t *gen, uint32_t *stamps, size_t n) {
+    if (++*gen == 0) {
+        memset(stamps, 0, n * sizeof *stamps);
+        *gen = 1;
+    }
+    return *gen;
+}
+
+static int compare(int64_t n, int32_t op, int64_t v) {
+    switch (op) {
+    case 0: return n >= v;
+    case 1: return n <= v;
+    case 2: return n == v;
+    case 3: return n != v;
+    case 4: return n > v;
+    default: return n < v;
+    }
+}
+
+static inline void set_tile(const tp_engine *E, Board *B, int32_t u, int32_t v) {
+    int32_t old = B->codes[u];
+    const uint64_t *z = E->zob + (size_t)u * (size_t)E->t.nd;
+    uint64_t bit = 1ULL << (u & 63);
+    size_t w = (size_t)(u >> 6);
+    B->hash ^= z[old] ^ z[v];
+    B->count[old]--;
+    B->count[v]++;
+    B->bits[(size_t)old * (size_t)E->words + w] &= ~bit;
+    B->bits[(size_t)v * (size_t)E->words + w] |= bit;
+    B->codes[u] = v;
+}
+
+static inline int put(tp_engine *E, Board *B, int32_t u, int32_t v) {
+    if (E->undo_top >= E->undo_cap) return TP_ERR_CAP;
+    E->undo_tile[E->undo_top] = u;
+    E->undo_old[E->undo_top] = B->codes[u];
+    E->undo_top++;
+    set_tile(E, B, u, v);
+    return 0;
+}
+
+static inline void restore(tp_engine *E, Board *B, int32_t mark) {
+    while (E->undo_top > mark) {
+        E->undo_top--;
+        set_tile(E, B, E->undo_tile[E->undo_top], E->undo_old[E->undo_top]);
+    }
+}
+
+/* Counts, tile sets and hash of a board whose codes were just filled in. */
+static void recount(const tp_engine *E, Board *B) {
+    memset(B->count, 0, (size_t)E->t.nd * sizeof *B->count);
+    memset(B->bits, 0, (size_t)E->t.nd * (size_t)E->words * sizeof *B->bits);
+    for (int32_t u = 0; u < E->t.n; u++) {
+        B->count[B->codes[u]]++;
+        B->bits[(size_t)B->codes[u] * (size_t)E->words + (size_t)(u >> 6)] |= 1ULL << (u & 63);
+    }
+    B->hash = 0;
+}
+
+/* Compiled.fits */
+static inline int fits(const tp_tables *T, const int32_t *codes, int32_t a) {
+    const uint8_t *masks = T->masks;
+    size_t nd = (size_t)T->nd;
+    for (int32_t k = T->chk_off[a]; k < T->chk_off[a + 1]; k++)
+        if (!masks[(size_t)T->chk_mask[k] * nd + (size_t)codes[T->chk_tile[k]]]) return 0;
+    return 1;
+}
+
+/* Compiled.new_values into E->nv (every source read before any write); returns the count. */
+static inline int32_t new_values(tp_engine *E, const Board *B, int32_t a) {
+    const tp_tables *T = &E->t;
+    int32_t w0 = T->wr_off[a], w1 = T->wr_off[a + 1];
+    for (int32_t k = w0; k < w1; k++)
+        E->nv[k - w0] = T->maps[(size_t)T->wr_map[k] * (size_t)T->nd + (size_t)B->codes[T->wr_src[k]]];
+    return w1 - w0;
+}
+
+/* ---- conditions and clean-ups (chains.conditions_hold, Chains.run_cleanups) ---------------- */
+
+static int cond_holds(const tp_engine *E, const Board *B, int32_t c) {
+    const tp_tables *T = &E->t;
+    int64_t count = 0;
+    if (T->cond_kind[c] == COND_MISSING) return 0;
+    if (T->cond_kind[c] == COND_BOARD) {
+        for (int32_t k = T->cond_code_off[c]; k < T->cond_code_off[c + 1]; k++) count += B->count[T->cond_codes[k]];
+    } else {
+        const uint8_t *m = T->masks + (size_t)T->cond_mask[c] * (size_t)T->nd;
+        for (int32_t k = T->cond_tile_off[c]; k < T->cond_tile_off[c + 1]; k++) count += m[B->codes[T->cond_tiles[k]]];
+    }
+    return compare(count, T->cond_op[c], T->cond_value[c]);
+}
+
+static int conds_hold(const tp_engine *E, const Board *B, const int32_t *conds, int32_t k0, int32_t k1) {
+    for (int32_t k = k0; k < k1; k++)
+        if (!cond_holds(E, B, conds[k])) return 0;
+    return 1;
+}
+
+/* Memo tracking: what a clean-up run or an attack test reads (conservatively: every check tile of an application
+   it tries, both tiles of each write, and every code a trigger or condition counts). */
+static void track_group(tp_engine *E, int32_t g) {
+    const tp_tables *T = &E->t;
+    uint32_t gen = E->cm_gen;
+    for (int32_t k = T->grp_trig_off[g]; k < T->grp_trig_off[g + 1]; k++) E->cm_cread[T->grp_trig[k]] = gen;
+    for (int32_t k = T->grp_cond_off[g]; k < T->grp_cond_off[g + 1]; k++) {
+        int32_t c = T->grp_cond[k];
+        for (int32_t i = T->cond_code_off[c]; i < T->cond_code_off[c + 1]; i++) E->cm_cread[T->cond_codes[i]] = gen;
+        for (int32_t i = T->cond_tile_off[c]; i < T->cond_tile_off[c + 1]; i++) E->cm_tread[T->cond_tiles[i]] = gen;
+    }
+}
+
+static void track_app(tp_engine *E, int32_t a) {
+    const tp_tables *T = &E->t;
+    uint32_t *read = E->tracking == TRACK_CLEANUPS ? E->cm_tread : E->at_tread;
+    uint32_t gen = E->tracking == TRACK_CLEANUPS ? E->cm_gen : E->at_gen;
+    for (int32_t k = T->chk_off[a]; k < T->chk_off[a + 1]; k++) read[T->chk_tile[k]] = gen;
+    for (int32_t k = T->wr_off[a]; k < T->wr_off[a + 1]; k++) {
+        read[T->wr_tile[k]] = gen;
+        read[T->wr_src[k]] = gen;
+    }
+}
+
+/* False only when no tile holds a code without which no application of the group fits. */
+static inline int triggered(const tp_engine *E, const Board *B, int32_t g) {
+    const tp_tables *T = &E->t;
+    if (T->grp_always[g]) return 1;
+    for (int32_t k = T->grp_trig_off[g]; k < T->grp_trig_off[g + 1]; k++)
+        if (B->count[T->grp_trig[k]]) return 1;
+    return 0;
+}
+
+/* The first tile >= from holding one of the group's trigger codes, or n. */
+static int32_t next_trigger_tile(const tp_engine *E, const Board *B, int32_t g, int32_t from) {
+    const tp_tables *T = &E->t;
+    size_t words = (size_t)E->words;
+    for (size_t w = (size_t)(from >> 6); w < words; w++) {
+        uint64_t m = 0;
+        for (int32_t k = T->grp_trig_off[g]; k < T->grp_trig_off[g + 1]; k++) m |= B->bits[(size_t)T->grp_trig[k] * words + w];
+        if (w == (size_t)(from >> 6)) m &= ~0ULL << (from & 63);
+        if (m) return (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+    }
+    return T->n;
+}
+
+/* Applies the group's applications i0..i1 (in order) that fit; 1 when the conditions stop holding. */
+static int cleanup_apps(tp_engine *E, Board *B, int32_t g, int32_t i0, int32_t i1, int *changed) {
+    const tp_tables *T = &E->t;
+    int32_t c0 = T->grp_cond_off[g], c1 = T->grp_cond_off[g + 1];
+    for (int32_t i = i0; i < i1; i++) {
+        int32_t a = T->grp_app[i];
+        if (E->tracking) track_app(E, a);
+        if (!fits(T, B->codes, a)) continue;
+        int32_t nw = new_values(E, B, a);
+        for (int32_t k = 0; k < nw; k++) {
+            int32_t u = T->wr_tile[T->wr_off[a] + k];
+            if (B->codes[u] != E->nv[k]) {
+                if (put(E, B, u, E->nv[k]) < 0) return TP_ERR_CAP;
+                if (E->tracking == TRACK_CLEANUPS) {
+                    E->cm_tile[E->cm_len] = u; /* cm_len < undo_cap: one memo write per undo entry */
+                    E->cm_code[E->cm_len++] = E->nv[k];
+                }
+                *changed = 1;
+            }
+        }
+        if (*changed && c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1)) return 1;
+    }
+    return 0;
+}
+
+/* An indexed group visits only the tiles holding a trigger code, in tile order (the order of its applications),
+   looking again after each tile: the applications it passes over are exactly those that would not fit. */
+static int run_cleanups(tp_engine *E, Board *B, int32_t p) {
+    const tp_tables *T = &E->t;
+    int32_t g0 = T->grp_off[p], g1 = T->grp_off[p + 1];
+    if (g0 == g1) return 0;
+    for (int round = 0; round < MAX_CLEANUP_ROUNDS; round++) {
+        int changed = 0;
+        for (int32_t g = g0; g < g1; g++) {
+            int32_t c0 = T->grp_cond_off[g], c1 = T->grp_cond_off[g + 1];
+            if (E->tracking == TRACK_CLEANUPS) track_group(E, g);
+            if (!triggered(E, B, g)) continue;
+            if (c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1)) continue;
+            int r = 0;
+            if (!T->grp_indexed[g]) {
+                r = cleanup_apps(E, B, g, T->grp_app_off[g], T->grp_app_off[g + 1], &changed);
+            } else {
+                const int32_t *row = T->grp_tile_off + (size_t)g * (size_t)(T->n + 1);
+                for (int32_t u = next_trigger_tile(E, B, g, 0); u < T->n && r == 0; u = next_trigger_tile(E, B, g, u + 1))
+                    r = cleanup_apps(E, B, g, row[u], row[u + 1], &changed);
+            }
+            if (r < 0) return r;
+        }
+        if (!changed) return 0;
+    }
+    return TP_ERR_FIXPOINT;
+}
+
+/* ---- the walk (Chains.walk) ------------------------------------------------------------------ */
+
+static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged);
+
+/* True when the position equals the one at undo height `mark`: every tile written since then holds
+   the code it held at that height (its old code at its first write after the mark). */
+static int same_as_at(tp_engine *E, const Board *B, int32_t mark) {
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)E->t.n);
+    for (int32_t j = mark; j < E->undo_top; j++) {
+        int32_t u = E->undo_tile[j];
+        if (E->tstamp[u] == g) continue;
+        E->tstamp[u] = g;
+        if (E->undo_old[j] != B->codes[u]) return 0;
+    }
+    return 1;
+}
+
+static int repeats(tp_engine *E, const Walk *W) {
+    uint64_t h = W->b->hash;
+    for (int32_t i = W->path_base; i < E->path_top; i++)
+        if (E->path_hash[i] == h && same_as_at(E, W->b, E->path_undo[i])) return 1;
+    return 0;
+}
+
+static inline int push_level(tp_engine *E, const Board *B) {
+    if (E->path_top >= E->depth_cap) return TP_ERR_CAP;
+    E->path_hash[E->path_top] = B->hash;
+    E->path_undo[E->path_top] = E->undo_top;
+    E->path_top++;
+    return 0;
+}
+
+static inline int touched(const Walk *W) {
+    for (int32_t i = 0; i < W->ntargets; i++)
+        if (W->b->codes[W->targets[i]] != W->target_base[i]) return 1;
+    return 0;
+}
+
+/* One more move of the chain: 0 it repeats a position (not taken), 1 taken, 2 taken and the walk
+   stops, < 0 an error.  An attack walk visits a move without forced links before its links (the
+   answer, whether some complete chain changes a target, does not depend on the order). */
+static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) {
+    const tp_tables *T = &E->t;
+    Board *B = W->b;
+    int32_t mark = E->undo_top;
+    int32_t nw = new_values(E, B, a);
+    if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
+    if (E->tracking) track_app(E, a);
+    for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
+    if (repeats(E, W)) {
+        restore(E, B, mark);
+        return 0;
+    }
+    int r = push_level(E, B);
+    if (r < 0) {
+        restore(E, B, mark);
+        return r;
+    }
+    E->seq[E->seq_top++] = a;
+    if (T->app_to[a] >= 0) end = T->app_to[a];
+    flagged |= T->app_flag[a];
+    int stop = 0, must = 0, visited = 0;
+    if (W->mode == WALK_ATTACK && !E->forced[a]) {
+        visited = 1;
+        stop = touched(W);
+    }
+    for (int32_t l = T->lnk_off[a]; !stop && l < T->lnk_off[a + 1]; l++) {
+        for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1]; k++) {
+            int32_t b = T->tgt[k];
+            if (E->tracking) track_app(E, b);
+            if (!fits(T, B->codes, b)) continue;
+            r = step(E, W, b, end, flagged);
+            if (r < 0) goto out;
+            if (r == 2) {
+                stop = 1;
+                break;
+            }
+            if (r && T->lnk_forced[l]) must = 1;
+        }
+    }
+    r = 0;
+    if (!stop && !must && !visited) {
+        if (W->mode == WALK_ATTACK)
+            stop = touched(W);
+        else
+            r = finish(E, W, end, flagged);
+    }
+out:
+    E->seq_top--;
+    E->path_top--;
+    restore(E, B, mark);
+    if (r < 0) return r;
+    return stop ? 2 : 1;
+}
+
+/* Chains.attacked: 1 when a player other than p has a complete chain changing one of the targets. */
+static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p) {
+    const tp_tables *T = &E->t;
+    size_t nd = (size_t)T->nd;
+    int track = E->tracking == TRACK_ATTACK;
+    for (int32_t i = 0; i < nt; i++) {
+        E->tbase[i] = B->codes[targets[i]];
+        if (track) E->at_tread[targets[i]] = E->at_gen;
+    }
+    for (int32_t q = 0; q < T->np; q++) {
+        if (q == p) continue;
+        Walk W = {B, q, WALK_ATTACK, E->path_top, E->undo_top, E->seq_top, -1, targets, E->tbase, nt};
+        uint32_t g = next_gen(&E->agen, E->astamp, (size_t)T->napps);
+        int r = push_level(E, B);
+        if (r < 0) return r;
+        for (int32_t i = 0; i < nt && r != 2; i++) {
+            int32_t row = q * T->n + targets[i];
+            for (int32_t gi = T->att_off[row]; gi < T->att_off[row + 1] && r != 2; gi++) {
+                int32_t gt = T->att_tile[gi];
+                size_t c = (size_t)B->codes[gt];
+                if (track) { /* a tile scanned here may later hold a code that starts an attack */
+                    E->at_gat[gt] = E->at_gstamp[gt] == E->at_gen ? -1 : T->att_mask[gi];
+                    E->at_gstamp[gt] = E->at_gen;
+                }
+                if (!T->masks[(size_t)T->att_mask[gi] * nd + c]) continue;
+                if (track) E->at_tread[gt] = E->at_gen;
+                for (int32_t k = T->att_app_off[gi]; k < T->att_app_off[gi + 1]; k++) {
+                    int32_t a = T->att_app[k];
+                    if (!T->masks[(size_t)T->att_app_mask[k] * nd + c] || E->astamp[a] == g) continue;
+                    E->astamp[a] = g;
+                    if (track) track_app(E, a);
+                    if (!fits(T, B->codes, a)) continue;
+                    W.start = T->app_tile[a];
+                    r = step(E, &W, a, W.start, 0);
+                    if (r < 0) {
+                        E->path_top--;
+                        return r;
+                    }
+                    if (r == 2) break;
+                }
+            }
+        }
+        E->path_top--;
+        if (r == 2) return 1;
+    }
+    return 0;
+}
+
+/* Chains.royal_safe, the probe part: no safe tile of a move of the chain attacked before the turn,
+   with the mover's royal piece standing in on it. */
+static int safe_ok(tp_engine *E, const Walk *W) {
+    const tp_tables *T = &E->t;
+    Board *S = &E->scratch;
+    for (int32_t i = W->seq_base; i < E->seq_top; i++) {
+        int32_t a = E->seq[i], s0 = T->safe_off[a], s1 = T->safe_off[a + 1];
+        if (s0 == s1) continue;
+        /* the position before the turn: the current one with every write since the walk's start undone */
+        memcpy(S->codes, W->b->codes, (size_t)T->n * sizeof *S->codes);
+        for (int32_t j = E->undo_top - 1; j >= W->undo_base; j--) S->codes[E->undo_tile[j]] = E->undo_old[j];
+        for (int32_t k = s0; k < s1; k++) {
+            int32_t u = T->safe_tile[k];
+            if (!T->royal_any[S->codes[u]]) S->codes[u] = T->probe[W->player];
+        }
+        recount(E, S);
+        int r = attacked(E, S, T->safe_tile + s0, s1 - s0, W->player);
+        if (r) return r < 0 ? r : 0;
+    }
+    return 1;
+}
+
+/* The chain's changes since the walk's start, sorted by tile, into E->tmp as (tile, new, old). */
+static int32_t collect_changes(tp_engine *E, const Walk *W) {
+    const Board *B = W->b;
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)E->t.n);
+    int32_t nc = 0;
+    for (int32_t j = W->undo_base; j < E->undo_top; j++) {
+        int32_t u = E->undo_tile[j];
+        if (E->tstamp[u] == g) continue;
+        E->tstamp[u] = g;
+        if (B->codes[u] == E->undo_old[j]) continue;
+        int32_t *x = E->tmp + 3 * nc;
+        int32_t i = nc++;
+        for (; i > 0 && x[-3] > u; i--, x -= 3) memcpy(x, x - 3, 3 * sizeof *x);
+        x[0] = u;
+        x[1] = B->codes[u];
+        x[2] = E->undo_old[j];
+    }
+    return nc;
+}
+
+static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc) {
+    uint32_t mask = (uint32_t)E->ht_size - 1;
+    for (uint32_t i = (uint32_t)h & mask;; i = (i + 1) & mask) {
+        if (E->ht_gen[i] != E->gen) {
+            if (E->nkeys >= E->key_cap || E->nchg + nc > E->chg_cap || 2 * (E->node_keys + 1) > E->ht_size)
+                return TP_ERR_CAP;
+            int32_t k = E->nkeys++;
+            Key *K = &E->keys[k];
+            memset(K, 0, sizeof *K);
+            K->hash = h;
+            K->start = start;
+            K->end = end;
+            K->off = E->nchg;
+            K->len = nc;
+            for (int32_t c = 0; c < nc; c++) {
+                E->chg[2 * (E->nchg + c)] = E->tmp[3 * c];
+                E->chg[2 * (E->nchg + c) + 1] = E->tmp[3 * c + 1];
+            }
+            E->nchg += nc;
+            E->node_keys++;
+            E->ht_gen[i] = E->gen;
+            E->ht[i] = k;
+            K->pos_ok = 2; /* not tested yet */
+            return k;
+        }
+        const Key *K = &E->keys[E->ht[i]];
+        if (K->hash != h || K->start != start || K->end != end || K->len != nc) continue;
+        int32_t c = 0;
+        for (; c < nc; c++)
+            if (E->chg[2 * (K->off + c)] != E->tmp[3 * c] || E->chg[2 * (K->off + c) + 1] != E->tmp[3 * c + 1]) break;
+        if (c == nc) return E->ht[i];
+    }
+}
+
+/* The node's clean-ups run on its own position with tracking, then undone (cm_ok = 0 when that fails). */
+static int memo_cleanups(tp_engine *E, Board *B, int32_t p) {
+    int32_t mark = E->undo_top;
+    next_gen(&E->cm_gen, E->cm_tread, (size_t)E->t.n);
+    if (E->cm_gen == 1) memset(E->cm_cread, 0, (size_t)E->t.nd * sizeof *E->cm_cread);
+    E->cm_len = 0;
+    E->tracking = TRACK_CLEANUPS;
+    int r = run_cleanups(E, B, p);
+    E->tracking = TRACK_NONE;
+    restore(E, B, mark);
+    E->cm_ok = r == 0;
+    return r == TP_ERR_CAP ? r : 0; /* no fixpoint: each chain runs its clean-ups and meets the error itself */
+}
+
+/* True when no tile the chain changed was read by the node's clean-ups, nor holds (or held) a code they counted. */
+static int memo_applies(tp_engine *E, const Walk *W) {
+    const Board *B = W->b;
+    if (!E->cm_ok) return 0;
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)E->t.n);
+    for (int32_t j = W->undo_base; j < E->undo_top; j++) {
+        int32_t u = E->undo_tile[j], old = E->undo_old[j];
+        if (E->tstamp[u] == g) continue;
+        E->tstamp[u] = g;
+        if (B->codes[u] != old
+            && (E->cm_tread[u] == E->cm_gen || E->cm_cread[old] == E->cm_gen || E->cm_cread[B->codes[u]] == E->cm_gen))
+            return 0;
+    }
+    return 1;
+}
+
+/* The node's royal test, tracked (at_ok = 1 once at_base holds its answer). */
+static int memo_attack(tp_engine *E, Board *B, int32_t p) {
+    next_gen(&E->at_gen, E->at_tread, (size_t)E->t.n);
+    if (E->at_gen == 1) memset(E->at_gstamp, 0, (size_t)E->t.n * sizeof *E->at_gstamp);
+    E->tracking = TRACK_ATTACK;
+    int r = attacked(E, B, E->node_royal, E->n_node_royal, p);
+    E->tracking = TRACK_NONE;
+    if (r < 0) return r;
+    E->at_base = r;
+    E->at_ok = 1;
+    return 0;
+}
+
+/* True when one of the chain's changes (E->tmp) may change the node's royal test: a tile it read, or a scanned
+   entry tile now holding a code that enters there. */
+static int attack_relevant(const tp_engine *E, int32_t nc) {
+    const tp_tables *T = &E->t;
+    for (int32_t c = 0; c < nc; c++) {
+        int32_t u = E->tmp[3 * c], v = E->tmp[3 * c + 1];
+        if (E->at_tread[u] == E->at_gen) return 1;
+        if (E->at_gstamp[u] == E->at_gen && (E->at_gat[u] < 0 || T->masks[(size_t)E->at_gat[u] * (size_t)T->nd + (size_t)v]))
+            return 1;
+    }
+    return 0;
+}
+
+/* Chains.finish: the turn's clean-ups, its key, the royal rule. */
+static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
+    const tp_tables *T = &E->t;
+    Board *B = W->b;
+    int32_t p = W->player, mark = E->undo_top;
+    int r = 0;
+    if (T->grp_off[p + 1] > T->grp_off[p]) {
+        if (memo_applies(E, W)) {
+            if (E->undo_top + E->cm_len > E->undo_cap) return TP_ERR_CAP;
+            for (int32_t i = 0; i < E->cm_len; i++) put(E, B, E->cm_tile[i], E->cm_code[i]);
+        } else {
+            r = run_cleanups(E, B, p);
+            if (r < 0) goto out;
+        }
+    }
+    int32_t nc = collect_changes(E, W);
+    if (nc == 0) goto out;
+    uint64_t seed = ((uint64_t)(uint32_t)W->start << 32) | (uint32_t)end;
+    uint64_t h = splitmix(&seed);
+    for (int32_t c = 0; c < nc; c++) h ^= E->zob[(size_t)E->tmp[3 * c] * (size_t)T->nd + (size_t)E->tmp[3 * c + 1]];
+    int32_t k = find_key(E, h, W->start, end, nc);
+    if (k < 0) {
+        r = k;
+        goto out;
+    }
+    Key *K = &E->keys[k];
+    if (K->pos_ok == 2) {
+        K->pos_ok = 1;
+        if (T->has_royal) {
+            /* the mover's royal tiles now: those of the node still royal, and the tiles that became royal */
+            int32_t nm = 0;
+            const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
+            for (int32_t i = 0; i < E->n_node_royal; i++)
+                if (mine[B->codes[E->node_royal[i]]]) E->mine[nm++] = E->node_royal[i];
+            int same = nm == E->n_node_royal; /* the same royal tiles as at the node: its test may answer */
+            for (int32_t c = 0; c < nc; c++)
+                if (mine[E->tmp[3 * c + 1]] && !mine[E->tmp[3 * c + 2]]) {
+                    E->mine[nm++] = E->tmp[3 * c];
+                    same = 0;
+                }
+            if (nm) {
+                if (same && E->at_ok && !attack_relevant(E, nc))
+                    r = E->at_base;
+                else
+                    r = attacked(E, B, E->mine, nm, p);
+                if (r < 0) goto out;
+                K->pos_ok = (uint8_t)!r;
+                r = 0;
+            }
+        }
+    }
+    if (!K->pos_ok) goto out;
+    if (K->accepted && !E->chains_mode && (K->flagged || !flagged)) goto out; /* nothing new to learn */
+    if (T->has_royal) {
+        r = safe_ok(E, W);
+        if (r <= 0) goto out;
+        r = 0;
+    }
+    K->accepted = 1;
+    K->flagged |= (uint8_t)flagged;
+    if (E->chains_mode) {
+        int32_t len = E->seq_top - W->seq_base;
+        if (E->chains_len + 3 + len > E->chains_cap) {
+            r = TP_ERR_CAP;
+            goto out;
+        }
+        int32_t *o = E->chains + E->chains_len;
+        o[0] = k;
+        o[1] = flagged;
+        o[2] = len;
+        memcpy(o + 3, E->seq + W->seq_base, (size_t)len * sizeof *o);
+        E->chains_len += 3 + len;
+    }
+out:
+    restore(E, B, mark);
+    return r;
+}
+
+/* Chains.turns and the mandatory-class rule for the player to move: keys appended at E->nkeys;
+   returns how many are legal. */
+static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
+    const tp_tables *T = &E->t;
+    int32_t k0 = E->nkeys;
+    next_gen(&E->gen, E->ht_gen, (size_t)E->ht_size);
+    E->node_keys = 0;
+    E->n_node_royal = 0;
+    if (T->has_royal) {
+        const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
+        for (int32_t u = 0; u < T->n; u++)
+            if (mine[B->codes[u]]) E->node_royal[E->n_node_royal++] = u;
+    }
+    int r = T->grp_off[p + 1] > T->grp_off[p] ? memo_cleanups(E, B, p) : 0;
+    if (r < 0) return r;
+    E->at_ok = 0;
+    if (T->has_royal && E->n_node_royal) {
+        r = memo_attack(E, B, p);
+        if (r < 0) return r;
+    }
+    Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
+    r = push_level(E, B);
+    if (r < 0) return r;
+    const int32_t *row = T->ent_off + (size_t)p * (size_t)T->n * (size_t)T->nd;
+    size_t words = (size_t)E->words;
+    for (size_t w = 0; w < words; w++) {
+        uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
+        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * words + w];
+        for (; m; m &= m - 1) {
+            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            const int32_t *e = row + (size_t)t * (size_t)T->nd + (size_t)B->codes[t];
+            for (int32_t i = e[0]; i < e[1]; i++) {
+                int32_t a = T->ent_app[i];
+                if (!fits(T, B->codes, a)) continue;
+                W.start = T->app_tile[a];
+                r = step(E, &W, a, W.start, 0);
+                if (r < 0) {
+                    E->path_top--;
+                    return r;
+                }
+            }
+        }
+    }
+    E->path_top--;
+    int any_flagged = 0;
+    for (int32_t k = k0; k < E->nkeys; k++) any_flagged |= E->keys[k].accepted && E->keys[k].flagged;
+    int only_flagged = T->has_mandatory && any_flagged;
+    int32_t legal = 0;
+    for (int32_t k = k0; k < E->nkeys; k++) {
+        Key *K = &E->keys[k];
+        K->legal = K->accepted && (!only_flagged || K->flagged);
+        legal += K->legal;
+    }
+    return legal;
+}
+
+/* ---- end rules and perft (EndRules.outcome(part="moves"), perft._counter) ---------------------- */
+
+static int in_check(tp_engine *E, Board *B, int32_t p) {
+    const tp_tables *T = &E->t;
+    if (!T->has_royal) return 0;
+    const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
+    int32_t nm = 0;
+    for (int32_t u = 0; u < T->n; u++)
+        if (mine[B->codes[u]]) E->mine[nm++] = u;
+    return nm ? attacked(E, B, E->mine, nm, p) : 0;
+}
+
+static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m) {
+    const tp_tables *T = &E->t;
+    const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
+    int32_t k = T->end_k[e];
+    for (int32_t l = T->end_line_off[e]; l < T->end_line_off[e + 1]; l += k) {
+        int32_t i = 0;
+        while (i < k && mask[B->codes[T->line_tiles[l + i]]]) i++;
+        if (i == k) return 1;
+    }
+    return 0;
+}
+
+/* 1 when a strict end rule (no-turns aside) ends the position, 0 if not, < 0 an error. */
+static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply) {
+    const tp_tables *T = &E->t;
+    int incheck = -1;
+    for (int32_t e = 0; e < T->nends; e++) {
+        if (T->end_check[e] >= 0) {
+            if (incheck < 0) {
+                incheck = in_check(E, B, p);
+                if (incheck < 0) return incheck;
+            }
+            if (incheck != T->end_check[e]) continue;
+        }
+        switch (T->end_kind[e]) {
+        case END_PLIES:
+            if (ply >= T->end_value[e]) return 1;
+            break;
+        case END_LINE:
+            for (int32_t q = 0; q < T->np; q++) {
+                int32_t m = T->end_pmask[e * T->np + q];
+                if (m >= 0 && has_line(E, B, e, m)) return 1;
+            }
+            break;
+        default: /* END_COUNT */
+            for (int32_t q = 0; q < T->np; q++) {
+                int32_t i = e * T->np + q;
+                if (T->end_pmask[i] && conds_hold(E, B, T->end_conds, T->end_cond_off[i], T->end_cond_off[i + 1]))
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int apply_key(tp_engine *E, Board *B, const Key *K) {
+    if (E->undo_top + K->len > E->undo_cap) return TP_ERR_CAP;
+    for (int32_t c = 0; c < K->len; c++) put(E, B, E->chg[2 * (K->off + c)], E->chg[2 * (K->off + c) + 1]);
+    return 0;
+}
+
+static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth) {
+    int r = ended(E, B, p, ply);
+    if (r) return r < 0 ? r : 0;
+    int32_t k0 = E->nkeys, c0 = E->nchg;
+    int64_t total = node_turns(E, B, p);
+    if (total >= 0 && depth > 1) {
+        int32_t k1 = E->nkeys, q = (p + 1) % E->t.np;
+        total = 0;
+        for (int32_t k = k0; k < k1; k++) {
+            if (!E->keys[k].legal) continue;
+            int32_t mark = E->undo_top;
+            int64_t sub = apply_key(E, B, &E->keys[k]);
+            if (sub == 0) sub = perft(E, B, q, ply + 1, depth - 1);
+            restore(E, B, mark);
+            if (sub < 0) {
+                total = sub;
+                break;
+            }
+            total += sub;
+        }
+    }
+    E->nkeys = k0;
+    E->nchg = c0;
+    return total;
+}
+
+/* ---- the interface ------------------------------------------------------------------------------ */
+
+static int offsets_ok(const int32_t *off, int32_t rows, int32_t len) {
+    if (off[0] != 0 || off[rows] != len) return 0;
+    for (int32_t i = 0; i < rows; i++)
+        if (off[i] > off[i + 1]) return 0;
+    return 1;
+}
+
+static int all_below(const int32_t *v, int32_t len, int32_t lo, int32_t hi) {
+    for (int32_t i = 0; i < len; i++)
+        if (v[i] < lo || v[i] >= hi) return 0;
+    return 1;
+}
+
+/* Every index in the tables within its bounds: 0, or the (negative) number of the first failed check. */
+int32_t tp_check(const tp_tables *t) {
+    int32_t n = t->n, nd = t->nd, np = t->np, na = t->napps;
+    int32_t err = 0;
+#define CHECK(cond) do { err--; if (!(cond)) return err; } while (0)
+    CHECK(n > 0 && nd > 0 && np > 0 && na >= 0 && t->nmasks >= 0 && t->nmaps >= 0);
+    CHECK((int64_t)np * n * nd < INT32_MAX && (int64_t)t->nmasks * nd < INT32_MAX && (int64_t)t->nmaps * nd < INT32_MAX);
+    CHECK(all_below(t->maps, t->nmaps * nd, 0, nd));
+    CHECK(all_below(t->app_tile, na, 0, n) && all_below(t->app_to, na, -1, n));
+    CHECK(offsets_ok(t->chk_off, na, t->nchk) && all_below(t->chk_tile, t->nchk, 0, n)
+          && all_below(t->chk_mask, t->nchk, 0, t->nmasks));
+    CHECK(offsets_ok(t->wr_off, na, t->nwr) && all_below(t->wr_tile, t->nwr, 0, n) && all_below(t->wr_src, t->nwr, 0, n)
+          && all_below(t->wr_map, t->nwr, 0, t->nmaps));
+    CHECK(offsets_ok(t->lnk_off, na, t->nlinks) && offsets_ok(t->tgt_off, t->nlinks, t->ntgt)
+          && all_below(t->tgt, t->ntgt, 0, na));
+    CHECK(offsets_ok(t->safe_off, na, t->nsafe) && all_below(t->safe_tile, t->nsafe, 0, n));
+    CHECK(offsets_ok(t->ent_off, np * n * nd, t->nent) && all_below(t->ent_app, t->nent, 0, na));
+    CHECK(offsets_ok(t->grp_off, np, t->ngroups) && offsets_ok(t->grp_cond_off, t->ngroups, t->ngrp_cond)
+          && all_below(t->grp_cond, t->ngrp_cond, 0, t->nconds));
+    CHECK(offsets_ok(t->grp_app_off, t->ngroups, t->ngrp_app) && all_below(t->grp_app, t->ngrp_app, 0, na));
+    CHECK(offsets_ok(t->grp_trig_off, t->ngroups, t->ngrp_trig) && all_below(t->grp_trig, t->ngrp_trig, 0, nd));
+    for (int32_t g = 0; g < t->ngroups; g++) {
+        const int32_t *row = t->grp_tile_off + (size_t)g * (size_t)(n + 1);
+        CHECK(!t->grp_indexed[g] || (row[0] == t->grp_app_off[g] && row[n] == t->grp_app_off[g + 1]));
+        for (int32_t u = 0; u < n; u++) CHECK(row[u] <= row[u + 1] && row[u] >= t->grp_app_off[g]);
+    }
+    CHECK(all_below(t->cond_kind, t->nconds, 0, 3) && all_below(t->cond_op, t->nconds, 0, 6)
+          && all_below(t->cond_mask, t->nconds, 0, t->nmasks));
+    CHECK(offsets_ok(t->cond_code_off, t->nconds, t->ncond_codes) && all_below(t->cond_codes, t->ncond_codes, 0, nd));
+    CHECK(offsets_ok(t->cond_tile_off, t->nconds, t->ncond_tiles) && all_below(t->cond_tiles, t->ncond_tiles, 0, n));
+    CHECK(all_below(t->probe, np, -1, nd));
+    if (t->has_royal) {
+        CHECK(offsets_ok(t->att_off, np * n, t->natt) && all_below(t->att_tile, t->natt, 0, n)
+              && all_below(t->att_mask, t->natt, 0, t->nmasks));
+        CHECK(offsets_ok(t->att_app_off, t->natt, t->natt_apps) && all_below(t->att_app, t->natt_apps, 0, na)
+              && all_below(t->att_app_mask, t->natt_apps, 0, t->nmasks));
+    }
+    CHECK(all_below(t->end_kind, t->nends, 1, 4) && all_below(t->end_check, t->nends, -1, 2));
+    CHECK(offsets_ok(t->end_cond_off, t->nends * np, t->nend_conds) && all_below(t->end_conds, t->nend_conds, 0, t->nconds));
+    CHECK(offsets_ok(t->end_line_off, t->nends, t->nline_tiles) && all_below(t->line_tiles, t->nline_tiles, 0, n));
+    for (int32_t e = 0; e < t->nends; e++) {
+        CHECK(t->end_k[e] > 0 || t->end_line_off[e + 1] == t->end_line_off[e]);
+        CHECK(t->end_k[e] <= 0 || (t->end_line_off[e + 1] - t->end_line_off[e]) % t->end_k[e] == 0);
+        for (int32_t q = 0; q < np; q++) {
+            int32_t v = t->end_pmask[e * np + q];
+            CHECK(t->end_kind[e] == END_LINE ? (v >= -1 && v < t->nmasks) : (v == 0 || v == 1));
+        }
+    }
+#undef CHECK
+    return 0;
+}
+
+tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int32_t cap_undo, int32_t cap_depth,
+                  int32_t cap_hash, int32_t cap_chains) {
+    if (tp_check(t) != 0 || cap_keys < 1 || cap_changes < 1 || cap_undo < 1 || cap_depth < 2 || cap_chains < 1
+        || cap_hash < 2 || (cap_hash & (cap_hash - 1)) != 0)
+        return NULL;
+    tp_engine *E = calloc(1, sizeof *E);
+    if (!E) return NULL;
+    E->t = *t;
+    size_t n = (size_t)t->n, nd = (size_t)t->nd, na = (size_t)t->napps;
+    for (size_t a = 0; a < na; a++) {
+        int32_t w = t->wr_off[a + 1] - t->wr_off[a];
+        if (w > E->maxw) E->maxw = w;
+    }
+    E->zob = malloc(n * nd * sizeof *E->zob);
+    E->forced = calloc(na + 1, 1);
+    E->main.codes = malloc(n * sizeof(int32_t));
+    E->main.count = malloc(nd * sizeof(int32_t));
+    E->scratch.codes = malloc(n * sizeof(int32_t));
+    E->scratch.count = malloc(nd * sizeof(int32_t));
+    E->words = (t->n + 63) / 64;
+    E->main.bits = malloc(nd * (size_t)E->words * sizeof(uint64_t));
+    E->scratch.bits = malloc(nd * (size_t)E->words * sizeof(uint64_t));
+    E->undo_cap = cap_undo;
+    E->undo_tile = malloc((size_t)cap_undo * sizeof(int32_t));
+    E->undo_old = malloc((size_t)cap_undo * sizeof(int32_t));
+    E->depth_cap = cap_depth;
+    E->path_hash = malloc((size_t)cap_depth * sizeof(uint64_t));
+    E->path_undo = malloc((size_t)cap_depth * sizeof(int32_t));
+    E->seq = malloc((size_t)cap_depth * sizeof(int32_t));
+    E->nv = malloc(((size_t)E->maxw + 1) * sizeof(int32_t));
+    E->key_cap = cap_keys;
+    E->keys = malloc((size_t)cap_keys * sizeof(Key));
+    E->chg_cap = cap_changes;
+    E->chg = malloc(2 * (size_t)cap_changes * sizeof(int32_t));
+    E->ht_size = cap_hash;
+    E->ht = malloc((size_t)cap_hash * sizeof(int32_t));
+    E->ht_gen = calloc((size_t)cap_hash, sizeof(uint32_t));
+    E->tmp = malloc(3 * n * sizeof(int32_t));
+    E->tstamp = calloc(n, sizeof(uint32_t));
+    E->astamp = calloc(na + 1, sizeof(uint32_t));
+    E->node_royal = malloc(n * sizeof(int32_t));
+    E->mine = malloc(n * sizeof(int32_t));
+    E->tbase = malloc(n * sizeof(int32_t));
+    E->cm_tile = malloc((size_t)cap_undo * sizeof(int32_t));
+    E->cm_code = malloc((size_t)cap_undo * sizeof(int32_t));
+    E->cm_tread = calloc(n, sizeof(uint32_t));
+    E->cm_cread = calloc(nd, sizeof(uint32_t));
+    E->at_tread = calloc(n, sizeof(uint32_t));
+    E->at_gstamp = calloc(n, sizeof(uint32_t));
+    E->at_gat = malloc(n * sizeof(int32_t));
+    E->chains_cap = cap_chains;
+    E->chains = malloc((size_t)cap_chains * sizeof(int32_t));
+    if (!E->zob || !E->forced || !E->main.codes || !E->main.count || !E->scratch.codes || !E->scratch.count
+        || !E->main.bits || !E->scratch.bits
+        || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->seq || !E->nv || !E->keys || !E->chg
+        || !E->ht || !E->ht_gen || !E->tmp || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
+        || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
+        || !E->at_gat || !E->chains) {
+        tp_free(E);
+        return NULL;
+    }
+    E->ent_code_off = calloc((size_t)t->np + 1, sizeof(int32_t));
+    E->ent_codes = malloc((size_t)t->np * nd * sizeof(int32_t) + 1);
+    if (!E->ent_code_off || !E->ent_codes) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t p = 0; p < t->np; p++) {
+        int32_t k = E->ent_code_off[p];
+        for (size_t c = 0; c < nd; c++) {
+            int has = 0;
+            for (size_t u = 0; u < n && !has; u++) {
+                const int32_t *e = t->ent_off + ((size_t)p * n + u) * nd + c;
+                has = e[1] > e[0];
+            }
+            if (has) E->ent_codes[k++] = (int32_t)c;
+        }
+        E->ent_code_off[p + 1] = k;
+    }
+    uint64_t seed = 0x7461706F6C6F6779ULL; /* fixed: runs are reproducible */
+    for (size_t i = 0; i < n * nd; i++) E->zob[i] = splitmix(&seed);
+    for (size_t a = 0; a < na; a++)
+        for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) E->forced[a] |= t->lnk_forced[l];
+    return E;
+}
+
+void tp_free(tp_engine *e) {
+    if (!e) return;
+    free(e->zob);
+    free(e->forced);
+    free(e->main.codes);
+    free(e->main.count);
+    free(e->scratch.codes);
+    free(e->scratch.count);
+    free(e->main.bits);
+    free(e->scratch.bits);
+    free(e->undo_tile);
+    free(e->undo_old);
+    free(e->path_hash);
+    free(e->path_undo);
+    free(e->seq);
+    free(e->nv);
+    free(e->keys);
+    free(e->chg);
+    free(e->ht);
+    free(e->ht_gen);
+    free(e->tmp);
+    free(e->tstamp);
+    free(e->astamp);
+    free(e->node_royal);
+    free(e->mine);
+    free(e->tbase);
+    free(e->cm_tile);
+    free(e->cm_code);
+    free(e->cm_tread);
+    free(e->cm_cread);
+    free(e->at_tread);
+    free(e->at_gstamp);
+    free(e->at_gat);
+    free(e->chains);
+    free(e->ent_code_off);
+    free(e->ent_codes);
+    free(e);
+}
+
+/* Loads a position (dense codes) and empties every stack; TP_ERR_CODE for a code out of range. */
+static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t chains) {
+    if (player < 0 || player >= E->t.np) return TP_ERR_ARG;
+    for (int32_t u = 0; u < E->t.n; u++)
+        if (codes[u] < 0 || codes[u] >= E->t.nd) return TP_ERR_CODE;
+    memcpy(E->main.codes, codes, (size_t)E->t.n * sizeof *codes);
+    recount(E, &E->main);
+    E->undo_top = E->path_top = E->seq_top = 0;
+    E->nkeys = E->nchg = 0;
+    E->chains_len = 0;
+    E->chains_mode = chains;
+    return 0;
+}
+
+/* Leaf turns at `depth` (>= 1) below the position, the strict end rules read at every node. */
+int64_t tp_perft(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth) {
+    int r = start(e, codes, player, 0);
+    if (r < 0) return r;
+    if (depth < 1) return TP_ERR_ARG;
+    return perft(e, &e->main, player, ply, depth);
+}
+
+/* The position's turns (tp_keys reads them; with `chains`, tp_chains reads every accepted chain):
+   the number of legal turns, or < 0 an error. */
+int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t chains) {
+    int r = start(e, codes, player, chains);
+    if (r < 0) return r;
+    return node_turns(e, &e->main, player);
+}
+
+/* tp_turns, then counts[k] = leaf turns at `depth` below each legal turn k (0 for the others);
+   returns the number of turns tp_keys lists.  A position the end rules end has none. */
+int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int64_t *counts,
+                  int32_t cap) {
+    int r = start(e, codes, player, 0);
+    if (r < 0) return r;
+    if (depth < 1) return TP_ERR_ARG;
+    r = ended(e, &e->main, player, ply);
+    if (r) return r < 0 ? r : 0;
+    r = node_turns(e, &e->main, player);
+    if (r < 0) return r;
+    int32_t nk = e->nkeys;
+    if (nk > cap) return TP_ERR_CAP;
+    for (int32_t k = 0; k < nk; k++) {
+        counts[k] = 0;
+        if (!e->keys[k].legal) continue;
+        if (depth == 1) {
+            counts[k] = 1;
+            continue;
+        }
+        int64_t sub = apply_key(e, &e->main, &e->keys[k]);
+        if (sub == 0) sub = perft(e, &e->main, (player + 1) % e->t.np, ply + 1, depth - 1);
+        restore(e, &e->main, 0);
+        if (sub < 0) return (int32_t)sub;
+        counts[k] = sub;
+    }
+    return nk;
+}
+
+/* The keys of the last tp_turns / tp_divide as records [start, end, legal, flagged, len, (tile, code)*len]
+   (codes as the rule set writes them); returns the number of ints, written only when it is <= cap. */
+int32_t tp_keys(tp_engine *e, int32_t *out, int32_t cap) {
+    int64_t need = 0;
+    for (int32_t k = 0; k < e->nkeys; k++) need += 5 + 2 * e->keys[k].len;
+    if (need > INT32_MAX) return TP_ERR_CAP;
+    if (need > cap) return (int32_t)need;
+    for (int32_t k = 0; k < e->nkeys; k++) {
+        const Key *K = &e->keys[k];
+        *out++ = K->start;
+        *out++ = K->end;
+        *out++ = K->legal;
+        *out++ = K->flagged;
+        *out++ = K->len;
+        for (int32_t c = 0; c < K->len; c++) {
+            *out++ = e->chg[2 * (K->off + c)];
+            *out++ = e->t.raw_code[e->chg[2 * (K->off + c) + 1]];
+        }
+    }
+    return (int32_t)need;
+}
+
+/* The accepted chains of the last tp_turns in chains mode, as records [key, flagged, len, app*len]
+   in the order the walk accepted them; returns the number of ints, written only when it is <= cap. */
+int32_t tp_chains(tp_engine *e, int32_t *out, int32_t cap) {
+    if (e->chains_len > 0 && e->chains_len <= cap) memcpy(out, e->chains, (size_t)e->chains_len * sizeof *out);
+    return e->chains_len;
+}

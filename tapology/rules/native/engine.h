@@ -1,0 +1,112 @@
+/* The native rule engine's interface: declarations only (cffi reads this file as its cdef).
+ *
+ * A rule set on one board arrives as flat tables (tapology/rules/native/tables.py builds them
+ * from a Chains/Compiled).  Codes are *dense*: the valid tile codes renumbered 0..nd-1.
+ * "off" arrays are CSR offsets: the items of row i are at [off[i], off[i+1]).  A mask is a row
+ * of nd bytes (1 where the mask accepts the dense code), so every check is one load.
+ */
+
+typedef struct {
+    /* sizes (array lengths, checked by tp_check) */
+    int32_t n;          /* tiles */
+    int32_t nd;         /* dense codes */
+    int32_t np;         /* players */
+    int32_t napps;      /* applications (moves and clean-ups placed on the board) */
+    int32_t nmasks;     /* rows of masks */
+    int32_t nmaps;      /* rows of maps */
+    int32_t nchk, nwr, nlinks, ntgt, nsafe, nent;
+    int32_t ngroups, ngrp_cond, ngrp_app, ngrp_trig;
+    int32_t nconds, ncond_codes, ncond_tiles;
+    int32_t natt, natt_apps;
+    int32_t nends, nend_conds, nline_tiles;
+
+    const int32_t *raw_code;    /* [nd] the tile code a dense code stands for */
+    const uint8_t *masks;       /* [nmasks*nd] */
+    const int32_t *maps;        /* [nmaps*nd] write map: dense code read at the source -> dense code written */
+
+    /* applications */
+    const int32_t *app_tile;    /* [napps] the tile it is placed at (a chain's start tile) */
+    const int32_t *app_to;      /* [napps] its `to` tile, or -1 */
+    const uint8_t *app_flag;    /* [napps] 1 when its class is mandatory */
+    const int32_t *chk_off;     /* [napps+1] -> chk_tile, chk_mask */
+    const int32_t *chk_tile;    /* [nchk] */
+    const int32_t *chk_mask;    /* [nchk] mask row */
+    const int32_t *wr_off;      /* [napps+1] -> wr_tile, wr_src, wr_map */
+    const int32_t *wr_tile;     /* [nwr] the tile written */
+    const int32_t *wr_src;      /* [nwr] the tile whose code (before the move) the map reads */
+    const int32_t *wr_map;      /* [nwr] map row */
+    const int32_t *lnk_off;     /* [napps+1] -> links */
+    const uint8_t *lnk_forced;  /* [nlinks] */
+    const int32_t *tgt_off;     /* [nlinks+1] -> tgt */
+    const int32_t *tgt;         /* [ntgt] application ids a link may continue with */
+    const int32_t *safe_off;    /* [napps+1] -> safe_tile */
+    const int32_t *safe_tile;   /* [nsafe] */
+
+    /* entries: row (player*n + tile)*nd + code lists the applications starting a turn there */
+    const int32_t *ent_off;     /* [np*n*nd+1] */
+    const int32_t *ent_app;     /* [nent] */
+
+    /* turn clean-ups: groups of one clean-up each, per player in file order */
+    const int32_t *grp_off;     /* [np+1] -> groups */
+    const int32_t *grp_cond_off;/* [ngroups+1] -> grp_cond (condition ids) */
+    const int32_t *grp_cond;    /* [ngrp_cond] */
+    const int32_t *grp_app_off; /* [ngroups+1] -> grp_app */
+    const int32_t *grp_app;     /* [ngrp_app] */
+    const int32_t *grp_trig_off;/* [ngroups+1] -> grp_trig: codes one of which some tile must hold for any app to fit */
+    const int32_t *grp_trig;    /* [ngrp_trig] */
+    const uint8_t *grp_always;  /* [ngroups] 1: no such codes (always tried) */
+    const uint8_t *grp_indexed; /* [ngroups] 1: each application has a key check (the one its trigger codes come
+                                   from) and the key tiles never decrease along the group: see grp_tile_off */
+    const int32_t *grp_tile_off;/* [ngroups*(n+1)] indexed groups: the applications keyed at tile u are
+                                   grp_app[row[u] .. row[u+1]) with row = grp_tile_off + g*(n+1) */
+
+    /* count conditions, resolved for one player: kind 0 whole board (counts of cond codes),
+       1 region (tiles of cond_tiles holding a code of cond_mask), 2 missing region (never holds) */
+    const int32_t *cond_kind;   /* [nconds] */
+    const int32_t *cond_op;     /* [nconds] 0 >=, 1 <=, 2 ==, 3 !=, 4 >, 5 < */
+    const int32_t *cond_value;  /* [nconds] */
+    const int32_t *cond_mask;   /* [nconds] mask row */
+    const int32_t *cond_code_off;  /* [nconds+1] -> cond_codes */
+    const int32_t *cond_codes;  /* [ncond_codes] */
+    const int32_t *cond_tile_off;  /* [nconds+1] -> cond_tiles */
+    const int32_t *cond_tiles;  /* [ncond_tiles] */
+
+    /* royal rule */
+    int32_t has_royal;          /* the rule set names royal states */
+    int32_t has_mandatory;      /* the rule set names mandatory classes */
+    const uint8_t *royal_mine;  /* [np*nd] the code is a royal piece of the player */
+    const uint8_t *royal_any;   /* [nd] the code's state is royal (whoever owns it) */
+    const int32_t *probe;       /* [np] the player's probe code on safe tiles, or -1 */
+
+    /* attack index: row q*n + u lists groups (one entry tile each) of q's entries whose chains could write u */
+    const int32_t *att_off;     /* [np*n+1] -> groups */
+    const int32_t *att_tile;    /* [natt] the entry tile */
+    const int32_t *att_mask;    /* [natt] union of the codes below */
+    const int32_t *att_app_off; /* [natt+1] -> att_app, att_app_mask */
+    const int32_t *att_app;     /* [natt_apps] entry application */
+    const int32_t *att_app_mask;/* [natt_apps] codes at the entry tile it enters for */
+
+    /* strict end rules (no-turns left out): kind 1 plies, 2 line, 3 count */
+    const int32_t *end_kind;    /* [nends] */
+    const int32_t *end_check;   /* [nends] -1 any, 0 not in check, 1 in check */
+    const int32_t *end_value;   /* [nends] plies */
+    const int32_t *end_pmask;   /* [nends*np] line: mask row of the player's states, -1 none; count: 1 applies, 0 not */
+    const int32_t *end_cond_off;/* [nends*np+1] -> end_conds (count) */
+    const int32_t *end_conds;   /* [nend_conds] */
+    const int32_t *end_k;       /* [nends] line length */
+    const int32_t *end_line_off;/* [nends+1] -> line_tiles (k tiles a line) */
+    const int32_t *line_tiles;  /* [nline_tiles] */
+} tp_tables;
+
+typedef struct tp_engine tp_engine;
+
+int32_t tp_check(const tp_tables *t);
+tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int32_t cap_undo, int32_t cap_depth,
+                  int32_t cap_hash, int32_t cap_chains);
+void tp_free(tp_engine *e);
+int64_t tp_perft(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth);
+int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t chains);
+int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int64_t *counts,
+                  int32_t cap);
+int32_t tp_keys(tp_engine *e, int32_t *out, int32_t cap);
+int32_t tp_chains(tp_engine *e, int32_t *out, int32_t cap);

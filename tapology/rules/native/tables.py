@@ -1,0 +1,309 @@
+"""Flattening a :class:`Chains` (its :class:`Compiled` board tables, clean-ups, royal rule, attack index and strict
+end rules) into the arrays of ``engine.h``'s ``tp_tables``.
+
+Every table the walk may read is built first (entries for every player, tile and valid code, the
+links of every application reached, the clean-ups, the attack index), so the C engine never asks
+Python for more.  Codes are renumbered densely (``valid_codes`` in order); a mask over codes
+becomes a row of bytes, interned.  Cost: the Python tables' own build (O(n·|codes|·entries) for
+the attack index) plus one pass over the applications.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tapology.rules.chains import Chains
+from tapology.rules.ends import EndRules
+from tapology.rules.model import Condition
+
+OPS = (">=", "<=", "==", "!=", ">", "<")
+END_PLIES, END_LINE, END_COUNT = 1, 2, 3
+COND_BOARD, COND_REGION, COND_MISSING = 0, 1, 2
+
+
+class Unsupported(Exception):
+    """The rule set uses something the native engine does not run (the message says what)."""
+
+
+def _csr(rows: Iterable[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets, items) of a list of rows."""
+    off = [0]
+    items: list[int] = []
+    for row in rows:
+        items.extend(row)
+        off.append(len(items))
+    return np.asarray(off, np.int32), np.asarray(items, np.int32)
+
+
+BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any"})
+
+
+def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
+    """The length every array of ``tp_tables`` must have, from the sizes (engine.h's comments)."""
+    g = {k: int(v) for k, v in f.items() if not isinstance(v, np.ndarray)}
+    n, nd, np_ = g["n"], g["nd"], g["np"]
+    out = {"raw_code": nd, "masks": g["nmasks"] * nd, "maps": g["nmaps"] * nd, "royal_mine": np_ * nd, "royal_any": nd,
+           "probe": np_, "ent_off": np_ * n * nd + 1, "grp_off": np_ + 1, "att_off": np_ * n + 1,
+           "grp_tile_off": g["ngroups"] * (n + 1), "end_pmask": g["nends"] * np_, "end_cond_off": g["nends"] * np_ + 1}
+    rows = {"napps": ("app_tile", "app_to", "app_flag"), "nchk": ("chk_tile", "chk_mask"),
+            "nwr": ("wr_tile", "wr_src", "wr_map"), "nlinks": ("lnk_forced",), "ntgt": ("tgt",), "nsafe": ("safe_tile",),
+            "nent": ("ent_app",), "ngroups": ("grp_always", "grp_indexed"), "ngrp_cond": ("grp_cond",),
+            "ngrp_app": ("grp_app",), "ngrp_trig": ("grp_trig",), "nconds": ("cond_kind", "cond_op", "cond_value", "cond_mask"),
+            "ncond_codes": ("cond_codes",), "ncond_tiles": ("cond_tiles",), "natt": ("att_tile", "att_mask"),
+            "natt_apps": ("att_app", "att_app_mask"), "nends": ("end_kind", "end_check", "end_value", "end_k"),
+            "nend_conds": ("end_conds",), "nline_tiles": ("line_tiles",)}
+    for size, names in rows.items():
+        out.update({name: g[size] for name in names})
+    offsets = {"napps": ("chk_off", "wr_off", "lnk_off", "safe_off"), "nlinks": ("tgt_off",),
+               "ngroups": ("grp_cond_off", "grp_app_off", "grp_trig_off"), "nconds": ("cond_code_off", "cond_tile_off"),
+               "natt": ("att_app_off",), "nends": ("end_line_off",)}
+    for size, names in offsets.items():
+        out.update({name: g[size] + 1 for name in names})
+    return out
+
+
+@dataclass
+class Tables:
+    """The arrays of ``tp_tables`` by field name (sizes as ints), and what the wrapper needs to read results."""
+
+    fields: dict[str, np.ndarray | int] = field(default_factory=dict)
+    dense: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # code -> dense code, -1 invalid
+    perft_reason: str = ""  # why perft cannot run natively ("" when it can)
+
+
+class _Builder:
+    def __init__(self, chains: Chains) -> None:
+        self.chains = chains
+        self.comp = chains.comp
+        self.valid = list(self.comp.valid_codes)
+        self.nd = len(self.valid)
+        self.dense = np.full(self.comp.n_codes, -1, np.int32)
+        self.dense[self.valid] = np.arange(self.nd, dtype=np.int32)
+        self.mask_rows: list[bytes] = []
+        self.mask_id: dict[bytes, int] = {}
+        self.by_bits: dict[int, int] = {}
+        self.conds: list[tuple[int, int, int, int, list[int], list[int]]] = []
+
+    def mask(self, codes: Iterable[int]) -> int:
+        """The interned mask row accepting these (raw) codes."""
+        bits = 0
+        for c in codes:
+            bits |= 1 << c
+        return self.mask_bits(bits)
+
+    def mask_bits(self, bits: int) -> int:
+        """The interned mask row of a bitmask over (raw) codes; invalid codes are left out.  Cached by bitmask."""
+        got = self.by_bits.get(bits)
+        if got is None:
+            row = bytes((bits >> c) & 1 for c in self.valid)
+            got = self.mask_id.get(row)
+            if got is None:
+                got = len(self.mask_rows)
+                self.mask_rows.append(row)
+                self.mask_id[row] = got
+            self.by_bits[bits] = got
+        return got
+
+    def bits(self, mask: int) -> list[int]:
+        """The valid codes of a bitmask over codes."""
+        return [c for c in self.valid if (mask >> c) & 1]
+
+    def condition(self, cond: Condition, player: int) -> int:
+        """The id of a count condition resolved for ``player`` (chains.count_tiles)."""
+        comp = self.comp
+        wanted = comp.state_codes(cond.states, player)
+        dense = sorted(int(self.dense[c]) for c in wanted)
+        tiles: list[int] = []
+        kind = COND_BOARD
+        if cond.region:
+            name = cond.region.replace("{player}", comp.rules.players[player])
+            region = comp.regions.get(name)
+            kind = COND_MISSING if region is None else COND_REGION
+            tiles = sorted(region or ())
+        self.conds.append((kind, OPS.index(cond.op), cond.value, self.mask(wanted), dense, tiles))
+        return len(self.conds) - 1
+
+
+def _force(chains: Chains) -> None:
+    """Build every table the walk can read: entries, links (to a closure), clean-ups, attack index."""
+    comp = chains.comp
+    for p in range(comp.np):
+        for t in range(comp.n):
+            for c in comp.valid_codes:
+                comp.entries(p, t, c)
+        chains._cleanup_groups(p, "turn")
+    done = 0
+    while done < len(comp.apps):  # links may place new applications, whose links are built in turn
+        comp.links(done)
+        done += 1
+    if chains.royal_values:
+        for p in range(comp.np):
+            comp.attack_index(p)
+
+
+def build(chains: Chains) -> Tables:
+    """The flat tables of ``chains``; raises :class:`Unsupported` for what the engine does not run."""
+    rules = chains.rules
+    comp = chains.comp
+    if rules.tape is not None:
+        raise Unsupported("tape moves")
+    if chains.has_move_cleanup:
+        raise Unsupported('clean-ups run after each move (when = "move")')
+    _force(chains)
+    b = _Builder(chains)
+    n, nd, np_, h = comp.n, b.nd, comp.np, comp.h
+    apps = comp.apps
+    f: dict[str, np.ndarray | int] = {"n": n, "nd": nd, "np": np_, "napps": len(apps)}
+
+    # write maps over dense codes
+    maps = np.zeros((len(comp.maps), nd), np.int32)
+    for m, row in enumerate(comp.maps):
+        for d, c in enumerate(b.valid):
+            v = b.dense[row[c]]
+            if v < 0:
+                raise Unsupported(f"write map {m} gives the code {row[c]}, which no state stands for")
+            maps[m, d] = v
+    f["maps"], f["nmaps"] = maps.ravel(), len(comp.maps)
+    f["raw_code"] = np.asarray(b.valid, np.int32)
+
+    # applications
+    mandatory = chains.mandatory
+    f["app_tile"] = np.asarray([a.tile for a in apps], np.int32)
+    f["app_to"] = np.asarray([a.to for a in apps], np.int32)
+    f["app_flag"] = np.asarray([a.klass in mandatory for a in apps], np.uint8)
+    f["chk_off"], f["chk_tile"] = _csr([[u for u, _m in a.checks] for a in apps])
+    f["chk_mask"] = np.asarray([b.mask_bits(m) for a in apps for _u, m in a.checks], np.int32)
+    f["wr_off"], f["wr_tile"] = _csr([[u for u, _s, _m in a.writes] for a in apps])
+    f["wr_src"] = np.asarray([s for a in apps for _u, s, _m in a.writes], np.int32)
+    f["wr_map"] = np.asarray([m for a in apps for _u, _s, m in a.writes], np.int32)
+    links = [comp.links(a.ident) for a in apps]
+    f["lnk_off"], _ = _csr([range(len(ls)) for ls in links])
+    f["lnk_forced"] = np.asarray([forced for ls in links for forced, _ids in ls], np.uint8)
+    f["tgt_off"], f["tgt"] = _csr([ids for ls in links for _forced, ids in ls])
+    f["safe_off"], f["safe_tile"] = _csr([a.safe for a in apps])
+
+    # entries: (player, tile, dense code) -> applications
+    f["ent_off"], f["ent_app"] = _csr([comp.entries(p, t, c) for p in range(np_) for t in range(n) for c in b.valid])
+
+    # turn clean-ups: one group per clean-up, with its conditions and the codes that can trigger it
+    grp_counts, cond_rows, app_rows, trig_rows, always, indexed, tile_rows = [], [], [], [], [], [], []
+    for p in range(np_):
+        groups = chains._cleanup_groups(p, "turn")
+        grp_counts.append(len(groups))
+        for conds, gapps in groups:
+            cond_rows.append([b.condition(c, p) for c in conds])
+            first = sum(len(r) for r in app_rows)
+            app_rows.append([a.ident for a in gapps])
+            # each application's key check, its most selective one: the group can fit only where some tile holds
+            # one of the key checks' codes
+            is_always = any(not a.checks for a in gapps)
+            keys = [] if is_always else [min(a.checks, key=lambda um: um[1].bit_count()) for a in gapps]
+            trig = {c for _u, m in keys for c in b.bits(m)}
+            always.append(is_always)
+            trig_rows.append(sorted(int(b.dense[c]) for c in trig))
+            tiles = [u for u, _m in keys]
+            indexed.append(not is_always and tiles == sorted(tiles))
+            tile_rows.append([first + (bisect.bisect_left(tiles, u) if indexed[-1] else 0) for u in range(n + 1)])
+    f["grp_off"], _ = _csr([range(k) for k in grp_counts])
+    f["grp_cond_off"], f["grp_cond"] = _csr(cond_rows)
+    f["grp_app_off"], f["grp_app"] = _csr(app_rows)
+    f["grp_trig_off"], f["grp_trig"] = _csr(trig_rows)
+    f["grp_always"] = np.asarray(always, np.uint8)
+    f["grp_indexed"] = np.asarray(indexed, np.uint8)
+    f["grp_tile_off"] = np.asarray([u for row in tile_rows for u in row], np.int32)
+
+    # royal rule and attack index
+    royal = chains.royal_values
+    f["has_royal"] = int(bool(royal))
+    f["has_mandatory"] = int(bool(mandatory))
+    f["royal_mine"] = np.asarray([[c // h in royal and comp.owner[c] == p for c in b.valid] for p in range(np_)],
+                                 np.uint8).ravel()
+    f["royal_any"] = np.asarray([c // h in royal for c in b.valid], np.uint8)
+    probes = []
+    for p in range(np_):
+        mine = [r for r in rules.royal if rules.state_index[r].owner == p]
+        probes.append(int(b.dense[chains.probe_code(p)]) if mine else -1)
+    f["probe"] = np.asarray(probes, np.int32)
+    att_rows: list[list[int]] = []
+    att_tile, att_mask, att_app_rows, att_app_mask = [], [], [], []
+    for q in range(np_):
+        index = comp.attack_index(q) if royal else {}
+        for u in range(n):
+            by_tile: dict[int, list[tuple[int, frozenset[int]]]] = {}
+            for ident, codes in index.get(u, ()):
+                by_tile.setdefault(apps[ident].tile, []).append((ident, codes))
+            row = []
+            for t in sorted(by_tile):
+                row.append(len(att_tile))
+                att_tile.append(t)
+                att_mask.append(b.mask(set().union(*(cs for _i, cs in by_tile[t]))))
+                att_app_rows.append([i for i, _cs in by_tile[t]])
+                att_app_mask.extend(b.mask(cs) for _i, cs in by_tile[t])
+            att_rows.append(row)
+    f["att_off"], _ = _csr(att_rows)
+    f["att_tile"] = np.asarray(att_tile, np.int32)
+    f["att_mask"] = np.asarray(att_mask, np.int32)
+    f["att_app_off"], f["att_app"] = _csr(att_app_rows)
+    f["att_app_mask"] = np.asarray(att_app_mask, np.int32)
+    if royal:
+        for a in apps:
+            if a.safe and probes[a.player] < 0:
+                raise Unsupported(f"a move with safe cells is played by {rules.players[a.player]!r}, who has no "
+                                  "royal state")
+
+    # strict end rules (no-turns left out: a position without turns has no children anyway)
+    perft_reason = ""
+    kinds, checks, values, ks, pmask, end_conds, lines = [], [], [], [], [], [], []
+    for e in EndRules(rules, optional=False).ends:
+        if e.kind == "no-turns":
+            continue
+        if e.kind not in ("plies", "line", "count"):
+            perft_reason = f"a strict {e.kind!r} end rule"
+            continue
+        kinds.append({"plies": END_PLIES, "line": END_LINE, "count": END_COUNT}[e.kind])
+        checks.append(-1 if e.check is None else int(e.check))
+        values.append(e.value)
+        ks.append(e.k if e.kind == "line" else 0)
+        lines.append([t for line in comp.lines(e.k) for t in line] if e.kind == "line" else [])
+        for p in range(np_):
+            if e.kind == "line":
+                vals = comp.state_values(e.states, p)
+                pmask.append(b.mask(c for c in b.valid if c // h in vals) if vals else -1)
+                end_conds.append([])
+            elif e.kind == "count" and (e.player is None or e.player == p):
+                pmask.append(1)
+                end_conds.append([b.condition(c, p) for c in e.conditions])
+            else:
+                pmask.append(0)
+                end_conds.append([])
+    f["end_kind"] = np.asarray(kinds, np.int32)
+    f["end_check"] = np.asarray(checks, np.int32)
+    f["end_value"] = np.asarray(values, np.int32)
+    f["end_k"] = np.asarray(ks, np.int32)
+    f["end_pmask"] = np.asarray(pmask, np.int32)
+    f["end_cond_off"], f["end_conds"] = _csr(end_conds)
+    f["end_line_off"], f["line_tiles"] = _csr(lines)
+    f["nends"] = len(kinds)
+
+    # conditions (from clean-ups and end rules) and masks, last: both grew above
+    kinds_c = [c[0] for c in b.conds]
+    f["cond_kind"] = np.asarray(kinds_c, np.int32)
+    f["cond_op"] = np.asarray([c[1] for c in b.conds], np.int32)
+    f["cond_value"] = np.asarray([c[2] for c in b.conds], np.int32)
+    f["cond_mask"] = np.asarray([c[3] for c in b.conds], np.int32)
+    f["cond_code_off"], f["cond_codes"] = _csr([c[4] for c in b.conds])
+    f["cond_tile_off"], f["cond_tiles"] = _csr([c[5] for c in b.conds])
+    f["nconds"] = len(b.conds)
+    f["masks"] = np.frombuffer(b"".join(b.mask_rows), np.uint8).copy() if b.mask_rows else np.zeros(0, np.uint8)
+    f["nmasks"] = len(b.mask_rows)
+    for size, arr in (("nchk", "chk_tile"), ("nwr", "wr_tile"), ("nlinks", "lnk_forced"), ("ntgt", "tgt"),
+                      ("nsafe", "safe_tile"), ("nent", "ent_app"), ("ngroups", "grp_always"), ("ngrp_cond", "grp_cond"),
+                      ("ngrp_app", "grp_app"), ("ngrp_trig", "grp_trig"), ("ncond_codes", "cond_codes"),
+                      ("ncond_tiles", "cond_tiles"), ("natt", "att_tile"), ("natt_apps", "att_app"),
+                      ("nend_conds", "end_conds"), ("nline_tiles", "line_tiles")):
+        f[size] = len(f[arr])
+    return Tables(f, b.dense, perft_reason)

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
 import pytest
 
 from tapology.games import open_game
+from tapology.games.chess import position_from_fen
+from tapology.rules import native
 from tapology.rules.perft import kernels_for
 from tapology.rules.position import position_from_table, read_position_file
 
 DATA = Path(__file__).parent / "data" / "perft"
-SLOW_NODES = 150_000  # entries above this many leaf turns run with -m slow
+SLOW_NODES = 150_000  # entries above this many leaf turns run with -m slow ...
+NATIVE_SLOW_NODES = 5_000_000  # ... or above this many where the native engine counts them
 
 
 def _entries() -> list:
@@ -33,18 +37,27 @@ def _entries() -> list:
             else:
                 cur[key] = rest.strip()
     params = []
+    limit = NATIVE_SLOW_NODES if native.available() else SLOW_NODES
     for e in out:
         for d, n in e["perft"]:
-            marks = [pytest.mark.slow] if n > SLOW_NODES else []
+            marks = [pytest.mark.slow] if n > (limit if e["game"] == "chess" else SLOW_NODES) else []
             params.append(pytest.param(e, d, n, id=f"{e['id']}-{d}", marks=marks))
     return params
+
+
+@functools.lru_cache(maxsize=None)
+def _game(spec: str, board: str | None):
+    """One game per rule set and board for the whole file (its tables are built once)."""
+    return open_game(spec, board)
 
 
 def _open(entry: dict):
     spec = entry["game"]
     if spec.endswith(".toml"):
         spec = str((entry["file"].parent / spec).resolve())
-    g = open_game(spec, entry.get("board"))
+    g = _game(spec, entry.get("board"))
+    if "fen" in entry:
+        return g, position_from_fen(g, entry["fen"])
     if "position" in entry:
         path = str(entry["file"].parent / entry["position"])
         return g, position_from_table(g, read_position_file(path), path)

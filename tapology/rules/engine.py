@@ -25,11 +25,13 @@ from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import EndRules, Score, Situation
 from tapology.rules.labels import Notation, path_label, unique_labels
 from tapology.rules.model import Initial, RuleSet
+from tapology.rules.native import turn_keys as native_turn_keys
 from tapology.rules.perft import count_leaves
 from tapology.rules.regions import Regions, resolve_regions
 from tapology.rules.tapeturns import tape_turns
 
 BACKENDS = ("propagate", "z3", "csp")
+NATIVE_AFTER = 32  # turn listings on one board before the native engine takes over
 
 
 def _fast_with_states(board: Board, states: tuple[int, ...]) -> Board:
@@ -62,6 +64,7 @@ class RuleGame:
         self._tables[self._board_key(self.board)] = Chains(rules, Compiled(rules, self.board, atlas, self.regions))
         self._turn_cache: OrderedDict[Position, list[Turn]] = OrderedDict()
         self._signatures: dict[tuple, frozenset[str]] = {}
+        self._asked: dict[int, int] = {}
         self.mandatory = frozenset(rules.mandatory)
         self.royal_values = frozenset(rules.state_index[r].value for r in rules.royal)
         self._history_counter = self._repetition_counter()
@@ -214,7 +217,9 @@ class RuleGame:
         ch = self.chains(pos.board)
         codes = self.codes(pos)
         if backend == "propagate":
-            found = ch.turns(codes, pos.to_move)
+            # the native engine builds its tables once per board: worth it for a board asked about again and again
+            n = self._asked[id(ch)] = self._asked.get(id(ch), 0) + 1
+            found = native_turn_keys(ch, codes, pos.to_move) if n > NATIVE_AFTER else ch.turns(codes, pos.to_move)
         elif backend == "z3":
             from tapology.rules.z3enum import z3_chains  # z3 loads only when asked for (start-up time)
 

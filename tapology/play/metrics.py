@@ -37,7 +37,7 @@ from tapology.model.domain import domain_from_spec
 from tapology.model.isomorphism import signature
 from tapology.model.topology import classify
 from tapology.play.solve import VALUES, SolveResult, solve_game, solve_kinrow
-from tapology.play.statespace import Progress
+from tapology.play.statespace import Progress, attractors, explore, shortest_lasso, space_of
 from tapology.render.svg import Canvas
 from tapology.rules.engine import RuleGame
 from tapology.rules.model import RuleSet
@@ -262,12 +262,27 @@ def parse_boards(spec: str, rules: RuleSet, *, timeout: float | None = None) -> 
 
 # ---- exact values and playouts ---------------------------------------------------------------------
 def _exact(game: Game, name: str, deadline: float) -> tuple[dict[str, Any] | None, str]:
+    """The exact value: the layered solver for k-in-a-row; otherwise the reachable positions are searched first —
+    without a cycle the memoised solver gives the value (as ``solve`` does), with one the retrograde analysis says
+    who can force a win (a draw then includes endless play)."""
     try:
         if isinstance(game, KInARow):
             sol: SolveResult = solve_kinrow(game, board_name=name)
         else:
             if len(game.players) != 2:
                 return None, "exact values are for two-player games"
+            g = explore(space_of(game), deadline=deadline)
+            if not g.complete:
+                return {"value": None, "plies": None, "positions": len(g.nodes), "method": "exhaustive (partial)",
+                        "complete": False, "seconds": round(g.seconds, 3)}, ""
+            if shortest_lasso(g) is not None:
+                vals = attractors(g)
+                first, second = vals.win[0][0], vals.win[1][0]
+                score = 1 if first is not None else -1 if second is not None else 0
+                plies = first if first is not None else second
+                return {"value": VALUES[score] + (" (or endless play)" if score == 0 else ""), "score": score,
+                        "plies": plies, "positions": len(g.nodes), "method": "retrograde analysis (the game can repeat "
+                        "a position)", "complete": True, "seconds": round(g.seconds, 3)}, ""
             sol = solve_game(game, board_name=name, deadline=deadline)
     except SolveError as exc:
         return None, str(exc)

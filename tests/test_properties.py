@@ -180,3 +180,21 @@ def test_repairs_pass_reverification():
     for f in rep.failures:
         assert again.get(f.property, f.player).verdict == "proved"
     assert "kind = \"plies\"" in rep.changes[0].toml
+
+
+@pytest.mark.slow
+def test_docs_examples_run_as_written():
+    """The Python examples of docs/play.md's 'Designing rule sets' run and print what the page shows."""
+    import re
+    import subprocess
+    import sys
+
+    text = (ROOT / "docs" / "play.md").read_text()
+    sec = text[text.index("## Designing rule sets"):text.index("## Library")]
+    blocks = re.findall(r"```python\n(.*?)```\n\n```\n(.*?)```", sec, re.S)
+    assert len(blocks) == 4
+    for code, shown in blocks:
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+        for line in shown.splitlines():
+            if line.strip() and "…" not in line:
+                assert line.rstrip() in out, line

@@ -165,7 +165,8 @@ def exhaustive_invariant(lg: LoadedGame, node: Node, *, depth: int | None = None
         path = [*g.path(i), j] if i is not None and step else g.path(j)
         w = replay(space, g, path)
         w.note = "the predicate fails at the last position" + (" (compared with the one before)" if step else "")
-        return Check(method, REFUTED, f"fails after {len(path) - 1} turns (shortest)", time.monotonic() - t0, w,
+        n = len(path) - 1
+        return Check(method, REFUTED, f"fails after {n} turn{'' if n == 1 else 's'} (shortest)", time.monotonic() - t0, w,
                      g.bound())
     if g.complete:
         what = "turns between" if step else ""
@@ -258,7 +259,7 @@ def kinduction(kr: KInARow, node: Node, *, max_k: int = 6, timeout_ms: int = 20_
                     prevx, prevo = xv, ov
                 w = replay_labels(kr, labels)
                 w.note = "bounded model checking from the start: the predicate fails at the last position"
-                return Check("k-induction (z3)", REFUTED, f"fails after {j} turns (base case, shortest)",
+                return Check("k-induction (z3)", REFUTED, f"fails after {j} turn{'' if j == 1 else 's'} (base case, shortest)",
                              time.monotonic() - t0, w)
             if got == z3.unknown:
                 return Check("k-induction (z3)", UNKNOWN, f"z3 gave up on the base case at {j} turns",
@@ -273,7 +274,7 @@ def kinduction(kr: KInARow, node: Node, *, max_k: int = 6, timeout_ms: int = 20_
         got = sol.check()
         if got == z3.unsat:
             return Check("k-induction (z3)", PROVED, f"{k}-inductive (strengthened by the claim-count lemma); no "
-                         f"violation within {k} turns of the start", time.monotonic() - t0, bound={"k": k})
+                         f"violation within {k} turn{'s' if k > 1 else ''} of the start", time.monotonic() - t0, bound={"k": k})
         if got == z3.unknown:
             return Check("k-induction (z3)", UNKNOWN, f"z3 gave up on the step case at k = {k}", time.monotonic() - t0,
                          bound={"k": k})
@@ -337,7 +338,8 @@ def boards_invariant(lg: LoadedGame, node: Node, *, max_boards: int = 20_000, de
                         return Check("boards", UNKNOWN, f"fails on a board {len(labels)} tapings away, which the game's "
                                      "play does not reach that way", time.monotonic() - t0, bound={"boards": len(seen)})
                     w.note = "tape turns from the start: the predicate fails on the last board"
-                    return Check("boards", REFUTED, f"fails after {len(labels)} tape turns (fewest)", time.monotonic() - t0,
+                    many = "" if len(labels) == 1 else "s"
+                    return Check("boards", REFUTED, f"fails after {len(labels)} tape turn{many} (fewest)", time.monotonic() - t0,
                                  w, {"boards": len(seen)})
                 queue.append(b)
     except KeyboardInterrupt:

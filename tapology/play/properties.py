@@ -524,6 +524,17 @@ def _weak(space: Space, g: Graph, rg: RuleGame, p: int, deadline: float, seed: i
                    bound=b)
 
 
+def _refutation(space: Space, g: Graph, vals: Any, p: int) -> Witness:
+    """A play showing that player p cannot force a win: another player's forced win where there is one, else the
+    others keeping p out of every position p could force a win from."""
+    name = space.players[p]
+    for q in range(len(space.players)):
+        if q != p and vals.win[q] and vals.win[q][0] is not None:
+            return _witness(space, g, forcing_line(g, vals, q), f"{space.players[q]} forces a win; {name} delays")
+    return _witness(space, g, defence_line(g, vals, p), f"the other side keeps {name} from any position it could "
+                                                        "force a win from")
+
+
 def _strong(space: Space, g: Graph, vals: Any, p: int, sol: Any) -> Verdict:
     name = space.players[p]
     dist = vals.win[p][0] if vals.win[p] else None
@@ -541,8 +552,7 @@ def _strong(space: Space, g: Graph, vals: Any, p: int, sol: Any) -> Verdict:
             return Verdict("strong-winnability", PROVED, f"solve ({sol.method})",
                            f"{name} forces a win in {sol.plies} plies", player=name, witness=w, also=also)
         value = {1: "the first player wins", 0: "a draw", -1: "the second player wins"}[sol.value]
-        w = _witness(space, g, defence_line(g, vals, p), f"the other side keeps {name} from any position it could "
-                                                         "force a win from")
+        w = _refutation(space, g, vals, p)
         return Verdict("strong-winnability", REFUTED, f"solve ({sol.method})",
                        f"{name} cannot force a win: under perfect play the game is {value} ({sol.plies} plies)",
                        player=name, witness=w, also=also)
@@ -551,13 +561,14 @@ def _strong(space: Space, g: Graph, vals: Any, p: int, sol: Any) -> Verdict:
         return Verdict("strong-winnability", PROVED, "exhaustive (retrograde)",
                        f"{name} forces a win within {dist} turns ({retro})", player=name, witness=w)
     if g.complete:
-        w = _witness(space, g, defence_line(g, vals, p), f"the other side keeps {name} from any position it could "
-                                                         "force a win from")
+        w = _refutation(space, g, vals, p)
         return Verdict("strong-winnability", REFUTED, "exhaustive (retrograde)",
                        f"{name} cannot force a win ({retro})", player=name, witness=w)
+    b = g.bound()
+    b["searched_turns"] = g.full_depth()
     return Verdict("strong-winnability", UNKNOWN, "exhaustive (partial, retrograde)",
-                   f"no forced win for {name} on the {len(g.nodes):,} positions searched (a win forced beyond them "
-                   "is not excluded)", player=name, bound=g.bound())
+                   f"{name} cannot force a win within {g.full_depth()} turns (every play that long was searched: "
+                   f"{len(g.nodes):,} positions); a longer forced win is not excluded", player=name, bound=b)
 
 
 def _goals_at(rg: RuleGame, kr: KInARow | None, pos: Position, mind_check: bool = True) -> list[tuple[int, int, tuple]]:

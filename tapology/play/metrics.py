@@ -254,6 +254,7 @@ def parse_boards(spec: str, rules: RuleSet, *, timeout: float | None = None) -> 
             info = {"tiles": n, "boards": len(boards), "complete": done}
             out.extend(boards)
         else:
+            RuleGame(rules, item)  # a board that does not open is bad input, named in the error
             out.append((item, None))
     if not out:
         raise OptionError("--boards: name at least one board")

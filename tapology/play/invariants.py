@@ -80,7 +80,8 @@ class InvariantResult:
     detail: str
     checks: list[Check] = field(default_factory=list)
     witness: Witness | None = None
-    complete: bool = True
+    complete: bool = True  # False when the time ran out or Ctrl-C stopped a method (answers so far)
+    interrupted: bool = False
     subject: Game | None = field(default=None, repr=False)
 
     @property
@@ -98,6 +99,7 @@ class InvariantResult:
         if self.witness is not None:
             out["witness"] = self.witness.to_json(self.subject)
         out["complete"] = self.complete
+        out["interrupted"] = self.interrupted
         return out
 
 
@@ -346,7 +348,7 @@ def boards_invariant(lg: LoadedGame, node: Node, *, max_boards: int = 20_000, de
         stopped = "interrupted"
     if stopped:
         return Check("boards", UNKNOWN, f"holds on the {len(seen):,} boards reached by tapings so far (stopped: "
-                     f"{stopped})", time.monotonic() - t0, bound={"boards": len(seen)})
+                     f"{stopped})", time.monotonic() - t0, bound={"boards": len(seen), "stopped": stopped})
     return Check("boards", PROVED, f"holds on every one of the {len(seen):,} boards tape turns can reach (moves do not "
                  "change the board)", time.monotonic() - t0, bound={"boards": len(seen)})
 
@@ -387,7 +389,11 @@ def prove_invariant(lg: LoadedGame, predicate: str, *, method: str = "auto", dep
             res.checks.append(exhaustive_invariant(lg, node, depth=depth, max_positions=max_positions, deadline=end,
                                                    progress=progress))
     except KeyboardInterrupt:
-        res.complete = False
+        res.complete, res.interrupted = False, True
+    res.complete = res.complete is True and not any(
+        (c.bound or {}).get("stopped") in ("deadline", "interrupted") for c in res.checks if c.verdict == UNKNOWN)
+    if any((c.bound or {}).get("stopped") == "interrupted" for c in res.checks):
+        res.interrupted = True
     refuted = [c for c in res.checks if c.verdict == REFUTED]
     proved = [c for c in res.checks if c.verdict == PROVED]
     if refuted and proved:  # pragma: no cover - the methods must agree; say so loudly if they do not

@@ -140,7 +140,8 @@ class CompareResult:
     boards: list[BoardMetrics]
     playouts: int
     seed: int
-    complete: bool = True
+    complete: bool = True  # False when the time ran out or Ctrl-C stopped the work (boards so far)
+    interrupted: bool = False
     seconds: float = 0.0
     census: dict[str, Any] | None = None
 
@@ -151,6 +152,7 @@ class CompareResult:
         if self.census is not None:
             out["census"] = self.census
         out["complete"] = self.complete
+        out["interrupted"] = self.interrupted
         out["seconds"] = round(self.seconds, 3)
         return out
 
@@ -415,6 +417,7 @@ def compare(spec: str, boards: str, *, playouts: int = 1000, seed: int = 0, time
                                                 playout_seconds=share / 2, max_plies=max_plies))
     except KeyboardInterrupt:
         res.complete = False
+        res.interrupted = True
     res.seconds = time.monotonic() - t0
     return res
 
@@ -437,6 +440,7 @@ class ValueBoards:
     shortest: BoardMetrics | None = None
     by_value: dict[str, int] = field(default_factory=dict)
     complete: bool = True
+    interrupted: bool = False
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
@@ -450,7 +454,7 @@ class ValueBoards:
         return {"game": self.game, "request": self.request, "value": self.value, "plies": self.plies,
                 "count": len(self.boards), "boards": [brief(b) for b in self.boards], "examined": self.examined,
                 "by_value": self.by_value, "longest_forced_win": brief(self.longest),
-                "shortest_forced_win": brief(self.shortest), "complete": self.complete,
+                "shortest_forced_win": brief(self.shortest), "complete": self.complete, "interrupted": self.interrupted,
                 "seconds": round(self.seconds, 3)}
 
 
@@ -498,5 +502,6 @@ def boards_for_value(spec: str, req: Request, value: str, *, plies: int | None =
                         break
     except KeyboardInterrupt:
         res.complete = False
+        res.interrupted = True
     res.seconds = time.monotonic() - t0
     return res

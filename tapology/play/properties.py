@@ -125,7 +125,8 @@ class PropertiesResult:
     board: str
     verdicts: list[Verdict]
     explored: dict[str, Any]
-    complete: bool = True
+    complete: bool = True  # False when the time ran out or Ctrl-C stopped the work (answers so far)
+    interrupted: bool = False
     seconds: float = 0.0
     subject: Game | None = field(default=None, repr=False)
 
@@ -141,7 +142,8 @@ class PropertiesResult:
         assert self.subject is not None
         return {"game": self.game, "board": self.board,
                 "properties": [v.to_json(self.subject) for v in self.verdicts],
-                "explored": self.explored, "complete": self.complete, "seconds": round(self.seconds, 3)}
+                "explored": self.explored, "complete": self.complete, "interrupted": self.interrupted,
+                "seconds": round(self.seconds, 3)}
 
 
 # ---- goals ---------------------------------------------------------------------------------
@@ -389,6 +391,8 @@ def check_properties(lg: LoadedGame, *, properties: Sequence[str] | None = None,
         res.explored["seconds"] = round(g.seconds, 3)
         if g.stopped == "interrupted":
             raise KeyboardInterrupt
+        if g.stopped == "deadline":
+            res.complete = False
         vals = attractors(g) if ("strong-winnability" in wanted) else None
         for k, prop in enumerate(wanted):
             stage(prop, k)
@@ -418,6 +422,7 @@ def check_properties(lg: LoadedGame, *, properties: Sequence[str] | None = None,
                 v.seconds = (time.monotonic() - t1) / len(new)
     except KeyboardInterrupt:
         res.complete = False
+        res.interrupted = True
     res.seconds = time.monotonic() - t0
     return res
 

@@ -122,6 +122,7 @@ class RepairResult:
     after: PropertiesResult | None
     seconds: float = 0.0
     complete: bool = True
+    interrupted: bool = False
 
     @property
     def passes(self) -> bool:
@@ -263,6 +264,7 @@ def repair(lg: LoadedGame, *, before: PropertiesResult | None = None, timeout: f
         res.after = cur_res if res.changes else None
     except KeyboardInterrupt:
         res.complete = False
+        res.interrupted = True
     res.seconds = time.monotonic() - t0
     return res
 

@@ -25,8 +25,9 @@ from tapology.reports.base import Report
 from tapology.solver.synthesis import Request
 
 
-def _exit(complete: bool, failed: bool) -> int:
-    if not complete:
+def _exit(interrupted: bool, failed: bool) -> int:
+    """130 after Ctrl-C (the answers so far), else 1 for a no and 0 for a yes; a timeout is not a failure."""
+    if interrupted:
         return 130
     return 1 if failed else 0
 
@@ -42,7 +43,7 @@ class PropertiesReport(Report):
     @property
     def exit_code(self) -> int:  # type: ignore[override]
         """1 when a property is refuted, 130 when the search was interrupted."""
-        return _exit(self.result.complete and (self.repairs is None or self.repairs.complete),
+        return _exit(self.result.interrupted or (self.repairs is not None and self.repairs.interrupted),
                      any(v.verdict == REFUTED for v in self.result.verdicts))
 
     def to_json(self) -> dict[str, Any]:
@@ -109,7 +110,7 @@ class InvariantReport(Report):
     @property
     def exit_code(self) -> int:  # type: ignore[override]
         """0 proved, 1 refuted (or the methods disagree), 130 interrupted; unknown is 0 with the bound said."""
-        return _exit(self.result.complete, self.result.verdict == REFUTED or not self.result.agree)
+        return _exit(self.result.interrupted, self.result.verdict == REFUTED or not self.result.agree)
 
     def to_json(self) -> dict[str, Any]:
         return self.result.to_json()
@@ -142,7 +143,7 @@ class CompareReport(Report):
 
     @property
     def exit_code(self) -> int:  # type: ignore[override]
-        return _exit(self.result.complete, False)
+        return _exit(self.result.interrupted, False)
 
     def to_json(self) -> dict[str, Any]:
         out = self.result.to_json()
@@ -188,7 +189,7 @@ class ValueBoardsReport(Report):
 
     @property
     def exit_code(self) -> int:  # type: ignore[override]
-        return _exit(self.result.complete, not self.result.boards)
+        return _exit(self.result.interrupted, not self.result.boards)
 
     def to_json(self) -> dict[str, Any]:
         out = self.result.to_json()

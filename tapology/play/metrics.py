@@ -180,12 +180,23 @@ class CompareResult:
         cv = Canvas(f"{self.game} across surfaces")
         bw, gap, height = 22.0, 10.0, 200.0
         colours = {1: "#d62728", 0: "#7f7f7f", -1: "#1f77b4"}
-        cv.text("labels", 0, -30, f"{self.game}: random play (bars, 95% interval on the first player's rate) and "
-                "exact value (dots)", 13, **{"text-anchor": "start"})
+
+        def text(x: float, y: float, s: str, size: float, anchor: str = "middle", angle: float = 0.0) -> None:
+            w = 0.6 * size * len(s)
+            x0 = x - (w / 2 if anchor == "middle" else w if anchor == "end" else 0.0)
+            ex, ey = x0 + w * math.cos(math.radians(angle)), y + w * math.sin(math.radians(angle))
+            attrs = {"x": f"{x:.1f}", "y": f"{y:.1f}", "font-size": f"{size:g}", "font-family": "sans-serif",
+                     "text-anchor": anchor, "dominant-baseline": "central"}
+            if angle:
+                attrs["transform"] = f"rotate({angle:g} {x:.1f} {y:.1f})"
+            cv.add("labels", "text", attrs, s, extent=[(x0, y - size), (ex, ey + size)])
+
+        text(0, -30, f"{self.game}: random play (bars; 95% interval on the first player's rate), exact value (dots)", 13,
+             "start")
         for frac in (0.0, 0.5, 1.0):
             y = height * (1 - frac)
             cv.line("edges", (-6, y), (len(self.boards) * (bw + gap), y), stroke="#cccccc", **{"stroke-width": "0.5"})
-            cv.text("labels", -10, y, f"{int(frac * 100)}%", 9, **{"text-anchor": "end"})
+            text(-10, y, f"{int(frac * 100)}%", 9, "end")
         for i, b in enumerate(self.boards):
             x = i * (bw + gap)
             if b.first_win is not None and b.draw is not None and b.second_win is not None:
@@ -195,18 +206,17 @@ class CompareResult:
                     cv.polygon("tiles", [(x, y - h), (x + bw, y - h), (x + bw, y), (x, y)], fill=col, stroke="none")
                     y -= h
                 lo, hi = height * (1 - b.first_win.low), height * (1 - b.first_win.high)
-                cv.line("marks", (x + bw / 2, lo), (x + bw / 2, hi), stroke="#000000", **{"stroke-width": "1"})
-                cv.line("marks", (x + bw / 2 - 4, lo), (x + bw / 2 + 4, lo), stroke="#000000", **{"stroke-width": "1"})
-                cv.line("marks", (x + bw / 2 - 4, hi), (x + bw / 2 + 4, hi), stroke="#000000", **{"stroke-width": "1"})
+                for a, c in (((x + bw / 2, lo), (x + bw / 2, hi)), ((x + bw / 2 - 4, lo), (x + bw / 2 + 4, lo)),
+                             ((x + bw / 2 - 4, hi), (x + bw / 2 + 4, hi))):
+                    cv.line("marks", a, c, stroke="#000000", **{"stroke-width": "1"})
             if b.value is not None:
                 cx, cy = x + bw / 2, height + 14
                 cv.add("tokens", "circle", {"cx": f"{cx:.1f}", "cy": f"{cy:.1f}", "r": "6", "fill": colours[b.value]},
                        extent=[(cx - 6, cy - 6), (cx + 6, cy + 6)])
                 plies = b.exact.get("plies") if b.exact else None
                 if plies is not None:
-                    cv.text("labels", cx, cy + 16, str(plies), 9)
-            cv.text("labels", x + bw / 2, height + 44, b.name, 9,
-                    transform=f"rotate(60 {x + bw / 2:.1f} {height + 44:.1f})", **{"text-anchor": "start"})
+                    text(cx, cy + 16, str(plies), 9)
+            text(x + bw / 2, height + 44, b.name, 9, "start", 60.0)
         return cv.tostring(24.0)
 
 

@@ -135,9 +135,11 @@ def _path_text(board: Any, path: tuple) -> str:
 
 
 def dynamic_pitfalls(rg: RuleGame, g: Graph) -> list[Pitfall]:
-    """Null moves round a seam and duplicate routes, at the positions of a search graph (the first of each kind)."""
+    """Null moves round a seam and duplicate routes, at the positions of a search graph (the first of each kind).
+    Duplicate routes are reported on boards that are not a disk (where a seam can make them)."""
     out: list[Pitfall] = []
-    null_done = dup_done = False
+    null_done = False
+    dup_done = classify(g.nodes[0].board).surface == "disk"
     h = rg.h
     for i, pos in enumerate(g.nodes):
         if null_done and dup_done:

@@ -78,8 +78,10 @@ class PropertiesReport(Report):
                 lines += ["    " + ln for ln in changes_toml(rep.changes).splitlines()]
                 if rep.after is not None:
                     lines += ["    " + v.text().splitlines()[0] for v in rep.after.verdicts]
-        if not r.complete:
+        if r.interrupted:
             lines.append("interrupted: the answers above are those found so far")
+        elif not r.complete:
+            lines.append("the time ran out: each unknown answer says how far the search got (--timeout for more)")
         return "\n".join(lines)
 
 

@@ -50,7 +50,6 @@ from tapology.play.rewrites import find_ranking
 from tapology.play.solve import solve_kinrow
 from tapology.play.statespace import (
     Graph,
-    KinrowSpace,
     Progress,
     Space,
     Witness,
@@ -672,7 +671,3 @@ def _monotonicity(space: Space, g: Graph, rg: RuleGame, kr: KInARow | None) -> V
     return Verdict("goal-monotonicity", UNKNOWN, "exhaustive (partial)",
                    f"no goal undone among {len(g.nodes):,} positions searched", bound=g.bound())
 
-
-def kinrow_space(kr: KInARow, symmetry: bool = True) -> KinrowSpace:
-    """The symmetry-reduced space of a k-in-a-row game."""
-    return KinrowSpace(kr, symmetry)

@@ -205,6 +205,15 @@ BAD: list[tuple[str, str]] = [
     ("verify tictactoe --reach 'line(X)' --depth -1", "--depth -1"),
     ("verify checkers --reach 'line(X)' --depth 1 --method z3", "--method z3"),
     ("verify checkers --play-to-full", "checkers"),
+    # compare
+    ("compare nosuch --boards plane:3x3", "nosuch"),
+    ("compare tictactoe --boards nope:3", "nope:3"),
+    ("compare tictactoe --boards incons.toml", "incons.toml"),
+    ("compare tictactoe --boards census:x", "census:x"),
+    ("compare tictactoe --boards ,", "--boards"),
+    ("compare tictactoe --boards plane:3x3 --playouts -1", "--playouts -1"),
+    ("compare tictactoe --boards plane:3x3 --svg nodir/c.svg", "nodir"),
+    ("compare tictactoe", "--boards"),
     # walk, view, net
     ("walk ok.toml --from 9 --steps up", "--from '9'"),
     ("walk ok.toml --from 1 --steps north", "'north'"),
@@ -388,6 +397,7 @@ JSON_OK = [
     ("solve tictactoe:2,2,2", 0),
     ("referee tictactoe -", 0),
     ("verify tictactoe --reach line(X) --depth 5", 0),
+    ("compare tictactoe --boards plane:3x3,torus:3x3 --playouts 50", 0),
     ("play tictactoe --x ai --o ai --strength random --seed 1", 0),
     ("walk klein:3x3 --from 1 --steps up,up,up", 0),
     ("view torus:2x2 --from 1 --radius 1", 0),

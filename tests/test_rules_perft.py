@@ -45,7 +45,7 @@ def _entries() -> list:
     return params
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _game(spec: str, board: str | None):
     """One game per rule set and board for the whole file (its tables are built once)."""
     return open_game(spec, board)

@@ -120,7 +120,7 @@ class ChartDomain:
 
     def spec(self) -> str | list[list[int]]:
         """The domain as written in a board file: a name, or the list of cells."""
-        if self.name != "custom" and domain_from_spec(self.grid, self.name) == self:
+        if self.name != "custom" and _NAMED.match(self.name) and domain_from_spec(self.grid, self.name) == self:
             return self.name
         return [list(c) for c in self.cells]
 

@@ -7,7 +7,7 @@ Grammar (keywords are case-insensitive; ``&&``, ``||``, ``!`` may stand for and,
     not   := 'not' not | cmp
     cmp   := sum (('=='|'='|'!='|'<'|'<='|'>'|'>=') sum)?
     sum   := atom (('+'|'-') atom)*
-    atom  := INT | NAME | NAME '(' ARG ')' | '(' pred ')'
+    atom  := INT | NAME | NAME '(' ARG ')' | 'prev' '(' pred ')' | '(' pred ')'
 
 Terms (a player is ``X`` or ``O`` or a player name; a state is a state name or number):
 
@@ -24,7 +24,17 @@ Terms (a player is ``X`` or ``O`` or a player name; a state is a state name or n
 ``over``           the game has ended
 ``drawn``          early draw: not over, and no line can still be filled (see ``KInARow.dead_draw``)
 ``winnable``       not over, and some player can still fill a line
+``pieces``         tiles not empty; ``pieces(P)``: tiles holding P's states
+``open``           sides of the board glued to nothing
+``closed``         no open side
+``consistent``     the board's atlas is consistent
+``manifold``       the board is a surface (no mirror, cone point or singular vertex)
+``orientable``     the board is orientable
+``euler``          the board's Euler characteristic
 =================  =========================================================================
+
+``prev(E)`` is the value of E in the position before (invariants only: ``verify --invariant``
+checks a predicate with ``prev`` across every turn, e.g. ``pieces <= prev(pieces)``).
 
 Booleans count as 0/1 in sums and comparisons; numbers as true when non-zero.
 """
@@ -37,9 +47,11 @@ from typing import Any, Protocol
 
 from tapology.errors import PredicateError
 
-TERMS_WITH_ARG = {"count", "line", "lines", "live", "turn"}
-TERMS_BARE = {"empty", "dead", "lines", "ply", "over", "drawn", "winnable", "true", "false"}
-BOOL_TERMS = {"line", "turn", "over", "drawn", "winnable", "true", "false"}
+TERMS_WITH_ARG = {"count", "line", "lines", "live", "turn", "pieces"}
+BOARD_TERMS = {"open", "closed", "consistent", "manifold", "orientable", "euler"}
+TERMS_BARE = {"empty", "dead", "lines", "ply", "over", "drawn", "winnable", "true", "false", "pieces"} | BOARD_TERMS
+BOOL_TERMS = {"line", "turn", "over", "drawn", "winnable", "true", "false", "closed", "consistent", "manifold",
+              "orientable"}
 
 _TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_\-]*)|(==|!=|<=|>=|&&|\|\||[=<>()+\-!]))")
 
@@ -146,6 +158,11 @@ def parse_predicate(text: str) -> Node:
         if tok.isdigit():
             return Node("num", (int(tok),))
         name = tok.lower()
+        if name == "prev" and peek() == "(":
+            take("(")
+            a = p_or()
+            take(")")
+            return Node("prev", (a,))
         if name in ("and", "or", "not"):
             raise PredicateError(f"predicate {text!r}: {tok!r} at column {c} needs something before it")
         if peek() == "(":
@@ -179,6 +196,19 @@ class Terms(Protocol):
         ...
 
 
+def _previous(terms: Terms) -> Terms:
+    """The terms of the position before (``prev``); :class:`PredicateError` where there is none."""
+    prev = getattr(terms, "previous", None)
+    if prev is None:
+        raise PredicateError("prev(...) compares with the position before a turn: it is only for invariants")
+    return prev()
+
+
+def uses_prev(node: Node) -> bool:
+    """True when the predicate reads the position before (``prev``)."""
+    return node.op == "prev" or (node.op not in ("num", "term") and any(uses_prev(a) for a in node.args))
+
+
 def evaluate(node: Node, terms: Terms) -> bool | int:
     """Value of a predicate on plain Python values."""
     op = node.op
@@ -188,6 +218,8 @@ def evaluate(node: Node, terms: Terms) -> bool | int:
         return terms.term(*node.args)
     if op == "not":
         return not evaluate(node.args[0], terms)
+    if op == "prev":
+        return evaluate(node.args[0], _previous(terms))
     if op == "and":
         return bool(evaluate(node.args[0], terms)) and bool(evaluate(node.args[1], terms))
     if op == "or":
@@ -206,10 +238,12 @@ def to_z3(node: Node, terms: Terms) -> Any:
     def as_bool(e: Any) -> Any:
         return e if z3.is_bool(e) else e != 0
 
-    def rec(n: Node) -> Any:
+    def rec(n: Node, terms: Terms = terms) -> Any:
         op = n.op
         if op == "num":
             return z3.IntVal(n.args[0])
+        if op == "prev":
+            return rec(n.args[0], _previous(terms))
         if op == "term":
             v = terms.term(*n.args)
             if isinstance(v, bool):
@@ -218,12 +252,12 @@ def to_z3(node: Node, terms: Terms) -> Any:
                 return z3.IntVal(v)
             return v
         if op == "not":
-            return z3.Not(as_bool(rec(n.args[0])))
+            return z3.Not(as_bool(rec(n.args[0], terms)))
         if op == "and":
-            return z3.And(as_bool(rec(n.args[0])), as_bool(rec(n.args[1])))
+            return z3.And(as_bool(rec(n.args[0], terms)), as_bool(rec(n.args[1], terms)))
         if op == "or":
-            return z3.Or(as_bool(rec(n.args[0])), as_bool(rec(n.args[1])))
-        a, b = as_int(rec(n.args[0])), as_int(rec(n.args[1]))
+            return z3.Or(as_bool(rec(n.args[0], terms)), as_bool(rec(n.args[1], terms)))
+        a, b = as_int(rec(n.args[0], terms)), as_int(rec(n.args[1], terms))
         return {"+": lambda: a + b, "-": lambda: a - b, "==": lambda: a == b, "!=": lambda: a != b,
                 "<": lambda: a < b, "<=": lambda: a <= b, ">": lambda: a > b, ">=": lambda: a >= b}[op]()
 

@@ -20,7 +20,10 @@ from typing import Any
 from tapology.errors import PredicateError, ReachError
 from tapology.game import Game, Position
 from tapology.games.kinrow import PLAYERS, KInARow, popcount
-from tapology.play.predicate import Node, evaluate, parse_predicate, term_names, to_z3
+from tapology.model.atlas import Atlas
+from tapology.model.board import Board
+from tapology.model.topology import classify
+from tapology.play.predicate import BOARD_TERMS, Node, evaluate, parse_predicate, term_names, to_z3, uses_prev
 from tapology.play.solve import canon_one, key_luts
 from tapology.play.symmetry import game_symmetries
 from tapology.play.transcript import position_json, state_names
@@ -83,10 +86,43 @@ def _state_arg(arg: str | None, names: dict[int, str]) -> int:
     raise PredicateError(f"count({arg}): {arg!r} is not a tile state ({', '.join(names.values())} or their numbers)")
 
 
-def check_terms(node: Node, players: tuple[str, ...], names: dict[int, str]) -> None:
-    """Raise :class:`PredicateError` for unknown players or states, before any search."""
+_BOARD_CACHE: dict[tuple, dict[str, Any]] = {}
+
+
+def board_terms(board: Board) -> dict[str, Any]:
+    """The board terms of the predicate language (open, closed, consistent, manifold, orientable, euler), cached by
+    gluing.  Cost: a closure and a classification per new board."""
+    key = (board.glue, board.extra, board.domain.cells)
+    got = _BOARD_CACHE.get(key)
+    if got is None:
+        opened = sum(1 for row in board.glue for c in row if c < 0)
+        consistent = Atlas.of(board).conflict is None
+        topo = classify(board)
+        got = {"open": opened, "closed": opened == 0, "consistent": consistent, "manifold": topo.manifold,
+               "orientable": topo.orientable, "euler": topo.euler_characteristic}
+        if len(_BOARD_CACHE) > 4096:
+            _BOARD_CACHE.clear()
+        _BOARD_CACHE[key] = got
+    return got
+
+
+def player_index(arg: str | None, players: tuple[str, ...], term: str) -> int:
+    """The index of the player a term's argument names; :class:`PredicateError` otherwise."""
+    return _player_arg(arg, players, term)
+
+
+def state_value(arg: str | None, names: dict[int, str]) -> int:
+    """The state value a ``count`` argument names; :class:`PredicateError` otherwise."""
+    return _state_arg(arg, names)
+
+
+def check_terms(node: Node, players: tuple[str, ...], names: dict[int, str], *, allow_prev: bool = False) -> None:
+    """Raise :class:`PredicateError` for unknown players or states (and ``prev`` unless allowed), before any search."""
+    if not allow_prev and uses_prev(node):
+        raise PredicateError("prev(...) compares with the position before a turn: it is only for invariants "
+                             "(verify --invariant)")
     for name, arg in term_names(node):
-        if name in ("line", "lines", "live", "turn") and arg is not None:
+        if name in ("line", "lines", "live", "turn", "pieces") and arg is not None:
             _player_arg(arg, players, name)
         elif name == "count":
             _state_arg(arg, names)
@@ -95,8 +131,15 @@ def check_terms(node: Node, players: tuple[str, ...], names: dict[int, str]) -> 
 class KinrowTerms:
     """Term values of one bitmask position of a :class:`KInARow` game."""
 
-    def __init__(self, game: KInARow, x: int, o: int) -> None:
+    def __init__(self, game: KInARow, x: int, o: int, before: KinrowTerms | None = None) -> None:
         self.g, self.x, self.o = game, x, o
+        self.before = before
+
+    def previous(self) -> KinrowTerms:
+        """The position before the turn (invariants with ``prev``)."""
+        if self.before is None:
+            raise PredicateError("prev(...) compares with the position before a turn: it is only for invariants")
+        return self.before
 
     def term(self, name: str, arg: str | None) -> Any:
         g, x, o = self.g, self.x, self.o
@@ -106,6 +149,10 @@ class KinrowTerms:
             return g.n - popcount(x | o) if s == 0 else popcount(marks[s - 1])
         if name == "empty":
             return g.n - popcount(x | o)
+        if name == "pieces":
+            return popcount(x | o) if arg is None else popcount(marks[_player_arg(arg, PLAYERS, name)])
+        if name in BOARD_TERMS:
+            return board_terms(g.board)[name]
         if name in ("line", "lines") and arg is not None:
             p = _player_arg(arg, PLAYERS, name)
             return g.won(marks[p]) if name == "line" else len(g.lines_of(marks[p]))
@@ -203,9 +250,18 @@ def reach_kinrow(game: KInARow, predicate: str, depth: int, *, symmetry: bool = 
 
 
 # ---- z3 bounded model checking ------------------------------------------------------
-class _Z3Terms:
-    def __init__(self, game: KInARow, xs: list[Any], os: list[Any], ply: Any) -> None:
+class Z3Terms:
+    """Term values of one frame of Boolean claims (z3 expressions); ``before`` is the frame before (``prev``)."""
+
+    def __init__(self, game: KInARow, xs: list[Any], os: list[Any], ply: Any, before: Z3Terms | None = None) -> None:
         self.g, self.xs, self.os, self.ply = game, xs, os, ply
+        self.before = before
+
+    def previous(self) -> Z3Terms:
+        """The frame before (invariants with ``prev``)."""
+        if self.before is None:
+            raise PredicateError("prev(...) compares with the position before a turn: it is only for invariants")
+        return self.before
 
     def _line(self, marks: list[Any]) -> Any:
         import z3
@@ -249,6 +305,13 @@ class _Z3Terms:
             return self._count(marks[s - 1])
         if name == "empty":
             return self._count([z3.Not(z3.Or(a, b)) for a, b in zip(xs, os, strict=True)])
+        if name == "pieces":
+            if arg is None:
+                return self._count([z3.Or(a, b) for a, b in zip(xs, os, strict=True)])
+            return self._count(marks[_player_arg(arg, PLAYERS, name)])
+        if name in BOARD_TERMS:
+            v = board_terms(g.board)[name]
+            return z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)
         if name in ("line", "lines") and arg is not None:
             p = _player_arg(arg, PLAYERS, name)
             if name == "line":
@@ -297,7 +360,7 @@ def reach_z3(game: KInARow, predicate: str, depth: int, *, timeout_ms: int = 0) 
         if s + 1 < depth:
             sol.add(z3.Implies(z3.Not(moved[s]), z3.Not(moved[s + 1])))
         same = z3.And([xv[s + 1][t] == xv[s][t] for t in range(n)] + [ov[s + 1][t] == ov[s][t] for t in range(n)])
-        frame = _Z3Terms(game, xv[s], ov[s], z3.IntVal(s))
+        frame = Z3Terms(game, xv[s], ov[s], z3.IntVal(s))
         mine, other = (xv, ov) if s % 2 == 0 else (ov, xv)
         claims = []
         for t in range(n):
@@ -312,7 +375,7 @@ def reach_z3(game: KInARow, predicate: str, depth: int, *, timeout_ms: int = 0) 
             made = [z3.If(moved[j], 1, 0) for j in range(s) if j % 2 == parity]
             sol.add(z3.Sum([z3.If(v, 1, 0) for v in marks[s]]) == (z3.Sum(made) if made else 0))
     ply = z3.Sum([z3.If(m, 1, 0) for m in moved]) if moved else z3.IntVal(0)
-    sol.add(to_z3(node, _Z3Terms(game, xv[depth], ov[depth], ply)))
+    sol.add(to_z3(node, Z3Terms(game, xv[depth], ov[depth], ply)))
     verdict = sol.check()
     if verdict == z3.sat:
         # a shortest witness: shorten while z3 finds one with fewer turns ("no move at step d" is ply <= d,
@@ -345,13 +408,35 @@ class GameTerms:
     """Term values of a position of any game: state counts by the game's state names, and lines when given."""
 
     def __init__(self, game: Game, pos: Position, lines: tuple[tuple[int, ...], ...] = (),
-                 player_states: tuple[int, ...] = (1, 2)) -> None:
-        self.game, self.pos, self.lines, self.ps = game, pos, lines, player_states
+                 player_states: tuple[int, ...] = (1, 2), *,
+                 lines_for: Callable[[Position], tuple[tuple[int, ...], ...]] | None = None,
+                 before: GameTerms | None = None) -> None:
+        self.game, self.pos, self.ps = game, pos, player_states
+        self.lines = lines_for(pos) if lines_for is not None else lines
+        self.before = before
+
+    def previous(self) -> GameTerms:
+        """The terms of the position before the turn (invariants with ``prev``)."""
+        if self.before is None:
+            raise PredicateError("prev(...) compares with the position before a turn: it is only for invariants")
+        return self.before
 
     def term(self, name: str, arg: str | None) -> Any:
         st = self.pos.states
         names = state_names(self.game)
         players = tuple(self.game.players)
+        if name == "pieces":
+            rules = getattr(self.game, "rules", None)
+            if arg is None:
+                return sum(1 for v in st if v != 0)
+            p = _player_arg(arg, players, name)
+            if rules is not None:
+                owned = {s.value for s in rules.states if s.owner == p}
+            else:
+                owned = {self.ps[p]} if p < len(self.ps) else set()
+            return sum(1 for v in st if v in owned)
+        if name in BOARD_TERMS:
+            return board_terms(self.pos.board)[name]
         if name == "count":
             s = _state_arg(arg, names)
             return sum(1 for v in st if v == s)

@@ -327,12 +327,14 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
 
 # ---- the reference: memoised search over any Game ----------------------------------
 def solve_game(game: Game, *, progress: Progress | None = None, board_name: str = "",
-               draw_plies: Callable[[Position], int] | None = None) -> SolveResult:
+               draw_plies: Callable[[Position], int] | None = None, deadline: float | None = None,
+               max_positions: int | None = None) -> SolveResult:
     """Solve any finite two-player game through its ``turns``/``outcome``: memoised search, no symmetry.
 
     Scores are from the first player's side, a win in d plies scoring WIN − d; in a draw
     the longest drawn line of play is the game's length.  Cost: one ``turns`` call per
-    reachable position.
+    reachable position.  Past ``deadline`` (a ``time.monotonic()`` value) or ``max_positions`` it stops as
+    Ctrl-C does: the counts so far, ``complete`` False.
     """
     import time
 
@@ -350,6 +352,9 @@ def solve_game(game: Game, *, progress: Progress | None = None, board_name: str 
     on_path: set[Position] = set()
     try:
         while stack:
+            if (deadline is not None and len(memo) % 256 == 0 and time.monotonic() > deadline) or \
+                    (max_positions is not None and len(memo) > max_positions):
+                raise KeyboardInterrupt
             pos, kids = stack[-1]
             if pos in memo:
                 stack.pop()

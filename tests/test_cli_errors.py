@@ -205,6 +205,13 @@ BAD: list[tuple[str, str]] = [
     ("verify tictactoe --reach 'line(X)' --depth -1", "--depth -1"),
     ("verify checkers --reach 'line(X)' --depth 1 --method z3", "--method z3"),
     ("verify checkers --play-to-full", "checkers"),
+    ("verify tictactoe --properties --reach 'line(X)'", "one of --reach"),
+    ("verify tictactoe --repair", "--repair"),
+    ("verify tictactoe --properties --timeout 0", "--timeout 0"),
+    ("verify tictactoe --invariant 'line(X) and'", "'line(X) and'"),
+    ("synthesize --tiles 4 --closed --game tictactoe", "--game and --value"),
+    ("synthesize --tiles 4 --closed --game tictactoe --value maybe", "maybe"),
+    ("synthesize --tiles 4 --closed --game nosuch --value draw", "nosuch"),
     # compare
     ("compare nosuch --boards plane:3x3", "nosuch"),
     ("compare tictactoe --boards nope:3", "nope:3"),

@@ -6,10 +6,8 @@ from typing import Annotated
 
 import typer
 
-from tapology.commands.games import JsonOpt, emit
+from tapology.commands.common import BoardArg, DomainOpt, JsonOpt, emit
 
-BoardArg = Annotated[str, typer.Argument(help="A board file (.toml) or a built-in name such as torus:3x3.")]
-DomainOpt = Annotated[str | None, typer.Option("--domain", help="Chart domain: box, plus, box:R, ball:R.")]
 BackendOpt = Annotated[str, typer.Option("--backend", help="Who decides: propagate (default), z3 or csp (small boards).")]
 ExplainOpt = Annotated[bool, typer.Option("--explain",
                                           help="On a refusal, list a minimal set of tapings that cannot hold together.")]

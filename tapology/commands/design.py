@@ -3,45 +3,11 @@
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Annotated
 
 import typer
 
-from tapology.reports.base import Report
-
-GameArg = Annotated[str, typer.Argument(help="A game: tictactoe, tictactoe:K, tictactoe:M,N,K, checkers, chinese-checkers, "
-                                             "tictactopology, chess, or a rule file.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")]
-
-
-def _emit(rep: Report, as_json: bool) -> None:
-    """Print a report (JSON or text) and leave with its exit code."""
-    typer.echo(json.dumps(rep.to_json(), indent=2, ensure_ascii=False) if as_json else rep.text())
-    if rep.exit_code:
-        raise typer.Exit(rep.exit_code)
-
-
-@contextmanager
-def _progress(label: str) -> Iterator[Callable[[str, int, int], None] | None]:
-    """A progress bar on stderr when it is a terminal; yields the callback ``(stage, done, total)`` or None."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console  # rich's bar loads only for a terminal
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True),
-                  transient=True) as bar:
-        task = bar.add_task(label, total=None)
-
-        def update(_stage: str, done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total or None)
-
-        yield update
+from tapology.commands.common import GameArg, JsonOpt, emit, stage_progress
 
 
 def register(app: typer.Typer) -> None:
@@ -63,7 +29,7 @@ def register(app: typer.Typer) -> None:
         """One rule set across surfaces: exact values where solvable, random-playout estimates with 95% intervals."""
         from tapology.reports.design import compare_report
 
-        with _progress("boards") as update:
+        with stage_progress("boards") as update:
             rep = compare_report(game, boards, playouts=playouts, seed=seed, timeout=timeout, svg=svg, png=png,
                                  progress=update)
-        _emit(rep, as_json)
+        emit(rep, as_json)

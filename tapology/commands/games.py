@@ -2,48 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated
 
 import typer
 
-from tapology.reports.base import Report
-
-GameArg = Annotated[str, typer.Argument(help="A game: tictactoe, tictactoe:K, tictactoe:M,N,K, checkers, chinese-checkers, "
-                                             "tictactopology, chess, or a rule file.")]
-BoardOpt = Annotated[str | None, typer.Option("--board", help="Board: a built-in name such as torus:3x3, or a file.")]
-PosOpt = Annotated[str | None, typer.Option("--position", help="A position file (TOML); for chess also a FEN string "
-                                                                "or a file holding one.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")]
-
-
-def emit(rep: Report, as_json: bool) -> None:
-    """Print a report (JSON or text) and leave with its exit code."""
-    typer.echo(json.dumps(rep.to_json(), indent=2, ensure_ascii=False) if as_json else rep.text())
-    if rep.exit_code:
-        raise typer.Exit(rep.exit_code)
-
-
-@contextmanager
-def progress_bar(label: str) -> Iterator:
-    """A rich progress bar on stderr (when it is a terminal); yields ``update(done, total)`` or None."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console  # rich's bar loads only for a terminal
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
+from tapology.commands.common import BoardOpt, GameArg, JsonOpt, PosOpt, emit, progress_bar
 
 
 def register(app: typer.Typer) -> None:

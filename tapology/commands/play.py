@@ -3,35 +3,11 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
 
-from tapology.commands.games import BoardOpt, GameArg, JsonOpt, emit
-
-
-@contextmanager
-def stage_progress(label: str) -> Iterator[Callable[[str, int, int], None] | None]:
-    """A progress bar per stage on stderr when it is a terminal; yields the callback ``(stage, done, total)``
-    (or None)."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console  # rich's bar loads only for a terminal
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(TextColumn(label + " {task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as prog:
-        tasks: dict[str, Any] = {}
-
-        def cb(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                tasks[stage] = prog.add_task(stage, total=total or None)
-            prog.update(tasks[stage], completed=done, total=total or None)
-
-        yield cb
+from tapology.commands.common import BoardOpt, GameArg, JsonOpt, emit, stage_progress
 
 
 def register(app: typer.Typer) -> None:
@@ -104,14 +80,38 @@ def register(app: typer.Typer) -> None:
         board: BoardOpt = None,
         as_json: JsonOpt = False,
         reach: Annotated[str | None, typer.Option("--reach", help="A predicate, e.g. 'line(X) and line(O)'.")] = None,
-        depth: Annotated[int, typer.Option("--depth", help="Turns to look ahead for --reach.")] = 9,
-        method: Annotated[str, typer.Option("--method", help="auto, exhaustive or z3.")] = "auto",
+        depth: Annotated[int | None, typer.Option("--depth", help="Turns to look ahead (--reach: 9; --invariant: "
+                                                                  "as deep as needed).")] = None,
+        method: Annotated[str, typer.Option("--method", help="auto, exhaustive or z3 (--invariant also: boards).")]
+        = "auto",
         play_to_full: Annotated[bool, typer.Option("--play-to-full",
                                                    help="k-in-a-row: play on after a line, to a full board.")] = False,
+        properties: Annotated[bool, typer.Option("--properties", help="Termination, playability, weak and strong "
+                                                                      "winnability, goals, and the surface pitfalls.")]
+        = False,
+        repair: Annotated[bool, typer.Option("--repair", help="With --properties: the smallest change that makes a "
+                                                              "failed property hold, re-verified.")] = False,
+        invariant: Annotated[str | None, typer.Option("--invariant", help="A predicate to prove at every reachable "
+                                                                          "position, e.g. 'pieces <= prev(pieces)'.")]
+        = None,
+        timeout: Annotated[float, typer.Option("--timeout", help="Seconds for --properties or --invariant.")] = 60.0,
     ) -> None:
-        """Static checks of a rule set, and bounded reachability of positions (--reach P --depth K)."""
+        """Static checks of a rule set; bounded reachability (--reach P --depth K); the properties a game needs
+        (--properties, --repair); invariants (--invariant P)."""
+        from tapology.errors import OptionError
+        from tapology.reports.design import invariant_report, properties_report
         from tapology.reports.play import verify_report
 
+        if sum(x is not None and x is not False for x in (reach, invariant, properties or None)) > 1:
+            raise OptionError("verify: give one of --reach, --invariant and --properties")
+        if repair and not properties:
+            raise OptionError("--repair goes with --properties")
         with stage_progress("searching") as cb:
-            rep = verify_report(rules, board, reach, depth, method, play_to_full, progress=cb)
+            if properties:
+                rep: Any = properties_report(rules, board, repairs=repair, timeout=timeout, progress=cb)
+            elif invariant is not None:
+                rep = invariant_report(rules, board, invariant, method=method, depth=depth, timeout=timeout, progress=cb)
+            else:
+                rep = verify_report(rules, board, reach, 9 if depth is None else depth, method, play_to_full,
+                                    progress=cb)
         emit(rep, as_json)

@@ -3,31 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Annotated
 
 import typer
 
-from tapology.commands.boards import BoardArg, DomainOpt
-from tapology.commands.games import JsonOpt, emit
-
-
-@contextmanager
-def spinner(label: str) -> Iterator[Callable[[int, int], None]]:
-    """A spinner on stderr (when it is a terminal) saying how many nodes were searched and boards found."""
-    from rich.console import Console  # rich's spinner loads only when a search runs
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    console = Console(stderr=True)
-    with Progress(SpinnerColumn(), TextColumn("[progress.description]{task.description}"), TimeElapsedColumn(),
-                  console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task(label, total=None)
-
-        def progress(nodes: int, found: int) -> None:
-            bar.update(task, description=f"{label}: {nodes} nodes, {found} boards")
-
-        yield progress
+from tapology.commands.common import BoardArg, DomainOpt, JsonOpt, emit, spinner, stage_progress
 
 
 def register(app: typer.Typer) -> None:
@@ -71,10 +51,27 @@ def register(app: typer.Typer) -> None:
         out: Annotated[str | None, typer.Option("-o", "--out", help="Write each board found as DIR/board-NNN.toml.")] = None,
         timeout: Annotated[float | None, typer.Option("--timeout", help="Stop after this many seconds.")] = None,
         engine: Annotated[str, typer.Option("--engine", help="enumerate (default) or z3.")] = "auto",
+        game: Annotated[str | None, typer.Option("--game", help="Keep the boards on which this game has --value.")]
+        = None,
+        value: Annotated[str | None, typer.Option("--value", help="With --game: draw, first or second (who wins with "
+                                                                  "best play).")] = None,
+        plies: Annotated[int | None, typer.Option("--plies", help="With --game: the forced result comes within N "
+                                                                  "plies.")] = None,
     ) -> None:
-        """Find boards with required properties, each new up to isomorphism."""
-        from tapology.reports.topology import synthesize_report
+        """Find boards with required properties, each new up to isomorphism; with --game, those on which the game
+        has a value."""
+        from tapology.errors import OptionError
+        from tapology.reports.design import value_boards_report
+        from tapology.reports.topology import synthesis_request, synthesize_report
 
+        if (game is None) != (value is None) or (plies is not None and game is None):
+            raise OptionError("synthesize: --game and --value go together (and --plies with them)")
+        if game is not None and value is not None:
+            req = synthesis_request(tiles, grid, domain, closed, boundary, orientable, euler, manifold, base)
+            with stage_progress("boards") as update:
+                emit(value_boards_report(game, req, value, plies=plies, limit=limit, timeout=timeout or 300.0,
+                                         out_dir=out, progress=update), as_json)
+            return
         with spinner("searching") as progress:
             rep = synthesize_report(tiles, grid, domain, closed, boundary, orientable, euler, manifold, base,
                                     count=count, limit=limit, timeout=timeout, engine=engine, out=out,

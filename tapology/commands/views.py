@@ -6,8 +6,7 @@ from typing import Annotated
 
 import typer
 
-from tapology.commands.boards import BoardArg, DomainOpt
-from tapology.commands.games import JsonOpt, emit
+from tapology.commands.common import BoardArg, DomainOpt, JsonOpt, emit
 from tapology.render.unfold import MAX_RADIUS
 
 FromOpt = Annotated[str, typer.Option("--from", help="The tile the walker starts on.")]

@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from tapology.solver.synthesis import Request
+
 from tapology.errors import BoardFileError, SynthesisError
 from tapology.model.board import Board
 from tapology.model.boardfile import load_board, save_board
@@ -170,22 +173,13 @@ def synthesize_report(tiles: int | None = None, grid: str = "square", domain: st
     open sides.  Every input, ``out`` (a folder for ``board-NNN.toml`` files) included, is checked before the
     search; ``progress(nodes, found)`` hears how it goes.
     """
-    from tapology.solver.synthesis import Request, synthesize  # z3 loads only when asked for (start-up time)
+    from tapology.solver.synthesis import synthesize  # z3 loads only when asked for (start-up time)
 
     if limit is not None and limit < 1:
         raise SynthesisError(f"--limit {limit}: must be at least 1")
     if timeout is not None and timeout <= 0:
         raise SynthesisError(f"--timeout {timeout}: must be positive")
-    base_board = closed_board(base) if base else None
-    dom: Any = domain
-    if domain is not None and (domain.endswith(".toml") or Path(domain).exists()):
-        try:
-            dom = load_board(domain).board.domain
-        except BoardFileError as exc:
-            raise SynthesisError(f"--domain {domain}: {exc}") from None
-    elif domain is not None:
-        dom = domain_from_spec(base_board.grid if base_board else get_grid(grid), domain)
-    req = Request.make(tiles, grid, dom, closed, boundary, orientable, euler, manifold, base_board)
+    req = synthesis_request(tiles, grid, domain, closed, boundary, orientable, euler, manifold, base)
     if out and Path(out).exists() and not Path(out).is_dir():
         raise SynthesisError(f"-o {out}: exists and is not a folder")
     res = synthesize(req, engine, limit, timeout, progress)
@@ -195,3 +189,22 @@ def synthesize_report(tiles: int | None = None, grid: str = "square", domain: st
         for k, f in enumerate(res.boards, 1):
             save_board(f.board, target / f"board-{k:03d}.toml")
     return SynthesisReport(res, count)
+
+
+def synthesis_request(tiles: int | None = None, grid: str = "square", domain: str | None = None, closed: bool = False,
+                      boundary: int | None = None, orientable: bool | None = None, euler: int | None = None,
+                      manifold: bool = False, base: str | None = None) -> Request:
+    """The synthesis request the options describe: ``domain`` a domain name or a board file whose domain to use,
+    ``base`` a board to complete by taping its open sides."""
+    from tapology.solver.synthesis import Request  # z3 loads only when asked for (start-up time)
+
+    base_board = closed_board(base) if base else None
+    dom: Any = domain
+    if domain is not None and (domain.endswith(".toml") or Path(domain).exists()):
+        try:
+            dom = load_board(domain).board.domain
+        except BoardFileError as exc:
+            raise SynthesisError(f"--domain {domain}: {exc}") from None
+    elif domain is not None:
+        dom = domain_from_spec(base_board.grid if base_board else get_grid(grid), domain)
+    return Request.make(tiles, grid, dom, closed, boundary, orientable, euler, manifold, base_board)

@@ -5,22 +5,26 @@ every task and a list of small picklable tasks (a path of turn labels, a range o
 :func:`run_tasks` gives the results in task order, whichever executor ran them:
 
 * ``serial``: one task after another in this process (``workers=1``, or a single task);
-* ``pool``: a local process pool (``workers=N``; ``None`` means every core).  The context is sent
-  once per worker process (the pool's initializer), tasks go one at a time to whichever worker is
-  free;
+* ``pool``: a local process pool (``workers=N``; ``None`` means every core); tasks go one at a
+  time to whichever worker is free;
 * ``ray``: the same tasks as Ray tasks (``ray=""`` runs ``ray.init()`` for a local cluster unless
   Ray is already initialised, ``ray="ADDRESS"`` joins a cluster); the context is put in Ray's
   object store once.
 
 Workers keep what is expensive to build (an opened game, a solver's tables) in a per-process
-cache: :func:`cached`.  Ctrl-C in the parent stops every worker at once (a pool is terminated,
-Ray tasks are cancelled) and :func:`run_tasks` returns the finished results with ``complete``
-False.  ``progress(done, total)`` hears after each finished task.
+cache, :func:`cached`; the local pool is kept between jobs (and so are its caches) until
+:func:`shutdown` or the end of this process.  Keep the context small (it travels with each task
+to the pool) and build big tables in the worker through :func:`cached`.  Ctrl-C in the parent
+stops every worker at once (the pool is terminated, Ray tasks are cancelled) and
+:func:`run_tasks` returns the finished results with ``complete`` False.  ``progress(done,
+total)`` hears after each finished task.
 """
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
+import multiprocessing.pool
 import os
 import signal
 import sys
@@ -155,20 +159,17 @@ def _run_serial(fn: Callable[[Any, T], R], tasks: Sequence[T], context: Any, res
     return done, True
 
 
-# pool workers: the job, set once per process by the initializer
-_JOB: tuple[Callable[[Any, Any], Any], Any] | None = None
+# ---- the local pool: one per process, kept between jobs (workers keep their caches), ended at exit or on Ctrl-C ----
+_POOL: list = []  # [(size, pool)] or []
 
 
-def _pool_init(fn: Callable[[Any, Any], Any], context: Any) -> None:
-    global _JOB
+def _pool_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it terminates the pool
-    _JOB = (fn, context)
 
 
-def _pool_task(item: tuple[int, Any]) -> tuple[int, Any]:
-    assert _JOB is not None
-    i, task = item
-    return i, _JOB[0](_JOB[1], task)
+def _pool_task(item: tuple[int, Callable[[Any, Any], Any], Any, Any]) -> tuple[int, Any]:
+    i, fn, context, task = item
+    return i, fn(context, task)
 
 
 def _mp_context() -> multiprocessing.context.BaseContext:
@@ -177,12 +178,32 @@ def _mp_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("forkserver" if "forkserver" in methods and sys.platform != "darwin" else "spawn")
 
 
+def _get_pool(size: int) -> multiprocessing.pool.Pool:
+    if _POOL and _POOL[0][0] == size:
+        return _POOL[0][1]
+    shutdown()
+    pool = _mp_context().Pool(size, initializer=_pool_init)
+    _POOL.append((size, pool))
+    return pool
+
+
+def shutdown() -> None:
+    """End the local pool's worker processes (they are also ended when this process exits)."""
+    while _POOL:
+        _size, pool = _POOL.pop()
+        pool.terminate()
+        pool.join()
+
+
+atexit.register(shutdown)
+
+
 def _run_pool(fn: Callable[[Any, T], R], tasks: Sequence[T], context: Any, size: int, results: list[R | None],
               progress: Progress | None) -> tuple[int, bool]:
     done = 0
-    pool = _mp_context().Pool(size, initializer=_pool_init, initargs=(fn, context))
+    pool = _get_pool(size)
     try:
-        it = pool.imap_unordered(_pool_task, list(enumerate(tasks)), chunksize=1)
+        it = pool.imap_unordered(_pool_task, [(i, fn, context, t) for i, t in enumerate(tasks)], chunksize=1)
         while done < len(tasks):
             try:
                 i, res = it.next(timeout=0.2)
@@ -193,15 +214,11 @@ def _run_pool(fn: Callable[[Any, T], R], tasks: Sequence[T], context: Any, size:
             if progress is not None:
                 progress(done, len(tasks))
     except KeyboardInterrupt:
-        pool.terminate()
-        pool.join()
+        shutdown()
         return done, False
     except BaseException:
-        pool.terminate()
-        pool.join()
+        shutdown()
         raise
-    pool.close()
-    pool.join()
     return done, True
 
 

@@ -14,7 +14,7 @@ import pytest
 from tapology.errors import ExecutorError
 from tapology.games.perft import run_perft, split
 from tapology.games.registry import open_game
-from tapology.parallel import SERIAL, Executor, cached, executor, ray_available, run_tasks
+from tapology.parallel import SERIAL, Executor, cached, executor, ray_available, run_tasks, shutdown
 
 
 def square(ctx: int, task: int) -> int:
@@ -79,6 +79,10 @@ def test_worker_cache_builds_once_per_process() -> None:
     for pid, built_in in out.finished():
         assert built_in == pid  # the cached value was built in the worker that used it
     assert len({pid for pid, _ in out.finished()}) <= 2
+    again = run_tasks(pid_and_build_count, list(range(4)), None, ex=executor(2))
+    assert {pid for pid, _ in again.finished()} <= {pid for pid, _ in out.finished()}  # the pool is kept between jobs
+    shutdown()
+    assert not multiprocessing.active_children()
 
 
 def test_error_in_a_task_stops_the_pool() -> None:
@@ -158,3 +162,85 @@ def test_ray_ctrl_c_cancels(ray_cluster) -> None:
     finally:
         timer.cancel()
     assert not out.complete and out.done < 40
+
+
+# ---- census and solve split into tasks ----------------------------------------------------------------
+def _census_facts(rows) -> list:
+    return [(r.tiles, r.boards, r.surfaces, r.nodes, r.signatures, r.complete) for r in rows]
+
+
+def test_census_same_boards_in_the_same_order_on_a_pool() -> None:
+    from tapology.solver.synthesis import Request, census, enumerate_boards
+
+    assert _census_facts(census(range(1, 7))) == _census_facts(census(range(1, 7), ex=executor(2)))
+    req = Request.make(tiles=3, boundary=1)
+    one, two = enumerate_boards(req), enumerate_boards(req, ex=executor(2))
+    assert [f.signature for f in one.boards] == [f.signature for f in two.boards] and one.nodes == two.nodes
+    lim = Request.make(tiles=6, closed=True)
+    a, b = enumerate_boards(lim, limit=5), enumerate_boards(lim, limit=5, ex=executor(2))
+    assert [f.signature for f in a.boards] == [f.signature for f in b.boards] and not a.complete and not b.complete
+
+
+def test_census_hex_and_the_known_torus_counts() -> None:
+    from tapology.solver.synthesis import census
+
+    rows = census(range(1, 5), ex=executor(2))
+    assert [r.surfaces.get("torus", 0) for r in rows] == [1, 2, 2, 4]
+    hexes = census(range(1, 3), grid="hex", ex=executor(2))
+    assert _census_facts(hexes) == _census_facts(census(range(1, 3), grid="hex"))
+
+
+def test_census_ctrl_c_is_partial() -> None:
+    from tapology.solver.synthesis import Request, enumerate_boards
+
+    timer = _interrupt_after(2.0)
+    try:
+        res = enumerate_boards(Request.make(tiles=14, closed=True), ex=executor(2))
+    finally:
+        timer.cancel()
+    assert res.interrupted and not res.complete
+    assert not multiprocessing.active_children()
+
+
+def _solve_facts(res) -> dict:
+    d = res.to_json()
+    d.pop("seconds")
+    return d
+
+
+def test_solve_layers_split_same_figures() -> None:
+    from tapology.games.registry import load_game
+    from tapology.play.solve import solve_kinrow
+
+    g = load_game("tictactoe:4", "plane:4x4").kinrow
+    one = solve_kinrow(g)
+    two = solve_kinrow(g, ex=executor(2))
+    assert _solve_facts(one) == _solve_facts(two) and two.positions == 9_722_011 and two.value == 0
+
+
+def test_ray_census_and_solve(ray_cluster) -> None:
+    from tapology.games.registry import load_game
+    from tapology.play.solve import solve_kinrow
+    from tapology.solver.synthesis import census
+
+    assert _census_facts(census(range(1, 6), ex=executor(ray=True))) == _census_facts(census(range(1, 6)))
+    g = load_game("tictactoe:4", "klein:4x4").kinrow
+    assert _solve_facts(solve_kinrow(g, ex=executor(ray=True))) == _solve_facts(solve_kinrow(g))
+
+
+# ---- the acceptance figures (slow) ----------------------------------------------------------------
+@pytest.mark.slow
+def test_perft_checkers_10_on_two_workers_and_ray(ray_cluster) -> None:
+    two = run_perft("checkers", 10, ex=executor(2))
+    assert two.nodes == 18_391_564 and two.complete
+    assert run_perft("checkers", 10, ex=executor(ray=True)).nodes == 18_391_564
+
+
+@pytest.mark.slow
+def test_census_to_12_identical_on_every_executor(ray_cluster) -> None:
+    from tapology.solver.synthesis import census
+
+    serial = _census_facts(census(range(1, 13)))
+    assert [r[1] for r in serial] == [9, 18, 16, 30, 20, 38, 20, 46, 33, 46, 24, 70]
+    assert _census_facts(census(range(1, 13), ex=executor(2))) == serial
+    assert _census_facts(census(range(1, 13), ex=executor(ray=True))) == serial

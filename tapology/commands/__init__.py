@@ -7,7 +7,7 @@ import typer
 
 def register_all(app: typer.Typer) -> None:
     """Add every area's commands to the app."""
-    from tapology.commands import games, play, topology, views
+    from tapology.commands import games, match, play, topology, views
 
-    for mod in (topology, games, play, views):
+    for mod in (topology, games, play, views, match):
         mod.register(app)

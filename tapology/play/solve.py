@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ import numpy as np
 from tapology.errors import SolveError
 from tapology.game import Game, Position
 from tapology.games.kinrow import KInARow
+from tapology.parallel import SERIAL, Executor, cached, run_tasks
 from tapology.play.symmetry import Perm, game_symmetries
 
 WIN = 1000  # score of a win in 0 plies; a win in d plies scores WIN - d
@@ -188,15 +190,84 @@ class KinrowTable:
         return self.scores[self.canon(x | o << self.n)]
 
 
+def expand(keys: np.ndarray, n: int, shift: int, lut: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The children of live positions (the mover's bit at ``shift``): (index of each edge's parent in ``keys``,
+    the sorted distinct orbit representatives, each edge's child as an index into them).  Cost |G| per edge."""
+    x, o = keys & ((1 << n) - 1), keys >> n
+    parents, children = [], []
+    for t in range(n):
+        idx = np.nonzero(((x | o) >> t & 1) == 0)[0]
+        parents.append(idx)
+        children.append(keys[idx] | np.int64(1) << (t + shift))
+    par = np.concatenate(parents)
+    uniq, inv = np.unique(canon(np.concatenate(children), lut), return_inverse=True)
+    return par, uniq, inv
+
+
+# ---- layers split into position ranges (tasks on an executor) --------------------------------------
+SPLIT_MIN = 20_000  # layers with fewer live positions are expanded here
+RANGES_PER_WORKER = 4
+
+
+def _lut_of(perms: tuple[Perm, ...], n: int) -> np.ndarray:
+    return cached(("solve-lut", n, hash(perms)), lambda: key_luts(list(perms), n))
+
+
+def _layer_task(ctx: tuple[int, tuple[Perm, ...]], task: tuple[str, np.ndarray, int]) -> tuple[np.ndarray, ...]:
+    """One range of a layer: ("expand", keys, shift) -> :func:`expand`; ("stab", keys, 0) -> stabiliser counts."""
+    n, perms = ctx
+    kind, keys, shift = task
+    lut = _lut_of(perms, n)
+    if kind == "stab":
+        return (stabilisers(keys, lut),)
+    return expand(keys, n, shift, lut)
+
+
+def _ranges(total: int, ex: Executor) -> list[tuple[int, int]]:
+    k = max(1, min(total // (SPLIT_MIN // 4), RANGES_PER_WORKER * ex.size))
+    bounds = np.linspace(0, total, k + 1).astype(np.int64)
+    return [(int(a), int(b)) for a, b in pairwise(bounds.tolist()) if b > a]
+
+
+def _expand_split(keys: np.ndarray, live: np.ndarray, n: int, shift: int, perms: list[Perm],
+                  ex: Executor) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """:func:`expand` over ranges of the live positions as tasks, merged; None when interrupted."""
+    ranges = _ranges(len(live), ex)
+    tasks = [("expand", keys[live[a:b]], shift) for a, b in ranges]
+    out = run_tasks(_layer_task, tasks, (n, tuple(perms)), ex=ex)
+    if not out.complete:
+        return None
+    uniq = np.unique(np.concatenate([r[1] for r in out.results]))  # type: ignore[index]
+    pars, invs = [], []
+    for (a, b), r in zip(ranges, out.results, strict=True):
+        lpar, luniq, linv = r  # type: ignore[misc]
+        pars.append(live[a:b][lpar])
+        invs.append(np.searchsorted(uniq, luniq)[linv])
+    return np.concatenate(pars), uniq, np.concatenate(invs)
+
+
+def _stabilisers_split(keys: np.ndarray, perms: list[Perm], ex: Executor) -> np.ndarray | None:
+    """:func:`stabilisers` over ranges of a layer as tasks; None when interrupted."""
+    n = len(perms[0])
+    ranges = _ranges(len(keys), ex)
+    out = run_tasks(_layer_task, [("stab", keys[a:b], 0) for a, b in ranges], (n, tuple(perms)), ex=ex)
+    if not out.complete:
+        return None
+    return np.concatenate([r[0] for r in out.results])  # type: ignore[index]
+
+
 AUTO_SYMMETRY = 200_000  # reduce by symmetry when 3**n exceeds this (below it the group costs more than it saves)
 
 
 def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progress | None = None,
-                 board_name: str = "", keep_table: bool = False) -> SolveResult:
+                 board_name: str = "", keep_table: bool = False, ex: Executor = SERIAL) -> SolveResult:
     """Solve a k-in-a-row game exactly, with game-tree counts.  Cost ~ (positions / |G|)·(n + |G|) numpy element steps.
 
     ``symmetry``: reduce by the game's symmetry group (True), not (False), or only on boards
-    big enough for it to pay (None: when 3**n > :data:`AUTO_SYMMETRY`).
+    big enough for it to pay (None: when 3**n > :data:`AUTO_SYMMETRY`).  With a parallel
+    executor ``ex``, layers of at least :data:`SPLIT_MIN` positions are expanded (children,
+    orbit representatives) and their orbit sizes counted in position ranges as tasks; the
+    merge and the backward pass run here.  Same figures on every executor.
     """
     import time
 
@@ -212,6 +283,7 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
         perms, group = [tuple(range(n))], "none"
     lut = key_luts(perms, n)
     order = len(perms)
+    split = ex.kind != "serial"
     dtype: Any = np.int64 if n <= 20 else object
     low = (1 << n) - 1
     lines = game.masks
@@ -244,17 +316,15 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
             if p == n:
                 break
             live = np.nonzero(~term)[0]
-            lx, lo = x[live], o[live]
-            parents, children = [], []
             shift = 0 if p % 2 == 0 else n
-            for t in range(n):
-                free = ((lx | lo) >> t & 1) == 0
-                idx = live[free]
-                parents.append(idx)
-                children.append(keys[idx] | np.int64(1) << (t + shift))
-            par = np.concatenate(parents)
-            ch = canon(np.concatenate(children), lut)
-            uniq, inv = np.unique(ch, return_inverse=True)
+            if split and len(live) >= SPLIT_MIN:
+                got = _expand_split(keys, live, n, shift, perms, ex)
+                if got is None:
+                    raise KeyboardInterrupt
+                par, uniq, inv = got
+            else:
+                lpar, uniq, inv = expand(keys[live], n, shift, lut)
+                par = live[lpar]
             layers.append(uniq)
             edges.append((par, inv))
             nxt = np.zeros(len(uniq), dtype=dtype)
@@ -270,7 +340,10 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
     for p, keys in enumerate(layers):
         if p >= len(terminal):
             break
-        stab = stabilisers(keys, lut)
+        stab = _stabilisers_split(keys, perms, ex) if split and len(keys) >= SPLIT_MIN else stabilisers(keys, lut)
+        if stab is None:
+            complete = False
+            break
         orbit = order // stab
         classes += len(keys)
         positions += int(orbit.sum())

@@ -1,0 +1,131 @@
+"""Speed-up per worker count on perft, census and solve, and the same figures on Ray, all in one run.
+
+    python benchmarks/bench_parallel.py                    # every section (about 15 minutes on 2 cores)
+    python benchmarks/bench_parallel.py --only perft --perft-depth 8
+
+Sections (each prints a Markdown table for benchmarks/RESULTS.md):
+
+* perft: checkers perft N (default 10) on 1 worker (in this process), a pool of 2, and Ray;
+* census: closed boards for n = 1..12 on each executor, with the boards compared;
+* solve: 4 in a row on torus:4x5 (5.3·10⁸ positions) on 1 and 2 workers (and Ray);
+* match: mcts:1000 against random on tic-tac-toe (plane:3x3 alternating seats; torus:3x3 first).
+
+Ratios compare runs of the same question in the same run; the load average is printed before and
+after, since other jobs on a shared machine take cores away from the workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+from tapology.adapters.match import run_match
+from tapology.games.perft import run_perft
+from tapology.games.registry import load_game
+from tapology.parallel import SERIAL, executor, ray_available, shutdown
+from tapology.play.solve import solve_kinrow
+from tapology.solver.synthesis import census
+
+
+def load() -> str:
+    """The load average (1, 5, 15 minutes)."""
+    return " / ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
+def executors(with_ray: bool) -> list:
+    out = [("1 worker", SERIAL), ("2 workers", executor(2))]
+    if with_ray:
+        out.append(("Ray (local, 2 CPUs)", executor(ray=True)))
+    return out
+
+
+def bench_perft(depth: int, with_ray: bool) -> None:
+    print(f"\n### checkers perft {depth}\n")
+    print("| executor | nodes | tasks | seconds | time / 1 worker |")
+    print("|---|---:|---:|---:|---:|")
+    base = None
+    for name, ex in executors(with_ray):
+        r = run_perft("checkers", depth, ex=ex)
+        base = base or r.seconds
+        print(f"| {name} | {r.nodes:,} | {r.tasks} | {r.seconds:.1f} | {r.seconds / base:.2f} |", flush=True)
+
+
+def bench_census(n_max: int, with_ray: bool) -> None:
+    print(f"\n### census of closed boards, n = 1..{n_max}\n")
+    print("| executor | boards (n = 1..) | seconds | time / 1 worker | same boards as 1 worker |")
+    print("|---|---|---:|---:|---|")
+    base = None
+    ref = None
+    for name, ex in executors(with_ray):
+        t0 = time.perf_counter()
+        rows = census(range(1, n_max + 1), ex=ex)
+        dt = time.perf_counter() - t0
+        facts = [(r.tiles, r.boards, r.nodes, r.signatures) for r in rows]
+        ref = ref or facts
+        base = base or dt
+        counts = ", ".join(str(r.boards) for r in rows)
+        print(f"| {name} | {counts} | {dt:.1f} | {dt / base:.2f} | {facts == ref} |", flush=True)
+
+
+def bench_solve(board: str, with_ray: bool) -> None:
+    print(f"\n### 4 in a row on {board}\n")
+    print("| executor | value | positions | classes | seconds | time / 1 worker |")
+    print("|---|---|---:|---:|---:|---:|")
+    g = load_game("tictactoe:4", board).kinrow
+    base = None
+    ref = None
+    for name, ex in executors(with_ray):
+        r = solve_kinrow(g, ex=ex, board_name=board)
+        d = r.to_json()
+        d.pop("seconds")
+        ref = ref or d
+        assert d == ref, "executors disagree"
+        base = base or r.seconds
+        print(f"| {name} | {d['value']} | {r.positions:,} | {r.classes:,} | {r.seconds:.1f} | {r.seconds / base:.2f} |",
+              flush=True)
+
+
+def bench_match(games: int) -> None:
+    print(f"\n### mcts:1000 against random, {games} games, 2 workers\n")
+    print("| board | seats | A wins | draws | A losses | seconds | MCTS |")
+    print("|---|---|---:|---:|---:|---:|---|")
+    for board, swap in (("plane:3x3", True), ("torus:3x3", False)):
+        r = run_match("tictactoe", board, "mcts:1000", "random", games, swap=swap, ex=executor(2))
+        seats = "alternating" if swap else "A first"
+        print(f"| {board} | {seats} | {r.total.wins} | {r.total.draws} | {r.total.losses} | {r.seconds:.1f} | "
+              f"{r.engine} |", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", choices=["perft", "census", "solve", "match"], action="append")
+    ap.add_argument("--perft-depth", type=int, default=10)
+    ap.add_argument("--census-max", type=int, default=12)
+    ap.add_argument("--solve-board", default="torus:4x5")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--no-ray", action="store_true")
+    args = ap.parse_args()
+    with_ray = ray_available() and not args.no_ray
+    if with_ray:
+        import ray  # the optional extra
+
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+          f"load average at start: {load()}")
+    only = set(args.only or ["perft", "census", "solve", "match"])
+    if "perft" in only:
+        bench_perft(args.perft_depth, with_ray)
+    if "census" in only:
+        bench_census(args.census_max, with_ray)
+    if "solve" in only:
+        bench_solve(args.solve_board, with_ray)
+    if "match" in only:
+        bench_match(args.games)
+    print(f"\nload average at the end: {load()}")
+    shutdown()
+
+
+if __name__ == "__main__":
+    main()

@@ -47,7 +47,7 @@ def main() -> None:
         term = _any_line(x, g.masks) | _any_line(o, g.masks) | ((x | o) == low)
         live = np.nonzero(~term)[0]
         positions = int((order // stabilisers(keys, lut)).sum())
-        edges = int(len(live)) * (n - p)
+        edges = len(live) * (n - p)
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"| {p} | {len(keys):,} | {positions:,} | {len(live):,} | {edges:,} | {time.perf_counter() - t0:.1f} | "
               f"{rss:,.0f} MB |", flush=True)

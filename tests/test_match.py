@@ -143,3 +143,17 @@ def test_mcts_never_loses_to_random_on_the_plane() -> None:
 def test_mcts_first_on_the_torus_wins_every_game() -> None:
     res = run_match("tictactoe", "torus:3x3", "mcts:1000", "random", 200, swap=False, ex=executor(None))
     assert res.complete and res.total.wins == 200
+
+
+def test_players_by_spec_sit_in_a_play_session() -> None:
+    import io
+
+    from tapology.play.session import PlaySession
+
+    for game, board in (("tictactoe", "klein:3x3"), ("tictactopology", "plane:3x3")):
+        lg = load_game(game, board)
+        seats = [make_player(game, board, "alphabeta:2@1", seed=1, engine="own", game=lg.game),
+                 make_player(game, board, "mcts:15", seed=2, engine="own", game=lg.game)]
+        s = PlaySession(lg.game, seats, io.StringIO(""), io.StringIO(), game_name=game, board_name=board)
+        res = s.run()
+        assert res["finished"] and res["result"] is not None

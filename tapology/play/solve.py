@@ -340,7 +340,9 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
     for p, keys in enumerate(layers):
         if p >= len(terminal):
             break
-        stab = _stabilisers_split(keys, perms, ex) if split and len(keys) >= SPLIT_MIN else stabilisers(keys, lut)
+        # after Ctrl-C the layers found so far are counted here (the workers are gone)
+        parallel = split and complete and len(keys) >= SPLIT_MIN
+        stab = _stabilisers_split(keys, perms, ex) if parallel else stabilisers(keys, lut)
         if stab is None:
             complete = False
             break

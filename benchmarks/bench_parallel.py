@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import time
 
 from tapology.adapters.match import run_match
@@ -76,6 +77,9 @@ def bench_solve(board: str, with_ray: bool) -> None:
     g = load_game("tictactoe:4", board).kinrow
     base = None
     ref = None
+    times: list[float] = []
+    rss0 = rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    classes = 0
     for name, ex in executors(with_ray):
         r = solve_kinrow(g, ex=ex, board_name=board)
         d = r.to_json()
@@ -83,8 +87,19 @@ def bench_solve(board: str, with_ray: bool) -> None:
         ref = ref or d
         assert d == ref, "executors disagree"
         base = base or r.seconds
+        times.append(r.seconds)
+        classes = r.classes or 0
         print(f"| {name} | {d['value']} | {r.positions:,} | {r.classes:,} | {r.seconds:.1f} | {r.seconds / base:.2f} |",
               flush=True)
+        if len(times) == 1:
+            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"\n(1 worker: peak RSS of this process {rss / 1024:,.0f} MB, {rss0 / 1024:,.0f} MB before the solve: "
+          f"{(rss - rss0) * 1024 / max(classes, 1):,.0f} bytes per class)", flush=True)
+    if len(times) >= 2:
+        serial_part = max(0.0, 2 * times[1] - times[0])
+        print(f"\n(Amdahl from 1 and 2 workers: the part run in this process ≈ {serial_part:.1f} s of "
+              f"{times[0]:.1f} s, {100 * serial_part / times[0]:.0f}%; per class {1e6 * times[0] / classes:.1f} µs "
+              f"on 1 worker)", flush=True)
 
 
 def bench_match(games: int) -> None:

@@ -216,6 +216,9 @@ def test_solve_layers_split_same_figures() -> None:
     one = solve_kinrow(g)
     two = solve_kinrow(g, ex=executor(2))
     assert _solve_facts(one) == _solve_facts(two) and two.positions == 9_722_011 and two.value == 0
+    lean = solve_kinrow(g, low_memory=True, ex=executor(2))  # no edges kept: the backward pass expands again
+    assert {k: v for k, v in _solve_facts(lean).items() if k != "method"} == \
+        {k: v for k, v in _solve_facts(one).items() if k != "method"}
 
 
 def test_ray_census_and_solve(ray_cluster) -> None:

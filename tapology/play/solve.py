@@ -260,7 +260,8 @@ AUTO_SYMMETRY = 200_000  # reduce by symmetry when 3**n exceeds this (below it t
 
 
 def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progress | None = None,
-                 board_name: str = "", keep_table: bool = False, ex: Executor = SERIAL) -> SolveResult:
+                 board_name: str = "", keep_table: bool = False, ex: Executor = SERIAL,
+                 low_memory: bool = False) -> SolveResult:
     """Solve a k-in-a-row game exactly, with game-tree counts.  Cost ~ (positions / |G|)·(n + |G|) numpy element steps.
 
     ``symmetry``: reduce by the game's symmetry group (True), not (False), or only on boards
@@ -326,7 +327,8 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
                 lpar, uniq, inv = expand(keys[live], n, shift, lut)
                 par = live[lpar]
             layers.append(uniq)
-            edges.append((par, inv))
+            if not low_memory:
+                edges.append((par, inv))
             nxt = np.zeros(len(uniq), dtype=dtype)
             np.add.at(nxt, inv, paths[p][par])
             paths.append(nxt)
@@ -366,30 +368,47 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
     if complete:
         # backward pass: negamax scores from the side to move
         score: list[np.ndarray | None] = [None] * len(layers)
-        for p in range(len(layers) - 1, -1, -1):
-            s = np.zeros(len(layers[p]), dtype=np.int32)
-            term = terminal[p]
-            w = winner[p]
-            mover = p % 2
-            s[term & (w == mover)] = WIN
-            s[term & (w == 1 - mover)] = -WIN
-            if p < len(edges):
-                par, inv = edges[p]
-                best = np.full(len(s), -2 * WIN, dtype=np.int32)
-                np.maximum.at(best, par, -score[p + 1][inv])  # type: ignore[index]
-                nt = ~term
-                b = best[nt]
-                s[nt] = np.where(b > 0, b - 1, np.where(b < 0, b + 1, 0))
-            score[p] = s
-            if progress:
-                progress("values", len(layers) - p, len(layers))
+        try:
+            for p in range(len(layers) - 1, -1, -1):
+                s = np.zeros(len(layers[p]), dtype=np.int32)
+                term = terminal[p]
+                w = winner[p]
+                mover = p % 2
+                s[term & (w == mover)] = WIN
+                s[term & (w == 1 - mover)] = -WIN
+                if p < len(layers) - 1:
+                    if low_memory:  # the edges again: the children of the live positions are exactly layer p + 1
+                        live = np.nonzero(~term)[0]
+                        shift = 0 if p % 2 == 0 else n
+                        if split and len(live) >= SPLIT_MIN:
+                            got = _expand_split(layers[p], live, n, shift, perms, ex)
+                            if got is None:
+                                raise KeyboardInterrupt
+                            par, _uniq, inv = got
+                        else:
+                            lpar, _uniq, inv = expand(layers[p][live], n, shift, lut)
+                            par = live[lpar]
+                    else:
+                        par, inv = edges[p]
+                    best = np.full(len(s), -2 * WIN, dtype=np.int32)
+                    np.maximum.at(best, par, -score[p + 1][inv])  # type: ignore[index]
+                    nt = ~term
+                    b = best[nt]
+                    s[nt] = np.where(b > 0, b - 1, np.where(b < 0, b + 1, 0))
+                score[p] = s
+                if progress:
+                    progress("values", len(layers) - p, len(layers))
+        except KeyboardInterrupt:
+            complete = False
+    if complete:
         root = int(score[0][0])  # type: ignore[index]
         value, plies = score_plies(root, n)
         if keep_table:
             table = KinrowTable(game, lut, layers, score)  # type: ignore[arg-type]
     return SolveResult(game.name, board_name, value, plies, positions, terminal_positions, games, wins, draws,
                        classes=classes, symmetries=order, group=group, decided_draws=decided,
-                       seconds=time.perf_counter() - t0, method="layered bitmasks" + (" + symmetry" if symmetry else ""),
+                       seconds=time.perf_counter() - t0,
+                       method="layered bitmasks" + (" + symmetry" if symmetry else "") + (", low memory" if low_memory else ""),
                        complete=complete, table=table)
 
 

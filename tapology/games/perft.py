@@ -50,19 +50,20 @@ class PerftRun:
         return out
 
 
-_TURNS: OrderedDict[tuple[int, Position], dict[str, Position]] = OrderedDict()
+_TURNS: OrderedDict[tuple[int, Position], tuple[RuleGame, dict[str, Position]]] = OrderedDict()
 
 
 def _turns_below(game: RuleGame, pos: Position) -> dict[str, Position]:
-    """label -> result of the perft turns of a position (the last few hundred cached per process)."""
+    """label -> result of the perft turns of a position (the last few hundred cached per process; an entry holds
+    its game, so the game's id cannot be reused while the entry lives)."""
     key = (id(game), pos)
     got = _TURNS.get(key)
-    if got is None:
-        got = {t.label: t.result for t in game.perft_turns(pos)}
+    if got is None or got[0] is not game:
+        got = (game, {t.label: t.result for t in game.perft_turns(pos)})
         _TURNS[key] = got
         if len(_TURNS) > 512:
             _TURNS.popitem(last=False)
-    return got
+    return got[1]
 
 
 def _replay(game: RuleGame, root: Position, path: Path) -> Position:

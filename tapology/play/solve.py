@@ -210,7 +210,7 @@ RANGES_PER_WORKER = 4
 
 
 def _lut_of(perms: tuple[Perm, ...], n: int) -> np.ndarray:
-    return cached(("solve-lut", n, hash(perms)), lambda: key_luts(list(perms), n))
+    return cached(("solve-lut", n, perms), lambda: key_luts(list(perms), n))
 
 
 def _layer_task(ctx: tuple[int, tuple[Perm, ...]], task: tuple[str, np.ndarray, int]) -> tuple[np.ndarray, ...]:

@@ -181,7 +181,7 @@ class RuleEngine:
         self.tape_base = n * n * self.variants
         self.taping = rules.tape is not None
         self.num_actions = self.tape_base + (n * m * n * h if self.taping else 0)
-        plies = [e.value for e in game.strict_ends.ends if e.kind == "plies"]
+        plies = [e.value for e in rules.ends if e.kind == "plies" and e.check is None]
         open_sides = sum(1 for row in board.glue for c in row if c < 0)
         if plies:
             self.max_length, self.truncate = min(plies), None

@@ -86,7 +86,8 @@ SERIAL = Executor(workers=1)
 
 
 def executor(workers: int | None = None, ray: str | bool | None = None) -> Executor:
-    """The executor CLI options ask for: ``--workers N`` and ``--ray [ADDRESS]`` (True or "" for a local cluster)."""
+    """The executor CLI options ask for: ``--workers N`` (None: every core), ``--ray`` (True: ``ray.init()``) or
+    ``--ray-address ADDRESS`` (the address as ``ray``)."""
     if ray is True:
         ray = ""
     if ray is False:
@@ -130,8 +131,9 @@ def cached(key: Hashable, build: Callable[[], T]) -> T:
 # ---- running ---------------------------------------------------------------------------------
 def run_tasks(fn: Callable[[Any, T], R], tasks: Sequence[T], context: Any = None, *, ex: Executor = SERIAL,
               progress: Progress | None = None) -> Outcome[R]:
-    """Run ``fn(context, task)`` for every task on ``ex``; results in task order.  Ctrl-C returns what finished
-    (``complete`` False) after stopping every worker; an error in a task stops the others and is raised."""
+    """Run ``fn(context, task)`` for every task on ``ex``; results in task order (a task must not return None: None
+    marks an unfinished task).  Ctrl-C returns what finished (``complete`` False) after stopping every worker; an
+    error in a task stops the others and is raised."""
     t0 = time.perf_counter()
     results: list[R | None] = [None] * len(tasks)
     kind = ex.kind if len(tasks) > 1 else "serial"

@@ -17,7 +17,7 @@ Values are read from the first player's side; ``plies`` is the length of optimal
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -109,15 +109,31 @@ def key_luts(perms: list[Perm], n: int) -> np.ndarray:
     return lut
 
 
+BLOCK = 1 << 16  # keys per block in canon and stabilisers: the work arrays stay in cache, memory stays bounded
+
+
+def _images(keys: np.ndarray, lut: np.ndarray) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """For each block of keys and each group element g ≥ 1: (block start, the block, its images under g) — the
+    image array is reused.  Cost |G|·chunks table look-ups per key."""
+    nch = lut.shape[1]
+    for a in range(0, len(keys), BLOCK):
+        k = keys[a:a + BLOCK]
+        chunks = [((k >> (8 * c)) & 255).astype(np.intp) for c in range(nch)]
+        img = np.empty_like(k)
+        tmp = np.empty_like(k)
+        for g in range(1, lut.shape[0]):
+            np.take(lut[g, 0], chunks[0], out=img)
+            for c in range(1, nch):
+                np.take(lut[g, c], chunks[c], out=tmp)
+                img |= tmp
+            yield a, k, img
+
+
 def canon(keys: np.ndarray, lut: np.ndarray) -> np.ndarray:
     """The least image of each key under the group.  Cost |G|·chunks per key."""
-    chunks = [(keys >> (8 * c)) & 255 for c in range(lut.shape[1])]
     best = keys.copy()
-    for g in range(1, lut.shape[0]):
-        img = lut[g, 0][chunks[0]]
-        for c in range(1, len(chunks)):
-            img |= lut[g, c][chunks[c]]
-        np.minimum(best, img, out=best)
+    for a, k, img in _images(keys, lut):
+        np.minimum(best[a:a + len(k)], img, out=best[a:a + len(k)])
     return best
 
 
@@ -136,13 +152,9 @@ def canon_one(key: int, lut: list, chunks: int) -> int:
 
 def stabilisers(keys: np.ndarray, lut: np.ndarray) -> np.ndarray:
     """How many group elements fix each key (the orbit has |G| / that many members)."""
-    chunks = [(keys >> (8 * c)) & 255 for c in range(lut.shape[1])]
     count = np.ones(len(keys), dtype=np.int64)
-    for g in range(1, lut.shape[0]):
-        img = lut[g, 0][chunks[0]]
-        for c in range(1, len(chunks)):
-            img |= lut[g, c][chunks[c]]
-        count += img == keys
+    for a, k, img in _images(keys, lut):
+        count[a:a + len(k)] += img == k
     return count
 
 

@@ -231,14 +231,26 @@ def _layer_task(ctx: tuple[int, tuple[Perm, ...]], task: tuple[str, np.ndarray, 
     kind, keys, shift = task
     lut = _lut_of(perms, n)
     if kind == "stab":
-        return (stabilisers(keys, lut),)
-    return expand(keys, n, shift, lut)
+        return (stabilisers(keys, lut).astype(np.int32),)
+    par, uniq, inv = expand(keys, n, shift, lut)
+    return par.astype(np.int32), uniq, inv.astype(np.int32)  # half the bytes to send back (ranges hold < 2³¹)
 
 
 def _ranges(total: int, ex: Executor) -> list[tuple[int, int]]:
     k = max(1, min(total // (SPLIT_MIN // 4), RANGES_PER_WORKER * ex.size))
     bounds = np.linspace(0, total, k + 1).astype(np.int64)
     return [(int(a), int(b)) for a, b in pairwise(bounds.tolist()) if b > a]
+
+
+def _sorted_distinct(a: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted (a sort and a comparison: faster here than np.unique's hashing)."""
+    a.sort()
+    if len(a) == 0:
+        return a
+    keep = np.empty(len(a), dtype=bool)
+    keep[0] = True
+    np.not_equal(a[1:], a[:-1], out=keep[1:])
+    return a[keep]
 
 
 def _expand_split(keys: np.ndarray, live: np.ndarray, n: int, shift: int, perms: list[Perm],
@@ -249,7 +261,7 @@ def _expand_split(keys: np.ndarray, live: np.ndarray, n: int, shift: int, perms:
     out = run_tasks(_layer_task, tasks, (n, tuple(perms)), ex=ex)
     if not out.complete:
         return None
-    uniq = np.unique(np.concatenate([r[1] for r in out.results]))  # type: ignore[index]
+    uniq = _sorted_distinct(np.concatenate([r[1] for r in out.results]))  # type: ignore[index]
     pars, invs = [], []
     for (a, b), r in zip(ranges, out.results, strict=True):
         lpar, luniq, linv = r  # type: ignore[misc]

@@ -27,7 +27,7 @@ def test_player_specs() -> None:
     assert parse_player("alphabeta").budget == 6 and parse_player("alphabeta:9@0.5s").seconds == 0.5
     assert parse_player("random").kind == "random" and parse_player("perfect").kind == "perfect"
     assert parse_player("3").kind == "depth" and parse_player("3").budget == 3
-    for bad in ("mcts:x", "mcts:0", "alphabeta:3@-1", "wizard", "random:3", "mcts:10@soon"):
+    for bad in ("mcts:x", "mcts:0", "alphabeta:3@-1", "wizard", "random:3", "mcts:10@soon", "random@2", "4@1"):
         with pytest.raises(StrengthError):
             parse_player(bad, "--a")
 

@@ -240,8 +240,10 @@ def parse_player(text: str, where: str = "player") -> PlayerSpec:
     except StrengthError:
         raise StrengthError(f"{where}: {text!r}: use random, perfect, a depth, alphabeta:D or mcts:N "
                             "(with @SECONDS for a time limit)") from None
+    if seconds is not None:
+        raise StrengthError(f"{where}: {text!r}: a time limit (@SECONDS) is for alphabeta and mcts")
     name = "random" if depth == 0 else "perfect" if depth == PERFECT else "depth"
-    return PlayerSpec(name, depth, seconds, text.strip())
+    return PlayerSpec(name, depth, None, text.strip())
 
 
 class SearchTree(Protocol):

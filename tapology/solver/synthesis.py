@@ -7,8 +7,9 @@ closure) and consistent, each new up to isomorphism (:mod:`tapology.model.isomor
 
 Two engines:
 
-- ``enumerate`` — orderly generation: sides are decided in breadth-first order (tile, side);
-  an open side is glued to a new tile (always in standard orientation: re-orienting a tile is
+- ``enumerate`` — orderly generation (on one core, or cut at the tree's first branching choices
+  into tasks for an executor, :mod:`tapology.parallel`): sides are decided in breadth-first
+  order (tile, side); an open side is glued to a new tile (always in standard orientation: re-orienting a tile is
   an isomorphism), to an open side of a tile already met (each orientation), or left open;
   after each decision the propagator closes the atlas, which both prunes (conflict) and tapes
   forced sides.  Every board is reached from its breadth-first normal form; duplicates are
@@ -335,18 +336,18 @@ def _request(parts: _Parts) -> Request:
     return Request(tiles, grid, domain, closed, boundary, orientable, euler, manifold, board)
 
 
-def _search_task(ctx: tuple[_Parts, int | None, float | None], path: tuple[int, ...]) -> tuple[list, int, bool, bool]:
-    """One task: the boards below a path (glue, extra, signature, topology), nodes, timed out, stopped at the limit."""
-    parts, limit, deadline = ctx
+def _search_task(ctx: tuple[_Parts, float | None], path: tuple[int, ...]) -> tuple[list, int, bool]:
+    """One task: the boards below a path (glue, extra, signature, topology; new within the task), nodes searched,
+    and whether the deadline (wall clock) stopped it."""
+    parts, deadline = ctx
     tree = cached(("synthesis-tree", parts), lambda: _Tree(_request(parts)))
     res = Result()
-    stopped = False
     try:
-        _search(tree, tree.follow(path), res, set(), limit, deadline, None, time.time)
+        _search(tree, tree.follow(path), res, set(), None, deadline, None, time.time)
     except _Stop:
-        stopped = not res.timed_out
+        pass
     found = [(f.board.glue, f.board.extra, f.signature, f.topology) for f in res.boards]
-    return found, res.nodes, res.timed_out, stopped
+    return found, res.nodes, res.timed_out
 
 
 def _frontier(tree: _Tree, target: int, res: Result) -> list[tuple[str, object]]:
@@ -386,7 +387,7 @@ def _enumerate_split(req: Request, limit: int | None, deadline: float | None, ex
     items = _frontier(tree, TASKS_PER_WORKER * ex.size, res)
     paths = [item[0] for kind, item in items if kind == "task"]  # type: ignore[index]
     wall = None if deadline is None else time.time() + (deadline - time.monotonic())
-    out = run_tasks(_search_task, paths, (_parts(req), None, wall), ex=ex, progress=task_progress)
+    out = run_tasks(_search_task, paths, (_parts(req), wall), ex=ex, progress=task_progress)
     results = iter(out.results)
     stopped = False
     for kind, item in items:
@@ -399,7 +400,7 @@ def _enumerate_split(req: Request, limit: int | None, deadline: float | None, ex
         got = next(results)
         if got is None:
             continue
-        found, nodes, timed_out, _stop = got
+        found, nodes, timed_out = got
         res.nodes += nodes
         res.timed_out |= timed_out
         for glue, extra, sig, topo in found:

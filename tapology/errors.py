@@ -112,3 +112,8 @@ class ViewError(RenderError):
 # ---- the command line ---------------------------------------------------------------------
 class OptionError(TapologyError):
     """A bad command-line option value."""
+
+
+# ---- executors (tapology.parallel) ----------------------------------------------------------------
+class ExecutorError(OptionError):
+    """An executor that cannot be used as asked: a bad worker count, Ray missing or unreachable."""

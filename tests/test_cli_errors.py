@@ -245,6 +245,11 @@ BAD: list[tuple[str, str]] = [
     ("net ok.toml -o missing/x.svg", "missing/x.svg"),
     ("net ok.toml -o adir", "adir"),
     ("net incons.toml -o existing.txt", "incons.toml"),
+    ("match nosuch", "nosuch"),
+    ("match tictactoe --a wizard", "--a"),
+    ("match tictactoe --games 0", "--games 0"),
+    ("match tictactoe --workers 0", "--workers 0"),
+    ("match tictactoe --engine magic", "--engine 'magic'"),
 ]
 
 
@@ -409,6 +414,7 @@ JSON_OK = [
     ("walk klein:3x3 --from 1 --steps up,up,up", 0),
     ("view torus:2x2 --from 1 --radius 1", 0),
     ("net torus:2x2", 0),
+    ("match tictactoe --a random --b random --games 2 --workers 1", 0),
 ]
 
 

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent / "tapology"
 
 # lowest first; a module may import from its own layer and the layers below it
 LAYERS = [
-    ["tapology", "tapology.errors", "tapology.files"],
+    ["tapology", "tapology.errors", "tapology.files", "tapology.parallel"],
     ["tapology.model", "tapology.game"],
     ["tapology.solver"],
     ["tapology.rules"],

@@ -7,12 +7,22 @@ game when the board has at most :data:`TABLE_TILES` tiles (else it searches 6 pl
 other games a depth means memoised maximin over the game's turns (outcomes only, no
 heuristic), and ``perfect`` searches :data:`GENERIC_PERFECT_DEPTH` plies.  Ties are broken at
 random from a seeded generator, so a game is reproducible from its seed.
+
+Stronger players for every two-player game, named by a player spec (:func:`parse_player`):
+``alphabeta:D`` (:class:`AlphaBetaAgent`: iterative deepening to D plies, alpha-beta with a
+transposition table, a heuristic at the horizon) and ``mcts:N`` (:class:`MCTSAgent`: N
+simulations of UCT with random playouts); ``@S`` adds a time limit of S seconds per move
+(``mcts:5000@2``, ``alphabeta:12@0.5``).  Both search k-in-a-row games on bitmasks and other
+games through their turns.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tapology.errors import StrengthError
@@ -127,16 +137,20 @@ class KinrowAgent(_SearchAgent):
 
     def _heuristic(self, x: int, o: int) -> int:
         """Open lines weighted by how full they are, from the side to move; well inside ±WIN/2."""
-        g = self.game
-        mine, theirs = (x, o) if popcount(x) == popcount(o) else (o, x)
-        s = 0
-        for m in g.masks:
-            a, b = m & mine, m & theirs
-            if a and not b:
-                s += 1 << (2 * popcount(a))
-            elif b and not a:
-                s -= 1 << (2 * popcount(b))
-        return max(-WIN // 2, min(WIN // 2, s))
+        return open_lines(self.game, x, o)
+
+
+def open_lines(g: KInARow, x: int, o: int) -> int:
+    """Open lines weighted by how full they are, from the side to move; well inside ±WIN/2."""
+    mine, theirs = (x, o) if popcount(x) == popcount(o) else (o, x)
+    s = 0
+    for m in g.masks:
+        a, b = m & mine, m & theirs
+        if a and not b:
+            s += 1 << (2 * popcount(a))
+        elif b and not a:
+            s -= 1 << (2 * popcount(b))
+    return max(-WIN // 2, min(WIN // 2, s))
 
 
 class GameAgent(_SearchAgent):
@@ -184,3 +198,367 @@ def make_agent(game: Game, strength: int, seed: int | None = None) -> Agent:
     if isinstance(game, KInARow):
         return KinrowAgent(game, strength, seed)
     return GameAgent(game, strength if strength < PERFECT else GENERIC_PERFECT_DEPTH, seed)
+
+
+# ---- search players for any two-player game ------------------------------------------------------
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A computer player by name: ``kind`` (random, perfect, depth, alphabeta, mcts), its budget (plies or
+    simulations) and a time limit per move in seconds (None: none)."""
+
+    kind: str
+    budget: int = 0
+    seconds: float | None = None
+    text: str = field(default="", compare=False)
+
+
+SEARCHES = ("alphabeta", "mcts")
+DEFAULT_BUDGET = {"alphabeta": 6, "mcts": 1000}
+
+
+def parse_player(text: str, where: str = "player") -> PlayerSpec:
+    """``random``, ``perfect``, a depth ``N``, ``alphabeta[:D]``, ``mcts[:N]``, each with an optional ``@SECONDS``
+    time limit per move (``mcts:5000@2``); :class:`StrengthError` naming ``where`` otherwise."""
+    t = text.strip().lower()
+    body, _, limit = t.partition("@")
+    seconds = None
+    if limit:
+        try:
+            seconds = float(limit.rstrip("s"))
+        except ValueError:
+            raise StrengthError(f"{where}: {text!r}: the time limit after @ must be seconds") from None
+        if seconds <= 0:
+            raise StrengthError(f"{where}: {text!r}: the time limit must be positive")
+    kind, _, arg = body.partition(":")
+    if kind in SEARCHES:
+        try:
+            budget = int(arg) if arg else DEFAULT_BUDGET[kind]
+        except ValueError:
+            raise StrengthError(f"{where}: {text!r}: {kind}'s budget must be a whole number") from None
+        if budget < 1:
+            raise StrengthError(f"{where}: {text!r}: {kind}'s budget must be at least 1")
+        return PlayerSpec(kind, budget, seconds, text.strip())
+    if arg:
+        raise StrengthError(f"{where}: {text!r}: use random, perfect, a depth, alphabeta:D or mcts:N")
+    try:
+        depth = parse_strength(kind, where)
+    except StrengthError:
+        raise StrengthError(f"{where}: {text!r}: use random, perfect, a depth, alphabeta:D or mcts:N "
+                            "(with @SECONDS for a time limit)") from None
+    if seconds is not None:
+        raise StrengthError(f"{where}: {text!r}: a time limit (@SECONDS) is for alphabeta and mcts")
+    name = "random" if depth == 0 else "perfect" if depth == PERFECT else "depth"
+    return PlayerSpec(name, depth, None, text.strip())
+
+
+class SearchTree(Protocol):
+    """What the search players need of a game: nodes (hashable), their children by turn label, scores."""
+
+    def node(self, pos: Position) -> Hashable:
+        """The node of a position."""
+        ...
+
+    def children(self, node: Any) -> list[tuple[str, Any]]:
+        """(turn label, child node) in the game's turn order; [] when the game is over."""
+        ...
+
+    def score(self, node: Any) -> int | None:
+        """WIN / −WIN / 0 from the side to move when the game is over (or decided), else None."""
+        ...
+
+    def heuristic(self, node: Any) -> int:
+        """An estimate from the side to move, well inside ±WIN/2."""
+        ...
+
+
+class KinrowTree:
+    """k-in-a-row positions as bitmask pairs; early draws are decided; open lines as the heuristic."""
+
+    def __init__(self, game: KInARow) -> None:
+        self.game = game
+
+    def node(self, pos: Position) -> tuple[int, int]:
+        """(x, o)."""
+        return self.game.masks_of(pos)
+
+    def children(self, node: tuple[int, int]) -> list[tuple[str, tuple[int, int]]]:
+        """Claims by tile."""
+        g = self.game
+        return [(g.label(t), (cx, co)) for t, cx, co in g.children(*node)]
+
+    def score(self, node: tuple[int, int]) -> int | None:
+        """The end of the game, or an early draw."""
+        g = self.game
+        st = g.status(*node)
+        if st.over:
+            return 0 if st.winner is None else WIN if st.winner == st.to_move else -WIN
+        return 0 if g.dead_draw(*node) else None
+
+    def heuristic(self, node: tuple[int, int]) -> int:
+        """Open lines weighted by how full they are."""
+        return open_lines(self.game, *node)
+
+
+PIECE_VALUES = {"pawn": 1, "man": 1, "knight": 3, "bishop": 3, "rook": 5, "queen": 9, "king": 2}
+
+
+class GameTree:
+    """Any two-player game through its turns; material (pieces by kind, :data:`PIECE_VALUES`, royal pieces 0) as
+    the heuristic for rule games."""
+
+    def __init__(self, game: Game) -> None:
+        if len(game.players) != 2:
+            raise StrengthError(f"{game.name}: the search players play two-player games; this one has "
+                                f"{len(game.players)}")
+        self.game = game
+        self.players = tuple(game.players)
+        self.weights: dict[int, tuple[int, int]] = {}  # state value -> (owner, value)
+        rules = getattr(game, "rules", None)
+        if rules is not None:
+            royal = set(rules.royal)
+            for sd in rules.states:
+                if sd.owner is not None:
+                    v = 0 if sd.name in royal else PIECE_VALUES.get(sd.kind or "", 1)
+                    self.weights[sd.value] = (sd.owner, v)
+
+    def node(self, pos: Position) -> Position:
+        """The position itself."""
+        return pos
+
+    def children(self, node: Position) -> list[tuple[str, Position]]:
+        """The legal turns."""
+        return [(t.label, t.result) for t in self.game.turns(node)]
+
+    def score(self, node: Position) -> int | None:
+        """The outcome from the side to move."""
+        out = self.game.outcome(node)
+        if out is None:
+            return None
+        return WIN * out.get(self.players[node.to_move], 0)
+
+    def heuristic(self, node: Position) -> int:
+        """Material difference for the side to move, ×10."""
+        if not self.weights:
+            return 0
+        s = 0
+        me = node.to_move
+        for st in node.board.states:
+            w = self.weights.get(st)
+            if w is not None:
+                s += w[1] if w[0] == me else -w[1]
+        return max(-WIN // 2, min(WIN // 2, 10 * s))
+
+
+def search_tree(game: Game) -> SearchTree:
+    """Bitmasks for a k-in-a-row game, else the game's turns."""
+    return KinrowTree(game) if isinstance(game, KInARow) else GameTree(game)
+
+
+class _Timeout(Exception):
+    pass
+
+
+EXACT, LOWER, UPPER = 0, 1, 2
+TT_LIMIT = 2_000_000
+
+
+def _closer(v: int) -> int:
+    """A score one ply further from the end (wins and losses count plies)."""
+    return v - 1 if v > 0 else v + 1 if v < 0 else 0
+
+
+class AlphaBetaAgent:
+    """Iterative-deepening negamax with alpha-beta and a transposition table, to ``depth`` plies or ``seconds`` per
+    move (the deepest finished iteration decides); ties broken by a seeded shuffle of the root's turns."""
+
+    def __init__(self, game: Game, depth: int = 6, seconds: float | None = None, seed: int | None = None) -> None:
+        self.game = game
+        self.tree = search_tree(game)
+        self.depth = depth
+        self.seconds = seconds
+        self.rng = random.Random(seed)
+        self.table: dict[Hashable, tuple[int, int, int, int]] = {}  # node -> (depth, value, flag, best child)
+        self.nodes = 0
+        self.reached = 0
+        self._deadline: float | None = None
+
+    def choose(self, pos: Position, turns: Sequence[Turn]) -> int:
+        """The best turn found."""
+        if not turns:
+            raise StrengthError("no legal turn to choose from")
+        labels = [t.label for t in turns]
+        root = self.tree.node(pos)
+        kids = self.tree.children(root)
+        self.rng.shuffle(kids)
+        self._deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        if len(self.table) > TT_LIMIT:
+            self.table.clear()
+        best = kids[0][0]
+        for d in range(1, self.depth + 1):
+            try:
+                label, _v = self._root(kids, d)
+            except _Timeout:
+                break
+            best = label
+            self.reached = d
+        return labels.index(best)
+
+    def _root(self, kids: list[tuple[str, Any]], depth: int) -> tuple[str, int]:
+        alpha, beta = -2 * WIN, 2 * WIN
+        best_label, best = kids[0][0], -2 * WIN
+        order = sorted(range(len(kids)), key=lambda i: self._hint(kids[i][1]))
+        for i in order:
+            label, child = kids[i]
+            v = _closer(-self._search(child, depth - 1, -beta, -alpha))
+            if v > best:
+                best, best_label = v, label
+            alpha = max(alpha, v)
+        # the next iteration tries this one first
+        kids.sort(key=lambda kv: kv[0] != best_label)
+        return best_label, best
+
+    def _hint(self, node: Any) -> int:
+        """Order children by their stored value (best for the mover first)."""
+        got = self.table.get(node)
+        return got[1] if got is not None else 0
+
+    def _search(self, node: Any, depth: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if self._deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self._deadline:
+            raise _Timeout
+        tree = self.tree
+        sc = tree.score(node)
+        if sc is not None:
+            return sc
+        if depth <= 0:
+            return tree.heuristic(node)
+        entry = self.table.get(node)
+        first = -1
+        if entry is not None:
+            d, v, flag, first = entry
+            if d >= depth:
+                if flag == EXACT:
+                    return v
+                if flag == LOWER and v >= beta:
+                    return v
+                if flag == UPPER and v <= alpha:
+                    return v
+        a0 = alpha
+        kids = tree.children(node)
+        order = list(range(len(kids)))
+        if 0 <= first < len(kids):
+            order.remove(first)
+            order.insert(0, first)
+        best, best_i = -2 * WIN, order[0] if order else -1
+        for i in order:
+            v = _closer(-self._search(kids[i][1], depth - 1, -beta, -alpha))
+            if v > best:
+                best, best_i = v, i
+            if best > alpha:
+                alpha = best
+            if alpha >= beta:
+                break
+        if not kids:  # no turn and no outcome: a draw
+            best = 0
+        flag = UPPER if best <= a0 else LOWER if best >= beta else EXACT
+        self.table[node] = (depth, best, flag, best_i)
+        return best
+
+
+class _Node:
+    __slots__ = ("children", "label", "node", "total", "visits")
+
+    def __init__(self, label: str, node: Any) -> None:
+        self.label = label
+        self.node = node
+        self.children: list[_Node] | None = None
+        self.visits = 0
+        self.total = 0.0  # sum of results for the player who moved into this node
+
+
+class MCTSAgent:
+    """UCT with random playouts: ``simulations`` per move, or fewer when ``seconds`` run out; the most visited
+    turn is played (a turn that wins at once is played without search)."""
+
+    def __init__(self, game: Game, simulations: int = 1000, seconds: float | None = None, seed: int | None = None,
+                 uct_c: float = 1.4) -> None:
+        self.game = game
+        self.tree = search_tree(game)
+        self.simulations = simulations
+        self.seconds = seconds
+        self.uct_c = uct_c
+        self.rng = random.Random(seed)
+        self.done = 0
+
+    def choose(self, pos: Position, turns: Sequence[Turn]) -> int:
+        """The most visited turn after the search."""
+        if not turns:
+            raise StrengthError("no legal turn to choose from")
+        labels = [t.label for t in turns]
+        tree = self.tree
+        root = _Node("", tree.node(pos))
+        root.children = [_Node(lab, c) for lab, c in tree.children(root.node)]
+        for ch in root.children:
+            if tree.score(ch.node) == -WIN:  # the player to move there has lost: this turn wins now
+                return labels.index(ch.label)
+        deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        self.done = 0
+        for _ in range(self.simulations):
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            self._simulate(root)
+            self.done += 1
+        best = max(root.children, key=lambda c: (c.visits, c.total, self.rng.random()))
+        return labels.index(best.label)
+
+    def _simulate(self, root: _Node) -> None:
+        tree = self.tree
+        path = [root]
+        node = root
+        while node.children:
+            parent = node
+            unvisited = [c for c in parent.children if c.visits == 0]
+            if unvisited:
+                node = self.rng.choice(unvisited)
+            else:
+                log_n = math.log(parent.visits)
+                node = max(parent.children,
+                           key=lambda c: c.total / c.visits + self.uct_c * math.sqrt(log_n / c.visits))
+            path.append(node)
+            if node.visits == 0:
+                break
+        if node.children is None and node.visits > 0 and tree.score(node.node) is None:
+            node.children = [_Node(lab, c) for lab, c in tree.children(node.node)]
+            if node.children:
+                node = self.rng.choice(node.children)
+                path.append(node)
+        result = self._playout(node.node)  # from the side to move at the leaf
+        # the player who moved into path[-1] gets -result; signs alternate upwards
+        r = -result
+        for n in reversed(path):
+            n.visits += 1
+            n.total += r
+            r = -r
+
+    def _playout(self, node: Any) -> float:
+        """A random game from ``node``: 1, 0 or −1 for the side to move there."""
+        tree = self.tree
+        sign = 1.0
+        while True:
+            sc = tree.score(node)
+            if sc is not None:
+                return sign * (1.0 if sc > 0 else -1.0 if sc < 0 else 0.0)
+            kids = tree.children(node)
+            if not kids:
+                return 0.0
+            node = self.rng.choice(kids)[1]
+            sign = -sign
+
+
+def make_search_agent(game: Game, spec: PlayerSpec, seed: int | None = None) -> Agent:
+    """The computer player a spec names (``mcts`` here is this module's own)."""
+    if spec.kind == "alphabeta":
+        return AlphaBetaAgent(game, spec.budget, spec.seconds, seed)
+    if spec.kind == "mcts":
+        return MCTSAgent(game, spec.budget, spec.seconds, seed)
+    return make_agent(game, spec.budget, seed)

@@ -17,8 +17,9 @@ Values are read from the first player's side; ``plies`` is the length of optimal
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ import numpy as np
 from tapology.errors import SolveError
 from tapology.game import Game, Position
 from tapology.games.kinrow import KInARow
+from tapology.parallel import SERIAL, Executor, cached, run_tasks
 from tapology.play.symmetry import Perm, game_symmetries
 
 WIN = 1000  # score of a win in 0 plies; a win in d plies scores WIN - d
@@ -107,25 +109,31 @@ def key_luts(perms: list[Perm], n: int) -> np.ndarray:
     return lut
 
 
-def _chunks(keys: np.ndarray, lut: np.ndarray) -> list[np.ndarray]:
-    """The keys' bytes, lowest first, as many as ``lut`` has tables per element."""
-    return [(keys >> (8 * c)) & 255 for c in range(lut.shape[1])]
+BLOCK = 1 << 16  # keys per block in canon and stabilisers: the work arrays stay in cache, memory stays bounded
 
 
-def _image(chunks: list[np.ndarray], lut: np.ndarray, g: int) -> np.ndarray:
-    """The keys (given by their bytes) moved by group element ``g`` (a new array)."""
-    img = lut[g, 0][chunks[0]]
-    for c in range(1, len(chunks)):
-        img |= lut[g, c][chunks[c]]
-    return img
+def _images(keys: np.ndarray, lut: np.ndarray) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """For each block of keys and each group element g ≥ 1: (block start, the block, its images under g) — the
+    image array is reused.  Cost |G|·chunks table look-ups per key."""
+    nch = lut.shape[1]
+    for a in range(0, len(keys), BLOCK):
+        k = keys[a:a + BLOCK]
+        chunks = [((k >> (8 * c)) & 255).astype(np.intp) for c in range(nch)]
+        img = np.empty_like(k)
+        tmp = np.empty_like(k)
+        for g in range(1, lut.shape[0]):
+            np.take(lut[g, 0], chunks[0], out=img)
+            for c in range(1, nch):
+                np.take(lut[g, c], chunks[c], out=tmp)
+                img |= tmp
+            yield a, k, img
 
 
 def canon(keys: np.ndarray, lut: np.ndarray) -> np.ndarray:
     """The least image of each key under the group.  Cost |G|·chunks per key."""
-    chunks = _chunks(keys, lut)
     best = keys.copy()
-    for g in range(1, lut.shape[0]):
-        np.minimum(best, _image(chunks, lut, g), out=best)
+    for a, k, img in _images(keys, lut):
+        np.minimum(best[a:a + len(k)], img, out=best[a:a + len(k)])
     return best
 
 
@@ -144,10 +152,9 @@ def canon_one(key: int, lut: list, chunks: int) -> int:
 
 def stabilisers(keys: np.ndarray, lut: np.ndarray) -> np.ndarray:
     """How many group elements fix each key (the orbit has |G| / that many members)."""
-    chunks = _chunks(keys, lut)
     count = np.ones(len(keys), dtype=np.int64)
-    for g in range(1, lut.shape[0]):
-        count += _image(chunks, lut, g) == keys
+    for a, k, img in _images(keys, lut):
+        count[a:a + len(k)] += img == k
     return count
 
 
@@ -195,15 +202,97 @@ class KinrowTable:
         return self.scores[self.canon(x | o << self.n)]
 
 
+def expand(keys: np.ndarray, n: int, shift: int, lut: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The children of live positions (the mover's bit at ``shift``): (index of each edge's parent in ``keys``,
+    the sorted distinct orbit representatives, each edge's child as an index into them).  Cost |G| per edge."""
+    x, o = keys & ((1 << n) - 1), keys >> n
+    parents, children = [], []
+    for t in range(n):
+        idx = np.nonzero(((x | o) >> t & 1) == 0)[0]
+        parents.append(idx)
+        children.append(keys[idx] | np.int64(1) << (t + shift))
+    par = np.concatenate(parents)
+    uniq, inv = np.unique(canon(np.concatenate(children), lut), return_inverse=True)
+    return par, uniq, inv
+
+
+# ---- layers split into position ranges (tasks on an executor) --------------------------------------
+SPLIT_MIN = 20_000  # layers with fewer live positions are expanded here
+RANGES_PER_WORKER = 4
+
+
+def _lut_of(perms: tuple[Perm, ...], n: int) -> np.ndarray:
+    return cached(("solve-lut", n, perms), lambda: key_luts(list(perms), n))
+
+
+def _layer_task(ctx: tuple[int, tuple[Perm, ...]], task: tuple[str, np.ndarray, int]) -> tuple[np.ndarray, ...]:
+    """One range of a layer: ("expand", keys, shift) -> :func:`expand`; ("stab", keys, 0) -> stabiliser counts."""
+    n, perms = ctx
+    kind, keys, shift = task
+    lut = _lut_of(perms, n)
+    if kind == "stab":
+        return (stabilisers(keys, lut).astype(np.int32),)
+    par, uniq, inv = expand(keys, n, shift, lut)
+    return par.astype(np.int32), uniq, inv.astype(np.int32)  # half the bytes to send back (ranges hold < 2³¹)
+
+
+def _ranges(total: int, ex: Executor) -> list[tuple[int, int]]:
+    k = max(1, min(total // (SPLIT_MIN // 4), RANGES_PER_WORKER * ex.size))
+    bounds = np.linspace(0, total, k + 1).astype(np.int64)
+    return [(int(a), int(b)) for a, b in pairwise(bounds.tolist()) if b > a]
+
+
+def _sorted_distinct(a: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted (a sort and a comparison: faster here than np.unique's hashing)."""
+    a.sort()
+    if len(a) == 0:
+        return a
+    keep = np.empty(len(a), dtype=bool)
+    keep[0] = True
+    np.not_equal(a[1:], a[:-1], out=keep[1:])
+    return a[keep]
+
+
+def _expand_split(keys: np.ndarray, live: np.ndarray, n: int, shift: int, perms: list[Perm],
+                  ex: Executor) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """:func:`expand` over ranges of the live positions as tasks, merged; None when interrupted."""
+    ranges = _ranges(len(live), ex)
+    tasks = [("expand", keys[live[a:b]], shift) for a, b in ranges]
+    out = run_tasks(_layer_task, tasks, (n, tuple(perms)), ex=ex)
+    if not out.complete:
+        return None
+    uniq = _sorted_distinct(np.concatenate([r[1] for r in out.results]))  # type: ignore[index]
+    pars, invs = [], []
+    for (a, b), r in zip(ranges, out.results, strict=True):
+        lpar, luniq, linv = r  # type: ignore[misc]
+        pars.append(live[a:b][lpar])
+        invs.append(np.searchsorted(uniq, luniq)[linv])
+    return np.concatenate(pars), uniq, np.concatenate(invs)
+
+
+def _stabilisers_split(keys: np.ndarray, perms: list[Perm], ex: Executor) -> np.ndarray | None:
+    """:func:`stabilisers` over ranges of a layer as tasks; None when interrupted."""
+    n = len(perms[0])
+    ranges = _ranges(len(keys), ex)
+    out = run_tasks(_layer_task, [("stab", keys[a:b], 0) for a, b in ranges], (n, tuple(perms)), ex=ex)
+    if not out.complete:
+        return None
+    return np.concatenate([r[0] for r in out.results])  # type: ignore[index]
+
+
 AUTO_SYMMETRY = 200_000  # reduce by symmetry when 3**n exceeds this (below it the group costs more than it saves)
 
 
 def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progress | None = None,
-                 board_name: str = "", keep_table: bool = False) -> SolveResult:
+                 board_name: str = "", keep_table: bool = False, ex: Executor = SERIAL,
+                 low_memory: bool = False) -> SolveResult:
     """Solve a k-in-a-row game exactly, with game-tree counts.  Cost ~ (positions / |G|)·(n + |G|) numpy element steps.
 
     ``symmetry``: reduce by the game's symmetry group (True), not (False), or only on boards
-    big enough for it to pay (None: when 3**n > :data:`AUTO_SYMMETRY`).
+    big enough for it to pay (None: when 3**n > :data:`AUTO_SYMMETRY`).  With a parallel
+    executor ``ex``, layers of at least :data:`SPLIT_MIN` positions are expanded (children,
+    orbit representatives) and their orbit sizes counted in position ranges as tasks; the
+    merge and the backward pass run here.  Same figures on every executor.
     """
     import time
 
@@ -219,6 +308,7 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
         perms, group = [tuple(range(n))], "none"
     lut = key_luts(perms, n)
     order = len(perms)
+    split = ex.kind != "serial"
     dtype: Any = np.int64 if n <= 20 else object
     low = (1 << n) - 1
     lines = game.masks
@@ -251,19 +341,18 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
             if p == n:
                 break
             live = np.nonzero(~term)[0]
-            lx, lo = x[live], o[live]
-            parents, children = [], []
             shift = 0 if p % 2 == 0 else n
-            for t in range(n):
-                free = ((lx | lo) >> t & 1) == 0
-                idx = live[free]
-                parents.append(idx)
-                children.append(keys[idx] | np.int64(1) << (t + shift))
-            par = np.concatenate(parents)
-            ch = canon(np.concatenate(children), lut)
-            uniq, inv = np.unique(ch, return_inverse=True)
+            if split and len(live) >= SPLIT_MIN:
+                got = _expand_split(keys, live, n, shift, perms, ex)
+                if got is None:
+                    raise KeyboardInterrupt
+                par, uniq, inv = got
+            else:
+                lpar, uniq, inv = expand(keys[live], n, shift, lut)
+                par = live[lpar]
             layers.append(uniq)
-            edges.append((par, inv))
+            if not low_memory:
+                edges.append((par, inv))
             nxt = np.zeros(len(uniq), dtype=dtype)
             np.add.at(nxt, inv, paths[p][par])
             paths.append(nxt)
@@ -277,7 +366,12 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
     for p, keys in enumerate(layers):
         if p >= len(terminal):
             break
-        stab = stabilisers(keys, lut)
+        # after Ctrl-C the layers found so far are counted here (the workers are gone)
+        parallel = split and complete and len(keys) >= SPLIT_MIN
+        stab = _stabilisers_split(keys, perms, ex) if parallel else stabilisers(keys, lut)
+        if stab is None:
+            complete = False
+            break
         orbit = order // stab
         classes += len(keys)
         positions += int(orbit.sum())
@@ -298,30 +392,47 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
     if complete:
         # backward pass: negamax scores from the side to move
         score: list[np.ndarray | None] = [None] * len(layers)
-        for p in range(len(layers) - 1, -1, -1):
-            s = np.zeros(len(layers[p]), dtype=np.int32)
-            term = terminal[p]
-            w = winner[p]
-            mover = p % 2
-            s[term & (w == mover)] = WIN
-            s[term & (w == 1 - mover)] = -WIN
-            if p < len(edges):
-                par, inv = edges[p]
-                best = np.full(len(s), -2 * WIN, dtype=np.int32)
-                np.maximum.at(best, par, -score[p + 1][inv])  # type: ignore[index]
-                nt = ~term
-                b = best[nt]
-                s[nt] = np.where(b > 0, b - 1, np.where(b < 0, b + 1, 0))
-            score[p] = s
-            if progress:
-                progress("values", len(layers) - p, len(layers))
+        try:
+            for p in range(len(layers) - 1, -1, -1):
+                s = np.zeros(len(layers[p]), dtype=np.int32)
+                term = terminal[p]
+                w = winner[p]
+                mover = p % 2
+                s[term & (w == mover)] = WIN
+                s[term & (w == 1 - mover)] = -WIN
+                if p < len(layers) - 1:
+                    if low_memory:  # the edges again: the children of the live positions are exactly layer p + 1
+                        live = np.nonzero(~term)[0]
+                        shift = 0 if p % 2 == 0 else n
+                        if split and len(live) >= SPLIT_MIN:
+                            got = _expand_split(layers[p], live, n, shift, perms, ex)
+                            if got is None:
+                                raise KeyboardInterrupt
+                            par, _uniq, inv = got
+                        else:
+                            lpar, _uniq, inv = expand(layers[p][live], n, shift, lut)
+                            par = live[lpar]
+                    else:
+                        par, inv = edges[p]
+                    best = np.full(len(s), -2 * WIN, dtype=np.int32)
+                    np.maximum.at(best, par, -score[p + 1][inv])  # type: ignore[index]
+                    nt = ~term
+                    b = best[nt]
+                    s[nt] = np.where(b > 0, b - 1, np.where(b < 0, b + 1, 0))
+                score[p] = s
+                if progress:
+                    progress("values", len(layers) - p, len(layers))
+        except KeyboardInterrupt:
+            complete = False
+    if complete:
         root = int(score[0][0])  # type: ignore[index]
         value, plies = score_plies(root, n)
         if keep_table:
             table = KinrowTable(game, lut, layers, score)  # type: ignore[arg-type]
     return SolveResult(game.name, board_name, value, plies, positions, terminal_positions, games, wins, draws,
                        classes=classes, symmetries=order, group=group, decided_draws=decided,
-                       seconds=time.perf_counter() - t0, method="layered bitmasks" + (" + symmetry" if symmetry else ""),
+                       seconds=time.perf_counter() - t0,
+                       method="layered bitmasks" + (" + symmetry" if symmetry else "") + (", low memory" if low_memory else ""),
                        complete=complete, table=table)
 
 

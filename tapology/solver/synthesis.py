@@ -7,8 +7,9 @@ closure) and consistent, each new up to isomorphism (:mod:`tapology.model.isomor
 
 Two engines:
 
-- ``enumerate`` — orderly generation: sides are decided in breadth-first order (tile, side);
-  an open side is glued to a new tile (always in standard orientation: re-orienting a tile is
+- ``enumerate`` — orderly generation (on one core, or cut at the tree's first branching choices
+  into tasks for an executor, :mod:`tapology.parallel`): sides are decided in breadth-first
+  order (tile, side); an open side is glued to a new tile (always in standard orientation: re-orienting a tile is
   an isomorphism), to an open side of a tile already met (each orientation), or left open;
   after each decision the propagator closes the atlas, which both prunes (conflict) and tapes
   forced sides.  Every board is reached from its breadth-first normal form; duplicates are
@@ -24,12 +25,12 @@ Both stop on a deadline or Ctrl-C and return what they found (``interrupted``/``
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import z3
 
-from tapology.errors import SynthesisError
+from tapology.errors import SynthesisError, TapologyError
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board, Fact, Taping
 from tapology.model.domain import ChartDomain, domain_from_spec
@@ -37,6 +38,7 @@ from tapology.model.grid import ReferenceGrid, get_grid
 from tapology.model.isomorphism import _Walker, canonical, components
 from tapology.model.tape import board_tapings
 from tapology.model.topology import Topology, classify
+from tapology.parallel import SERIAL, Executor, cached, run_tasks
 from tapology.solver.z3backend import Z3Board, bare_board
 
 
@@ -164,76 +166,293 @@ def _finish(req: Request, at: Atlas, seen: set[str], res: Result) -> Found | Non
     return f
 
 
-def enumerate_boards(req: Request, limit: int | None = None, deadline: float | None = None,
-                     progress: Progress | None = None) -> Result:
-    """All boards meeting ``req`` up to isomorphism, by orderly generation with the propagator (see module doc)."""
-    res = Result()
-    seen: set[str] = set()
-    grid = req.grid
-    grp = grid.group
-    h = grp.order
-    m = len(grid.directions)
-    n = req.tiles
-    unit = req.domain.unit_cells
-    start = _start_board(req)
-    at0 = Atlas.of(start)
-    if at0.conflict is not None:
-        raise SynthesisError("--from: the board is inconsistent")
-    allow_open = not req.closed
-    used0 = n if req.base is not None else 1
+@dataclass
+class _Node:
+    """A node of the orderly generation: the closed atlas so far, tiles met, sides decided to stay open."""
 
-    def side_open(at: Atlas, t: int, d: int) -> bool:
-        return at.chart[t, unit[d]] < 0
+    at: Atlas
+    used: int
+    left_open: frozenset[tuple[int, int]]
 
-    def rec(at: Atlas, used: int, left_open: frozenset[tuple[int, int]]) -> None:
+
+class _Tree:
+    """The orderly generation's search tree (see the module doc): a node's children are its next open side taped to a
+    new tile, to each open side of a tile met (each orientation), then left open; a child is None where the
+    propagator refuses the taping.  Paths of child indices name nodes, so a worker can rebuild one from the root."""
+
+    def __init__(self, req: Request) -> None:
+        self.req = req
+        grid = req.grid
+        self.grid = grid
+        self.grp = grid.group
+        self.h = self.grp.order
+        self.m = len(grid.directions)
+        self.n = req.tiles
+        self.unit = req.domain.unit_cells
+        at0 = Atlas.of(_start_board(req))
+        if at0.conflict is not None:
+            raise SynthesisError("--from: the board is inconsistent")
+        self.allow_open = not req.closed
+        self.root = _Node(at0, self.n if req.base is not None else 1, frozenset())
+
+    def side_open(self, at: Atlas, t: int, d: int) -> bool:
+        """Whether side d of tile t is still open in the atlas."""
+        return at.chart[t, self.unit[d]] < 0
+
+    def next_side(self, node: _Node) -> tuple[int, int] | None:
+        """The first open side (tile, side) in breadth-first order not decided open; None at a complete board."""
+        for t in range(node.used):
+            for d in range(self.m):
+                if (t, d) not in node.left_open and self.side_open(node.at, t, d):
+                    return t, d
+        return None
+
+    def options(self, node: _Node, side: tuple[int, int]) -> list[Fact]:
+        """The tapings tried at a side, in order (a new tile first)."""
+        t, d = side
+        cell = self.grid.directions[d]
+        options: list[Fact] = []
+        if node.used < self.n:
+            options.append(Fact(t, cell, node.used, 0))
+        for u in range(node.used):
+            for o in range(self.h):
+                e = self.grid.dir_perm[self.grp.inv[o]][self.grid.opposite[d]]
+                if (u, e) in node.left_open or not self.side_open(node.at, u, e):
+                    continue
+                options.append(Fact(t, cell, u, o))
+        return options
+
+    def arity(self, options: list[Fact]) -> int:
+        """Children of a node with these options (leaving the side open is the last)."""
+        return len(options) + (1 if self.allow_open else 0)
+
+    def child(self, node: _Node, side: tuple[int, int], options: list[Fact], i: int) -> _Node | None:
+        """The i-th child; None when the propagator refuses its taping."""
+        if i == len(options):
+            return _Node(node.at, node.used, node.left_open | {side})
+        f = options[i]
+        a2 = node.at.copy()
+        if a2.tape([Taping(f, "")]) is not None:
+            return None
+        return _Node(a2, max(node.used, f.other + 1), node.left_open)
+
+    def follow(self, path: tuple[int, ...]) -> _Node:
+        """The node a path of child indices names."""
+        node = self.root
+        for i in path:
+            side = self.next_side(node)
+            assert side is not None
+            got = self.child(node, side, self.options(node, side), i)
+            assert got is not None, "a task path through a refused taping"
+            node = got
+        return node
+
+
+def _search(tree: _Tree, node: _Node, res: Result, seen: set[str], limit: int | None, deadline: float | None,
+            progress: Progress | None, clock: Callable[[], float] = time.monotonic) -> None:
+    """Depth-first from ``node``, appending new boards to ``res``; raises :class:`_Stop` at the limit or deadline."""
+    req = tree.req
+
+    def rec(node: _Node) -> None:
         res.nodes += 1
         if res.nodes % 256 == 0:
             if progress is not None:
                 progress(res.nodes, len(res.boards))
-            if deadline is not None and time.monotonic() > deadline:
+            if deadline is not None and clock() > deadline:
                 res.timed_out = True
                 raise _Stop
-        nxt = None
-        for t in range(used):
-            for d in range(m):
-                if (t, d) not in left_open and side_open(at, t, d):
-                    nxt = (t, d)
-                    break
-            if nxt:
-                break
-        if nxt is None:
-            if used == n and _finish(req, at, seen, res) is not None:
+        side = tree.next_side(node)
+        if side is None:
+            if node.used == tree.n and _finish(req, node.at, seen, res) is not None:
                 if progress is not None:
                     progress(res.nodes, len(res.boards))
                 if limit is not None and len(res.boards) >= limit:
                     raise _Stop
             return
-        t, d = nxt
-        cell = grid.directions[d]
-        options: list[Fact] = []
-        if used < n:
-            options.append(Fact(t, cell, used, 0))
-        for u in range(used):
-            for o in range(h):
-                e = grid.dir_perm[grp.inv[o]][grid.opposite[d]]
-                if (u, e) in left_open or not side_open(at, u, e):
-                    continue
-                options.append(Fact(t, cell, u, o))
-        for f in options:
-            a2 = at.copy()
-            if a2.tape([Taping(f, "")]) is None:
-                rec(a2, max(used, f.other + 1), left_open)
-        if allow_open:
-            rec(at, used, left_open | {(t, d)})
+        options = tree.options(node, side)
+        for i in range(tree.arity(options)):
+            c = tree.child(node, side, options, i)
+            if c is not None:
+                rec(c)
 
+    rec(node)
+
+
+def enumerate_boards(req: Request, limit: int | None = None, deadline: float | None = None,
+                     progress: Progress | None = None, *, ex: Executor = SERIAL,
+                     task_progress: TaskProgress | None = None) -> Result:
+    """All boards meeting ``req`` up to isomorphism, by orderly generation with the propagator (see module doc).
+
+    With a parallel executor ``ex`` the tree is split at its first branching choices into paths
+    (about :data:`TASKS_PER_WORKER` per worker), searched as tasks and merged in depth-first
+    order: the same boards in the same order as the serial search, and the same node count.
+    ``task_progress(done, total)`` hears after each task.
+    """
+    if ex.kind != "serial" and _parts(req) is not None:
+        return _enumerate_split(req, limit, deadline, ex, task_progress)
+    res = Result()
+    seen: set[str] = set()
+    tree = _Tree(req)
     try:
-        rec(at0, used0, frozenset())
+        _search(tree, tree.root, res, seen, limit, deadline, progress)
         res.complete = not res.timed_out
     except _Stop:
         res.complete = False
     except KeyboardInterrupt:
         res.interrupted = True
     return res
+
+
+# ---- the same search split into tasks -------------------------------------------------------------------
+TASKS_PER_WORKER = 16
+MAX_SPLIT_DEPTH = 12
+TaskProgress = Callable[[int, int], None]  # (tasks done, tasks)
+_Parts = tuple  # a Request in picklable parts: grid name, domain spec, flags, base board's tables
+
+
+def _parts(req: Request) -> _Parts | None:
+    """A request as plain data a worker can rebuild it from; None for a grid that is not built in."""
+    try:
+        if get_grid(req.grid.name) != req.grid:
+            return None
+    except TapologyError:
+        return None
+    dom = req.domain.spec()
+    dom = dom if isinstance(dom, str) else tuple(tuple(c) for c in dom)
+    base = None
+    if req.base is not None:
+        b = req.base
+        base = (b.tiles, b.states, b.glue, b.extra)
+    return (req.tiles, req.grid.name, dom, req.closed, req.boundary, req.orientable, req.euler, req.manifold, base)
+
+
+def _request(parts: _Parts) -> Request:
+    tiles, grid_name, dom, closed, boundary, orientable, euler, manifold, base = parts
+    grid = get_grid(grid_name)
+    domain = domain_from_spec(grid, dom if isinstance(dom, str) else [list(c) for c in dom])
+    board = None
+    if base is not None:
+        board = Board(grid, domain, *base)
+    return Request(tiles, grid, domain, closed, boundary, orientable, euler, manifold, board)
+
+
+def _search_task(ctx: tuple[_Parts, float | None], path: tuple[int, ...]) -> tuple[list, int, bool]:
+    """One task: the boards below a path (glue, extra, signature, topology; new within the task), nodes searched,
+    and whether the deadline (wall clock) stopped it."""
+    parts, deadline = ctx
+    tree = cached(("synthesis-tree", parts), lambda: _Tree(_request(parts)))
+    res = Result()
+    try:
+        _search(tree, tree.follow(path), res, set(), None, deadline, None, time.time)
+    except _Stop:
+        pass
+    found = [(f.board.glue, f.board.extra, f.signature, f.topology) for f in res.boards]
+    return found, res.nodes, res.timed_out
+
+
+def _frontier(tree: _Tree, target: int, res: Result) -> list[tuple[str, object]]:
+    """The tree's top, expanded level by level in depth-first order until there are ``target`` open paths:
+    ("task", path) entries and ("found", node) for complete boards met on the way; expanded nodes are counted."""
+    items: list[tuple[str, object]] = [("task", ((), tree.root))]
+    for _level in range(MAX_SPLIT_DEPTH):
+        tasks = sum(1 for kind, _ in items if kind == "task")
+        if tasks == 0 or tasks >= target:
+            break
+        nxt: list[tuple[str, object]] = []
+        for kind, item in items:
+            if kind != "task":
+                nxt.append((kind, item))
+                continue
+            path, node = item  # type: ignore[misc]
+            res.nodes += 1
+            side = tree.next_side(node)
+            if side is None:
+                if node.used == tree.n:
+                    nxt.append(("found", node))
+                continue
+            options = tree.options(node, side)
+            for i in range(tree.arity(options)):
+                c = tree.child(node, side, options, i)
+                if c is not None:
+                    nxt.append(("task", ((*path, i), c)))
+        items = nxt
+    return items
+
+
+def _enumerate_split(req: Request, limit: int | None, deadline: float | None, ex: Executor,
+                     task_progress: TaskProgress | None) -> Result:
+    res = Result()
+    seen: set[str] = set()
+    tree = _Tree(req)
+    items = _frontier(tree, TASKS_PER_WORKER * ex.size, res)
+    paths = [item[0] for kind, item in items if kind == "task"]  # type: ignore[index]
+    wall = None if deadline is None else time.time() + (deadline - time.monotonic())
+    out = run_tasks(_search_task, paths, (_parts(req), wall), ex=ex, progress=task_progress)
+    results = iter(out.results)
+    stopped = False
+    for kind, item in items:
+        if limit is not None and len(res.boards) >= limit:
+            stopped = True
+            break
+        if kind == "found":
+            _finish(req, item.at, seen, res)  # type: ignore[attr-defined]
+            continue
+        got = next(results)
+        if got is None:
+            continue
+        found, nodes, timed_out = got
+        res.nodes += nodes
+        res.timed_out |= timed_out
+        for glue, extra, sig, topo in found:
+            if sig in seen:
+                continue
+            seen.add(sig)
+            res.boards.append(Found(Board(tree.grid, req.domain, _tile_ids(req), (0,) * req.tiles, glue, extra), sig,
+                                    topo))
+            if limit is not None and len(res.boards) >= limit:
+                stopped = True
+                break
+    res.interrupted = not out.complete
+    res.complete = out.complete and not res.timed_out and not stopped
+    return res
+
+
+@dataclass
+class CensusRow:
+    """The closed boards of one tile count: how many, by surface (orbifolds together), search nodes, time."""
+
+    tiles: int
+    boards: int
+    surfaces: dict[str, int]
+    nodes: int
+    seconds: float
+    complete: bool
+    signatures: list[str] = field(default_factory=list, repr=False)
+
+    def to_json(self) -> dict[str, object]:
+        """The row as JSON-ready data."""
+        return {"tiles": self.tiles, "boards": self.boards, "surfaces": dict(self.surfaces), "nodes": self.nodes,
+                "seconds": round(self.seconds, 3), "complete": self.complete}
+
+
+def census(tiles: Iterable[int], grid: str = "square", domain: str | None = None, *, ex: Executor = SERIAL,
+           task_progress: TaskProgress | None = None) -> list[CensusRow]:
+    """The closed connected boards of each tile count, up to isomorphism, with their surfaces; stops at the first
+    interrupted count (its row is marked incomplete).  Cost: the orderly generation per count."""
+    rows = []
+    for n in tiles:
+        t0 = time.perf_counter()
+        res = enumerate_boards(Request.make(tiles=n, grid=grid, domain=domain, closed=True), ex=ex,
+                               task_progress=task_progress)
+        surfaces: dict[str, int] = {}
+        for f in res.boards:
+            key = f.topology.surface if f.topology.manifold else "orbifold"
+            surfaces[key] = surfaces.get(key, 0) + 1
+        rows.append(CensusRow(n, len(res.boards), surfaces, res.nodes, time.perf_counter() - t0, res.complete,
+                              [f.signature for f in res.boards]))
+        if not res.complete:
+            break
+    return rows
 
 
 # ---- z3 ------------------------------------------------------------------------------
@@ -343,11 +562,13 @@ def z3_boards(req: Request, limit: int | None = None, deadline: float | None = N
 
 
 def synthesize(req: Request, engine: str = "auto", limit: int | None = None, timeout: float | None = None,
-               progress: Progress | None = None) -> Result:
-    """Boards meeting ``req``: ``engine`` ``enumerate``, ``z3`` or ``auto`` (enumerate)."""
+               progress: Progress | None = None, *, ex: Executor = SERIAL,
+               task_progress: TaskProgress | None = None) -> Result:
+    """Boards meeting ``req``: ``engine`` ``enumerate``, ``z3`` or ``auto`` (enumerate); the enumeration runs as
+    tasks on ``ex`` (``task_progress(done, total)``); z3 runs here."""
     deadline = None if timeout is None else time.monotonic() + timeout
     if engine in ("auto", "enumerate"):
-        return enumerate_boards(req, limit, deadline, progress)
+        return enumerate_boards(req, limit, deadline, progress, ex=ex, task_progress=task_progress)
     if engine == "z3":
         return z3_boards(req, limit, deadline, progress)
     raise SynthesisError(f"--engine {engine!r}: use auto, enumerate or z3")

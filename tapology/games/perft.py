@@ -1,0 +1,135 @@
+"""perft split into tasks: the subtrees below the first turns (as ``--divide`` prints them), counted on any executor.
+
+The tasks are paths of turn labels from the start position: one per first turn, or per pair of
+first and second turns when the first ply has too few turns to keep every worker busy (checkers'
+7 first turns on 2 workers become 49 tasks).  A worker opens the game once per process, replays
+its path through :meth:`RuleGame.perft_turns` and counts the rest with
+:func:`tapology.rules.perft.count_leaves`; the counts are summed per first turn.  Every executor
+gives the same counts; an interrupted run keeps the finished tasks, marked partial.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from tapology.errors import OptionError, TurnError
+from tapology.game import Position
+from tapology.games.registry import open_position
+from tapology.parallel import SERIAL, Executor, Progress, cached, run_tasks
+from tapology.rules.engine import RuleGame
+from tapology.rules.perft import count_leaves
+
+Path = tuple[str, ...]
+TASKS_PER_WORKER = 8  # split one ply deeper while there are fewer tasks than this per worker
+
+
+@dataclass
+class PerftRun:
+    """Leaf turns at ``depth``, per first turn (in the game's turn order), how the work was split and where it ran."""
+
+    depth: int
+    nodes: int
+    divided: list[tuple[str, int]]
+    complete: bool = True
+    tasks: int = 0
+    done: int = 0
+    split_depth: int = 0
+    seconds: float = 0.0
+    executor: str = "serial"
+    missing: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        """``{"depth", "nodes", "divide", "complete", "tasks", "executor", "seconds"}``."""
+        out: dict[str, object] = {"depth": self.depth, "nodes": self.nodes, "divide": dict(self.divided),
+                                  "complete": self.complete, "tasks": self.tasks, "tasks_done": self.done,
+                                  "executor": self.executor, "seconds": round(self.seconds, 3)}
+        if self.missing:
+            out["unfinished_first_turns"] = self.missing
+        return out
+
+
+_TURNS: OrderedDict[tuple[int, Position], tuple[RuleGame, dict[str, Position]]] = OrderedDict()
+
+
+def _turns_below(game: RuleGame, pos: Position) -> dict[str, Position]:
+    """label -> result of the perft turns of a position (the last few hundred cached per process; an entry holds
+    its game, so the game's id cannot be reused while the entry lives)."""
+    key = (id(game), pos)
+    got = _TURNS.get(key)
+    if got is None or got[0] is not game:
+        got = (game, {t.label: t.result for t in game.perft_turns(pos)})
+        _TURNS[key] = got
+        if len(_TURNS) > 512:
+            _TURNS.popitem(last=False)
+    return got[1]
+
+
+def _replay(game: RuleGame, root: Position, path: Path) -> Position:
+    pos = root
+    for label in path:
+        try:
+            pos = _turns_below(game, pos)[label]
+        except KeyError:
+            raise TurnError(f"perft task: turn {label!r} is not a perft turn here") from None
+    return pos
+
+
+def split(game: RuleGame, pos: Position, depth: int, target: int) -> list[Path]:
+    """Paths of turn labels below ``pos`` in the game's turn order: the first turns, one ply deeper while there are
+    fewer than ``target`` of them (never down to ``depth``).  A path that ends a game early is dropped (no leaves)."""
+    paths: list[Path] = [()]
+    level = 0
+    while level < depth - 1 and (level == 0 or len(paths) < target):
+        nxt: list[Path] = []
+        for p in paths:
+            below = _replay(game, pos, p)
+            nxt.extend((*p, label) for label in _turns_below(game, below))
+        paths = nxt
+        level += 1
+        if not paths:
+            break
+    if depth == 1:  # the first turns themselves are the leaves
+        return [(t.label,) for t in game.perft_turns(pos)]
+    return paths
+
+
+def _context_game(ctx: tuple[str, str | None, str | None, int]) -> tuple[RuleGame, Position]:
+    spec, board, position, _depth = ctx
+    return cached(("perft-game", spec, board, position), lambda: open_position(spec, board, position))
+
+
+def _count(ctx: tuple[str, str | None, str | None, int], path: Path) -> int:
+    """One task: the leaf turns below a path of turn labels."""
+    game, root = _context_game(ctx)
+    return count_leaves(game, _replay(game, root, path), ctx[3] - len(path))
+
+
+def run_perft(spec: str, depth: int, board: str | None = None, position: str | None = None, *, ex: Executor = SERIAL,
+              progress: Progress | None = None) -> PerftRun:
+    """perft of GAME (optional end rules left out) split into tasks by first turns and run on ``ex``;
+    ``progress(tasks done, tasks)``.  Ctrl-C stops the workers and gives the finished tasks' sum, marked partial."""
+    if depth < 0:
+        raise OptionError(f"--depth {depth}: must be ≥ 0")
+    t0 = time.perf_counter()
+    ctx = (spec, board, position, depth)
+    game, pos = _context_game(ctx)
+    if depth == 0:
+        return PerftRun(0, 1, [], seconds=time.perf_counter() - t0)
+    firsts = [t.label for t in game.perft_turns(pos)]
+    target = 1 if ex.kind == "serial" else TASKS_PER_WORKER * ex.size
+    paths = split(game, pos, depth, target)
+    out = run_tasks(_count, paths, ctx, ex=ex, progress=progress)
+    sums = {label: 0 for label in firsts}
+    left = {label: 0 for label in firsts}
+    for p, n in zip(paths, out.results, strict=True):
+        if n is None:
+            left[p[0]] += 1
+        else:
+            sums[p[0]] += n
+    nodes = sum(sums.values())
+    divided = [(label, sums[label]) for label in firsts if not left[label]]
+    missing = [label for label in firsts if left[label]]
+    return PerftRun(depth, nodes, divided, out.complete, len(paths), out.done, len(paths[0]) if paths else 1,
+                    time.perf_counter() - t0, out.executor, missing)

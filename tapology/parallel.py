@@ -1,0 +1,285 @@
+"""Independent tasks run in this process, on a local process pool, or on a Ray cluster, with the same answers.
+
+A job is a module-level function ``fn(context, task) -> result``, a picklable ``context`` shared by
+every task and a list of small picklable tasks (a path of turn labels, a range of positions).
+:func:`run_tasks` gives the results in task order, whichever executor ran them:
+
+* ``serial``: one task after another in this process (``workers=1``, or a single task);
+* ``pool``: a local process pool (``workers=N``; ``None`` means every core); tasks go one at a
+  time to whichever worker is free;
+* ``ray``: the same tasks as Ray tasks (``ray=""`` runs ``ray.init()`` for a local cluster unless
+  Ray is already initialised, ``ray="ADDRESS"`` joins a cluster); the context is put in Ray's
+  object store once.
+
+Workers keep what is expensive to build (an opened game, a solver's tables) in a per-process
+cache, :func:`cached`; the local pool is kept between jobs (and so are its caches) until
+:func:`shutdown` or the end of this process.  Keep the context small (it travels with each task
+to the pool) and build big tables in the worker through :func:`cached`.  Ctrl-C in the parent
+stops every worker at once (the pool is terminated, Ray tasks are cancelled) and
+:func:`run_tasks` returns the finished results with ``complete`` False.  ``progress(done,
+total)`` hears after each finished task.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import multiprocessing.pool
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from tapology.errors import ExecutorError
+
+T = TypeVar("T")
+R = TypeVar("R")
+Progress = Callable[[int, int], None]
+
+
+# ---- executors -------------------------------------------------------------------------------
+def cores() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Executor:
+    """Where tasks run: ``workers`` local processes (None: every core; 1: this process), or Ray when ``ray`` is not
+    None ("" for ``ray.init()``, else a cluster address)."""
+
+    workers: int | None = None
+    ray: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.workers is not None and self.workers < 1:
+            raise ExecutorError(f"--workers {self.workers}: must be at least 1")
+
+    @property
+    def kind(self) -> str:
+        """``serial``, ``pool`` or ``ray``."""
+        if self.ray is not None:
+            return "ray"
+        return "serial" if self.size == 1 else "pool"
+
+    @property
+    def size(self) -> int:
+        """The local worker count (Ray: the cluster's CPUs once it is up, else the local cores)."""
+        if self.ray is not None:
+            return _ray_cpus()
+        return self.workers if self.workers is not None else cores()
+
+    def describe(self) -> str:
+        """``serial``, ``pool of 2`` or ``ray`` (with its address)."""
+        if self.kind == "ray":
+            return "ray" + (f" at {self.ray}" if self.ray else "")
+        return "serial" if self.kind == "serial" else f"pool of {self.size}"
+
+
+SERIAL = Executor(workers=1)
+
+
+def executor(workers: int | None = None, ray: str | bool | None = None) -> Executor:
+    """The executor CLI options ask for: ``--workers N`` (None: every core), ``--ray`` (True: ``ray.init()``) or
+    ``--ray-address ADDRESS`` (the address as ``ray``)."""
+    if ray is True:
+        ray = ""
+    if ray is False:
+        ray = None
+    return Executor(workers, ray)
+
+
+@dataclass
+class Outcome(Generic[R]):
+    """Results in task order (None where a task did not finish), how many finished, and where they ran."""
+
+    results: list[R | None]
+    done: int
+    complete: bool
+    seconds: float
+    executor: str
+
+    def finished(self) -> list[R]:
+        """The results of the finished tasks, in task order."""
+        return [r for r in self.results if r is not None]
+
+
+# ---- the per-process cache -------------------------------------------------------------------
+_CACHE: dict[Hashable, Any] = {}
+_CACHE_LIMIT = 16
+
+
+def cached(key: Hashable, build: Callable[[], T]) -> T:
+    """``build()`` once per process for ``key`` (an opened game, a solver's tables); the last few kept."""
+    try:
+        return _CACHE[key]
+    except KeyError:
+        pass
+    value = build()
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = value
+    return value
+
+
+# ---- running ---------------------------------------------------------------------------------
+def run_tasks(fn: Callable[[Any, T], R], tasks: Sequence[T], context: Any = None, *, ex: Executor = SERIAL,
+              progress: Progress | None = None) -> Outcome[R]:
+    """Run ``fn(context, task)`` for every task on ``ex``; results in task order (a task must not return None: None
+    marks an unfinished task).  Ctrl-C returns what finished (``complete`` False) after stopping every worker; an
+    error in a task stops the others and is raised."""
+    t0 = time.perf_counter()
+    results: list[R | None] = [None] * len(tasks)
+    kind = ex.kind if len(tasks) > 1 else "serial"
+    if kind == "ray":
+        done, complete = _run_ray(fn, tasks, context, ex.ray or "", results, progress)
+    elif kind == "pool":
+        done, complete = _run_pool(fn, tasks, context, min(ex.size, len(tasks)), results, progress)
+    else:
+        done, complete = _run_serial(fn, tasks, context, results, progress)
+    name = ex.describe() if len(tasks) > 1 else "serial"
+    return Outcome(results, done, complete, time.perf_counter() - t0, name)
+
+
+def _run_serial(fn: Callable[[Any, T], R], tasks: Sequence[T], context: Any, results: list[R | None],
+                progress: Progress | None) -> tuple[int, bool]:
+    done = 0
+    try:
+        for i, task in enumerate(tasks):
+            results[i] = fn(context, task)
+            done += 1
+            if progress is not None:
+                progress(done, len(tasks))
+    except KeyboardInterrupt:
+        return done, False
+    return done, True
+
+
+# ---- the local pool: one per process, kept between jobs (workers keep their caches), ended at exit or on Ctrl-C ----
+_POOL: list = []  # [(size, pool)] or []
+
+
+def _pool_init() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it terminates the pool
+
+
+def _pool_task(item: tuple[int, Callable[[Any, Any], Any], Any, Any]) -> tuple[int, Any]:
+    i, fn, context, task = item
+    return i, fn(context, task)
+
+
+def _mp_context() -> multiprocessing.context.BaseContext:
+    """A fresh-process start method: forkserver where there is one (no threads or locks inherited), else spawn."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods and sys.platform != "darwin" else "spawn")
+
+
+def _get_pool(size: int) -> multiprocessing.pool.Pool:
+    if _POOL and _POOL[0][0] == size:
+        return _POOL[0][1]
+    shutdown()
+    pool = _mp_context().Pool(size, initializer=_pool_init)
+    _POOL.append((size, pool))
+    return pool
+
+
+def shutdown() -> None:
+    """End the local pool's worker processes (they are also ended when this process exits)."""
+    while _POOL:
+        _size, pool = _POOL.pop()
+        pool.terminate()
+        pool.join()
+
+
+atexit.register(shutdown)
+
+
+def _run_pool(fn: Callable[[Any, T], R], tasks: Sequence[T], context: Any, size: int, results: list[R | None],
+              progress: Progress | None) -> tuple[int, bool]:
+    done = 0
+    pool = _get_pool(size)
+    try:
+        it = pool.imap_unordered(_pool_task, [(i, fn, context, t) for i, t in enumerate(tasks)], chunksize=1)
+        while done < len(tasks):
+            try:
+                i, res = it.next(timeout=0.2)
+            except multiprocessing.TimeoutError:
+                continue
+            results[i] = res
+            done += 1
+            if progress is not None:
+                progress(done, len(tasks))
+    except KeyboardInterrupt:
+        shutdown()
+        return done, False
+    except BaseException:
+        shutdown()
+        raise
+    return done, True
+
+
+def _ray_cpus() -> int:
+    try:
+        import ray  # the optional extra tapology[ray]
+    except ImportError:
+        return cores()
+    if not ray.is_initialized():
+        return cores()
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def ray_available() -> bool:
+    """Whether the optional Ray extra is installed."""
+    try:
+        import ray  # noqa: F401  # the optional extra tapology[ray]
+    except ImportError:
+        return False
+    return True
+
+
+def _ray_task(fn: Callable[[Any, Any], Any], context: Any, task: Any) -> Any:
+    return fn(context, task)
+
+
+def _run_ray(fn: Callable[[Any, T], R], tasks: Sequence[T], context: Any, address: str, results: list[R | None],
+             progress: Progress | None) -> tuple[int, bool]:
+    try:
+        import ray  # the optional extra tapology[ray]
+    except ImportError:
+        raise ExecutorError("--ray: Ray is not installed (pip install 'tapology[ray]')") from None
+    if not ray.is_initialized():
+        try:
+            if address:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(include_dashboard=False, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise ExecutorError(f"--ray {address or '(local)'}: cannot start or reach Ray: {exc}") from None
+    remote = ray.remote(_ray_task)
+    ctx = ray.put(context)
+    index = {remote.remote(fn, ctx, t): i for i, t in enumerate(tasks)}
+    pending = list(index)
+    done = 0
+    try:
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1, timeout=0.2)
+            for ref in ready:
+                results[index[ref]] = ray.get(ref)
+                done += 1
+                if progress is not None:
+                    progress(done, len(tasks))
+    except KeyboardInterrupt:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        return done, False
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        raise
+    return done, True

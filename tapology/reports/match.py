@@ -1,0 +1,59 @@
+"""The report of ``tapology match``: A's wins, draws and losses against B with 95% intervals, overall and by seat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tapology.adapters.match import MatchResult, Tally, run_match
+from tapology.parallel import Executor, Progress
+from tapology.reports.base import Report
+
+
+@dataclass
+class MatchReport(Report):
+    """A finished (or interrupted) match."""
+
+    result: MatchResult
+
+    @property
+    def exit_code(self) -> int:  # type: ignore[override]
+        return 0 if self.result.complete else 130
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.result
+        return {"game": r.game, "board": r.board, "a": r.a, "b": r.b, "games": r.games,
+                "played": r.total.games, "a_results": r.total.to_json(), "a_first": r.first.to_json(),
+                "a_second": r.second.to_json(), "plies": r.plies, "mcts": r.engine, "executor": r.executor,
+                "seconds": round(r.seconds, 3), "complete": r.complete}
+
+    def text(self) -> str:
+        r = self.result
+
+        def line(name: str, t: Tally) -> str:
+            d = t.to_json()
+            if not t.games:
+                return f"{name:<10} no games"
+            return (f"{name:<10} {t.games:>5} games  wins {t.wins:>4} ({100 * d['win_rate']:.1f}% "
+                    f"[{100 * d['win_ci95'][0]:.1f}, {100 * d['win_ci95'][1]:.1f}])  draws {t.draws:>4} "
+                    f"({100 * d['draw_rate']:.1f}% [{100 * d['draw_ci95'][0]:.1f}, {100 * d['draw_ci95'][1]:.1f}])  "
+                    f"losses {t.losses:>4} ({100 * d['loss_rate']:.1f}% [{100 * d['loss_ci95'][0]:.1f}, "
+                    f"{100 * d['loss_ci95'][1]:.1f}])")
+
+        head = f"{r.game} on {r.board}: A = {r.a} against B = {r.b}"
+        if r.engine != "none":
+            head += f" (mcts: {r.engine})"
+        lines = [head, "results for A, 95% Wilson intervals:", line("overall", r.total), line("A first", r.first),
+                 line("A second", r.second),
+                 f"{r.total.games} games, {r.plies} plies in {r.seconds:.1f} s on {r.executor}"
+                 + ("" if r.complete else f" (interrupted: {r.total.games} of {r.games} games played)")]
+        return "\n".join(lines)
+
+
+def match_report(game: str, board: str | None, a: str, b: str, games: int = 200, *, seed: int = 0, swap: bool = True,
+                 engine: str = "auto", max_plies: int | None = None, ex: Executor | None = None,
+                 progress: Progress | None = None) -> MatchReport:
+    """Play the match (see :func:`tapology.adapters.match.run_match`) and report it."""
+    kw: dict[str, Any] = {} if ex is None else {"ex": ex}
+    return MatchReport(run_match(game, board, a, b, games, seed=seed, swap=swap, engine=engine, max_plies=max_plies,
+                                 progress=progress, **kw))

@@ -209,3 +209,15 @@ def test_tictactopology_against_the_computer():
     assert "tapes played: 1.up=7.down" in out.getvalue()
     # the record replays, tapes included
     assert replay(lg.game, res["turns"])[-1] == s.pos
+
+
+def test_chess_accepts_san_and_uci_at_the_terminal() -> None:
+    # SAN (e4, Nf3), UCI (d7d5) and a menu number are all read; a SAN turn that is not legal is refused with why
+    lg = load_game("chess")
+    out = io.StringIO()
+    s = PlaySession(lg.game, [None, None], io.StringIO("e4\nd7d5\nNf3\nNf6\nKe3\nquit\n"), out, game_name="chess",
+                    board_name="plane:8x8")
+    res = s.run()
+    text = out.getvalue()
+    assert res["turns"] == ["e2e4", "d7d5", "g1f3", "g8f6"]
+    assert "illegal: 'Ke3'" in text

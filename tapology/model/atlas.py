@@ -1,4 +1,4 @@
-"""The fixpoint propagator: the closure of a board's facts under the transition maps (DESIGN.md §2).
+"""The fixpoint propagator: the closure of a board's facts under the transition maps (docs/conventions.md §2).
 
 :class:`Atlas` holds every chart of a board as an ``(n, |D|)`` array of codes
 ``tile * |H| + orientation`` (-1: nothing there).  A whole board is closed by the

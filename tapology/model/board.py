@@ -1,4 +1,4 @@
-"""Boards: tiles with states, glued by a gluing table, over a chart domain (DESIGN.md §2).
+"""Boards: tiles with states, glued by a gluing table, over a chart domain (docs/conventions.md §2).
 
 A :class:`Board` is a frozen value.  Its stored form is the gluing table —
 ``glue[t][d]`` is the code ``u * |H| + o`` of the tile u (seen with orientation o) across

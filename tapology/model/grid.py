@@ -34,7 +34,7 @@ def _topdown(c: Cell) -> tuple[int, ...]:
 
 @dataclass(frozen=True, eq=False)
 class ReferenceGrid:
-    """A reference grid (DESIGN.md §1).  Directions are numbered by their place in ``directions``.
+    """A reference grid (docs/conventions.md §1).  Directions are numbered by their place in ``directions``.
 
     ``translate(a, b)`` is b − a; ``add`` and ``neg`` are derived from it.  The orientation
     group must permute the directions; ``dir_perm[g][i]`` is the index of ``g(direction i)``.

@@ -156,7 +156,7 @@ def _power_chain(r: Matrix, n: int) -> list[Matrix]:
     return out
 
 
-# Square: g maps (x, y) as in DESIGN.md §1 (x right, y up).
+# Square: g maps (x, y) as in docs/conventions.md §1 (x right, y up).
 SQUARE_MATRICES: tuple[Matrix, ...] = (
     ((1, 0), (0, 1)),  # 0 (x, y)
     ((0, 1), (-1, 0)),  # 1 (y, -x)

@@ -1,4 +1,4 @@
-"""Board isomorphism: canonical signatures, isomorphisms and automorphism groups (DESIGN.md §3).
+"""Board isomorphism: canonical signatures, isomorphisms and automorphism groups (docs/conventions.md §3).
 
 Two boards are isomorphic when a relabelling of the tiles plus a re-orientation of each tile
 (``Board.relabel(perm, turn)``) maps one gluing table (and base facts) onto the other.

@@ -1,4 +1,4 @@
-"""Topology of a board from its gluing table (DESIGN.md §3).
+"""Topology of a board from its gluing table (docs/conventions.md §3).
 
 The board is a cell complex: faces = tiles, edges = glued side pairs plus boundary sides,
 vertices = classes of tile corners under the gluings.  From it: Euler characteristic,
@@ -52,7 +52,7 @@ def side_corner_map(board: Board, d: int, o: int) -> tuple[int, int]:
     """Where the two corners of side d go on the other tile when the side is glued with orientation o.
 
     Returns the corner indices (on the other tile) of corners ``d-1`` and ``d`` of this tile.
-    A corner K of t sits at u's point o⁻¹(K − k·d) (the chart semantics of DESIGN.md §2).
+    A corner K of t sits at u's point o⁻¹(K − k·d) (the chart semantics of docs/conventions.md §2).
     """
     g = board.grid
     grp = g.group

@@ -304,7 +304,9 @@ class PlaySession:
         for t in turns:
             if t.label == s or t.label.lower() == s.lower():
                 return t, ""
-        _, why = apply_turn(self.game, self.pos, s)
+        turn, why = apply_turn(self.game, self.pos, s)  # other spellings the game reads (SAN, TAPE text)
+        if turn is not None:
+            return turn, ""
         return None, why or f"{s!r} is not a turn here"
 
     def _by_tile(self, tile: int, turns: Sequence[Turn]) -> tuple[Turn | None, str]:

@@ -1,7 +1,7 @@
 """Symmetries of a board for solving: board automorphisms and automorphisms of its line hypergraph.
 
 A **board automorphism** relabels the tiles and re-orients each one so that the gluing
-table is unchanged (DESIGN.md §3's isomorphism, from a board to itself).  It maps lines to
+table is unchanged (docs/conventions.md §3's isomorphism, from a board to itself).  It maps lines to
 lines, so it is a symmetry of every k-in-a-row game on the board.
 
 The k-in-a-row game only sees its lines, so any permutation of the tiles that maps the

@@ -1,5 +1,5 @@
 """Move chains on one compiled board: the one depth-first walk of entry moves and their links, the clean-ups,
-and the royal test (DESIGN.md §4).
+and the royal test (docs/conventions.md §4).
 
 A **chain** starts with an entry move of the player to move, then follows links: a forced link
 that fits must be taken, an optional one may; a chain never passes the same position twice

@@ -5,7 +5,7 @@ oriented piece's frame is the least element of its coset under the piece's symme
 A compiled application (:class:`App`) of a move at tile t under total orientation g lists
 the tiles it reads with the codes they accept (a bitmask) and the tiles it writes; it exists
 only if every pattern cell lands as asked (on a tile, or ∅ where the pattern says ``off``; in
-or out of a region where it names one) and cells landing on the same tile agree (DESIGN.md §4).
+or out of a region where it names one) and cells landing on the same tile agree (docs/conventions.md §4).
 
 A write is ``(tile, source tile, map)``: the tile gets ``maps[map][code at source]`` read
 before the move — a constant (a state written), the origin's piece carried across the gluing
@@ -87,7 +87,6 @@ class Compiled:
         self._app_key: dict[tuple[int, int, int, int], int] = {}
         self._local: dict[tuple, int] = {}
         self.move_index = {m.name: i for i, m in enumerate(rules.moves)}
-        self._entries: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._entry_tables: dict[int, list[list[tuple[int, ...] | None]]] = {}
         self._links: dict[int, tuple[tuple[bool, tuple[int, ...]], ...]] = {}
         self._cleanups: dict[tuple[int, str], tuple[App, ...]] = {}
@@ -309,7 +308,6 @@ class Compiled:
         return got
 
     def _entries_uncached(self, player: int, t: int, code: int) -> tuple[int, ...]:
-        key = (player, t, code)
         out: list[int] = []
         seen: set[int] = set()
         f = code % self.h
@@ -325,9 +323,7 @@ class Compiled:
                     if (app.checks[0][1] >> code) & 1:
                         seen.add(ident)
                         out.append(ident)
-        res = tuple(out)
-        self._entries[key] = res
-        return res
+        return tuple(out)
 
     def links(self, ident: int) -> tuple[tuple[bool, tuple[int, ...]], ...]:
         """The follow-ups of an application: (forced, application ids) per link."""

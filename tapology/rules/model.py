@@ -1,4 +1,4 @@
-"""Rule sets as frozen values (DESIGN.md §4): states, players, moves, links, clean-ups, tape moves, end rules.
+"""Rule sets as frozen values (docs/conventions.md §4): states, players, moves, links, clean-ups, tape moves, end rules.
 
 A rule set is pure data; :mod:`tapology.rules.parse` reads it from TOML and
 :mod:`tapology.rules.compiled` turns it into per-board tables.

@@ -1,4 +1,4 @@
-"""Tape turns: a player spends a turn taping two open sides of the board (DESIGN.md §4).
+"""Tape turns: a player spends a turn taping two open sides of the board (docs/conventions.md §4).
 
 Every pair of open sides, with the flips the rule set allows, is tried on a copy of the
 closed atlas; a taping the propagator refuses is not a turn, and two tapings that give the

@@ -1,4 +1,4 @@
-"""python-constraint backend: taping consistency as a finite-domain CSP, for small boards (DESIGN.md §5).
+"""python-constraint backend: taping consistency as a finite-domain CSP, for small boards (docs/conventions.md §5).
 
 One variable per (tile t, cell i ≠ 0), named ``t@x,y``, with values −1 (nothing there) or a
 code ``u·|H| + o``.  For every tile t, cells i, j with j − i in the domain, and every possible

@@ -1,4 +1,4 @@
-"""Synthesis and census of boards with required properties (DESIGN.md §3, §5).
+"""Synthesis and census of boards with required properties (docs/conventions.md §3, §5).
 
 A request (:class:`Request`) fixes the tile count, grid, chart domain, closed or a number of
 boundary circles, (non-)orientability, Euler characteristic, manifold, or a board to complete.

@@ -1,4 +1,4 @@
-"""z3 encodings of a board's facts and of the atlas consistency of its chart domain (DESIGN.md §2, §5).
+"""z3 encodings of a board's facts and of the atlas consistency of its chart domain (docs/conventions.md §2, §5).
 
 **SMT encoding** (:class:`Z3Board`, shares a solver, used by synthesis and for unsat cores).
 Sorts: tiles, orientations and domain cells as z3 enumerations.  Variables, named after tiles

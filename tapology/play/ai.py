@@ -517,12 +517,13 @@ class MCTSAgent:
         node = root
         while node.children:
             parent = node
-            unvisited = [c for c in parent.children if c.visits == 0]
+            kids = node.children
+            unvisited = [c for c in kids if c.visits == 0]
             if unvisited:
                 node = self.rng.choice(unvisited)
             else:
                 log_n = math.log(parent.visits)
-                node = max(parent.children,
+                node = max(kids,
                            key=lambda c: c.total / c.visits + self.uct_c * math.sqrt(log_n / c.visits))
             path.append(node)
             if node.visits == 0:

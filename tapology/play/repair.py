@@ -28,6 +28,7 @@ combined repair applies the best candidate for each failure in turn, re-verifyin
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import time
 from collections.abc import Sequence
@@ -94,7 +95,7 @@ class Failure:
     player: str | None
     candidates: list[Candidate]
 
-    @property
+    @builtins.property  # the field above shadows the name in the class body
     def best(self) -> Candidate | None:
         """The best candidate that repairs it."""
         return next((c for c in self.candidates if c.fixes), None)

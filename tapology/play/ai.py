@@ -351,7 +351,9 @@ class GameTree:
 
 def search_tree(game: Game) -> SearchTree:
     """Bitmasks for a k-in-a-row game, else the game's turns."""
-    return KinrowTree(game) if isinstance(game, KInARow) else GameTree(game)
+    if isinstance(game, KInARow):
+        return KinrowTree(game)
+    return GameTree(game)
 
 
 class _Timeout(Exception):

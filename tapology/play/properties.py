@@ -195,7 +195,9 @@ def _kinrow_goals(kr: KInARow, pos: Position) -> list[tuple[int, int, tuple]]:
 def plies_bound(rg: RuleGame) -> EndRule | None:
     """A ``plies`` rule the game applies without a ``check`` condition: it ends every play by its value."""
     rules = [e for e in rg.ends.ends if e.kind == "plies" and e.check is None]
-    return min(rules, key=lambda e: e.value, default=None)
+    if not rules:
+        return None
+    return min(rules, key=lambda e: e.value)
 
 
 def no_turns_cover(rg: RuleGame) -> list[EndRule] | None:

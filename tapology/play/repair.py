@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tapology.game import Game
 from tapology.games.kinrow import kinrow_of_rules
 from tapology.games.registry import LoadedGame, notation_of
 from tapology.play.properties import PROVED, REFUTED, UNKNOWN, PropertiesResult, check_properties
@@ -47,7 +48,10 @@ def loaded_from_rules(rules: RuleSet, board: str) -> LoadedGame:
     """A rule set (changed in memory) on a board, ready for the properties (as the registry loads a game)."""
     generic = RuleGame(rules, board, notation=notation_of(rules))
     kr = kinrow_of_rules(rules, generic.initial().board)
-    return LoadedGame(kr if kr is not None else generic, rules.name, generic.board_name, generic, rules)
+    game: Game = generic
+    if kr is not None:
+        game = kr
+    return LoadedGame(game, rules.name, generic.board_name, generic, rules)
 
 
 @dataclass

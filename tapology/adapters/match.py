@@ -39,7 +39,7 @@ class _TimedBot:
     def __init__(self, bot_cls: Any, *args: Any, seconds: float | None = None, **kw: Any) -> None:
         outer = self
 
-        class Timed(bot_cls):  # type: ignore[misc, valid-type]
+        class Timed(bot_cls):
             def _apply_tree_policy(self, root: Any, state: Any) -> Any:
                 got = super()._apply_tree_policy(root, state)
                 if outer.deadline is not None and time.monotonic() > outer.deadline and root.outcome is None:

@@ -14,6 +14,7 @@ file's layout); a hex torus needs an even number of rows, a hex Möbius strip an
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +34,7 @@ PLACED_TILES = 100_000  # larger built-ins carry no drawing placement (pictures 
 def is_builtin(name: str) -> bool:
     """True when ``name`` looks like a built-in board (``kind:MxN``) rather than a path."""
     m = _NAME.match(name)
-    return bool(m) and m.group(1) in KINDS + HEX_KINDS
+    return m is not None and m.group(1) in KINDS + HEX_KINDS
 
 
 def parse_builtin(name: str) -> tuple[str, int, int]:
@@ -118,15 +119,16 @@ def _glued(grid: ReferenceGrid, dom: ChartDomain, rows: int, cols: int, wrap_row
     if wrap_cols:
         gens.append((0, (pos(rows, 0)[0] - pos(0, 0)[0], pos(rows, 0)[1] - pos(0, 0)[1])))
     maps: list[Affine] = []
-    for a in gens:
-        maps += [a, _inverse(grid, a)]
+    for gen in gens:
+        maps += [gen, _inverse(grid, gen)]
     maps += [_compose(grid, a, b) for a in list(maps) for b in list(maps)]
     n = rows * cols
     rr, cc = np.divmod(np.arange(n, dtype=np.int64), cols)
-    xs, ys = grid.layout_cell(rr, cc)  # the grid's conversions work on whole arrays too
+    arrays: Any = grid  # the grid's conversions, typed for one cell, work on whole arrays too
+    xs, ys = arrays.layout_cell(rr, cc)
 
     def tile_at(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        r, c = grid.layout_row_col((x, y))
+        r, c = arrays.layout_row_col((x, y))
         inside = (r >= 0) & (r < rows) & (c >= 0) & (c < cols)
         return np.where(inside, r * cols + c, -1)
 

@@ -142,7 +142,7 @@ def domain_from_spec(grid: ReferenceGrid, spec: str | Iterable[Iterable[int]] | 
             raise DomainError(f"domain {spec!r}: radius must be 1..8")
         square = grid.directions == ((0, 1), (1, 0), (0, -1), (-1, 0))
         if kind == "box" and square:
-            cells = [(x, y) for x in range(-r, r + 1) for y in range(-r, r + 1)]
+            cells: list[Cell] | tuple[Cell, ...] = [(x, y) for x in range(-r, r + 1) for y in range(-r, r + 1)]
         elif kind == "plus" or kind == "ball" or kind == "box":
             cells = grid.ball(r)
         else:  # pragma: no cover - regex admits nothing else

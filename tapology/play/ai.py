@@ -351,7 +351,9 @@ class GameTree:
 
 def search_tree(game: Game) -> SearchTree:
     """Bitmasks for a k-in-a-row game, else the game's turns."""
-    return KinrowTree(game) if isinstance(game, KInARow) else GameTree(game)
+    if isinstance(game, KInARow):
+        return KinrowTree(game)
+    return GameTree(game)
 
 
 class _Timeout(Exception):
@@ -517,12 +519,13 @@ class MCTSAgent:
         node = root
         while node.children:
             parent = node
-            unvisited = [c for c in parent.children if c.visits == 0]
+            kids = node.children
+            unvisited = [c for c in kids if c.visits == 0]
             if unvisited:
                 node = self.rng.choice(unvisited)
             else:
                 log_n = math.log(parent.visits)
-                node = max(parent.children,
+                node = max(kids,
                            key=lambda c: c.total / c.visits + self.uct_c * math.sqrt(log_n / c.visits))
             path.append(node)
             if node.visits == 0:

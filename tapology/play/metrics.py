@@ -226,7 +226,9 @@ def _game_on(rules: RuleSet, board: Board | None, name: str, tmp: Path) -> Game:
     if board is None:
         g = RuleGame(rules, name, notation=notation_of(rules))
         kr = kinrow_of_rules(rules, g.initial().board)
-        return kr if kr is not None else g
+        if kr is not None:
+            return kr
+        return g
     kr = kinrow_of_rules(rules, board)
     if kr is not None:
         return kr

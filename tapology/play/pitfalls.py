@@ -30,6 +30,7 @@ from typing import Any
 from tapology.errors import TapologyError
 from tapology.game import Position
 from tapology.games.registry import LoadedGame
+from tapology.model.group import Cell
 from tapology.model.lines import line_vectors
 from tapology.model.topology import classify
 from tapology.model.walk import ray
@@ -62,11 +63,11 @@ class Pitfall:
         return f"{where}{self.severity}: {entry}{self.message} ({self.code})"
 
 
-def _cell(c: tuple[int, int]) -> list[int]:
+def _cell(c: Cell) -> list[int]:
     return [int(c[0]), int(c[1])]
 
 
-def _copy_cells(m: Move) -> list[tuple[int, int]]:
+def _copy_cells(m: Move) -> list[Cell]:
     cells = [pc.cell for pc in m.cells if pc.after == COPY]
     if m.to is not None and m.to not in cells:
         cells.append(m.to)
@@ -193,7 +194,7 @@ def line_reuse(rg: RuleGame, pos: Position) -> list[Pitfall]:
     for k in ks:
         vecs = [v for v in line_vectors(grid) if v in atlas.domain.index]
         vecs = list(dict.fromkeys([*vecs, *(grid.neg(v) for v in vecs)]))
-        hits = []
+        hits: list[dict[str, Any]] = []
         for t in range(len(board.tiles)):
             for v in vecs:
                 r = ray(atlas, t, 0, v, k)

@@ -195,7 +195,9 @@ def _kinrow_goals(kr: KInARow, pos: Position) -> list[tuple[int, int, tuple]]:
 def plies_bound(rg: RuleGame) -> EndRule | None:
     """A ``plies`` rule the game applies without a ``check`` condition: it ends every play by its value."""
     rules = [e for e in rg.ends.ends if e.kind == "plies" and e.check is None]
-    return min(rules, key=lambda e: e.value, default=None)
+    if not rules:
+        return None
+    return min(rules, key=lambda e: e.value)
 
 
 def no_turns_cover(rg: RuleGame) -> list[EndRule] | None:
@@ -504,7 +506,7 @@ def _weak(space: Space, g: Graph, rg: RuleGame, p: int, deadline: float, seed: i
     name = space.players[p]
     won = first_node(g, lambda i: g.succ[i] == [] and (g.outcome[i] or {}).get(name, 0) > 0)
     if won is not None:
-        w = _witness(space, g, g.path(won), f"{name} wins")
+        w: Witness | None = _witness(space, g, g.path(won), f"{name} wins")
         return Verdict("weak-winnability", PROVED, "exhaustive (breadth first: shortest)",
                        f"{name} wins in {g.depth[won]} turns", player=name, witness=w)
     if g.complete:
@@ -597,7 +599,7 @@ def _uniqueness(space: Space, g: Graph, rg: RuleGame, kr: KInARow | None, deadli
         held = _goals_at(rg, kr, g.nodes[bad])
         desc = "; ".join(f"rule at line {goals[[i for i, _ in goals].index(r)][1].line}: {players[p]} "
                          f"{goals[[i for i, _ in goals].index(r)][1].result}s" for r, p, _ in held)
-        w = _witness(space, g, g.path(bad), "two goals hold at the end; the end rules' order decides")
+        w: Witness | None = _witness(space, g, g.path(bad), "two goals hold at the end; the end rules' order decides")
         return Verdict("goal-uniqueness", REFUTED, "exhaustive (breadth first: shortest)",
                        f"after {g.depth[bad]} turns the goals disagree ({desc}); the outcome is "
                        f"{g.outcome[bad]}", witness=w, bound=g.bound())

@@ -147,11 +147,11 @@ def apply_turn(game: Game, pos: Position, label: str) -> tuple[Turn | None, str]
         if t.label == label:
             return t, ""
     if isinstance(game, KInARow):
-        t = game.label_index.get(label)
-        if t is None:
+        tile = game.label_index.get(label)
+        if tile is None:
             return None, f"{label!r} is not a tile of the board"
         x, o = game.masks_of(pos)
-        who = "X" if x >> t & 1 else "O"
+        who = "X" if x >> tile & 1 else "O"
         return None, f"tile {label} is already taken by {who}"
     parse = getattr(game, "parse_turn", None)  # the rule engine also reads other spellings (tapes, SAN)
     if callable(parse):

@@ -28,12 +28,14 @@ combined repair applies the best candidate for each failure in turn, re-verifyin
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tapology.game import Game
 from tapology.games.kinrow import kinrow_of_rules
 from tapology.games.registry import LoadedGame, notation_of
 from tapology.play.properties import PROVED, REFUTED, UNKNOWN, PropertiesResult, check_properties
@@ -46,7 +48,10 @@ def loaded_from_rules(rules: RuleSet, board: str) -> LoadedGame:
     """A rule set (changed in memory) on a board, ready for the properties (as the registry loads a game)."""
     generic = RuleGame(rules, board, notation=notation_of(rules))
     kr = kinrow_of_rules(rules, generic.initial().board)
-    return LoadedGame(kr if kr is not None else generic, rules.name, generic.board_name, generic, rules)
+    game: Game = generic
+    if kr is not None:
+        game = kr
+    return LoadedGame(game, rules.name, generic.board_name, generic, rules)
 
 
 @dataclass
@@ -94,7 +99,7 @@ class Failure:
     player: str | None
     candidates: list[Candidate]
 
-    @property
+    @builtins.property  # the field above shadows the name in the class body
     def best(self) -> Candidate | None:
         """The best candidate that repairs it."""
         return next((c for c in self.candidates if c.fixes), None)

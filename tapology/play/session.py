@@ -29,6 +29,7 @@ from tapology.files import check_target, read_text, write_atomic
 from tapology.game import Game, Position, Turn
 from tapology.games.kinrow import KInARow
 from tapology.model.board import Board
+from tapology.model.group import Cell
 from tapology.model.tape import board_tapings
 from tapology.play.ai import Agent
 from tapology.play.referee import apply_turn
@@ -109,7 +110,7 @@ def replay(game: Game, labels: Sequence[str], where: str = "record") -> list[Pos
 
 
 # ---- pictures -------------------------------------------------------------------------
-def layout(board: Board) -> list[tuple[tuple[int, int], int] | None]:
+def layout(board: Board) -> list[tuple[Cell, int] | None]:
     """The drawn placement of each tile: ((x, y), orientation), None for tiles not drawn."""
     if board.placement is not None:
         return list(board.placement)
@@ -122,7 +123,7 @@ def hidden_tapings(board: Board) -> list[str]:
     place = layout(board)
     grid = board.grid
     grp = grid.group
-    at: dict[tuple[int, int], int] = {p[0]: t for t, p in enumerate(place) if p is not None}
+    at: dict[Cell, int] = {p[0]: t for t, p in enumerate(place) if p is not None}
     out = []
     for tp in board_tapings(board):
         f = tp.fact

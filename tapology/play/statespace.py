@@ -446,7 +446,7 @@ def longest_path_nodes(g: Graph) -> list[int]:
     path = [0]
     while g.succ[path[-1]]:
         v = path[-1]
-        path.append(max(g.succ[v], key=lambda wl: (memo[wl[0]], -wl[0]))[0])  # type: ignore[union-attr]
+        path.append(max(g.succ[v] or [], key=lambda wl: (memo[wl[0]], -wl[0]))[0])
     return path
 
 
@@ -507,9 +507,9 @@ def forcing_line(g: Graph, vals: Values, p: int, limit: int = 400) -> list[int]:
         v = path[-1]
         kids = [w for w, _ in g.succ[v] or [] if dist[w] is not None]
         if g.nodes[v].to_move == p:
-            nxt = min(kids, key=lambda w: (dist[w], w))  # type: ignore[arg-type, return-value]
+            nxt = min(kids, key=lambda w: (dist[w], w))
         else:
-            nxt = max(kids, key=lambda w: (dist[w], -w))  # type: ignore[arg-type, return-value]
+            nxt = max(kids, key=lambda w: (dist[w], -w))
         path.append(nxt)
     return path
 

@@ -20,6 +20,7 @@ parses is checked for:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +54,7 @@ class Finding:
         return f"{where}{self.severity}: {entry}{self.message} ({self.code})"
 
 
-def _is_subgroup(orients: tuple[int, ...], mul: list[list[int]], inv: list[int]) -> bool:
+def _is_subgroup(orients: tuple[int, ...], mul: Sequence[Sequence[int]], inv: Sequence[int]) -> bool:
     s = set(orients)
     return bool(s) and all(mul[a][b] in s for a in s for b in s) and all(inv[a] in s for a in s)
 

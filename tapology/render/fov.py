@@ -91,9 +91,9 @@ def hex_lines(target: Cell) -> list[list[Cell]]:
     """The two nudged hex lines from the origin to ``target``, as lists of unit steps."""
     q, r = target
     n = max(abs(q), abs(r), abs(q + r))
-    out = []
+    out: list[list[Cell]] = []
     for eps in (1e-6, -1e-6):
-        cells = [(0, 0)]
+        cells: list[Cell] = [(0, 0)]
         for k in range(1, n + 1):
             f = k / n
             cells.append(_cube_round(q * f + eps, r * f + 2 * eps))

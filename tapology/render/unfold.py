@@ -39,7 +39,7 @@ MAX_RADIUS = 200
 def window(grid: ReferenceGrid, radius: int) -> list[Cell]:
     """The screen cells of a view of ``radius``: a box on squares, the step ball otherwise, origin first."""
     if grid.directions == ((0, 1), (1, 0), (0, -1), (-1, 0)):
-        cells = [(x, y) for y in range(radius, -radius - 1, -1) for x in range(-radius, radius + 1)]
+        cells: list[Cell] = [(x, y) for y in range(radius, -radius - 1, -1) for x in range(-radius, radius + 1)]
     else:
         cells = grid.ball(radius)
     cells.remove(grid.origin)

@@ -259,8 +259,8 @@ class Compiled:
         if any(v == 0 for v in reads.values()):
             return -1
         safe = []
-        for c in m.safe:
-            code = self.land(t, g, c)
+        for cell in m.safe:
+            code = self.land(t, g, cell)
             if code >= 0:
                 safe.append(code // h)
         links = []

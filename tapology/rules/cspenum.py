@@ -21,7 +21,7 @@ def _replay(comp: Compiled, codes: list[int], seq: tuple[int, ...],
             move_cleanups=None) -> tuple[list[int], list[frozenset]] | None:
     """The codes after a prefix and the positions it passed (as change sets); None if the prefix is not a chain."""
     work = list(codes)
-    seen = [frozenset()]
+    seen: list[frozenset] = [frozenset()]
     prev = -1
     for a in seq:
         if a < 0:

@@ -41,7 +41,7 @@ def candidates(comp: Compiled, codes: list[int], player: int, steps: int) -> lis
                 sources = origins if src == app.tile else {codes[src], *possible.get(src, ())}
                 possible.setdefault(u, set()).update(comp.maps[mp][c] for c in sources)
 
-    first = []
+    first: list[int] = []
     for t in range(comp.n):
         first.extend(a for a in comp.entries(player, t, codes[t]) if may_fit(a))
     out = [sorted(set(first))]

@@ -27,6 +27,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 import z3
 
@@ -317,7 +318,7 @@ def _parts(req: Request) -> _Parts | None:
             return None
     except TapologyError:
         return None
-    dom = req.domain.spec()
+    dom: str | list[list[int]] | tuple[tuple[int, ...], ...] = req.domain.spec()
     dom = dom if isinstance(dom, str) else tuple(tuple(c) for c in dom)
     base = None
     if req.base is not None:
@@ -363,7 +364,7 @@ def _frontier(tree: _Tree, target: int, res: Result) -> list[tuple[str, object]]
             if kind != "task":
                 nxt.append((kind, item))
                 continue
-            path, node = item  # type: ignore[misc]
+            path, node = cast("tuple[tuple[int, ...], _Node]", item)
             res.nodes += 1
             side = tree.next_side(node)
             if side is None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -190,6 +191,7 @@ def build(chains: Chains) -> Tables:
     f["ent_off"], f["ent_app"] = _csr([comp.entries(p, t, c) for p in range(np_) for t in range(n) for c in b.valid])
 
     # turn clean-ups: one group per clean-up, with its conditions and the codes that can trigger it
+    app_rows: list[list[int]]
     grp_counts, cond_rows, app_rows, trig_rows, always, indexed, tile_rows = [], [], [], [], [], [], []
     for p in range(np_):
         groups = chains._cleanup_groups(p, "turn")
@@ -229,6 +231,8 @@ def build(chains: Chains) -> Tables:
         probes.append(int(b.dense[chains.probe_code(p)]) if mine else -1)
     f["probe"] = np.asarray(probes, np.int32)
     att_rows: list[list[int]] = []
+    att_tile: list[int]
+    att_app_mask: list[int]
     att_tile, att_mask, att_app_rows, att_app_mask = [], [], [], []
     for q in range(np_):
         index = comp.attack_index(q) if royal else {}
@@ -236,14 +240,14 @@ def build(chains: Chains) -> Tables:
             by_tile: dict[int, list[tuple[int, frozenset[int]]]] = {}
             for ident, codes in index.get(u, ()):
                 by_tile.setdefault(apps[ident].tile, []).append((ident, codes))
-            row = []
+            att_row = []
             for t in sorted(by_tile):
-                row.append(len(att_tile))
+                att_row.append(len(att_tile))
                 att_tile.append(t)
                 att_mask.append(b.mask(set().union(*(cs for _i, cs in by_tile[t]))))
                 att_app_rows.append([i for i, _cs in by_tile[t]])
                 att_app_mask.extend(b.mask(cs) for _i, cs in by_tile[t])
-            att_rows.append(row)
+            att_rows.append(att_row)
     f["att_off"], _ = _csr(att_rows)
     f["att_tile"] = np.asarray(att_tile, np.int32)
     f["att_mask"] = np.asarray(att_mask, np.int32)
@@ -257,6 +261,7 @@ def build(chains: Chains) -> Tables:
 
     # strict end rules (no-turns left out: a position without turns has no children anyway)
     perft_reason = ""
+    end_conds: list[list[int]]
     kinds, checks, values, ks, pmask, end_conds, lines = [], [], [], [], [], [], []
     for e in EndRules(rules, optional=False).ends:
         if e.kind == "no-turns":
@@ -305,5 +310,5 @@ def build(chains: Chains) -> Tables:
                       ("ngrp_app", "grp_app"), ("ngrp_trig", "grp_trig"), ("ncond_codes", "cond_codes"),
                       ("ncond_tiles", "cond_tiles"), ("natt", "att_tile"), ("natt_apps", "att_app"),
                       ("nend_conds", "end_conds"), ("nline_tiles", "line_tiles")):
-        f[size] = len(f[arr])
+        f[size] = len(cast("np.ndarray", f[arr]))
     return Tables(f, b.dense, perft_reason)

@@ -7,7 +7,19 @@ from typing import Annotated, Any
 
 import typer
 
-from tapology.commands.common import BoardOpt, GameArg, JsonOpt, emit, stage_progress
+from tapology.commands.common import (
+    BoardOpt,
+    GameArg,
+    JsonOpt,
+    RayAddressOpt,
+    RayOpt,
+    TimeoutOpt,
+    WorkersOpt,
+    emit,
+    executor_option,
+    note,
+    stage_progress,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -49,12 +61,19 @@ def register(app: typer.Typer) -> None:
                                                       help="Reduce by the game's symmetries (default: on boards where it pays).")]
         = None,
         generic: Annotated[bool, typer.Option("--generic", help="Solve through the rule engine (memoised search).")] = False,
+        workers: WorkersOpt = None,
+        ray: RayOpt = False,
+        ray_address: RayAddressOpt = None,
+        timeout: TimeoutOpt = None,
+        force: Annotated[bool, typer.Option("--force", help="Solve even when the state-space bound is beyond "
+                                                            "reach.")] = False,
     ) -> None:
         """Exact value of a game with game-tree counts: positions, terminal positions, games, wins, draws."""
         from tapology.reports.play import solve_report
 
         with stage_progress("solving") as cb:
-            rep = solve_report(game, board, symmetry, generic, progress=cb)
+            rep = solve_report(game, board, symmetry, generic, progress=cb, ex=executor_option(workers, ray, ray_address),
+                               timeout=timeout, force=force, plan=note)
         emit(rep, as_json)
 
     @app.command()

@@ -8,17 +8,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from tapology.errors import OptionError, ReachError, RecordError, TapologyError, TranscriptError
+from tapology.errors import OptionError, ReachError, RecordError, SolveError, TapologyError, TranscriptError
 from tapology.files import read_text
-from tapology.games.registry import load_game
+from tapology.games.registry import LoadedGame, load_game
+from tapology.parallel import Executor, check_timeout, time_limit
 from tapology.play import referee as ref
 from tapology.play.ai import make_agent, parse_strength
 from tapology.play.reach import ReachResult, reach_game, reach_kinrow, reach_z3
 from tapology.play.session import GameRecord, PlaySession, check_record_target
-from tapology.play.solve import SolveResult, solve_game, solve_kinrow
+from tapology.play.solve import SolvePlan, SolveResult, game_plan, kinrow_plan, solve_game, solve_kinrow
 from tapology.play.transcript import read_transcript
 from tapology.play.verify import Finding, lines_of_game, static_checks
-from tapology.reports.base import Report
+from tapology.reports.base import Report, stop_exit, stop_text
 
 StageProgress = Callable[[str, int, int], None]  # (stage, done, total)
 METHODS = ("auto", "exhaustive", "z3")
@@ -75,24 +76,41 @@ def play_report(game: str, board: str | None = None, x: str = "human", o: str = 
 # ---- solve ---------------------------------------------------------------------------------------
 @dataclass
 class SolveReport(Report):
-    """A game's exact value with game-tree counts; partial counts when interrupted."""
+    """A game's exact value with game-tree counts; after a timeout or Ctrl-C the counts of the layers (positions)
+    done, marked partial, with the estimate of the whole."""
 
     result: SolveResult
+    stopped: str | None = None
+    timeout: float | None = None
+    plan: SolvePlan | None = None
 
     @property
     def exit_code(self) -> int:  # type: ignore[override]
-        return 0 if self.result.complete else 130
+        if self.result.complete:
+            return 0
+        return stop_exit(self.stopped or "interrupted")
 
     def to_json(self) -> dict[str, Any]:
         out = self.result.to_json()
         if not self.timings:
             del out["seconds"]
+        if not self.result.complete:
+            out["stopped"] = self.stopped or "interrupted"
+            if self.plan is not None:
+                out["estimate"] = self.plan.to_json()
         return out
 
     def text(self) -> str:
         res = self.result
         if not res.complete:
-            return f"interrupted: {res.positions:,} positions so far"
+            done = res.extra.get("layers_done")
+            what = (f"{done} of {res.n_layers} layers done, " if done is not None and res.n_layers else "")
+            classes = f" ({res.classes:,} classes)" if res.classes and res.classes != res.positions else ""
+            line = (f"{res.game} on {res.board}: {stop_text(self.stopped or 'interrupted', self.timeout)}: {what}"
+                    f"{res.positions:,} positions{classes} explored")
+            if self.plan is not None:
+                line += f"; the whole: at most {self.plan.bound:.3g} positions"
+            return line
         lines = [f"{res.game} on {res.board}: {res.to_json()['value']} in {res.plies} plies",
                  f"positions {res.positions:,} (terminal {res.terminal_positions:,}); games {res.games:,} ("
                  + ", ".join(f"{p} {v:,}" for p, v in res.wins.items()) + f", draws {res.draws:,})"]
@@ -103,17 +121,46 @@ class SolveReport(Report):
         return "\n".join(lines)
 
 
-def solve_report(game: str, board: str | None = None, symmetry: bool | None = None, generic: bool = False,
-                 progress: StageProgress | None = None) -> SolveReport:
-    """Solve ``game``: k-in-a-row games on bitmasks (``symmetry``: reduce by the game's symmetries, None: where it
-    pays), other games (or with ``generic``) through the rule engine."""
-    lg = load_game(game, board, fast=not generic)
+def solve_plan(lg: LoadedGame, symmetry: bool | None = None) -> SolvePlan:
+    """The estimate of solving a loaded game: the layered solver's for k-in-a-row games, the memoised search's else."""
     if lg.kinrow is not None:
-        res = solve_kinrow(lg.kinrow, symmetry=symmetry, progress=progress, board_name=lg.board_name)
-    else:
-        res = solve_game(lg.game, progress=progress, board_name=lg.board_name)
+        return kinrow_plan(lg.kinrow, symmetry, lg.board_name)
+    g = lg.generic
+    start = g.initial().board
+    sides = sum(1 for row in start.glue for c in row if c < 0) if lg.rules.tape is not None else 0
+    return game_plan(lg.game, lg.rules.n_states, len(start.tiles), sides, start.grid.group.order, lg.board_name)
+
+
+def solve_report(game: str, board: str | None = None, symmetry: bool | None = None, generic: bool = False,
+                 progress: StageProgress | None = None, *, ex: Executor | None = None, timeout: float | None = None,
+                 force: bool = False, plan: Callable[[str], None] | None = None) -> SolveReport:
+    """Solve ``game``: k-in-a-row games on bitmasks (``symmetry``: reduce by the game's symmetries, None: where it
+    pays; big layers split into tasks on ``ex``, None: every core), other games (or with ``generic``) through the
+    rule engine.  A game whose state-space bound is beyond reach is refused at once, saying why and what to use
+    instead (``force``: try anyway); ``plan(text)`` hears the estimate before the solve starts.  ``timeout``
+    seconds or Ctrl-C give the counts so far, partial."""
+    check_timeout(timeout)
+    lg = load_game(game, board, fast=not generic)
+    sp = solve_plan(lg, symmetry)
+    if sp.beyond is not None and not force:
+        raise SolveError(f"solve {lg.name} on {lg.board_name}: beyond exhaustive solving: {sp.beyond}. Instead: "
+                         f"'tapology perft {game} --depth D' counts the game tree to a depth, 'tapology match {game} "
+                         f"--a alphabeta:6 --b mcts:1000' measures players, 'tapology verify {game} --reach P --depth "
+                         f"K' answers bounded questions (--force solves anyway)")
+    if plan is not None:
+        plan(sp.text())
+    with time_limit(timeout) as lim:
+        try:
+            if lg.kinrow is not None:
+                res = solve_kinrow(lg.kinrow, symmetry=symmetry, progress=progress, board_name=lg.board_name,
+                                   ex=Executor() if ex is None else ex)
+            else:
+                res = solve_game(lg.game, progress=progress, board_name=lg.board_name)
+        except KeyboardInterrupt:  # before the search started
+            res = SolveResult(lg.name, lg.board_name, None, None, 0, 0, 0, {p: 0 for p in lg.game.players}, 0,
+                              complete=False)
     res.game = lg.name
-    return SolveReport(res)
+    return SolveReport(res, lim.stopped(res.complete), timeout, sp)
 
 
 # ---- referee -------------------------------------------------------------------------------------

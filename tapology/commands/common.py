@@ -120,18 +120,22 @@ def stage_progress(label: str) -> Iterator[Callable[[str, int, int], None] | Non
 
 
 @contextmanager
-def spinner(label: str) -> Iterator[Callable[[int, int], None] | None]:
-    """A spinner saying how many nodes were searched and boards found; yields ``update(nodes, found)``."""
+def search_progress(label: str) -> Iterator[tuple[Callable[[int, int], None] | None, Callable[[int, int], None] | None]]:
+    """One line for a search that runs here or as tasks: yields ``(nodes(nodes, found), tasks(done, total))``, the
+    first a spinner's count, the second a bar of tasks done (both None when stderr is no terminal)."""
     if not sys.stderr.isatty():
-        yield None
+        yield None, None
         return
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn  # rich loads only for a terminal
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn  # for a terminal
 
-    with Progress(SpinnerColumn(), TextColumn("[progress.description]{task.description}"), TimeElapsedColumn(),
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
                   console=_console(), transient=True) as bar:
         task = bar.add_task(label, total=None)
 
-        def update(nodes: int, found: int) -> None:
-            bar.update(task, description=f"{label}: {nodes} nodes, {found} boards")
+        def nodes(n: int, found: int) -> None:
+            bar.update(task, description=f"{label}: {n} nodes, {found} boards")
 
-        yield update
+        def tasks(done: int, total: int) -> None:
+            bar.update(task, description=f"{label}: {done} of {total} tasks", completed=done, total=total or None)
+
+        yield nodes, tasks

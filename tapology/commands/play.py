@@ -113,7 +113,10 @@ def register(app: typer.Typer) -> None:
         invariant: Annotated[str | None, typer.Option("--invariant", help="A predicate to prove at every reachable "
                                                                           "position, e.g. 'pieces <= prev(pieces)'.")]
         = None,
-        timeout: Annotated[float, typer.Option("--timeout", help="Seconds for --properties or --invariant.")] = 60.0,
+        timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds: for --reach a limit (default none; "
+                                                                        "the search so far, partial), for "
+                                                                        "--properties or --invariant a budget "
+                                                                        "(default 60).")] = None,
     ) -> None:
         """Static checks of a rule set; bounded reachability (--reach P --depth K); the properties a game needs
         (--properties, --repair); invariants (--invariant P)."""
@@ -125,12 +128,13 @@ def register(app: typer.Typer) -> None:
             raise OptionError("verify: give one of --reach, --invariant and --properties")
         if repair and not properties:
             raise OptionError("--repair goes with --properties")
+        budget = 60.0 if timeout is None else timeout
         with stage_progress("searching") as cb:
             if properties:
-                rep: Any = properties_report(rules, board, repairs=repair, timeout=timeout, progress=cb)
+                rep: Any = properties_report(rules, board, repairs=repair, timeout=budget, progress=cb)
             elif invariant is not None:
-                rep = invariant_report(rules, board, invariant, method=method, depth=depth, timeout=timeout, progress=cb)
+                rep = invariant_report(rules, board, invariant, method=method, depth=depth, timeout=budget, progress=cb)
             else:
                 rep = verify_report(rules, board, reach, 9 if depth is None else depth, method, play_to_full,
-                                    progress=cb)
+                                    progress=cb, timeout=timeout)
         emit(rep, as_json)

@@ -218,17 +218,21 @@ class VerifyReport(Report):
     predicate: str | None = None
     depth: int = 0
     reach: ReachResult | None = field(default=None)
+    stopped: str | None = None
+    timeout: float | None = None
 
     @property
     def exit_code(self) -> int:  # type: ignore[override]
         if self.reach is not None and not self.reach.complete:
-            return 130
+            return stop_exit(self.stopped or "interrupted")
         return 1 if any(f.severity == "error" for f in self.findings) else 0
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rules": self.rules, "board": self.board, "findings": [f.to_json() for f in self.findings]}
         if self.reach is not None:
             out["reach"] = self.reach.to_json()
+            if not self.reach.complete:
+                out["reach"]["stopped"] = self.stopped or "interrupted"
         return out
 
     def text(self) -> str:
@@ -241,15 +245,18 @@ class VerifyReport(Report):
             elif r.complete:
                 lines.append(f"not reachable within {self.depth} turns: {self.predicate}")
             else:
-                lines.append(f"unknown (search interrupted) within {self.depth} turns: {self.predicate}")
+                lines.append(f"unknown within {self.depth} turns ({stop_text(self.stopped or 'interrupted', self.timeout)}"
+                             f", {r.explored or 0:,} positions checked): {self.predicate}")
         return "\n".join(lines)
 
 
 def verify_report(rules: str, board: str | None = None, reach: str | None = None, depth: int = 9, method: str = "auto",
-                  play_to_full: bool = False, progress: StageProgress | None = None) -> VerifyReport:
+                  play_to_full: bool = False, progress: StageProgress | None = None, *,
+                  timeout: float | None = None) -> VerifyReport:
     """Static checks of a rule set (a rule file that does not load is itself the finding), and with ``reach`` a
     bounded search for a position where the predicate holds, within ``depth`` turns (``method``: exhaustive or
-    z3; auto picks)."""
+    z3; auto picks); ``timeout`` seconds or Ctrl-C stop the search with what it checked, partial."""
+    check_timeout(timeout)
     if method not in METHODS:
         raise OptionError(f"--method {method!r}: use auto, exhaustive or z3")
     try:
@@ -262,13 +269,19 @@ def verify_report(rules: str, board: str | None = None, reach: str | None = None
     if reach is None:
         return rep
     kr = lg.kinrow
-    if kr is not None and method == "z3":
-        rep.reach = reach_z3(kr, reach, depth)
-    elif kr is not None:
-        rep.reach = reach_kinrow(kr, reach, depth, progress=progress)
-    elif method == "z3":
+    if kr is None and method == "z3":
         raise ReachError(f"--method z3 needs a k-in-a-row game; {rules} is searched exhaustively")
-    else:
-        lines, ps = lines_of_game(lg)
-        rep.reach = reach_game(lg.game, reach, depth, lines=lines, player_states=ps, progress=progress)
+    rep.timeout = timeout
+    with time_limit(timeout) as lim:
+        try:
+            if kr is not None and method == "z3":
+                rep.reach = reach_z3(kr, reach, depth)
+            elif kr is not None:
+                rep.reach = reach_kinrow(kr, reach, depth, progress=progress)
+            else:
+                lines, ps = lines_of_game(lg)
+                rep.reach = reach_game(lg.game, reach, depth, lines=lines, player_states=ps, progress=progress)
+        except KeyboardInterrupt:  # z3 does not stop on its own: the search so far is unknown
+            rep.reach = ReachResult(reach, depth, False, method, complete=False)
+    rep.stopped = lim.stopped(rep.reach.complete)
     return rep

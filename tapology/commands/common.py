@@ -139,3 +139,13 @@ def search_progress(label: str) -> Iterator[tuple[Callable[[int, int], None] | N
             bar.update(task, description=f"{label}: {done} of {total} tasks", completed=done, total=total or None)
 
         yield nodes, tasks
+
+
+@contextmanager
+def thinking(who: str) -> Iterator[None]:
+    """A spinner with the time taken while a computer player chooses its move (only when stderr is a terminal)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    with _console().status(f"{who} is thinking…", spinner="dots"):
+        yield None

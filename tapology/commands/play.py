@@ -19,6 +19,7 @@ from tapology.commands.common import (
     executor_option,
     note,
     stage_progress,
+    thinking,
 )
 
 
@@ -29,13 +30,25 @@ def register(app: typer.Typer) -> None:
     def play(
         game: GameArg,
         board: BoardOpt = None,
-        x: Annotated[str, typer.Option("--x", help="First player: human or ai.")] = "human",
-        o: Annotated[str, typer.Option("--o", help="Second player: human or ai.")] = "ai",
+        x: Annotated[str, typer.Option("--x", help="First player: human, ai (at --strength), or a computer player: "
+                                                   "random, perfect, a depth, alphabeta:D, mcts:N, with @SECONDS for "
+                                                   "a time limit per move.")] = "human",
+        o: Annotated[str, typer.Option("--o", help="Second player: as --x.")] = "ai",
         strength: Annotated[str, typer.Option("--strength", help="Computer strength: random, a search depth, or perfect.")]
         = "perfect",
         seed: Annotated[int | None, typer.Option("--seed", help="Seed for the computer's choices among equal turns.")] = None,
         load: Annotated[str | None, typer.Option("--load", help="Continue a saved game record.")] = None,
-        save: Annotated[str | None, typer.Option("--save", help="Write the game record here at the end.")] = None,
+        save: Annotated[str | None, typer.Option("--save", help="Save the game record here after every turn "
+                                                                "(default: the autosave file).")] = None,
+        resume: Annotated[str | None, typer.Option("--resume", help="Continue a saved game record and keep saving "
+                                                                    "to it (after a crash or Ctrl-C).")] = None,
+        autosave: Annotated[bool, typer.Option("--autosave/--no-autosave", help="Without --save, save after every "
+                                                                               "turn to $TAPOLOGY_AUTOSAVE or "
+                                                                               "~/.local/state/tapology/autosave.json."
+                                                                               )] = True,
+        move_time: Annotated[float, typer.Option("--move-time", help="Seconds a computer player may search a move "
+                                                                     "(the deepest search finished in time decides)."
+                                                 )] = 10.0,
         early_draw: Annotated[bool, typer.Option("--early-draw/--play-out",
                                                  help="Stop as soon as no line can be completed.")] = True,
         color: Annotated[bool | None, typer.Option("--color/--no-color", help="Colour the marks (default: on a terminal).")]
@@ -48,7 +61,8 @@ def register(app: typer.Typer) -> None:
         use_color = sys.stdout.isatty() if color is None else color
         # with --json the game is shown on stderr and stdout holds only the JSON answer
         rep = play_report(game, board, x, o, strength, seed, load, save, early_draw, stdin=sys.stdin,
-                          show=sys.stderr if as_json else sys.stdout, color=use_color and not as_json)
+                          show=sys.stderr if as_json else sys.stdout, color=use_color and not as_json,
+                          move_time=move_time, resume=resume, autosave=autosave, thinking=thinking)
         if as_json:
             emit(rep, as_json)
 

@@ -4,24 +4,35 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from tapology.errors import OptionError, ReachError, RecordError, SolveError, TapologyError, TranscriptError
+from tapology.adapters.match import make_player
+from tapology.errors import (
+    OptionError,
+    ReachError,
+    RecordError,
+    SolveError,
+    StrengthError,
+    TapologyError,
+    TranscriptError,
+)
 from tapology.files import read_text
 from tapology.games.registry import LoadedGame, load_game
 from tapology.parallel import Executor, check_timeout, time_limit
 from tapology.play import referee as ref
-from tapology.play.ai import make_agent, parse_strength
+from tapology.play.ai import SEARCHES, Agent, make_agent, parse_player, parse_strength
 from tapology.play.reach import ReachResult, reach_game, reach_kinrow, reach_z3
-from tapology.play.session import GameRecord, PlaySession, check_record_target
+from tapology.play.session import GameRecord, PlaySession, autosave_path, check_record_target
 from tapology.play.solve import SolvePlan, SolveResult, game_plan, kinrow_plan, solve_game, solve_kinrow
 from tapology.play.transcript import read_transcript
 from tapology.play.verify import Finding, lines_of_game, static_checks
 from tapology.reports.base import Report, stop_exit, stop_text
 
 StageProgress = Callable[[str, int, int], None]  # (stage, done, total)
+DEFAULT_MOVE_TIME = 10.0  # seconds a computer player searches a move for, unless told otherwise
 METHODS = ("auto", "exhaustive", "z3")
 
 
@@ -42,11 +53,23 @@ class PlayReport(Report):
 
 def play_report(game: str, board: str | None = None, x: str = "human", o: str = "ai", strength: str = "perfect",
                 seed: int | None = None, load: str | None = None, save: str | None = None, early_draw: bool = True, *,
-                stdin: TextIO, show: TextIO, color: bool = False) -> PlayReport:
-    """Play ``game`` with a human (reading ``stdin``) or the computer on each side, showing the game on ``show``;
-    ``load`` continues a saved record, ``save`` (checked before the game) writes one at the end."""
-    if save:
-        check_record_target(save)  # before the game, so that a finished game is never lost
+                stdin: TextIO, show: TextIO, color: bool = False, move_time: float | None = DEFAULT_MOVE_TIME,
+                resume: str | None = None, autosave: bool = True,
+                thinking: Callable[[str], AbstractContextManager[object]] | None = None) -> PlayReport:
+    """Play ``game`` with a human (reading ``stdin``) or a computer player on each side (``ai`` at ``strength``, or
+    a player spec such as ``mcts:2000`` or ``alphabeta:6@2``), showing the game on ``show``.  The game is saved
+    after every turn (atomically) to ``save``, else (``autosave``) to :func:`autosave_path`; ``load`` continues a
+    saved record, ``resume`` continues one and keeps saving to it.  ``move_time`` limits each computer move's
+    search (a spec's own ``@SECONDS`` wins); ``thinking(who)`` is entered while the computer thinks."""
+    check_timeout(move_time, "--move-time")
+    if resume is not None:
+        if load is not None and load != resume:
+            raise OptionError("--resume FILE continues FILE: give it without --load")
+        load = resume
+        save = save or resume
+    target = save or (autosave_path() if autosave else None)
+    if target:
+        check_record_target(target)  # before the game, so that a finished game is never lost
     record = GameRecord.load(load) if load else None
     if record is not None:
         game = game or record.game
@@ -57,20 +80,40 @@ def play_report(game: str, board: str | None = None, x: str = "human", o: str = 
     if record is not None and record.board != lg.board_name:
         raise RecordError(f"--load {load}: a record of {record.game} on {record.board}, not {game} on {lg.board_name}")
     depth = parse_strength(strength)
-    seats = []
-    for k, (opt, who) in enumerate((("--x", x), ("--o", o))):
-        w = who.strip().lower()
-        if w not in ("human", "ai", "computer"):
-            raise OptionError(f"{opt} {who!r}: use human or ai")
-        seats.append(None if w == "human" else make_agent(lg.game, depth, None if seed is None else seed + k))
     if len(lg.game.players) != 2:
         raise OptionError(f"{game}: play takes two players, the game has {len(lg.game.players)}")
+    seats = [_seat(lg, opt, who, depth, None if seed is None else seed + k, move_time, game, board)
+             for k, (opt, who) in enumerate((("--x", x), ("--o", o)))]
     sess = PlaySession(lg.game, seats, stdin, show, game_name=game, board_name=lg.board_name, early_draw=early_draw,
-                       color=color, record=record, record_where=f"--load {load}")
-    result = sess.run()
-    if save:
-        sess.record().save(save)
+                       color=color, record=record, record_where=f"--load {load}", autosave=target, thinking=thinking)
+    try:
+        result = sess.run()
+    except KeyboardInterrupt:
+        if target:
+            sess.say(f"interrupted after {len(sess.labels)} turns; the game is saved in {target} "
+                     f"(tapology play {game} --resume {target})")
+        raise
+    if target:
+        sess.record().save(target)
     return PlayReport(result)
+
+
+def _seat(lg: LoadedGame, opt: str, who: str, depth: int, seed: int | None, move_time: float | None, game: str,
+          board: str | None) -> Agent | None:
+    """The player of one seat: None for a human, ``ai`` at the strength, or a player spec (adapters.match)."""
+    w = who.strip().lower()
+    if w == "human":
+        return None
+    if w in ("ai", "computer"):
+        return make_agent(lg.game, depth, seed, move_time)
+    try:
+        spec = parse_player(w, opt)
+    except StrengthError:
+        raise OptionError(f"{opt} {who!r}: use human, ai, or a computer player: random, perfect, a depth, "
+                          "alphabeta:D or mcts:N, with @SECONDS for a time limit per move") from None
+    if spec.kind in SEARCHES and spec.seconds is None and move_time is not None:
+        w += f"@{move_time:g}"
+    return make_player(game, board, w, seed, game=lg.game)
 
 
 # ---- solve ---------------------------------------------------------------------------------------

@@ -145,8 +145,9 @@ def check_timeout(seconds: float | None, option: str = "--timeout") -> float | N
 
 @contextmanager
 def time_limit(seconds: float | None) -> Iterator[Limit]:
-    """Raise :class:`TimeUp` in the main thread after ``seconds`` (None: never); the limit is lifted on leaving.
-    Outside the main thread (where signals cannot be set) no limit is set."""
+    """Raise :class:`TimeUp` in the main thread after ``seconds`` (None: never); the limit is lifted on leaving, and
+    the local pool's workers are ended if it fired.  Outside the main thread (where signals cannot be set) no limit
+    is set."""
     lim = Limit(check_timeout(seconds))
     if seconds is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
         yield lim
@@ -163,6 +164,8 @@ def time_limit(seconds: float | None) -> Iterator[Limit]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        if lim.fired:  # the job stopped wherever it was: no worker goes on with a task of it
+            shutdown()
 
 
 # ---- the per-process cache -------------------------------------------------------------------

@@ -54,7 +54,8 @@ def test_perft_estimate_and_automatic_executor() -> None:
     g, pos = open_position("checkers", None, None)
     est, exact = estimate_leaves(g, pos, 10)
     assert exact == 6 and 0.5 * 18_391_564 < est < 2 * 18_391_564
-    assert estimate_leaves(g, pos, 4) == (1469, 4)  # small depths are counted exactly
+    small, exact = estimate_leaves(g, pos, 4)
+    assert exact == 3 and 1000 < small < 2000 and estimate_leaves(g, pos, 1) == (7, 1)
     assert auto_executor(1469) == SERIAL and auto_executor(POOL_FROM).kind == "pool"
     small = perft_report("checkers", 5)
     assert small.complete and small.executor == "serial" and small.nodes == 7361
@@ -271,3 +272,20 @@ def test_default_autosave_path(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(nothing))
     play_report("tictactoe", None, "ai", "ai", seed=1, stdin=io.StringIO(""), show=io.StringIO(), autosave=False)
     assert not nothing.exists()
+
+
+@pytest.mark.slow
+def test_ray_option_gives_the_same_answers(capsys) -> None:
+    from tapology.parallel import ray_available
+
+    if not ray_available():
+        pytest.skip("the ray extra is not installed")
+    import ray  # the optional extra
+
+    try:
+        perft = _run(capsys, ["perft", "checkers", "--depth", "7", "--ray", "--json"])
+        synth = _run(capsys, ["synthesize", "--tiles", "5", "--closed", "--ray", "--json"])
+    finally:
+        ray.shutdown()
+    assert perft[0] == 0 and perft[1] == {"depth": 7, "nodes": 179740}
+    assert synth[0] == 0 and synth[1]["count"] == 20 and synth[1]["complete"]

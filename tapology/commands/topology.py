@@ -16,6 +16,7 @@ from tapology.commands.common import (
     WorkersOpt,
     emit,
     executor_option,
+    note,
     search_progress,
     stage_progress,
 )
@@ -90,7 +91,7 @@ def register(app: typer.Typer) -> None:
             rep = synthesize_report(tiles, grid, domain, closed, boundary, orientable, euler, manifold, base,
                                     count=count, limit=limit, timeout=timeout, engine=engine, out=out,
                                     progress=progress, ex=executor_option(workers, ray, ray_address),
-                                    task_progress=task_progress)
+                                    task_progress=task_progress, plan=note)
         if rep.warning:
             typer.echo(rep.warning, err=True)
         emit(rep, as_json)

@@ -111,15 +111,17 @@ POOL_FROM = 5_000_000  # leaf turns estimated from which a perft without an exec
 
 
 def estimate_leaves(game: RuleGame, pos: Position, depth: int) -> tuple[int, int]:
-    """About how many leaf turns perft ``depth`` counts, and the depth counted exactly: exact ply by ply until a
-    count passes :data:`ESTIMATE_LEAVES`, then each further ply grows by the last ply's growth factor times the
+    """About how many leaf turns perft ``depth`` counts, and the depth counted exactly: exact ply by ply (short of
+    ``depth``) until a count passes :data:`ESTIMATE_LEAVES`, then each further ply grows by the last ply's growth factor times the
     change of the last two factors (kept within 0.5..1.2: branching shrinks as a board fills up); an estimate."""
+    if depth <= 1:
+        return (1 if depth == 0 else len(game.perft_turns(pos))), depth
     counts = [1]
-    while len(counts) <= depth and counts[-1] <= ESTIMATE_LEAVES:
+    while len(counts) < depth and counts[-1] <= ESTIMATE_LEAVES:  # the count itself is not repeated here
         counts.append(count_leaves(game, pos, len(counts)))
     exact = len(counts) - 1
-    if exact == depth or counts[-1] == 0:
-        return counts[-1], exact
+    if counts[-1] == 0:
+        return 0, exact
     growth = counts[-1] / counts[-2] if counts[-2] else 0.0
     before = counts[-2] / counts[-3] if len(counts) > 2 and counts[-3] else growth
     trend = min(1.2, max(0.5, growth / before)) if before else 1.0

@@ -365,7 +365,7 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
             winner.append(w)
             rows.append(row)
             if progress:
-                progress(f"layers: {row[0]:,} classes ({row[1]:,} positions) with {p} marks", p + 1, n + 1)
+                progress(f"layers: {p} marks, {row[0]:,} classes", p + 1, n + 1)
             if p == n:
                 break
             live = np.nonzero(~term)[0]

@@ -171,14 +171,15 @@ def synthesize_report(tiles: int | None = None, grid: str = "square", domain: st
                       manifold: bool = False, base: str | None = None, *, count: bool = False,
                       limit: int | None = None, timeout: float | None = None, engine: str = "auto",
                       out: str | None = None, progress: Callable[[int, int], None] | None = None,
-                      ex: Executor | None = None, task_progress: Callable[[int, int], None] | None = None
-                      ) -> SynthesisReport:
+                      ex: Executor | None = None, task_progress: Callable[[int, int], None] | None = None,
+                      plan: Callable[[str], None] | None = None) -> SynthesisReport:
     """Boards with the required properties, each new up to isomorphism (see :mod:`tapology.solver.synthesis`).
 
     ``domain`` is a domain name or a board file whose domain to use; ``base`` a board to complete by taping its
     open sides.  Every input, ``out`` (a folder for ``board-NNN.toml`` files) included, is checked before the
     search; ``progress(nodes, found)`` hears how it goes.  The enumeration runs as tasks on ``ex`` (None: this
-    process up to :data:`SERIAL_TILES` tiles, every core above), ``task_progress(done, tasks)`` hearing each.
+    process up to :data:`SERIAL_TILES` tiles, every core above), ``task_progress(done, tasks)`` hearing each;
+    ``plan(text)`` hears how the search will run before it starts.
     """
     from tapology.solver.synthesis import synthesize  # z3 loads only when asked for (start-up time)
 
@@ -191,6 +192,10 @@ def synthesize_report(tiles: int | None = None, grid: str = "square", domain: st
         raise SynthesisError(f"-o {out}: exists and is not a folder")
     if ex is None:
         ex = SERIAL if req.tiles <= SERIAL_TILES else Executor()
+    if plan is not None:
+        how = "z3" if engine == "z3" else ("orderly generation cut into tasks (16 per worker) on " + ex.describe()
+                                           if ex.kind != "serial" else "orderly generation in this process")
+        plan(f"synthesize: boards of {req.tiles} tiles, {how}" + (f", for at most {timeout:g} s" if timeout else ""))
     res = synthesize(req, engine, limit, timeout, progress, ex=ex, task_progress=task_progress)
     if out:
         target = Path(out)

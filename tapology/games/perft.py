@@ -139,9 +139,11 @@ def auto_executor(estimate: int) -> Executor:
 
 
 def run_perft(spec: str, depth: int, board: str | None = None, position: str | None = None, *, ex: Executor = SERIAL,
-              progress: Progress | None = None) -> PerftRun:
-    """perft of GAME (optional end rules left out) split into tasks by first turns and run on ``ex``;
-    ``progress(tasks done, tasks)``.  Ctrl-C stops the workers and gives the finished tasks' sum, marked partial."""
+              progress: Progress | None = None, min_tasks: int = 1) -> PerftRun:
+    """perft of GAME (optional end rules left out) split into tasks by first turns and run on ``ex`` (at least
+    ``min_tasks`` where the tree allows: small tasks let a stop in this process come soon, as a native count is
+    not interrupted); ``progress(tasks done, tasks)``.  Ctrl-C stops the workers and gives the finished tasks' sum,
+    marked partial."""
     if depth < 0:
         raise OptionError(f"--depth {depth}: must be ≥ 0")
     t0 = time.perf_counter()
@@ -150,7 +152,7 @@ def run_perft(spec: str, depth: int, board: str | None = None, position: str | N
     if depth == 0:
         return PerftRun(0, 1, [], seconds=time.perf_counter() - t0)
     firsts = [t.label for t in game.perft_turns(pos)]
-    target = 1 if ex.kind == "serial" else TASKS_PER_WORKER * ex.size
+    target = max(min_tasks, 1 if ex.kind == "serial" else TASKS_PER_WORKER * ex.size)
     paths = split(game, pos, depth, target)
     out = run_tasks(_count, paths, ctx, ex=ex, progress=progress)
     sums = {label: 0 for label in firsts}

@@ -79,6 +79,9 @@ def moves_report(spec: str, board: str | None = None, position: str | None = Non
     return rep
 
 
+SERIAL_STOP_TASKS = 64  # with a timeout in this process, small enough tasks that the stop comes soon after it
+
+
 @dataclass
 class PerftReport(Report):
     """Leaf turns at a depth, optionally per first turn; partial (the finished tasks) after a timeout or Ctrl-C."""
@@ -144,7 +147,8 @@ def perft_report(spec: str, depth: int, board: str | None = None, position: str 
              f"{exact}, then that ply's growth per ply); tasks by first turns on {ex.describe()}")
     with time_limit(timeout) as lim:
         try:
-            run = run_perft(spec, depth, board, position, ex=ex, progress=progress)
+            run = run_perft(spec, depth, board, position, ex=ex, progress=progress,
+                            min_tasks=SERIAL_STOP_TASKS if timeout is not None and ex.kind == "serial" else 1)
         except KeyboardInterrupt:  # before the tasks started: nothing counted yet
             run = PerftRun(depth, 0, [], complete=False, executor=ex.describe(),
                            missing=[t.label for t in g.perft_turns(pos)])

@@ -90,9 +90,13 @@ class _SearchAgent:
 class KinrowAgent(_SearchAgent):
     """A computer player for a :class:`KInARow` game."""
 
-    def __init__(self, game: KInARow, strength: int = PERFECT, seed: int | None = None) -> None:
+    def __init__(self, game: KInARow, strength: int = PERFECT, seed: int | None = None,
+                 seconds: float | None = None) -> None:
         super().__init__(game, strength, seed)
         self._table: KinrowTable | None = None
+        self.seconds = seconds
+        self.reached = 0
+        self._deadline: float | None = None
 
     def table(self) -> KinrowTable | None:
         """The solved table (built on first use) when the board is small enough."""
@@ -107,7 +111,22 @@ class KinrowAgent(_SearchAgent):
         if self.strength >= PERFECT and (tab := self.table()) is not None:
             return {t: -tab.score(cx, co) for t, cx, co in kids}
         depth = self.strength if self.strength < PERFECT else 6
-        return {t: -self._negamax(cx, co, depth - 1, -WIN - 1, WIN + 1) for t, cx, co in kids}
+        if self.seconds is None:
+            self.reached = depth
+            return {t: -self._negamax(cx, co, depth - 1, -WIN - 1, WIN + 1) for t, cx, co in kids}
+        # a time limit: iterative deepening, the deepest search finished in time decides
+        self._deadline = time.monotonic() + self.seconds
+        best = {t: 0 for t, _cx, _co in kids}
+        self.reached = 0
+        try:
+            for d in range(1, depth + 1):
+                best = {t: -self._negamax(cx, co, d - 1, -WIN - 1, WIN + 1) for t, cx, co in kids}
+                self.reached = d
+        except _Timeout:
+            pass
+        finally:
+            self._deadline = None
+        return best
 
     def values(self, pos: Position, turns: Sequence[Turn]) -> list[int]:
         """Each turn's score from :meth:`scores`."""
@@ -118,6 +137,8 @@ class KinrowAgent(_SearchAgent):
     # a score from the side to move; wins and losses are WIN − plies as in the solver
     def _negamax(self, x: int, o: int, depth: int, alpha: int, beta: int) -> int:
         g = self.game
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise _Timeout
         st = g.status(x, o)
         if st.over:
             if st.winner is None:
@@ -219,10 +240,10 @@ class GameAgent(_SearchAgent):
 
 
 def make_agent(game: Game, strength: int, seed: int | None = None, seconds: float | None = None) -> Agent:
-    """The right computer player for a game; ``seconds`` limits each move's search on games other than k in a row
-    (their search is a table look-up or fast)."""
+    """The right computer player for a game; ``seconds`` limits each move's search (not the solve that builds a
+    k-in-a-row table, on boards of up to :data:`TABLE_TILES` tiles)."""
     if isinstance(game, KInARow):
-        return KinrowAgent(game, strength, seed)
+        return KinrowAgent(game, strength, seed, seconds)
     return GameAgent(game, strength if strength < PERFECT else GENERIC_PERFECT_DEPTH, seed, seconds)
 
 

@@ -298,3 +298,19 @@ def test_ray_option_gives_the_same_answers(capsys) -> None:
         ray.shutdown()
     assert perft[0] == 0 and perft[1] == {"depth": 7, "nodes": 179740}
     assert synth[0] == 0 and synth[1]["count"] == 20 and synth[1]["complete"]
+
+
+def test_every_long_command_says_its_work_before_it_starts() -> None:
+    from tapology.reports.design import compare_report
+    from tapology.reports.match import match_report
+    from tapology.reports.play import verify_report
+    from tapology.reports.topology import synthesize_report
+
+    heard: list[str] = []
+    verify_report("tictactoe", "torus:3x3", "line(X) and line(O)", 9, plan=heard.append)
+    compare_report("tictactoe", "plane:3x3,torus:3x3", playouts=10, plan=heard.append)
+    synthesize_report(3, closed=True, plan=heard.append)
+    match_report("tictactoe", None, "random", "random", 4, ex=SERIAL, plan=heard.append)
+    perft_report("checkers", 3, plan=heard.append)
+    assert "at most 6.05e+03 positions" in heard[0] and "on 2 boards" in heard[1]
+    assert "3 tiles" in heard[2] and "4 games" in heard[3] and "leaf turns" in heard[4]

@@ -150,5 +150,5 @@ def register(app: typer.Typer) -> None:
                 rep = invariant_report(rules, board, invariant, method=method, depth=depth, timeout=budget, progress=cb)
             else:
                 rep = verify_report(rules, board, reach, 9 if depth is None else depth, method, play_to_full,
-                                    progress=cb, timeout=timeout)
+                                    progress=cb, timeout=timeout, plan=note)
         emit(rep, as_json)

@@ -26,7 +26,15 @@ from tapology.play import referee as ref
 from tapology.play.ai import SEARCHES, Agent, make_agent, parse_player, parse_strength
 from tapology.play.reach import ReachResult, reach_game, reach_kinrow, reach_z3
 from tapology.play.session import GameRecord, PlaySession, autosave_path, check_record_target
-from tapology.play.solve import SolvePlan, SolveResult, game_plan, kinrow_plan, solve_game, solve_kinrow
+from tapology.play.solve import (
+    SolvePlan,
+    SolveResult,
+    game_plan,
+    kinrow_layer_bounds,
+    kinrow_plan,
+    solve_game,
+    solve_kinrow,
+)
 from tapology.play.transcript import read_transcript
 from tapology.play.verify import Finding, lines_of_game, static_checks
 from tapology.reports.base import Report, stop_exit, stop_text
@@ -295,7 +303,7 @@ class VerifyReport(Report):
 
 def verify_report(rules: str, board: str | None = None, reach: str | None = None, depth: int = 9, method: str = "auto",
                   play_to_full: bool = False, progress: StageProgress | None = None, *,
-                  timeout: float | None = None) -> VerifyReport:
+                  timeout: float | None = None, plan: Callable[[str], None] | None = None) -> VerifyReport:
     """Static checks of a rule set (a rule file that does not load is itself the finding), and with ``reach`` a
     bounded search for a position where the predicate holds, within ``depth`` turns (``method``: exhaustive or
     z3; auto picks); ``timeout`` seconds or Ctrl-C stop the search with what it checked, partial."""
@@ -315,6 +323,14 @@ def verify_report(rules: str, board: str | None = None, reach: str | None = None
     if kr is None and method == "z3":
         raise ReachError(f"--method z3 needs a k-in-a-row game; {rules} is searched exhaustively")
     rep.timeout = timeout
+    if plan is not None:
+        if kr is not None:
+            bound = sum(kinrow_layer_bounds(kr.n)[:depth + 1])
+            how = f"z3 over {depth + 1} frames" if method == "z3" else "breadth first"
+            plan(f"verify --reach on {lg.name} ({lg.board_name}): {how} to {depth} turns, at most {bound:.3g} "
+                 "positions (fewer by symmetry)")
+        else:
+            plan(f"verify --reach on {lg.name} ({lg.board_name}): breadth first to {depth} turns through the rule engine")
     with time_limit(timeout) as lim:
         try:
             if kr is not None and method == "z3":

@@ -314,3 +314,15 @@ def test_every_long_command_says_its_work_before_it_starts() -> None:
     perft_report("checkers", 3, plan=heard.append)
     assert "at most 6.05e+03 positions" in heard[0] and "on 2 boards" in heard[1]
     assert "3 tiles" in heard[2] and "4 games" in heard[3] and "leaf turns" in heard[4]
+
+
+def test_verify_reach_ctrl_c_is_partial_and_exits_130() -> None:
+    from tapology.reports.play import verify_report
+
+    def stop(stage: str, done: int, total: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt
+
+    rep = verify_report("checkers", None, "count(empty) < 20", 12, progress=stop)
+    assert rep.exit_code == 130 and rep.to_json()["reach"]["stopped"] == "interrupted"
+    assert "unknown within 12 turns (partial: interrupted" in rep.text()

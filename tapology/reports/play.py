@@ -119,7 +119,9 @@ def _seat(lg: LoadedGame, opt: str, who: str, depth: int, seed: int | None, move
     except StrengthError:
         raise OptionError(f"{opt} {who!r}: use human, ai, or a computer player: random, perfect, a depth, "
                           "alphabeta:D or mcts:N, with @SECONDS for a time limit per move") from None
-    if spec.kind in SEARCHES and spec.seconds is None and move_time is not None:
+    if spec.kind not in SEARCHES:  # random, perfect, a depth: as ai at that strength, within the move time
+        return make_agent(lg.game, spec.budget, seed, move_time)
+    if spec.seconds is None and move_time is not None:
         w += f"@{move_time:g}"
     return make_player(game, board, w, seed, game=lg.game)
 

@@ -326,3 +326,15 @@ def test_verify_reach_ctrl_c_is_partial_and_exits_130() -> None:
     rep = verify_report("checkers", None, "count(empty) < 20", 12, progress=stop)
     assert rep.exit_code == 130 and rep.to_json()["reach"]["stopped"] == "interrupted"
     assert "unknown within 12 turns (partial: interrupted" in rep.text()
+
+
+def test_a_timeout_before_any_answer_is_one_line(monkeypatch, capsys) -> None:
+    import tapology.reports.games as games
+
+    def slow_open(*_a: object) -> None:
+        time.sleep(5)
+
+    monkeypatch.setattr(games, "estimate_leaves", lambda *a: (slow_open(), (0, 0))[1])
+    code = main(["perft", "checkers", "--depth", "3", "--timeout", "0.3"])
+    err = capsys.readouterr().err
+    assert code == 130 and err.strip() == "tapology: timed out before anything was finished"

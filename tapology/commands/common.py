@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tapology.parallel import Executor, executor
+from tapology.parallel import Executor, TimeUp, executor
 from tapology.reports.base import Report
 
 GameArg = Annotated[str, typer.Argument(help="A game: tictactoe, tictactoe:K, tictactoe:M,N,K, checkers, chinese-checkers, "
@@ -72,6 +72,20 @@ def note(text: str) -> None:
     """A line on stderr for people (the estimate of the work before it starts), only when stderr is a terminal."""
     if sys.stderr.isatty():
         _console().print(text, markup=False, highlight=False)
+
+
+@contextmanager
+def stops() -> Iterator[None]:
+    """Say on stderr why a long command stopped before it had a partial answer to print (a timeout or Ctrl-C
+    during its set-up), and leave with exit code 130."""
+    try:
+        yield
+    except TimeUp:
+        typer.echo("tapology: timed out before anything was finished", err=True)
+        raise typer.Exit(130) from None
+    except KeyboardInterrupt:
+        typer.echo("tapology: interrupted", err=True)
+        raise typer.Exit(130) from None
 
 
 def _bar(label: str, *columns: Any) -> Any:

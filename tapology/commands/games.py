@@ -19,6 +19,7 @@ from tapology.commands.common import (
     executor_option,
     note,
     progress_bar,
+    stops,
 )
 
 
@@ -57,7 +58,7 @@ def register(app: typer.Typer) -> None:
         into tasks by first turns on every core when the count is big."""
         from tapology.reports.games import perft_report
 
-        with progress_bar(f"perft {depth} tasks") as update:
+        with stops(), progress_bar(f"perft {depth} tasks") as update:
             rep = perft_report(game, depth, board, position, by_first_turn=by_first, progress=update,
                                ex=executor_option(workers, ray, ray_address), timeout=timeout, plan=note)
         emit(rep, as_json)

@@ -18,6 +18,7 @@ from tapology.commands.common import (
     executor_option,
     note,
     progress_bar,
+    stops,
 )
 
 PlayerHelp = ("random, perfect, a depth, alphabeta:D or mcts:N, with @SECONDS for a time limit per move "
@@ -51,7 +52,7 @@ def register(app: typer.Typer) -> None:
         """Play A against B: wins, draws and losses for A with 95% confidence intervals, games in parallel."""
         from tapology.reports.match import match_report
 
-        with progress_bar("games") as update:
+        with stops(), progress_bar("games") as update:
             rep = match_report(game, board, a, b, games, seed=seed, swap=swap, engine=engine, max_plies=max_plies,
                                ex=executor_option(workers, ray, ray_address), progress=update, timeout=timeout,
                                plan=note)

@@ -19,6 +19,7 @@ from tapology.commands.common import (
     executor_option,
     note,
     stage_progress,
+    stops,
     thinking,
 )
 
@@ -85,7 +86,7 @@ def register(app: typer.Typer) -> None:
         """Exact value of a game with game-tree counts: positions, terminal positions, games, wins, draws."""
         from tapology.reports.play import solve_report
 
-        with stage_progress("solving") as cb:
+        with stops(), stage_progress("solving") as cb:
             rep = solve_report(game, board, symmetry, generic, progress=cb, ex=executor_option(workers, ray, ray_address),
                                timeout=timeout, force=force, plan=note)
         emit(rep, as_json)
@@ -143,7 +144,7 @@ def register(app: typer.Typer) -> None:
         if repair and not properties:
             raise OptionError("--repair goes with --properties")
         budget = 60.0 if timeout is None else timeout
-        with stage_progress("searching") as cb:
+        with stops(), stage_progress("searching") as cb:
             if properties:
                 rep: Any = properties_report(rules, board, repairs=repair, timeout=budget, progress=cb)
             elif invariant is not None:

@@ -139,13 +139,13 @@ def perft_report(spec: str, depth: int, board: str | None = None, position: str 
     check_timeout(timeout)
     g, pos = open_position(spec, board, position)
     t0 = time.perf_counter()
-    estimate, exact = estimate_leaves(g, pos, depth)
-    if ex is None:
-        ex = auto_executor(estimate)
-    if plan is not None:
-        plan(f"perft {depth} of {g.name} on {g.board_name}: about {estimate:.3g} leaf turns (exact to depth "
-             f"{exact}, then that ply's growth per ply); tasks by first turns on {ex.describe()}")
-    with time_limit(timeout) as lim:
+    with time_limit(timeout) as lim:  # a limit running out in the estimate leaves nothing to print
+        estimate, exact = estimate_leaves(g, pos, depth)
+        if ex is None:
+            ex = auto_executor(estimate)
+        if plan is not None:
+            plan(f"perft {depth} of {g.name} on {g.board_name}: about {estimate:.3g} leaf turns (exact to depth "
+                 f"{exact}, then that ply's growth per ply); tasks by first turns on {ex.describe()}")
         try:
             run = run_perft(spec, depth, board, position, ex=ex, progress=progress,
                             min_tasks=SERIAL_STOP_TASKS if timeout is not None and ex.kind == "serial" else 1)

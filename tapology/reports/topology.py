@@ -159,7 +159,9 @@ class SynthesisReport(Report):
             return str(len(res.boards))
         lines = [f"{f.topology.surface}{'' if f.topology.manifold else ' (orbifold)'}  {f.signature}" for f in res.boards]
         lines.append(f"{len(res.boards)} board{'s' if len(res.boards) != 1 else ''}"
-                     + ("" if res.complete else " (search not finished)"))
+                     + ("" if res.complete else " (partial: "
+                        + ("interrupted" if res.interrupted else "timed out" if res.timed_out else "stopped at --limit")
+                        + ", search not finished)"))
         return "\n".join(lines)
 
 

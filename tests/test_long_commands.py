@@ -338,3 +338,15 @@ def test_a_timeout_before_any_answer_is_one_line(monkeypatch, capsys) -> None:
     code = main(["perft", "checkers", "--depth", "3", "--timeout", "0.3"])
     err = capsys.readouterr().err
     assert code == 130 and err.strip() == "tapology: timed out before anything was finished"
+
+
+def test_solve_ctrl_c_on_the_pool_stops_every_worker() -> None:
+    def interrupt(stage: str, done: int, total: int) -> None:  # Ctrl-C once the split layers have begun
+        if stage.startswith("layers") and done == 8:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    rep = solve_report("tictactoe:4", "torus:4x5", progress=interrupt, ex=executor(2))
+    out = rep.to_json()
+    assert rep.exit_code == 130 and out["complete"] is False and out["stopped"] == "interrupted"
+    assert 8 <= out["layers_done"] <= 9 and out["positions"] == sum(r["positions"] for r in out["layers"])
+    assert not multiprocessing.active_children()

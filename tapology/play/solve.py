@@ -28,7 +28,7 @@ import numpy as np
 from tapology.errors import SolveError
 from tapology.game import Game, Position
 from tapology.games.kinrow import KInARow
-from tapology.parallel import SERIAL, Executor, cached, run_tasks
+from tapology.parallel import SERIAL, Executor, cached, run_tasks, shutdown
 from tapology.play.symmetry import Perm, game_symmetries
 
 WIN = 1000  # score of a win in 0 plies; a win in d plies scores WIN - d
@@ -386,6 +386,8 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
             paths.append(nxt)
     except KeyboardInterrupt:
         complete = False
+        if split:
+            shutdown()  # wherever the stop came, no worker is left waiting for the next layer
     del layers[len(rows):]  # a layer found but not counted when the stop came
     classes, positions, terminal_positions, games, wx, wo, draws, decided = (sum(r[i] for r in rows) for i in range(8))
     wins = {"X": wx, "O": wo}
@@ -427,6 +429,8 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
                     progress("values", len(layers) - p, len(layers))
         except KeyboardInterrupt:
             complete = False
+            if split:
+                shutdown()
     if complete:
         root = int(score[0][0])  # type: ignore[index]
         value, plies = score_plies(root, n)

@@ -18,22 +18,29 @@ to the pool) and build big tables in the worker through :func:`cached`.  Ctrl-C 
 stops every worker at once (the pool is terminated, Ray tasks are cancelled) and
 :func:`run_tasks` returns the finished results with ``complete`` False.  ``progress(done,
 total)`` hears after each finished task.
+
+:func:`time_limit` turns a number of seconds into the same stop as Ctrl-C: when the time is up a
+:class:`TimeUp` (a ``KeyboardInterrupt``) is raised in the main thread, so every job that stops
+cleanly on Ctrl-C stops cleanly on a timeout too, and the limit says that it fired.
 """
 
 from __future__ import annotations
 
 import atexit
+import math
 import multiprocessing
 import multiprocessing.pool
 import os
 import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from tapology.errors import ExecutorError
+from tapology.errors import ExecutorError, OptionError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -108,6 +115,57 @@ class Outcome(Generic[R]):
     def finished(self) -> list[R]:
         """The results of the finished tasks, in task order."""
         return [r for r in self.results if r is not None]
+
+
+# ---- time limits ------------------------------------------------------------------------------
+class TimeUp(KeyboardInterrupt):
+    """A time limit ran out: raised in the main thread where Ctrl-C would be, and handled as Ctrl-C is."""
+
+
+@dataclass
+class Limit:
+    """A time limit in force (``seconds`` None: none) and whether it fired."""
+
+    seconds: float | None = None
+    fired: bool = False
+
+    def stopped(self, complete: bool) -> str | None:
+        """Why a job stopped early: None (it finished), ``timeout`` or ``interrupted`` (Ctrl-C)."""
+        if complete:
+            return None
+        return "timeout" if self.fired else "interrupted"
+
+
+def check_timeout(seconds: float | None, option: str = "--timeout") -> float | None:
+    """A time limit option's value: None or a positive finite number of seconds."""
+    if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
+        raise OptionError(f"{option} {seconds}: must be a positive number of seconds")
+    return seconds
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[Limit]:
+    """Raise :class:`TimeUp` in the main thread after ``seconds`` (None: never); the limit is lifted on leaving, and
+    the local pool's workers are ended if it fired.  Outside the main thread (where signals cannot be set) no limit
+    is set."""
+    lim = Limit(check_timeout(seconds))
+    if seconds is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        yield lim
+        return
+
+    def fire(_signum: int, _frame: Any) -> None:
+        lim.fired = True
+        raise TimeUp
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield lim
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        if lim.fired:  # the job stopped wherever it was: no worker goes on with a task of it
+            shutdown()
 
 
 # ---- the per-process cache -------------------------------------------------------------------

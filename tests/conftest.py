@@ -13,6 +13,7 @@ relative to the profile: ``@settings(max_examples=examples(10))`` (see :func:`te
 from __future__ import annotations
 
 import os
+import tempfile
 
 from hypothesis import HealthCheck, settings
 
@@ -21,6 +22,9 @@ settings.register_profile("dev", max_examples=10, deadline=None)
 settings.register_profile("thorough", max_examples=1000, deadline=None, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# ``play`` saves every game after each turn; the tests' games go to a folder of their own, not the user's
+os.environ["TAPOLOGY_AUTOSAVE"] = os.path.join(tempfile.mkdtemp(prefix="tapology-tests-"), "autosave.json")
 
 
 def pytest_addoption(parser) -> None:

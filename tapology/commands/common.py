@@ -1,7 +1,9 @@
 """What every command module shares: the common arguments and options, printing a report, and progress on stderr.
 
-Progress bars are drawn with rich on stderr, only when it is a terminal (pipes and tests see nothing); each
-helper yields the callback a library function takes.
+Progress bars, spinners and notes (the estimate of the work before it starts) are drawn with rich on stderr, only
+when it is a terminal (pipes and tests see nothing); each bar helper yields the callback a library function takes.
+The executor options (``--workers``, ``--ray``, ``--ray-address``) and ``--timeout`` are defined here once for
+every long command.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
+from tapology.parallel import Executor, TimeUp, executor
 from tapology.reports.base import Report
 
 GameArg = Annotated[str, typer.Argument(help="A game: tictactoe, tictactoe:K, tictactoe:M,N,K, checkers, chinese-checkers, "
@@ -24,6 +27,26 @@ DomainOpt = Annotated[str | None, typer.Option("--domain", help="Chart domain: b
 PosOpt = Annotated[str | None, typer.Option("--position", help="A position file (TOML); for chess also a FEN string "
                                                                 "or a file holding one.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")]
+WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Local worker processes (default: every core for a "
+                                                                  "big job, this process for a small one).")]
+RayOpt = Annotated[bool, typer.Option("--ray", help="Run the tasks on Ray: ray.init() starts a local cluster (or "
+                                                    "joins the one RAY_ADDRESS names); extra tapology[ray].")]
+RayAddressOpt = Annotated[str | None, typer.Option("--ray-address", help="Run the tasks on the Ray cluster at this "
+                                                                         "address.")]
+TimeoutOpt = Annotated[float | None, typer.Option("--timeout", help="Stop after this many seconds and print what was "
+                                                                    "done, marked partial.")]
+
+
+def executor_option(workers: int | None, ray: bool, ray_address: str | None) -> Executor | None:
+    """The executor ``--workers``/``--ray``/``--ray-address`` ask for; None when none is given (the job decides:
+    every core when it is big)."""
+    if ray_address:
+        return executor(workers, ray_address)
+    if ray:
+        return executor(workers, True)
+    if workers is not None:
+        return executor(workers)
+    return None
 
 
 def emit(rep: Report, as_json: bool) -> None:
@@ -33,11 +56,42 @@ def emit(rep: Report, as_json: bool) -> None:
         raise typer.Exit(rep.exit_code)
 
 
-def _bar(label: str, *columns: Any) -> Any:
-    from rich.console import Console  # rich's bar loads only for a terminal
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+_CONSOLE: list[Any] = []
 
-    return Progress(TextColumn(label), BarColumn(), *columns, TimeElapsedColumn(), console=Console(stderr=True),
+
+def _console() -> Any:
+    """The one rich console on stderr (notes printed on it stay above a bar drawn on it)."""
+    if not _CONSOLE:
+        from rich.console import Console  # rich loads only for a terminal
+
+        _CONSOLE.append(Console(stderr=True))
+    return _CONSOLE[0]
+
+
+def note(text: str) -> None:
+    """A line on stderr for people (the estimate of the work before it starts), only when stderr is a terminal."""
+    if sys.stderr.isatty():
+        _console().print(text, markup=False, highlight=False)
+
+
+@contextmanager
+def stops() -> Iterator[None]:
+    """Say on stderr why a long command stopped before it had a partial answer to print (a timeout or Ctrl-C
+    during its set-up), and leave with exit code 130."""
+    try:
+        yield
+    except TimeUp:
+        typer.echo("tapology: timed out before anything was finished", err=True)
+        raise typer.Exit(130) from None
+    except KeyboardInterrupt:
+        typer.echo("tapology: interrupted", err=True)
+        raise typer.Exit(130) from None
+
+
+def _bar(label: str, *columns: Any) -> Any:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # rich loads only for a terminal
+
+    return Progress(TextColumn(label), BarColumn(), *columns, TimeElapsedColumn(), console=_console(),
                     transient=True)
 
 
@@ -60,37 +114,52 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
 
 @contextmanager
 def stage_progress(label: str) -> Iterator[Callable[[str, int, int], None] | None]:
-    """One bar per stage; yields ``update(stage, done, total)`` (None when stderr is no terminal)."""
+    """One bar per stage; yields ``update(stage, done, total)`` (None when stderr is no terminal).  A stage written
+    ``name: detail`` keeps one bar per name and shows the latest detail."""
     if not sys.stderr.isatty():
         yield None
         return
-    from rich.progress import TextColumn  # rich loads only for a terminal
+    from rich.progress import MofNCompleteColumn, TimeRemainingColumn  # rich loads only for a terminal
 
-    with _bar(label + " {task.description}", TextColumn("{task.completed}/{task.total}")) as bar:
+    with _bar(label + " {task.description}", MofNCompleteColumn(), TimeRemainingColumn()) as bar:
         tasks: dict[str, Any] = {}
 
         def update(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=total or None)
-            bar.update(tasks[stage], completed=done, total=total or None)
+            key = stage.split(":", 1)[0]
+            if key not in tasks:
+                tasks[key] = bar.add_task(stage, total=total or None)
+            bar.update(tasks[key], description=stage, completed=done, total=total or None)
 
         yield update
 
 
 @contextmanager
-def spinner(label: str) -> Iterator[Callable[[int, int], None] | None]:
-    """A spinner saying how many nodes were searched and boards found; yields ``update(nodes, found)``."""
+def search_progress(label: str) -> Iterator[tuple[Callable[[int, int], None] | None, Callable[[int, int], None] | None]]:
+    """One line for a search that runs here or as tasks: yields ``(nodes(nodes, found), tasks(done, total))``, the
+    first a spinner's count, the second a bar of tasks done (both None when stderr is no terminal)."""
+    if not sys.stderr.isatty():
+        yield None, None
+        return
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn  # for a terminal
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                  console=_console(), transient=True) as bar:
+        task = bar.add_task(label, total=None)
+
+        def nodes(n: int, found: int) -> None:
+            bar.update(task, description=f"{label}: {n} nodes, {found} boards")
+
+        def tasks(done: int, total: int) -> None:
+            bar.update(task, description=f"{label}: {done} of {total} tasks", completed=done, total=total or None)
+
+        yield nodes, tasks
+
+
+@contextmanager
+def thinking(who: str) -> Iterator[None]:
+    """A spinner with the time taken while a computer player chooses its move (only when stderr is a terminal)."""
     if not sys.stderr.isatty():
         yield None
         return
-    from rich.console import Console  # rich loads only for a terminal
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    with Progress(SpinnerColumn(), TextColumn("[progress.description]{task.description}"), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=None)
-
-        def update(nodes: int, found: int) -> None:
-            bar.update(task, description=f"{label}: {nodes} nodes, {found} boards")
-
-        yield update
+    with _console().status(f"{who} is thinking…", spinner="dots"):
+        yield None

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from tapology.commands.common import GameArg, JsonOpt, emit, stage_progress
+from tapology.commands.common import GameArg, JsonOpt, emit, note, stage_progress
 
 
 def register(app: typer.Typer) -> None:
@@ -31,5 +31,5 @@ def register(app: typer.Typer) -> None:
 
         with stage_progress("boards") as update:
             rep = compare_report(game, boards, playouts=playouts, seed=seed, timeout=timeout, svg=svg, png=png,
-                                 progress=update)
+                                 progress=update, plan=note)
         emit(rep, as_json)

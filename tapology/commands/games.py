@@ -6,7 +6,21 @@ from typing import Annotated
 
 import typer
 
-from tapology.commands.common import BoardOpt, GameArg, JsonOpt, PosOpt, emit, progress_bar
+from tapology.commands.common import (
+    BoardOpt,
+    GameArg,
+    JsonOpt,
+    PosOpt,
+    RayAddressOpt,
+    RayOpt,
+    TimeoutOpt,
+    WorkersOpt,
+    emit,
+    executor_option,
+    note,
+    progress_bar,
+    stops,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -34,14 +48,19 @@ def register(app: typer.Typer) -> None:
         position: PosOpt = None,
         by_first: Annotated[bool, typer.Option("--divide", help="The count below each first turn, as chess engines "
                                                                  "print it.")] = False,
+        workers: WorkersOpt = None,
+        ray: RayOpt = False,
+        ray_address: RayAddressOpt = None,
+        timeout: TimeoutOpt = None,
         as_json: JsonOpt = False,
     ) -> None:
-        """Count the leaf turns at a depth (a finished game has no children; optional draw rules left out)."""
+        """Count the leaf turns at a depth (a finished game has no children; optional draw rules left out), split
+        into tasks by first turns on every core when the count is big."""
         from tapology.reports.games import perft_report
 
-        with progress_bar(f"perft {depth}") as update:
-            rep = perft_report(game, depth, board, position, by_first_turn=by_first,
-                               progress=update if depth >= 4 else None)
+        with stops(), progress_bar(f"perft {depth} tasks") as update:
+            rep = perft_report(game, depth, board, position, by_first_turn=by_first, progress=update,
+                               ex=executor_option(workers, ray, ray_address), timeout=timeout, plan=note)
         emit(rep, as_json)
 
     @app.command()

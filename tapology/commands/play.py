@@ -7,7 +7,21 @@ from typing import Annotated, Any
 
 import typer
 
-from tapology.commands.common import BoardOpt, GameArg, JsonOpt, emit, stage_progress
+from tapology.commands.common import (
+    BoardOpt,
+    GameArg,
+    JsonOpt,
+    RayAddressOpt,
+    RayOpt,
+    TimeoutOpt,
+    WorkersOpt,
+    emit,
+    executor_option,
+    note,
+    stage_progress,
+    stops,
+    thinking,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -17,13 +31,25 @@ def register(app: typer.Typer) -> None:
     def play(
         game: GameArg,
         board: BoardOpt = None,
-        x: Annotated[str, typer.Option("--x", help="First player: human or ai.")] = "human",
-        o: Annotated[str, typer.Option("--o", help="Second player: human or ai.")] = "ai",
+        x: Annotated[str, typer.Option("--x", help="First player: human, ai (at --strength), or a computer player: "
+                                                   "random, perfect, a depth, alphabeta:D, mcts:N, with @SECONDS for "
+                                                   "a time limit per move.")] = "human",
+        o: Annotated[str, typer.Option("--o", help="Second player: as --x.")] = "ai",
         strength: Annotated[str, typer.Option("--strength", help="Computer strength: random, a search depth, or perfect.")]
         = "perfect",
         seed: Annotated[int | None, typer.Option("--seed", help="Seed for the computer's choices among equal turns.")] = None,
         load: Annotated[str | None, typer.Option("--load", help="Continue a saved game record.")] = None,
-        save: Annotated[str | None, typer.Option("--save", help="Write the game record here at the end.")] = None,
+        save: Annotated[str | None, typer.Option("--save", help="Save the game record here after every turn "
+                                                                "(default: the autosave file).")] = None,
+        resume: Annotated[str | None, typer.Option("--resume", help="Continue a saved game record and keep saving "
+                                                                    "to it (after a crash or Ctrl-C).")] = None,
+        autosave: Annotated[bool, typer.Option("--autosave/--no-autosave", help="Without --save, save after every "
+                                                                               "turn to $TAPOLOGY_AUTOSAVE or "
+                                                                               "~/.local/state/tapology/autosave.json."
+                                                                               )] = True,
+        move_time: Annotated[float, typer.Option("--move-time", help="Seconds a computer player may search a move "
+                                                                     "(the deepest search finished in time decides)."
+                                                 )] = 10.0,
         early_draw: Annotated[bool, typer.Option("--early-draw/--play-out",
                                                  help="Stop as soon as no line can be completed.")] = True,
         color: Annotated[bool | None, typer.Option("--color/--no-color", help="Colour the marks (default: on a terminal).")]
@@ -36,7 +62,8 @@ def register(app: typer.Typer) -> None:
         use_color = sys.stdout.isatty() if color is None else color
         # with --json the game is shown on stderr and stdout holds only the JSON answer
         rep = play_report(game, board, x, o, strength, seed, load, save, early_draw, stdin=sys.stdin,
-                          show=sys.stderr if as_json else sys.stdout, color=use_color and not as_json)
+                          show=sys.stderr if as_json else sys.stdout, color=use_color and not as_json,
+                          move_time=move_time, resume=resume, autosave=autosave, thinking=thinking)
         if as_json:
             emit(rep, as_json)
 
@@ -49,12 +76,19 @@ def register(app: typer.Typer) -> None:
                                                       help="Reduce by the game's symmetries (default: on boards where it pays).")]
         = None,
         generic: Annotated[bool, typer.Option("--generic", help="Solve through the rule engine (memoised search).")] = False,
+        workers: WorkersOpt = None,
+        ray: RayOpt = False,
+        ray_address: RayAddressOpt = None,
+        timeout: TimeoutOpt = None,
+        force: Annotated[bool, typer.Option("--force", help="Solve even when the state-space bound is beyond "
+                                                            "reach.")] = False,
     ) -> None:
         """Exact value of a game with game-tree counts: positions, terminal positions, games, wins, draws."""
         from tapology.reports.play import solve_report
 
-        with stage_progress("solving") as cb:
-            rep = solve_report(game, board, symmetry, generic, progress=cb)
+        with stops(), stage_progress("solving") as cb:
+            rep = solve_report(game, board, symmetry, generic, progress=cb, ex=executor_option(workers, ray, ray_address),
+                               timeout=timeout, force=force, plan=note)
         emit(rep, as_json)
 
     @app.command()
@@ -94,7 +128,10 @@ def register(app: typer.Typer) -> None:
         invariant: Annotated[str | None, typer.Option("--invariant", help="A predicate to prove at every reachable "
                                                                           "position, e.g. 'pieces <= prev(pieces)'.")]
         = None,
-        timeout: Annotated[float, typer.Option("--timeout", help="Seconds for --properties or --invariant.")] = 60.0,
+        timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds: for --reach a limit (default none; "
+                                                                        "the search so far, partial), for "
+                                                                        "--properties or --invariant a budget "
+                                                                        "(default 60).")] = None,
     ) -> None:
         """Static checks of a rule set; bounded reachability (--reach P --depth K); the properties a game needs
         (--properties, --repair); invariants (--invariant P)."""
@@ -106,12 +143,13 @@ def register(app: typer.Typer) -> None:
             raise OptionError("verify: give one of --reach, --invariant and --properties")
         if repair and not properties:
             raise OptionError("--repair goes with --properties")
-        with stage_progress("searching") as cb:
+        budget = 60.0 if timeout is None else timeout
+        with stops(), stage_progress("searching") as cb:
             if properties:
-                rep: Any = properties_report(rules, board, repairs=repair, timeout=timeout, progress=cb)
+                rep: Any = properties_report(rules, board, repairs=repair, timeout=budget, progress=cb)
             elif invariant is not None:
-                rep = invariant_report(rules, board, invariant, method=method, depth=depth, timeout=timeout, progress=cb)
+                rep = invariant_report(rules, board, invariant, method=method, depth=depth, timeout=budget, progress=cb)
             else:
                 rep = verify_report(rules, board, reach, 9 if depth is None else depth, method, play_to_full,
-                                    progress=cb)
+                                    progress=cb, timeout=timeout, plan=note)
         emit(rep, as_json)

@@ -7,7 +7,19 @@ from typing import Annotated
 
 import typer
 
-from tapology.commands.common import BoardArg, DomainOpt, JsonOpt, emit, spinner, stage_progress
+from tapology.commands.common import (
+    BoardArg,
+    DomainOpt,
+    JsonOpt,
+    RayAddressOpt,
+    RayOpt,
+    WorkersOpt,
+    emit,
+    executor_option,
+    note,
+    search_progress,
+    stage_progress,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -57,6 +69,9 @@ def register(app: typer.Typer) -> None:
                                                                   "best play).")] = None,
         plies: Annotated[int | None, typer.Option("--plies", help="With --game: the forced result comes within N "
                                                                   "plies.")] = None,
+        workers: WorkersOpt = None,
+        ray: RayOpt = False,
+        ray_address: RayAddressOpt = None,
     ) -> None:
         """Find boards with required properties, each new up to isomorphism; with --game, those on which the game
         has a value."""
@@ -72,10 +87,11 @@ def register(app: typer.Typer) -> None:
                 emit(value_boards_report(game, req, value, plies=plies, limit=limit, timeout=timeout or 300.0,
                                          out_dir=out, progress=update), as_json)
             return
-        with spinner("searching") as progress:
+        with search_progress("searching") as (progress, task_progress):
             rep = synthesize_report(tiles, grid, domain, closed, boundary, orientable, euler, manifold, base,
                                     count=count, limit=limit, timeout=timeout, engine=engine, out=out,
-                                    progress=progress)
+                                    progress=progress, ex=executor_option(workers, ray, ray_address),
+                                    task_progress=task_progress, plan=note)
         if rep.warning:
             typer.echo(rep.warning, err=True)
         emit(rep, as_json)

@@ -106,10 +106,44 @@ def _count(ctx: tuple[str, str | None, str | None, int], path: Path) -> int:
     return count_leaves(game, _replay(game, root, path), ctx[3] - len(path))
 
 
+ESTIMATE_LEAVES = 10_000  # the estimate counts exactly, ply by ply, until a count passes this
+POOL_FROM = 5_000_000  # leaf turns estimated from which a perft without an executor asked for runs on every core
+
+
+def estimate_leaves(game: RuleGame, pos: Position, depth: int) -> tuple[int, int]:
+    """About how many leaf turns perft ``depth`` counts, and the depth counted exactly: exact ply by ply (short of
+    ``depth``) until a count passes :data:`ESTIMATE_LEAVES`, then each further ply grows by the last ply's growth factor times the
+    change of the last two factors (kept within 0.5..1.2: branching shrinks as a board fills up); an estimate."""
+    if depth <= 1:
+        return (1 if depth == 0 else len(game.perft_turns(pos))), depth
+    counts = [1]
+    while len(counts) < depth and counts[-1] <= ESTIMATE_LEAVES:  # the count itself is not repeated here
+        counts.append(count_leaves(game, pos, len(counts)))
+    exact = len(counts) - 1
+    if counts[-1] == 0:
+        return 0, exact
+    growth = counts[-1] / counts[-2] if counts[-2] else 0.0
+    before = counts[-2] / counts[-3] if len(counts) > 2 and counts[-3] else growth
+    trend = min(1.2, max(0.5, growth / before)) if before else 1.0
+    est = float(counts[-1])
+    for _ in range(depth - exact):
+        growth *= trend
+        est *= max(growth, 1.0)
+    return int(est), exact
+
+
+def auto_executor(estimate: int) -> Executor:
+    """Where a perft runs when no executor is asked for: this process below :data:`POOL_FROM` estimated leaf turns
+    (a pool's start costs more than it saves), else every core."""
+    return SERIAL if estimate < POOL_FROM else Executor()
+
+
 def run_perft(spec: str, depth: int, board: str | None = None, position: str | None = None, *, ex: Executor = SERIAL,
-              progress: Progress | None = None) -> PerftRun:
-    """perft of GAME (optional end rules left out) split into tasks by first turns and run on ``ex``;
-    ``progress(tasks done, tasks)``.  Ctrl-C stops the workers and gives the finished tasks' sum, marked partial."""
+              progress: Progress | None = None, min_tasks: int = 1) -> PerftRun:
+    """perft of GAME (optional end rules left out) split into tasks by first turns and run on ``ex`` (at least
+    ``min_tasks`` where the tree allows: small tasks let a stop in this process come soon, as a native count is
+    not interrupted); ``progress(tasks done, tasks)``.  Ctrl-C stops the workers and gives the finished tasks' sum,
+    marked partial."""
     if depth < 0:
         raise OptionError(f"--depth {depth}: must be ≥ 0")
     t0 = time.perf_counter()
@@ -118,7 +152,7 @@ def run_perft(spec: str, depth: int, board: str | None = None, position: str | N
     if depth == 0:
         return PerftRun(0, 1, [], seconds=time.perf_counter() - t0)
     firsts = [t.label for t in game.perft_turns(pos)]
-    target = 1 if ex.kind == "serial" else TASKS_PER_WORKER * ex.size
+    target = max(min_tasks, 1 if ex.kind == "serial" else TASKS_PER_WORKER * ex.size)
     paths = split(game, pos, depth, target)
     out = run_tasks(_count, paths, ctx, ex=ex, progress=progress)
     sums = {label: 0 for label in firsts}

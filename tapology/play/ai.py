@@ -52,6 +52,10 @@ def parse_strength(text: str, where: str = "--strength") -> int:
     return d
 
 
+class _Timeout(Exception):
+    """A search's time is up."""
+
+
 class Agent(Protocol):
     """A computer player."""
 
@@ -86,9 +90,13 @@ class _SearchAgent:
 class KinrowAgent(_SearchAgent):
     """A computer player for a :class:`KInARow` game."""
 
-    def __init__(self, game: KInARow, strength: int = PERFECT, seed: int | None = None) -> None:
+    def __init__(self, game: KInARow, strength: int = PERFECT, seed: int | None = None,
+                 seconds: float | None = None) -> None:
         super().__init__(game, strength, seed)
         self._table: KinrowTable | None = None
+        self.seconds = seconds
+        self.reached = 0
+        self._deadline: float | None = None
 
     def table(self) -> KinrowTable | None:
         """The solved table (built on first use) when the board is small enough."""
@@ -103,7 +111,22 @@ class KinrowAgent(_SearchAgent):
         if self.strength >= PERFECT and (tab := self.table()) is not None:
             return {t: -tab.score(cx, co) for t, cx, co in kids}
         depth = self.strength if self.strength < PERFECT else 6
-        return {t: -self._negamax(cx, co, depth - 1, -WIN - 1, WIN + 1) for t, cx, co in kids}
+        if self.seconds is None:
+            self.reached = depth
+            return {t: -self._negamax(cx, co, depth - 1, -WIN - 1, WIN + 1) for t, cx, co in kids}
+        # a time limit: iterative deepening, the deepest search finished in time decides
+        self._deadline = time.monotonic() + self.seconds
+        best = {t: 0 for t, _cx, _co in kids}
+        self.reached = 0
+        try:
+            for d in range(1, depth + 1):
+                best = {t: -self._negamax(cx, co, d - 1, -WIN - 1, WIN + 1) for t, cx, co in kids}
+                self.reached = d
+        except _Timeout:
+            pass
+        finally:
+            self._deadline = None
+        return best
 
     def values(self, pos: Position, turns: Sequence[Turn]) -> list[int]:
         """Each turn's score from :meth:`scores`."""
@@ -114,6 +137,8 @@ class KinrowAgent(_SearchAgent):
     # a score from the side to move; wins and losses are WIN − plies as in the solver
     def _negamax(self, x: int, o: int, depth: int, alpha: int, beta: int) -> int:
         g = self.game
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise _Timeout
         st = g.status(x, o)
         if st.over:
             if st.winner is None:
@@ -154,15 +179,34 @@ def open_lines(g: KInARow, x: int, o: int) -> int:
 
 
 class GameAgent(_SearchAgent):
-    """A computer player for any two-player :class:`Game`: depth-limited negamax over its turns."""
+    """A computer player for any two-player :class:`Game`: depth-limited negamax over its turns; with ``seconds`` a
+    time limit per move (iterative deepening: the deepest search finished in time decides)."""
 
-    def __init__(self, game: Game, strength: int = PERFECT, seed: int | None = None) -> None:
+    def __init__(self, game: Game, strength: int = PERFECT, seed: int | None = None,
+                 seconds: float | None = None) -> None:
         super().__init__(game, strength, seed)
+        self.seconds = seconds
+        self.reached = 0
+        self._deadline: float | None = None
         self._memo: dict[tuple[Position, int], tuple[int, ...]] = {}
 
     def values(self, pos: Position, turns: Sequence[Turn]) -> list[int]:
-        """Each turn's value by search to this agent's depth."""
-        return [self._value(pos, t.result, self.strength - 1) for t in turns]
+        """Each turn's value by search to this agent's depth (the deepest finished in time, with a limit)."""
+        if self.seconds is None:
+            self.reached = self.strength
+            return [self._value(pos, t.result, self.strength - 1) for t in turns]
+        self._deadline = time.monotonic() + self.seconds
+        best = [0] * len(turns)
+        self.reached = 0
+        try:
+            for d in range(1, self.strength + 1):
+                best = [self._value(pos, t.result, d - 1) for t in turns]
+                self.reached = d
+        except _Timeout:
+            pass
+        finally:
+            self._deadline = None
+        return best
 
     def _value(self, parent: Position, pos: Position, depth: int) -> int:
         """Score of ``pos`` for the player who moved at ``parent``."""
@@ -174,6 +218,8 @@ class GameAgent(_SearchAgent):
         hit = self._memo.get(key)
         if hit is not None:
             return dict(zip(self.game.players, hit, strict=True))
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise _Timeout
         out = self.game.outcome(pos)
         if out is not None:
             res = {p: WIN * out.get(p, 0) for p in self.game.players}
@@ -193,11 +239,12 @@ class GameAgent(_SearchAgent):
         return res
 
 
-def make_agent(game: Game, strength: int, seed: int | None = None) -> Agent:
-    """The right computer player for a game."""
+def make_agent(game: Game, strength: int, seed: int | None = None, seconds: float | None = None) -> Agent:
+    """The right computer player for a game; ``seconds`` limits each move's search (not the solve that builds a
+    k-in-a-row table, on boards of up to :data:`TABLE_TILES` tiles)."""
     if isinstance(game, KInARow):
-        return KinrowAgent(game, strength, seed)
-    return GameAgent(game, strength if strength < PERFECT else GENERIC_PERFECT_DEPTH, seed)
+        return KinrowAgent(game, strength, seed, seconds)
+    return GameAgent(game, strength if strength < PERFECT else GENERIC_PERFECT_DEPTH, seed, seconds)
 
 
 # ---- search players for any two-player game ------------------------------------------------------
@@ -354,10 +401,6 @@ def search_tree(game: Game) -> SearchTree:
     if isinstance(game, KInARow):
         return KinrowTree(game)
     return GameTree(game)
-
-
-class _Timeout(Exception):
-    pass
 
 
 EXACT, LOWER, UPPER = 0, 1, 2

@@ -23,6 +23,7 @@ import math
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -404,9 +405,10 @@ def board_metrics(rules: RuleSet, name: str, board: Board | None, tmp: Path, *, 
 
 
 def compare(spec: str, boards: str, *, playouts: int = 1000, seed: int = 0, timeout: float = 300.0,
-            exact_seconds: float = 10.0, max_plies: int = 1000, progress: Progress | None = None) -> CompareResult:
+            exact_seconds: float = 10.0, max_plies: int = 1000, progress: Progress | None = None,
+            plan: Callable[[str], None] | None = None) -> CompareResult:
     """The game GAME (``spec``) on every board ``boards`` names (see :func:`parse_boards`).  Stops at ``timeout`` or
-    Ctrl-C with the boards done so far (``complete`` False)."""
+    Ctrl-C with the boards done so far (``complete`` False); ``plan(text)`` hears the work before it starts."""
     t0 = time.monotonic()
     deadline = t0 + timeout
     rules = load_rules(spec)
@@ -414,6 +416,9 @@ def compare(spec: str, boards: str, *, playouts: int = 1000, seed: int = 0, time
     res = CompareResult(rules.name, [], playouts, seed, census=info)
     if info is not None and not info["complete"]:
         res.complete = False
+    if plan is not None:
+        plan(f"compare {rules.name} on {len(items)} boards: an exact value within {exact_seconds:g} s a board, "
+             f"{playouts} random playouts each; at most {timeout:g} s in all")
     try:
         with tempfile.TemporaryDirectory(prefix="tapology-compare-") as tmp:
             for i, (name, board) in enumerate(items):

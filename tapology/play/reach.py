@@ -223,7 +223,7 @@ def reach_kinrow(game: KInARow, predicate: str, depth: int, *, symmetry: bool = 
             parents.append(nxt)
             layer = nxt
             if progress:
-                progress("turns", d + 1, depth)
+                progress(f"turns: {len(nxt):,} positions {d + 1} turns deep, {explored:,} checked", d + 1, depth)
     except KeyboardInterrupt:
         complete = False
     res = ReachResult(predicate, depth, found is not None, "exhaustive" + (" + symmetry" if symmetry else ""),
@@ -509,7 +509,7 @@ def reach_game(game: Game, predicate: str, depth: int, *, lines: tuple[tuple[int
                         nxt.append(t.result)
             layer = nxt
             if progress:
-                progress("turns", d + 1, depth)
+                progress(f"turns: {len(nxt):,} positions {d + 1} turns deep, {explored:,} checked", d + 1, depth)
             if not layer:
                 break
     except KeyboardInterrupt:

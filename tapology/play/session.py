@@ -20,7 +20,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -89,6 +90,22 @@ class GameRecord:
             raise RecordError(f"{path}: 'final' must be a position object")
         return cls(data["game"], data["board"], list(turns), dict(data.get("players") or {}), data.get("result"),
                    data.get("final"))
+
+
+def autosave_path() -> str:
+    """Where ``play`` saves the game after every turn when no ``--save`` is given: ``$TAPOLOGY_AUTOSAVE``, else
+    ``$XDG_STATE_HOME/tapology/autosave.json`` (``~/.local/state/tapology/autosave.json``); its folder is made."""
+    path = os.environ.get("TAPOLOGY_AUTOSAVE")
+    if not path:
+        state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+        path = os.path.join(state, "tapology", "autosave.json")
+    folder = os.path.dirname(path)
+    if folder:
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as exc:
+            raise RecordError(f"autosave {path}: cannot make its folder: {exc.strerror}") from None
+    return path
 
 
 def check_record_target(path: str | os.PathLike[str]) -> None:
@@ -189,7 +206,8 @@ class PlaySession:
 
     def __init__(self, game: Game, seats: Sequence[Agent | None], inp: TextIO, out: TextIO, *,
                  game_name: str = "", board_name: str = "", early_draw: bool = True, color: bool = False,
-                 record: GameRecord | None = None, record_where: str = "game record") -> None:
+                 record: GameRecord | None = None, record_where: str = "game record", autosave: str | None = None,
+                 thinking: Callable[[str], AbstractContextManager[object]] | None = None) -> None:
         if len(seats) != len(game.players):
             raise TapologyError(f"{len(seats)} seats for the {len(game.players)} players of {game.name}")
         self.game = game
@@ -206,6 +224,9 @@ class PlaySession:
         self.result: dict[str, int] | None = None
         self.note = ""
         self._shown_gluing: tuple | None = None
+        self.autosave = autosave
+        self.autosave_error: str | None = None
+        self.thinking = thinking
         if record is not None:
             self.history = replay(game, record.turns, record_where)
             self.labels = list(record.turns)
@@ -340,6 +361,21 @@ class PlaySession:
         self.labels.append(turn.label)
         verb = "claims tile" if isinstance(self.game, KInARow) else "plays"
         self.note = (self.note + "\n" if self.note else "") + f"{self.seat_name(who)} {verb} {turn.label}"
+        self.save_now()
+
+    def save_now(self) -> None:
+        """Write the game so far to the autosave file (atomically: the old record stays whole until the new one is
+        in place); a failure is said once and play goes on."""
+        if self.autosave is None:
+            return
+        try:
+            rec = self.record()
+            rec.result = self.game.outcome(self.pos)  # the record carries the result once the rules end the game
+            rec.save(self.autosave)
+        except (TapologyError, OSError) as exc:
+            if self.autosave_error is None:
+                self.autosave_error = str(exc)
+                self.say(f"cannot autosave: {exc}")
 
     def undo(self) -> str:
         """Take back turns to this human's previous turn; the message to show."""
@@ -422,7 +458,9 @@ class PlaySession:
             if agent is not None:
                 if all_ai:
                     self.show()
-                self.play(turns[agent.choose(pos, turns)], who)
+                with self.thinking(self.seat_name(who)) if self.thinking else nullcontext():
+                    choice = agent.choose(pos, turns)
+                self.play(turns[choice], who)
                 continue
             self.show()
             self.show_moves(turns)
@@ -449,6 +487,7 @@ class PlaySession:
                     continue
                 if word in ("u", "undo"):
                     self.note = self.undo()
+                    self.save_now()
                     break
                 if word in ("save", "load"):
                     arg = cmd.split(maxsplit=1)[1].strip() if len(cmd.split(maxsplit=1)) > 1 else ""
@@ -461,6 +500,7 @@ class PlaySession:
                             self.say(f"saved {arg}")
                             continue
                         self.note = self.load(arg)
+                        self.save_now()
                         break
                     except (TapologyError, OSError) as exc:
                         self.say(f"cannot {word}: {exc}")

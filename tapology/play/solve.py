@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
+from math import comb, prod
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,7 @@ import numpy as np
 from tapology.errors import SolveError
 from tapology.game import Game, Position
 from tapology.games.kinrow import KInARow
-from tapology.parallel import SERIAL, Executor, cached, run_tasks
+from tapology.parallel import SERIAL, Executor, cached, run_tasks, shutdown
 from tapology.play.symmetry import Perm, game_symmetries
 
 WIN = 1000  # score of a win in 0 plies; a win in d plies scores WIN - d
@@ -59,6 +60,11 @@ class SolveResult:
     complete: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
     table: KinrowTable | None = field(default=None, repr=False)
+
+    @property
+    def n_layers(self) -> int | None:
+        """The layers a k-in-a-row solve has (one per number of marks, from 0), when this is one."""
+        return self.extra.get("tiles", -1) + 1 if "tiles" in self.extra else None
 
     def to_json(self) -> dict[str, Any]:
         """The issue's JSON shape, plus how the answer was found."""
@@ -280,6 +286,21 @@ def _stabilisers_split(keys: np.ndarray, perms: list[Perm], ex: Executor) -> np.
     return np.concatenate([r[0] for r in out.results])  # type: ignore[index]
 
 
+def _layer_counts(game: KInARow, keys: np.ndarray, p: int, orbit: np.ndarray, term: np.ndarray, w: np.ndarray,
+                  paths: np.ndarray) -> tuple[int, int, int, int, int, int, int, int]:
+    """One layer's (classes, positions, terminal positions, games ending here, X wins, O wins, draws, decided
+    draws)."""
+    n = game.n
+    pt, wt = paths[term], w[term]
+    live = ~term
+    decided = 0
+    if live.any():
+        x, o = keys[live] & ((1 << n) - 1), keys[live] >> n
+        decided = int(orbit[live][_decided_draws(game, x, o, p % 2)].sum())
+    return (len(keys), int(orbit.sum()), int(orbit[term].sum()), int(pt.sum()), int(pt[wt == 0].sum()),
+            int(pt[wt == 1].sum()), int(pt[wt == -1].sum()), decided)
+
+
 AUTO_SYMMETRY = 200_000  # reduce by symmetry when 3**n exceeds this (below it the group costs more than it saves)
 
 
@@ -317,6 +338,7 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
     terminal: list[np.ndarray] = []
     winner: list[np.ndarray] = []  # -1 none, 0 X, 1 O (only on terminal entries)
     edges: list[tuple[np.ndarray, np.ndarray]] = []
+    rows: list[tuple[int, int, int, int, int, int, int, int]] = []  # per layer counted: see _layer_counts
     complete = True
     try:
         for p in range(n + 1):
@@ -334,10 +356,16 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
             both = term & xw & ow
             if game.stop_at_line:
                 w[both] = int(p % 2 == 0)  # the last mover's line
+            # this layer's orbit sizes and counts, so that a stop keeps every layer counted so far
+            stab = _stabilisers_split(keys, perms, ex) if split and len(keys) >= SPLIT_MIN else stabilisers(keys, lut)
+            if stab is None:
+                raise KeyboardInterrupt
+            row = _layer_counts(game, keys, p, order // stab, term, w, paths[p])
             terminal.append(term)
             winner.append(w)
+            rows.append(row)
             if progress:
-                progress("layers", p + 1, n + 1)
+                progress(f"layers: {p} marks, {row[0]:,} classes", p + 1, n + 1)
             if p == n:
                 break
             live = np.nonzero(~term)[0]
@@ -350,43 +378,20 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
             else:
                 lpar, uniq, inv = expand(keys[live], n, shift, lut)
                 par = live[lpar]
-            layers.append(uniq)
-            if not low_memory:
-                edges.append((par, inv))
             nxt = np.zeros(len(uniq), dtype=dtype)
             np.add.at(nxt, inv, paths[p][par])
+            if not low_memory:
+                edges.append((par, inv))
+            layers.append(uniq)
             paths.append(nxt)
     except KeyboardInterrupt:
         complete = False
-    # counts
-    positions = terminal_positions = games = draws = 0
-    wins = {"X": 0, "O": 0}
-    decided = 0
-    classes = 0
-    for p, keys in enumerate(layers):
-        if p >= len(terminal):
-            break
-        # after Ctrl-C the layers found so far are counted here (the workers are gone)
-        parallel = split and complete and len(keys) >= SPLIT_MIN
-        stab = _stabilisers_split(keys, perms, ex) if parallel else stabilisers(keys, lut)
-        if stab is None:
-            complete = False
-            break
-        orbit = order // stab
-        classes += len(keys)
-        positions += int(orbit.sum())
-        term = terminal[p]
-        terminal_positions += int(orbit[term].sum())
-        pt = paths[p][term]
-        wt = winner[p][term]
-        games += int(pt.sum())
-        wins["X"] += int(pt[wt == 0].sum())
-        wins["O"] += int(pt[wt == 1].sum())
-        draws += int(pt[wt == -1].sum())
-        live = ~term
-        if live.any():
-            x, o = keys[live] & low, keys[live] >> n
-            decided += int(orbit[live][_decided_draws(game, x, o, p % 2)].sum())
+        if split:
+            shutdown()  # wherever the stop came, no worker is left waiting for the next layer
+    del layers[len(rows):]  # a layer found but not counted when the stop came
+    classes, positions, terminal_positions, games, wx, wo, draws, decided = (sum(r[i] for r in rows) for i in range(8))
+    wins = {"X": wx, "O": wo}
+    per_layer = [{"marks": p, "classes": r[0], "positions": r[1]} for p, r in enumerate(rows)]
     value = plies = None
     table = None
     if complete:
@@ -424,6 +429,8 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
                     progress("values", len(layers) - p, len(layers))
         except KeyboardInterrupt:
             complete = False
+            if split:
+                shutdown()
     if complete:
         root = int(score[0][0])  # type: ignore[index]
         value, plies = score_plies(root, n)
@@ -433,7 +440,89 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
                        classes=classes, symmetries=order, group=group, decided_draws=decided,
                        seconds=time.perf_counter() - t0,
                        method="layered bitmasks" + (" + symmetry" if symmetry else "") + (", low memory" if low_memory else ""),
-                       complete=complete, table=table)
+                       complete=complete, table=table,
+                       extra={} if complete else {"tiles": n, "layers_done": len(rows), "layers": per_layer})
+
+
+# ---- what a solve would take, said before it starts ---------------------------------------------------
+KINROW_REACH = 10**9  # classes the layered solver can hold (about 180 bytes each with the edges kept)
+GENERIC_REACH = 10**8  # positions the memoised search can hold (a Python dict entry per position)
+
+
+def kinrow_layer_bounds(n: int) -> list[int]:
+    """An upper bound on the positions with p marks, p = 0..n: X holds ⌈p/2⌉ tiles and O ⌊p/2⌋ (lines ignored)."""
+    return [comb(n, (p + 1) // 2) * comb(n - (p + 1) // 2, p // 2) for p in range(n + 1)]
+
+
+@dataclass
+class SolvePlan:
+    """The estimate of a solve's work, before it starts: a bound on the positions (per layer for k-in-a-row games),
+    the symmetry group that divides it, and why the solve is beyond reach when it is."""
+
+    game: str
+    board: str
+    method: str
+    bound: int
+    how: str
+    order: int = 1
+    layers: list[int] = field(default_factory=list)
+    beyond: str | None = None
+
+    @property
+    def classes(self) -> int:
+        """About how many classes the bound makes under the group (at least bound / order)."""
+        return -(-self.bound // self.order)
+
+    def to_json(self) -> dict[str, Any]:
+        """The estimate as JSON-ready data."""
+        return {"method": self.method, "position_bound": self.bound, "bound_from": self.how,
+                "group_order": self.order, "class_estimate": self.classes,
+                "layer_bounds": self.layers, "beyond_reach": self.beyond}
+
+    def text(self) -> str:
+        """One line for people."""
+        head = f"solve {self.game} on {self.board}: at most {self.bound:.3g} positions ({self.how})"
+        if self.order > 1:
+            head += f", about {self.classes:.3g} classes under a group of order {self.order}"
+        if self.layers:
+            head += f"; {len(self.layers)} layers, the largest ≤ {max(self.layers):.3g} positions"
+        return head + f"; {self.method}"
+
+
+def kinrow_plan(game: KInARow, symmetry: bool | None = None, board_name: str = "") -> SolvePlan:
+    """The layered solver's work on a k-in-a-row game: the positions per number of marks (lines ignored), divided
+    by the symmetry group it will use; beyond reach past :data:`KINROW_REACH` classes or 31 tiles."""
+    n = game.n
+    layers = kinrow_layer_bounds(n)
+    use = 3 ** n > AUTO_SYMMETRY if symmetry is None else symmetry
+    order = len(game_symmetries(game.board, game.lines)[0]) if use and 2 * n <= 62 else 1
+    plan = SolvePlan(game.name, board_name, "layered bitmasks" + (" + symmetry" if use else ""), sum(layers),
+                     f"X and O marks on {n} tiles", order, layers)
+    if 2 * n > 62:
+        plan.beyond = f"{n} tiles: the layered solver keeps a position in 62 bits (at most 31 tiles)"
+    elif plan.classes > KINROW_REACH:
+        plan.beyond = (f"about {plan.classes:.2g} classes to keep, more than the {KINROW_REACH:.0e} the layered solver "
+                       f"can hold (~180 bytes each)")
+    return plan
+
+
+def game_plan(game: Game, states: int, tiles: int, tape_sides: int = 0, orientations: int = 1,
+              board_name: str = "") -> SolvePlan:
+    """The memoised search's work on a rule game: ``states`` per tile on ``tiles`` tiles (and, for games with tape
+    turns, the ways to tape ``tape_sides`` open sides in pairs, each pair in ``orientations`` ways); beyond reach
+    past :data:`GENERIC_REACH` positions."""
+    bound = states ** tiles
+    how = f"{states} states on each of {tiles} tiles"
+    if tape_sides:
+        tapings = sum(comb(tape_sides, 2 * k) * prod(range(1, 2 * k, 2)) * orientations ** k
+                      for k in range(tape_sides // 2 + 1))
+        bound *= tapings
+        how += f", times {tapings:.3g} ways to tape {tape_sides} open sides"
+    plan = SolvePlan(game.name, board_name, "memoised search", bound, how)
+    if bound > GENERIC_REACH:
+        plan.beyond = (f"up to {bound:.2g} positions ({how}); the memoised search keeps every position it meets "
+                       f"and can hold about {GENERIC_REACH:.0e}")
+    return plan
 
 
 # ---- the reference: memoised search over any Game ----------------------------------

@@ -163,7 +163,8 @@ class CompareReport(Report):
 
 
 def compare_report(spec: str, boards: str, *, playouts: int = 1000, seed: int = 0, timeout: float = 300.0,
-                   svg: str | None = None, png: str | None = None, progress: Progress | None = None) -> CompareReport:
+                   svg: str | None = None, png: str | None = None, progress: Progress | None = None,
+                   plan: Callable[[str], None] | None = None) -> CompareReport:
     """``compare GAME --boards B,...|census:N``: exact values and playout estimates per board; the chart as SVG or
     PNG where asked (targets checked before the work)."""
     if playouts < 0:
@@ -171,7 +172,7 @@ def compare_report(spec: str, boards: str, *, playouts: int = 1000, seed: int = 
     for target in (svg, png):
         if target is not None:
             check_target(Path(target), OptionError)
-    res = compare(spec, boards, playouts=playouts, seed=seed, timeout=timeout, progress=progress)
+    res = compare(spec, boards, playouts=playouts, seed=seed, timeout=timeout, progress=progress, plan=plan)
     rep = CompareReport(res)
     if svg is not None:
         write_atomic(svg, res.svg(), OptionError)

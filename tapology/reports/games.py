@@ -9,11 +9,12 @@ from typing import Any
 
 from tapology.errors import NotationError, OptionError
 from tapology.games.chess import ChessNotation, fen, position_from_fen, san
+from tapology.games.perft import PerftRun, auto_executor, estimate_leaves, run_perft
 from tapology.games.registry import load_rules, open_game, open_position
-from tapology.reports.base import Report
+from tapology.parallel import Executor, check_timeout, time_limit
+from tapology.reports.base import Report, stop_exit, stop_text
 from tapology.rules.describe import rules_json, rules_text
 from tapology.rules.engine import BACKENDS, RuleGame
-from tapology.rules.perft import count_leaves, divide
 from tapology.rules.position import dumps_position
 
 Progress = Callable[[int, int], None]
@@ -78,54 +79,82 @@ def moves_report(spec: str, board: str | None = None, position: str | None = Non
     return rep
 
 
+SERIAL_STOP_TASKS = 64  # with a timeout in this process, small enough tasks that the stop comes soon after it
+
+
 @dataclass
 class PerftReport(Report):
-    """Leaf turns at a depth, optionally per first turn; partial when interrupted."""
+    """Leaf turns at a depth, optionally per first turn; partial (the finished tasks) after a timeout or Ctrl-C."""
 
     depth: int
     nodes: int
     seconds: float
     divided: list[tuple[str, int]] | None = None
     complete: bool = True
+    estimate: int | None = None
+    tasks: int = 0
+    tasks_done: int = 0
+    executor: str = "serial"
+    missing: list[str] = field(default_factory=list)
+    stopped: str | None = None
+    timeout: float | None = None
 
     @property
     def exit_code(self) -> int:  # type: ignore[override]
-        return 0 if self.complete else 130
+        return stop_exit(self.stopped)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"depth": self.depth, "nodes": self.nodes}
         if self.divided is not None:
             out["divide"] = {label: n for label, n in self.divided}
         if not self.complete:
-            out["complete"] = False
+            out.update({"complete": False, "stopped": self.stopped, "estimate": self.estimate, "tasks": self.tasks,
+                        "tasks_done": self.tasks_done, "unfinished_first_turns": self.missing,
+                        "executor": self.executor})
+            if self.timings:
+                out["seconds"] = round(self.seconds, 3)
         return out
 
     def text(self) -> str:
         lines = [f"{label}: {n}" for label, n in self.divided or ()]
         rate = self.nodes / self.seconds if self.seconds > 0 else 0
-        lines.append(f"perft {self.depth}: {self.nodes}" + ("" if self.complete else " (interrupted, partial)")
-                     + (f"  [{self.seconds:.2f} s, {rate:,.0f} leaf turns/s]" if self.timings else ""))
+        took = f"  [{self.seconds:.2f} s, {rate:,.0f} leaf turns/s, {self.executor}]" if self.timings else ""
+        if self.complete:
+            lines.append(f"perft {self.depth}: {self.nodes}{took}")
+        else:
+            lines.append(f"perft {self.depth}: at least {self.nodes} ({stop_text(self.stopped, self.timeout)}; "
+                         f"{self.tasks_done} of {self.tasks} tasks done, about {self.estimate or 0:.3g} estimated; "
+                         f"first turns not finished: {' '.join(self.missing) or 'none'}){took}")
         return "\n".join(lines)
 
 
 def perft_report(spec: str, depth: int, board: str | None = None, position: str | None = None, *,
-                 by_first_turn: bool = False, progress: Progress | None = None) -> PerftReport:
-    """perft (optional end rules left out), split by first turn when ``by_first_turn`` or when a ``progress``
-    callback wants to hear after each; Ctrl-C gives the partial count."""
+                 by_first_turn: bool = False, progress: Progress | None = None, ex: Executor | None = None,
+                 timeout: float | None = None, plan: Callable[[str], None] | None = None) -> PerftReport:
+    """perft (optional end rules left out) split into tasks by first turns (:func:`tapology.games.perft.run_perft`)
+    on ``ex`` (None: this process for a small count, every core for a big one, as estimated); ``plan(text)`` hears
+    the estimate before the count starts.  ``timeout`` seconds or Ctrl-C give the finished tasks' count, partial."""
     if depth < 0:
         raise OptionError(f"--depth {depth}: must be ≥ 0")
+    check_timeout(timeout)
     g, pos = open_position(spec, board, position)
     t0 = time.perf_counter()
-    if depth == 0 or (not by_first_turn and progress is None):
-        return PerftReport(depth, count_leaves(g, pos, depth), time.perf_counter() - t0)
-    done: list[tuple[str, int]] = []
-    complete = True
-    try:
-        divide(g, pos, depth, progress, into=done)
-    except KeyboardInterrupt:
-        complete = False
-    return PerftReport(depth, sum(n for _l, n in done), time.perf_counter() - t0, done if by_first_turn else None,
-                       complete)
+    with time_limit(timeout) as lim:  # a limit running out in the estimate leaves nothing to print
+        estimate, exact = estimate_leaves(g, pos, depth)
+        if ex is None:
+            ex = auto_executor(estimate)
+        if plan is not None:
+            plan(f"perft {depth} of {g.name} on {g.board_name}: about {estimate:.3g} leaf turns (exact to depth "
+                 f"{exact}, then that ply's growth per ply); tasks by first turns on {ex.describe()}")
+        try:
+            run = run_perft(spec, depth, board, position, ex=ex, progress=progress,
+                            min_tasks=SERIAL_STOP_TASKS if timeout is not None and ex.kind == "serial" else 1)
+        except KeyboardInterrupt:  # before the tasks started: nothing counted yet
+            run = PerftRun(depth, 0, [], complete=False, executor=ex.describe(),
+                           missing=[t.label for t in g.perft_turns(pos)])
+    return PerftReport(depth, run.nodes, time.perf_counter() - t0, run.divided if by_first_turn else None,
+                       run.complete, estimate, run.tasks, run.done, run.executor, run.missing,
+                       lim.stopped(run.complete), timeout)
 
 
 @dataclass

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from tapology.adapters.match import MatchResult, Tally, run_match
-from tapology.parallel import Executor, Progress
-from tapology.reports.base import Report
+from tapology.parallel import Executor, Progress, check_timeout, time_limit
+from tapology.reports.base import Report, stop_exit, stop_text
 
 
 @dataclass
@@ -15,17 +16,20 @@ class MatchReport(Report):
     """A finished (or interrupted) match."""
 
     result: MatchResult
+    stopped: str | None = None
+    timeout: float | None = None
 
     @property
     def exit_code(self) -> int:  # type: ignore[override]
-        return 0 if self.result.complete else 130
+        return 0 if self.result.complete else stop_exit(self.stopped or "interrupted")
 
     def to_json(self) -> dict[str, Any]:
         r = self.result
         return {"game": r.game, "board": r.board, "a": r.a, "b": r.b, "games": r.games,
                 "played": r.total.games, "a_results": r.total.to_json(), "a_first": r.first.to_json(),
                 "a_second": r.second.to_json(), "plies": r.plies, "mcts": r.engine, "executor": r.executor,
-                "seconds": round(r.seconds, 3), "complete": r.complete}
+                "seconds": round(r.seconds, 3), "complete": r.complete,
+                **({} if r.complete else {"stopped": self.stopped or "interrupted"})}
 
     def text(self) -> str:
         r = self.result
@@ -46,14 +50,22 @@ class MatchReport(Report):
         lines = [head, "results for A, 95% Wilson intervals:", line("overall", r.total), line("A first", r.first),
                  line("A second", r.second),
                  f"{r.total.games} games, {r.plies} plies in {r.seconds:.1f} s on {r.executor}"
-                 + ("" if r.complete else f" (interrupted: {r.total.games} of {r.games} games played)")]
+                 + ("" if r.complete else f" ({stop_text(self.stopped or 'interrupted', self.timeout)}: "
+                                          f"{r.total.games} of {r.games} games played)")]
         return "\n".join(lines)
 
 
 def match_report(game: str, board: str | None, a: str, b: str, games: int = 200, *, seed: int = 0, swap: bool = True,
                  engine: str = "auto", max_plies: int | None = None, ex: Executor | None = None,
-                 progress: Progress | None = None) -> MatchReport:
-    """Play the match (see :func:`tapology.adapters.match.run_match`) and report it."""
-    kw: dict[str, Any] = {} if ex is None else {"ex": ex}
-    return MatchReport(run_match(game, board, a, b, games, seed=seed, swap=swap, engine=engine, max_plies=max_plies,
-                                 progress=progress, **kw))
+                 progress: Progress | None = None, timeout: float | None = None,
+                 plan: Callable[[str], None] | None = None) -> MatchReport:
+    """Play the match (see :func:`tapology.adapters.match.run_match`) on ``ex`` (None: every core) and report it;
+    ``plan(text)`` hears the work before it starts; ``timeout`` seconds or Ctrl-C keep the finished games."""
+    check_timeout(timeout)
+    ex = Executor() if ex is None else ex
+    if plan is not None:
+        plan(f"match: {games} games of {a} against {b}, one task each, on {ex.describe()}")
+    with time_limit(timeout) as lim:
+        res = run_match(game, board, a, b, games, seed=seed, swap=swap, engine=engine, max_plies=max_plies,
+                        progress=progress, ex=ex)
+    return MatchReport(res, lim.stopped(res.complete), timeout)

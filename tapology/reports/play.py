@@ -4,23 +4,43 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from tapology.errors import OptionError, ReachError, RecordError, TapologyError, TranscriptError
+from tapology.adapters.match import make_player
+from tapology.errors import (
+    OptionError,
+    ReachError,
+    RecordError,
+    SolveError,
+    StrengthError,
+    TapologyError,
+    TranscriptError,
+)
 from tapology.files import read_text
-from tapology.games.registry import load_game
+from tapology.games.registry import LoadedGame, load_game
+from tapology.parallel import Executor, check_timeout, time_limit
 from tapology.play import referee as ref
-from tapology.play.ai import make_agent, parse_strength
+from tapology.play.ai import SEARCHES, Agent, make_agent, parse_player, parse_strength
 from tapology.play.reach import ReachResult, reach_game, reach_kinrow, reach_z3
-from tapology.play.session import GameRecord, PlaySession, check_record_target
-from tapology.play.solve import SolveResult, solve_game, solve_kinrow
+from tapology.play.session import GameRecord, PlaySession, autosave_path, check_record_target
+from tapology.play.solve import (
+    SolvePlan,
+    SolveResult,
+    game_plan,
+    kinrow_layer_bounds,
+    kinrow_plan,
+    solve_game,
+    solve_kinrow,
+)
 from tapology.play.transcript import read_transcript
 from tapology.play.verify import Finding, lines_of_game, static_checks
-from tapology.reports.base import Report
+from tapology.reports.base import Report, stop_exit, stop_text
 
 StageProgress = Callable[[str, int, int], None]  # (stage, done, total)
+DEFAULT_MOVE_TIME = 10.0  # seconds a computer player searches a move for, unless told otherwise
 METHODS = ("auto", "exhaustive", "z3")
 
 
@@ -41,11 +61,23 @@ class PlayReport(Report):
 
 def play_report(game: str, board: str | None = None, x: str = "human", o: str = "ai", strength: str = "perfect",
                 seed: int | None = None, load: str | None = None, save: str | None = None, early_draw: bool = True, *,
-                stdin: TextIO, show: TextIO, color: bool = False) -> PlayReport:
-    """Play ``game`` with a human (reading ``stdin``) or the computer on each side, showing the game on ``show``;
-    ``load`` continues a saved record, ``save`` (checked before the game) writes one at the end."""
-    if save:
-        check_record_target(save)  # before the game, so that a finished game is never lost
+                stdin: TextIO, show: TextIO, color: bool = False, move_time: float | None = DEFAULT_MOVE_TIME,
+                resume: str | None = None, autosave: bool = True,
+                thinking: Callable[[str], AbstractContextManager[object]] | None = None) -> PlayReport:
+    """Play ``game`` with a human (reading ``stdin``) or a computer player on each side (``ai`` at ``strength``, or
+    a player spec such as ``mcts:2000`` or ``alphabeta:6@2``), showing the game on ``show``.  The game is saved
+    after every turn (atomically) to ``save``, else (``autosave``) to :func:`autosave_path`; ``load`` continues a
+    saved record, ``resume`` continues one and keeps saving to it.  ``move_time`` limits each computer move's
+    search (a spec's own ``@SECONDS`` wins); ``thinking(who)`` is entered while the computer thinks."""
+    check_timeout(move_time, "--move-time")
+    if resume is not None:
+        if load is not None and load != resume:
+            raise OptionError("--resume FILE continues FILE: give it without --load")
+        load = resume
+        save = save or resume
+    target = save or (autosave_path() if autosave else None)
+    if target:
+        check_record_target(target)  # before the game, so that a finished game is never lost
     record = GameRecord.load(load) if load else None
     if record is not None:
         game = game or record.game
@@ -56,43 +88,82 @@ def play_report(game: str, board: str | None = None, x: str = "human", o: str = 
     if record is not None and record.board != lg.board_name:
         raise RecordError(f"--load {load}: a record of {record.game} on {record.board}, not {game} on {lg.board_name}")
     depth = parse_strength(strength)
-    seats = []
-    for k, (opt, who) in enumerate((("--x", x), ("--o", o))):
-        w = who.strip().lower()
-        if w not in ("human", "ai", "computer"):
-            raise OptionError(f"{opt} {who!r}: use human or ai")
-        seats.append(None if w == "human" else make_agent(lg.game, depth, None if seed is None else seed + k))
     if len(lg.game.players) != 2:
         raise OptionError(f"{game}: play takes two players, the game has {len(lg.game.players)}")
+    seats = [_seat(lg, opt, who, depth, None if seed is None else seed + k, move_time, game, board)
+             for k, (opt, who) in enumerate((("--x", x), ("--o", o)))]
     sess = PlaySession(lg.game, seats, stdin, show, game_name=game, board_name=lg.board_name, early_draw=early_draw,
-                       color=color, record=record, record_where=f"--load {load}")
-    result = sess.run()
-    if save:
-        sess.record().save(save)
+                       color=color, record=record, record_where=f"--load {load}", autosave=target, thinking=thinking)
+    try:
+        result = sess.run()
+    except KeyboardInterrupt:
+        if target:
+            sess.say(f"interrupted after {len(sess.labels)} turns; the game is saved in {target} "
+                     f"(tapology play {game} --resume {target})")
+        raise
+    if target:
+        sess.record().save(target)
     return PlayReport(result)
+
+
+def _seat(lg: LoadedGame, opt: str, who: str, depth: int, seed: int | None, move_time: float | None, game: str,
+          board: str | None) -> Agent | None:
+    """The player of one seat: None for a human, ``ai`` at the strength, or a player spec (adapters.match)."""
+    w = who.strip().lower()
+    if w == "human":
+        return None
+    if w in ("ai", "computer"):
+        return make_agent(lg.game, depth, seed, move_time)
+    try:
+        spec = parse_player(w, opt)
+    except StrengthError:
+        raise OptionError(f"{opt} {who!r}: use human, ai, or a computer player: random, perfect, a depth, "
+                          "alphabeta:D or mcts:N, with @SECONDS for a time limit per move") from None
+    if spec.kind not in SEARCHES:  # random, perfect, a depth: as ai at that strength, within the move time
+        return make_agent(lg.game, spec.budget, seed, move_time)
+    if spec.seconds is None and move_time is not None:
+        w += f"@{move_time:g}"
+    return make_player(game, board, w, seed, game=lg.game)
 
 
 # ---- solve ---------------------------------------------------------------------------------------
 @dataclass
 class SolveReport(Report):
-    """A game's exact value with game-tree counts; partial counts when interrupted."""
+    """A game's exact value with game-tree counts; after a timeout or Ctrl-C the counts of the layers (positions)
+    done, marked partial, with the estimate of the whole."""
 
     result: SolveResult
+    stopped: str | None = None
+    timeout: float | None = None
+    plan: SolvePlan | None = None
 
     @property
     def exit_code(self) -> int:  # type: ignore[override]
-        return 0 if self.result.complete else 130
+        if self.result.complete:
+            return 0
+        return stop_exit(self.stopped or "interrupted")
 
     def to_json(self) -> dict[str, Any]:
         out = self.result.to_json()
         if not self.timings:
             del out["seconds"]
+        if not self.result.complete:
+            out["stopped"] = self.stopped or "interrupted"
+            if self.plan is not None:
+                out["estimate"] = self.plan.to_json()
         return out
 
     def text(self) -> str:
         res = self.result
         if not res.complete:
-            return f"interrupted: {res.positions:,} positions so far"
+            done = res.extra.get("layers_done")
+            what = (f"{done} of {res.n_layers} layers done, " if done is not None and res.n_layers else "")
+            classes = f" ({res.classes:,} classes)" if res.classes and res.classes != res.positions else ""
+            line = (f"{res.game} on {res.board}: {stop_text(self.stopped or 'interrupted', self.timeout)}: {what}"
+                    f"{res.positions:,} positions{classes} explored")
+            if self.plan is not None:
+                line += f"; the whole: at most {self.plan.bound:.3g} positions"
+            return line
         lines = [f"{res.game} on {res.board}: {res.to_json()['value']} in {res.plies} plies",
                  f"positions {res.positions:,} (terminal {res.terminal_positions:,}); games {res.games:,} ("
                  + ", ".join(f"{p} {v:,}" for p, v in res.wins.items()) + f", draws {res.draws:,})"]
@@ -103,17 +174,46 @@ class SolveReport(Report):
         return "\n".join(lines)
 
 
-def solve_report(game: str, board: str | None = None, symmetry: bool | None = None, generic: bool = False,
-                 progress: StageProgress | None = None) -> SolveReport:
-    """Solve ``game``: k-in-a-row games on bitmasks (``symmetry``: reduce by the game's symmetries, None: where it
-    pays), other games (or with ``generic``) through the rule engine."""
-    lg = load_game(game, board, fast=not generic)
+def solve_plan(lg: LoadedGame, symmetry: bool | None = None) -> SolvePlan:
+    """The estimate of solving a loaded game: the layered solver's for k-in-a-row games, the memoised search's else."""
     if lg.kinrow is not None:
-        res = solve_kinrow(lg.kinrow, symmetry=symmetry, progress=progress, board_name=lg.board_name)
-    else:
-        res = solve_game(lg.game, progress=progress, board_name=lg.board_name)
+        return kinrow_plan(lg.kinrow, symmetry, lg.board_name)
+    g = lg.generic
+    start = g.initial().board
+    sides = sum(1 for row in start.glue for c in row if c < 0) if lg.rules.tape is not None else 0
+    return game_plan(lg.game, lg.rules.n_states, len(start.tiles), sides, start.grid.group.order, lg.board_name)
+
+
+def solve_report(game: str, board: str | None = None, symmetry: bool | None = None, generic: bool = False,
+                 progress: StageProgress | None = None, *, ex: Executor | None = None, timeout: float | None = None,
+                 force: bool = False, plan: Callable[[str], None] | None = None) -> SolveReport:
+    """Solve ``game``: k-in-a-row games on bitmasks (``symmetry``: reduce by the game's symmetries, None: where it
+    pays; big layers split into tasks on ``ex``, None: every core), other games (or with ``generic``) through the
+    rule engine.  A game whose state-space bound is beyond reach is refused at once, saying why and what to use
+    instead (``force``: try anyway); ``plan(text)`` hears the estimate before the solve starts.  ``timeout``
+    seconds or Ctrl-C give the counts so far, partial."""
+    check_timeout(timeout)
+    lg = load_game(game, board, fast=not generic)
+    sp = solve_plan(lg, symmetry)
+    if sp.beyond is not None and not force:
+        raise SolveError(f"solve {lg.name} on {lg.board_name}: beyond exhaustive solving: {sp.beyond}. Instead: "
+                         f"'tapology perft {game} --depth D' counts the game tree to a depth, 'tapology match {game} "
+                         f"--a alphabeta:6 --b mcts:1000' measures players, 'tapology verify {game} --reach P --depth "
+                         f"K' answers bounded questions (--force solves anyway)")
+    if plan is not None:
+        plan(sp.text())
+    with time_limit(timeout) as lim:
+        try:
+            if lg.kinrow is not None:
+                res = solve_kinrow(lg.kinrow, symmetry=symmetry, progress=progress, board_name=lg.board_name,
+                                   ex=Executor() if ex is None else ex)
+            else:
+                res = solve_game(lg.game, progress=progress, board_name=lg.board_name)
+        except KeyboardInterrupt:  # before the search started
+            res = SolveResult(lg.name, lg.board_name, None, None, 0, 0, 0, {p: 0 for p in lg.game.players}, 0,
+                              complete=False)
     res.game = lg.name
-    return SolveReport(res)
+    return SolveReport(res, lim.stopped(res.complete), timeout, sp)
 
 
 # ---- referee -------------------------------------------------------------------------------------
@@ -171,17 +271,21 @@ class VerifyReport(Report):
     predicate: str | None = None
     depth: int = 0
     reach: ReachResult | None = field(default=None)
+    stopped: str | None = None
+    timeout: float | None = None
 
     @property
     def exit_code(self) -> int:  # type: ignore[override]
         if self.reach is not None and not self.reach.complete:
-            return 130
+            return stop_exit(self.stopped or "interrupted")
         return 1 if any(f.severity == "error" for f in self.findings) else 0
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rules": self.rules, "board": self.board, "findings": [f.to_json() for f in self.findings]}
         if self.reach is not None:
             out["reach"] = self.reach.to_json()
+            if not self.reach.complete:
+                out["reach"]["stopped"] = self.stopped or "interrupted"
         return out
 
     def text(self) -> str:
@@ -194,15 +298,18 @@ class VerifyReport(Report):
             elif r.complete:
                 lines.append(f"not reachable within {self.depth} turns: {self.predicate}")
             else:
-                lines.append(f"unknown (search interrupted) within {self.depth} turns: {self.predicate}")
+                lines.append(f"unknown within {self.depth} turns ({stop_text(self.stopped or 'interrupted', self.timeout)}"
+                             f", {r.explored or 0:,} positions checked): {self.predicate}")
         return "\n".join(lines)
 
 
 def verify_report(rules: str, board: str | None = None, reach: str | None = None, depth: int = 9, method: str = "auto",
-                  play_to_full: bool = False, progress: StageProgress | None = None) -> VerifyReport:
+                  play_to_full: bool = False, progress: StageProgress | None = None, *,
+                  timeout: float | None = None, plan: Callable[[str], None] | None = None) -> VerifyReport:
     """Static checks of a rule set (a rule file that does not load is itself the finding), and with ``reach`` a
     bounded search for a position where the predicate holds, within ``depth`` turns (``method``: exhaustive or
-    z3; auto picks)."""
+    z3; auto picks); ``timeout`` seconds or Ctrl-C stop the search with what it checked, partial."""
+    check_timeout(timeout)
     if method not in METHODS:
         raise OptionError(f"--method {method!r}: use auto, exhaustive or z3")
     try:
@@ -215,13 +322,27 @@ def verify_report(rules: str, board: str | None = None, reach: str | None = None
     if reach is None:
         return rep
     kr = lg.kinrow
-    if kr is not None and method == "z3":
-        rep.reach = reach_z3(kr, reach, depth)
-    elif kr is not None:
-        rep.reach = reach_kinrow(kr, reach, depth, progress=progress)
-    elif method == "z3":
+    if kr is None and method == "z3":
         raise ReachError(f"--method z3 needs a k-in-a-row game; {rules} is searched exhaustively")
-    else:
-        lines, ps = lines_of_game(lg)
-        rep.reach = reach_game(lg.game, reach, depth, lines=lines, player_states=ps, progress=progress)
+    rep.timeout = timeout
+    if plan is not None:
+        if kr is not None:
+            bound = sum(kinrow_layer_bounds(kr.n)[:depth + 1])
+            how = f"z3 over {depth + 1} frames" if method == "z3" else "breadth first"
+            plan(f"verify --reach on {lg.name} ({lg.board_name}): {how} to {depth} turns, at most {bound:.3g} "
+                 "positions (fewer by symmetry)")
+        else:
+            plan(f"verify --reach on {lg.name} ({lg.board_name}): breadth first to {depth} turns through the rule engine")
+    with time_limit(timeout) as lim:
+        try:
+            if kr is not None and method == "z3":
+                rep.reach = reach_z3(kr, reach, depth)
+            elif kr is not None:
+                rep.reach = reach_kinrow(kr, reach, depth, progress=progress)
+            else:
+                lines, ps = lines_of_game(lg)
+                rep.reach = reach_game(lg.game, reach, depth, lines=lines, player_states=ps, progress=progress)
+        except KeyboardInterrupt:  # z3 does not stop on its own: the search so far is unknown
+            rep.reach = ReachResult(reach, depth, False, method, complete=False)
+    rep.stopped = lim.stopped(rep.reach.complete)
     return rep

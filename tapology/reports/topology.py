@@ -17,6 +17,7 @@ from tapology.model.domain import domain_from_spec
 from tapology.model.grid import get_grid
 from tapology.model.isomorphism import automorphisms, canonical, isomorphism
 from tapology.model.topology import Topology, classify
+from tapology.parallel import SERIAL, Executor
 from tapology.reports.base import Report
 from tapology.reports.boards import consistent_board
 
@@ -158,20 +159,29 @@ class SynthesisReport(Report):
             return str(len(res.boards))
         lines = [f"{f.topology.surface}{'' if f.topology.manifold else ' (orbifold)'}  {f.signature}" for f in res.boards]
         lines.append(f"{len(res.boards)} board{'s' if len(res.boards) != 1 else ''}"
-                     + ("" if res.complete else " (search not finished)"))
+                     + ("" if res.complete else " (partial: "
+                        + ("interrupted" if res.interrupted else "timed out" if res.timed_out else "stopped at --limit")
+                        + ", search not finished)"))
         return "\n".join(lines)
+
+
+SERIAL_TILES = 8  # a census this small takes a few seconds on one core: less than starting a pool saves
 
 
 def synthesize_report(tiles: int | None = None, grid: str = "square", domain: str | None = None, closed: bool = False,
                       boundary: int | None = None, orientable: bool | None = None, euler: int | None = None,
                       manifold: bool = False, base: str | None = None, *, count: bool = False,
                       limit: int | None = None, timeout: float | None = None, engine: str = "auto",
-                      out: str | None = None, progress: Callable[[int, int], None] | None = None) -> SynthesisReport:
+                      out: str | None = None, progress: Callable[[int, int], None] | None = None,
+                      ex: Executor | None = None, task_progress: Callable[[int, int], None] | None = None,
+                      plan: Callable[[str], None] | None = None) -> SynthesisReport:
     """Boards with the required properties, each new up to isomorphism (see :mod:`tapology.solver.synthesis`).
 
     ``domain`` is a domain name or a board file whose domain to use; ``base`` a board to complete by taping its
     open sides.  Every input, ``out`` (a folder for ``board-NNN.toml`` files) included, is checked before the
-    search; ``progress(nodes, found)`` hears how it goes.
+    search; ``progress(nodes, found)`` hears how it goes.  The enumeration runs as tasks on ``ex`` (None: this
+    process up to :data:`SERIAL_TILES` tiles, every core above), ``task_progress(done, tasks)`` hearing each;
+    ``plan(text)`` hears how the search will run before it starts.
     """
     from tapology.solver.synthesis import synthesize  # z3 loads only when asked for (start-up time)
 
@@ -182,7 +192,13 @@ def synthesize_report(tiles: int | None = None, grid: str = "square", domain: st
     req = synthesis_request(tiles, grid, domain, closed, boundary, orientable, euler, manifold, base)
     if out and Path(out).exists() and not Path(out).is_dir():
         raise SynthesisError(f"-o {out}: exists and is not a folder")
-    res = synthesize(req, engine, limit, timeout, progress)
+    if ex is None:
+        ex = SERIAL if req.tiles <= SERIAL_TILES else Executor()
+    if plan is not None:
+        how = "z3" if engine == "z3" else ("orderly generation cut into tasks (16 per worker) on " + ex.describe()
+                                           if ex.kind != "serial" else "orderly generation in this process")
+        plan(f"synthesize: boards of {req.tiles} tiles, {how}" + (f", for at most {timeout:g} s" if timeout else ""))
+    res = synthesize(req, engine, limit, timeout, progress, ex=ex, task_progress=task_progress)
     if out:
         target = Path(out)
         target.mkdir(parents=True, exist_ok=True)

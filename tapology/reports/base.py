@@ -12,6 +12,14 @@ class Report:
     exit_code: int = 0
     timings: bool = True  # False: leave out how long it took (seconds, rates), e.g. for golden files
 
+    def to_json(self) -> dict[str, Any]:
+        """The answer as JSON-ready data."""
+        raise NotImplementedError
+
+    def text(self) -> str:
+        """The answer as lines for people."""
+        raise NotImplementedError
+
 
 def stop_exit(stopped: str | None) -> int:
     """The exit code of a long job's answer: 130 after Ctrl-C, else 0 (finished, or partial after a timeout)."""
@@ -23,12 +31,3 @@ def stop_text(stopped: str | None, seconds: float | None = None) -> str:
     if stopped == "timeout":
         return "partial: timed out" + (f" after {seconds:g} s" if seconds is not None else "")
     return "partial: interrupted"
-
-
-    def to_json(self) -> dict[str, Any]:
-        """The answer as JSON-ready data."""
-        raise NotImplementedError
-
-    def text(self) -> str:
-        """The answer as lines for people."""
-        raise NotImplementedError

@@ -18,6 +18,7 @@ import re
 import numpy as np
 
 from tapology.errors import BuiltinError
+from tapology.limits import LIMITS, limit
 from tapology.model.board import Board
 from tapology.model.domain import ChartDomain, domain_from_spec
 from tapology.model.grid import HEX, SQUARE, ReferenceGrid
@@ -26,7 +27,6 @@ from tapology.model.group import Cell
 KINDS = ("plane", "strip", "cylinder", "mobius", "torus", "klein")
 HEX_KINDS = ("hex-plane", "hex-strip", "hex-cylinder", "hex-mobius", "hex-torus")
 _NAME = re.compile(r"^([a-z\-]+):(\d+)(?:x(\d+))?$")
-MAX_TILES = 4_000_000
 PLACED_TILES = 100_000  # larger built-ins carry no drawing placement (pictures develop them instead)
 
 
@@ -45,6 +45,10 @@ def parse_builtin(name: str) -> tuple[str, int, int]:
             f"strip:N, or hex-plane/hex-cylinder/hex-mobius/hex-torus:MxN)"
         )
     kind = m.group(1)
+    digits = max(len(m.group(2)), len(m.group(3) or ""))
+    if digits > limit("size_digits"):
+        raise BuiltinError(f"built-in board {name[:40]!r}{'…' if len(name) > 40 else ''}: a size of {digits} digits is "
+                           f"more than the limit size_digits={limit('size_digits')} ({LIMITS['size_digits'].what})")
     if kind.endswith("strip"):
         if m.group(3) is not None:
             raise BuiltinError(f"built-in board {name!r}: a strip takes one size, e.g. strip:7")
@@ -55,8 +59,9 @@ def parse_builtin(name: str) -> tuple[str, int, int]:
         rows, cols = int(m.group(2)), int(m.group(3))
     if rows < 1 or cols < 1:
         raise BuiltinError(f"built-in board {name!r}: sizes must be at least 1")
-    if rows * cols > MAX_TILES:
-        raise BuiltinError(f"built-in board {name!r}: {rows * cols} tiles is more than {MAX_TILES}")
+    if rows * cols > limit("tiles"):
+        raise BuiltinError(f"built-in board {name!r}: {rows * cols} tiles is more than the limit tiles={limit('tiles')} "
+                           "(raise it with --limit tiles=N)")
     return kind, rows, cols
 
 

@@ -24,10 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from tapology.errors import RecordError, TapologyError
+from tapology.errors import LimitError, RecordError, TapologyError
 from tapology.files import check_target, read_text, write_atomic
 from tapology.game import Game, Position, Turn
 from tapology.games.kinrow import KInARow
+from tapology.limits import check_nesting
 from tapology.model.board import Board
 from tapology.model.tape import board_tapings
 from tapology.play.ai import Agent
@@ -65,9 +66,14 @@ class GameRecord:
         """Read a record; :class:`RecordError` naming the file and the problem."""
         text = read_text(path, "game record", RecordError)
         try:
+            check_nesting(text, os.fspath(path), json_like=True)
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
+        except LimitError as exc:
+            raise RecordError(str(exc)) from None
+        except ValueError as exc:  # an integer too long to convert
+            raise RecordError(f"{path}: not JSON: {exc}") from None
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(f"{path}: not a game record (expected \"format\": \"{RECORD_FORMAT}\")")
         turns = data.get("turns")

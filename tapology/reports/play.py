@@ -176,6 +176,8 @@ class VerifyReport(Report):
     def exit_code(self) -> int:  # type: ignore[override]
         if self.reach is not None and not self.reach.complete:
             return 130
+        if self.reach is not None and not self.reach.reachable:
+            return 1  # the question's answer is no
         return 1 if any(f.severity == "error" for f in self.findings) else 0
 
     def to_json(self) -> dict[str, Any]:

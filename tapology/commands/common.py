@@ -7,6 +7,7 @@ helper yields the callback a library function takes.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -14,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from tapology.errors import OptionError
 from tapology.reports.base import Report
 
 GameArg = Annotated[str, typer.Argument(help="A game: tictactoe, tictactoe:K, tictactoe:M,N,K, checkers, chinese-checkers, "
@@ -24,6 +26,18 @@ DomainOpt = Annotated[str | None, typer.Option("--domain", help="Chart domain: b
 PosOpt = Annotated[str | None, typer.Option("--position", help="A position file (TOML); for chess also a FEN string "
                                                                 "or a file holding one.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")]
+
+
+def seconds(value: float | None) -> float | None:
+    """The value of a ``--timeout`` (any option in seconds): a positive finite number, or :class:`OptionError`."""
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise OptionError(f"--timeout {value}: give a positive, finite number of seconds")
+    return value
+
+
+def timeout_option(help_text: str = "Stop after this many seconds.") -> Any:
+    """A ``--timeout SECONDS`` option that refuses nan, inf, zero and negative values (shared by every command)."""
+    return typer.Option("--timeout", help=help_text, callback=seconds, metavar="SECONDS")
 
 
 def emit(rep: Report, as_json: bool) -> None:

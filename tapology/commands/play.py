@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tapology.commands.common import BoardOpt, GameArg, JsonOpt, emit, stage_progress
+from tapology.commands.common import BoardOpt, GameArg, JsonOpt, emit, stage_progress, timeout_option
 
 
 def register(app: typer.Typer) -> None:
@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
         invariant: Annotated[str | None, typer.Option("--invariant", help="A predicate to prove at every reachable "
                                                                           "position, e.g. 'pieces <= prev(pieces)'.")]
         = None,
-        timeout: Annotated[float, typer.Option("--timeout", help="Seconds for --properties or --invariant.")] = 60.0,
+        timeout: Annotated[float, timeout_option("Seconds for --properties or --invariant.")] = 60.0,
     ) -> None:
         """Static checks of a rule set; bounded reachability (--reach P --depth K); the properties a game needs
         (--properties, --repair); invariants (--invariant P)."""

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from tapology.commands.common import BoardArg, DomainOpt, JsonOpt, emit, spinner, stage_progress
+from tapology.commands.common import BoardArg, DomainOpt, JsonOpt, emit, spinner, stage_progress, timeout_option
 
 
 def register(app: typer.Typer) -> None:
@@ -49,7 +49,7 @@ def register(app: typer.Typer) -> None:
         limit: Annotated[int | None, typer.Option("--limit", help="Stop after K boards.")] = None,
         as_json: JsonOpt = False,
         out: Annotated[str | None, typer.Option("-o", "--out", help="Write each board found as DIR/board-NNN.toml.")] = None,
-        timeout: Annotated[float | None, typer.Option("--timeout", help="Stop after this many seconds.")] = None,
+        timeout: Annotated[float | None, timeout_option()] = None,
         engine: Annotated[str, typer.Option("--engine", help="enumerate (default) or z3.")] = "auto",
         game: Annotated[str | None, typer.Option("--game", help="Keep the boards on which this game has --value.")]
         = None,

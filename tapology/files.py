@@ -9,6 +9,7 @@ file the link points to, leaving the link in place.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -111,3 +112,21 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, error: type[Ta
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+NUMBERED = re.compile(r"^board-\d{3,}\.toml$")
+
+
+def remove_stale(folder: str | os.PathLike[str], written: set[str], error: type[TapologyError] = TapologyError) -> list[str]:
+    """Remove the ``board-NNN.toml`` files in ``folder`` that an earlier run wrote and this one did not (``written``:
+    the names just written); other files are left alone.  Returns the names removed."""
+    removed = []
+    for entry in sorted(os.listdir(folder)):
+        path = os.path.join(folder, entry)
+        if NUMBERED.match(entry) and entry not in written and os.path.isfile(path) and not os.path.islink(path):
+            try:
+                os.unlink(path)
+            except OSError as exc:
+                raise error(f"{path}: cannot remove a board file of an earlier run: {exc.strerror}") from None
+            removed.append(entry)
+    return removed

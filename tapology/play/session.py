@@ -64,7 +64,11 @@ class GameRecord:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
         """Read a record; :class:`RecordError` naming the file and the problem."""
-        text = read_text(path, "game record", RecordError)
+        return cls.from_text(read_text(path, "game record", RecordError), path)
+
+    @classmethod
+    def from_text(cls, text: str, path: str | os.PathLike[str] = "record") -> GameRecord:
+        """A record from its JSON text; :class:`RecordError` naming ``path`` and the problem."""
         try:
             check_nesting(text, os.fspath(path), json_like=True)
             data = json.loads(text)

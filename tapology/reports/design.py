@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tapology.errors import OptionError
-from tapology.files import check_target, write_atomic
+from tapology.files import check_target, remove_stale, write_atomic
 from tapology.games.registry import load_game
 from tapology.model.boardfile import save_board
 from tapology.play.invariants import InvariantResult, prove_invariant
@@ -231,6 +231,7 @@ def value_boards_report(spec: str, request: Request, value: str, *, plies: int |
                 path = str(Path(out_dir) / f"board-{i:03d}.toml")
                 save_board(b.board, path)
                 rep.written.append(path)
+        remove_stale(out_dir, {Path(p).name for p in rep.written}, OptionError)
     return rep
 
 

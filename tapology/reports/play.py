@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from tapology.games.registry import load_game
 from tapology.play import referee as ref
 from tapology.play.ai import make_agent, parse_strength
 from tapology.play.reach import ReachResult, reach_game, reach_kinrow, reach_z3
-from tapology.play.session import GameRecord, PlaySession, check_record_target
+from tapology.play.session import RECORD_FORMAT, GameRecord, PlaySession, check_record_target
 from tapology.play.solve import SolveResult, solve_game, solve_kinrow
 from tapology.play.transcript import read_transcript
 from tapology.play.verify import Finding, lines_of_game, static_checks
@@ -150,13 +151,19 @@ def referee_report(game: str, transcript: str | None = None, board: str | None =
     """Check a transcript (a file, or ``-`` for ``stdin``) turn by turn, or (``pgn``) every game of a PGN file."""
     if (transcript is None) == (pgn is None):
         raise OptionError("referee: give a transcript or --pgn FILE (one of them)")
-    lg = load_game(game, board)
     stdin = stdin or sys.stdin
     if pgn is not None:
+        lg = load_game(game, board)
         text = stdin.read() if pgn == "-" else read_text(pgn, "PGN file", TranscriptError)
         return RefereeReport(ref.referee_pgn(lg.generic, text, pgn), pgn=True)
     assert transcript is not None
     text = stdin.read() if transcript == "-" else read_text(transcript, "transcript", TranscriptError)
+    if f'"{RECORD_FORMAT}"' in text[:4096] and text.lstrip().startswith("{"):
+        # a game record as ``play --save`` writes it: its turns, on its board unless --board says otherwise
+        rec = GameRecord.from_text(text, transcript)
+        board = board or rec.board
+        text = "".join(json.dumps(t) + "\n" for t in rec.turns)
+    lg = load_game(game, board)
     return RefereeReport([ref.referee(lg.game, read_transcript(lg.game, text, transcript), any_start=any_start)])
 
 

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from tapology.solver.synthesis import Request
 
 from tapology.errors import BoardFileError, SynthesisError
+from tapology.files import remove_stale
 from tapology.model.board import Board
 from tapology.model.boardfile import load_board, save_board
 from tapology.model.domain import domain_from_spec
@@ -188,6 +189,7 @@ def synthesize_report(tiles: int | None = None, grid: str = "square", domain: st
         target.mkdir(parents=True, exist_ok=True)
         for k, f in enumerate(res.boards, 1):
             save_board(f.board, target / f"board-{k:03d}.toml")
+        remove_stale(target, {f"board-{k:03d}.toml" for k in range(1, len(res.boards) + 1)}, SynthesisError)
     return SynthesisReport(res, count)
 
 

@@ -9,9 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from tapology.errors import OptionError, ReachError, RecordError, TapologyError, TranscriptError
+from tapology.errors import OptionError, ReachError, RecordError, SolveError, TapologyError, TranscriptError
 from tapology.files import read_text
+from tapology.games.kinrow import MAX_TILES as KINROW_TILES
+from tapology.games.kinrow import kinrow_k
 from tapology.games.registry import load_game
+from tapology.limits import check
 from tapology.play import referee as ref
 from tapology.play.ai import make_agent, parse_strength
 from tapology.play.reach import ReachResult, reach_game, reach_kinrow, reach_z3
@@ -109,6 +112,10 @@ def solve_report(game: str, board: str | None = None, symmetry: bool | None = No
     """Solve ``game``: k-in-a-row games on bitmasks (``symmetry``: reduce by the game's symmetries, None: where it
     pays), other games (or with ``generic``) through the rule engine."""
     lg = load_game(game, board, fast=not generic)
+    tiles = len(lg.generic.initial().board.tiles)
+    if not generic and lg.kinrow is None and kinrow_k(lg.rules) is not None and tiles > KINROW_TILES:
+        raise SolveError(f"{lg.name} on {lg.board_name!r}: {tiles} tiles is more than the {KINROW_TILES} the k-in-a-row "
+                         "solver holds, and far beyond exhaustive search (try match, or verify --reach --depth K)")
     if lg.kinrow is not None:
         res = solve_kinrow(lg.kinrow, symmetry=symmetry, progress=progress, board_name=lg.board_name)
     else:
@@ -220,10 +227,14 @@ def verify_report(rules: str, board: str | None = None, reach: str | None = None
         if not Path(rules).is_file():
             raise
         return VerifyReport(rules, board, [Finding("error", "load", str(exc), rules)])
+    kr = lg.kinrow
+    if reach is not None and kr is not None:
+        depth = min(depth, kr.n)  # a claim game ends within one turn per tile
+    elif reach is not None:
+        check("depth", depth, f"--depth {depth}: turns", ReachError)
     rep = VerifyReport(rules, lg.board_name, static_checks(lg), reach, depth)
     if reach is None:
         return rep
-    kr = lg.kinrow
     if kr is not None and method == "z3":
         rep.reach = reach_z3(kr, reach, depth)
     elif kr is not None:

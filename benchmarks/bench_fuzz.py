@@ -1,6 +1,7 @@
 """Fuzzing figures: N hostile inputs per generator through the CLI in-process, with the contract checked on each
 (exit 0/1/2 only, no traceback, one-line error on exit 2, no file changed on refusal, a 10 s deadline per input),
-then each input again with its Python allocations traced for the peak memory.  Prints inputs tried, tracebacks, hangs, files changed on refusal, worst time and peak memory per command.
+then each input again with its Python allocations traced for the peak memory.  Prints inputs tried, tracebacks,
+hangs, files changed on refusal, worst time and peak memory per command.
 
     PYTHONPATH=. python benchmarks/bench_fuzz.py [N_TOTAL] [SEED]
 """

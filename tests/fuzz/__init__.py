@@ -75,7 +75,7 @@ def run(argv: list[str], cwd: Path, deadline: float = DEADLINE, measure: bool = 
                 code = exc.code if isinstance(exc.code, int) else 1
             except _Hang:
                 code = -2
-            except BaseException as exc:  # noqa: BLE001 - a traceback is what the fuzzer looks for
+            except BaseException as exc:
                 import traceback
 
                 traceback.print_exc()

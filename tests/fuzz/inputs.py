@@ -93,7 +93,7 @@ def mutate(text: str, rnd: random.Random) -> str | bytes:
     elif op == 13:
         cell = rnd.choice(["[50, 50]", "[9, 0]", "[-9, -9]", "[999999999999, 0]", "[0]", "[0, 0, 0]", "[true, 1]"])
         for k, line in enumerate(lines):
-            if "at = [" in line or line.strip().startswith("[") and "," in line:
+            if "at = [" in line or (line.strip().startswith("[") and "," in line):
                 lines[k] = line.replace(line[line.index("["):line.index("]") + 1], cell, 1) if "]" in line else line
                 break
     elif op == 14:

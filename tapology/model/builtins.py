@@ -18,7 +18,7 @@ import re
 import numpy as np
 
 from tapology.errors import BuiltinError
-from tapology.limits import LIMITS, limit
+from tapology.limits import LIMITS, check, limit
 from tapology.model.board import Board
 from tapology.model.domain import ChartDomain, domain_from_spec
 from tapology.model.grid import HEX, SQUARE, ReferenceGrid
@@ -71,6 +71,8 @@ def builtin_board(name: str, domain: ChartDomain | str | None = None) -> Board:
     grid = HEX if kind in HEX_KINDS else SQUARE
     base = kind.removeprefix("hex-")
     dom = domain if isinstance(domain, ChartDomain) else domain_from_spec(grid, domain)
+    check("chart_entries", rows * cols * len(dom.cells),  # before building anything of that size
+          f"built-in board {name!r} with a chart domain of {len(dom.cells)} cells: chart entries", BuiltinError)
     if grid.is_hex and base == "torus" and rows % 2:
         raise BuiltinError(f"built-in board {name!r}: a hex torus needs an even number of rows")
     if grid.is_hex and base == "mobius" and rows % 2 == 0:

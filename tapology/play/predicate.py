@@ -151,7 +151,8 @@ def parse_predicate(text: str) -> Node:
         depth += 1
         if depth > limit("predicate_depth"):
             raise PredicateError(f"predicate {_short(text)}: nested more than {limit('predicate_depth')} deep at column "
-                                 f"{col()} (the limit predicate_depth; raise it with --limit predicate_depth=N)")
+                                 f"{col()}, more than the limit predicate_depth={limit('predicate_depth')} "
+                                 "(raise it with --limit predicate_depth=N)")
 
     def p_not() -> Node:
         nonlocal depth

@@ -103,7 +103,7 @@ def test_domain_and_chart_entry_limits(tmp_path):
     (tmp_path / "dom.toml").write_text("layout = '1 2'\ndomain = " + json.dumps(
         [[x, y] for x in range(-9, 10) for y in range(-9, 10)]) + "\n")
     refused(tmp_path, ["check", "dom.toml"], "domain_cells=289")
-    refused(tmp_path, ["check", "torus:2000x2000", "--domain", "box:2"], "chart_entries")
+    refused(tmp_path, ["check", "torus:600x600", "--domain", "box:3"], "chart_entries")
     refused(tmp_path, ["--limit", "tiles=8", "check", "torus:3x3"], "tiles=8")
     assert main(["--limit", "tiles=9", "check", "torus:3x3"]) == 0
     assert limits.limit("tiles") == limits.LIMITS["tiles"].default  # a --limit holds for one command

@@ -19,7 +19,7 @@ from tapology.cli import main
 
 DEADLINE = 10.0  # seconds one input may take
 PEAK_BYTES = 400_000_000  # Python allocations one input may make (tracemalloc's peak, when measured)
-RSS_BYTES = 2_000_000_000  # the test process's resident high-water mark after any input
+RSS_BYTES = 1_500_000_000  # the resident high-water mark an input may raise the test process to
 
 
 @dataclass
@@ -32,6 +32,7 @@ class Outcome:
     err: str
     seconds: float
     peak: int
+    rss_before: int = 0
     problems: list[str] = field(default_factory=list)
 
 
@@ -97,7 +98,9 @@ def run_checked(argv: list[str], cwd: Path, deadline: float = DEADLINE, measure:
     """Run and check the contract: exit 0/1/2 only, no traceback, within the deadline and memory bound, on exit 2
     one line on stderr that starts ``tapology: error:``, and no file under ``cwd`` created or changed."""
     before = snapshot(cwd)
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     res = run(argv, cwd, deadline, measure)
+    res.rss_before = rss_before
     if res.code == -2:
         res.problems.append(f"hang: more than {deadline} s")
     elif res.code == -3 or "Traceback" in res.err:
@@ -107,7 +110,7 @@ def run_checked(argv: list[str], cwd: Path, deadline: float = DEADLINE, measure:
     if res.peak > PEAK_BYTES:
         res.problems.append(f"memory: {res.peak / 1e6:.0f} MB allocated")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    if rss > RSS_BYTES:
+    if rss > RSS_BYTES and rss > res.rss_before:
         res.problems.append(f"memory: the process reached {rss / 1e6:.0f} MB resident")
     if res.code == 2:
         lines = [ln for ln in res.err.splitlines() if ln.strip()]

@@ -103,10 +103,17 @@ def test_domain_and_chart_entry_limits(tmp_path):
     (tmp_path / "dom.toml").write_text("layout = '1 2'\ndomain = " + json.dumps(
         [[x, y] for x in range(-9, 10) for y in range(-9, 10)]) + "\n")
     refused(tmp_path, ["check", "dom.toml"], "domain_cells=289")
-    refused(tmp_path, ["check", "torus:600x600", "--domain", "box:3"], "chart_entries")
+    refused(tmp_path, ["check", "torus:400x400", "--domain", "box:4"], "chart_entries")
     refused(tmp_path, ["--limit", "tiles=8", "check", "torus:3x3"], "tiles=8")
     assert main(["--limit", "tiles=9", "check", "torus:3x3"]) == 0
     assert limits.limit("tiles") == limits.LIMITS["tiles"].default  # a --limit holds for one command
+
+
+def test_canonical_form_limit(tmp_path):
+    refused(tmp_path, ["signature", "klein:300x300"], "klein:300x300", "canonical_tiles=10000")
+    refused(tmp_path, ["same", "torus:300x300", "klein:300x300"], "canonical_tiles")
+    assert main(["same", "torus:300x300", "klein:3x3"]) == 1  # different sizes: told apart at once
+    refused(tmp_path, ["classify", "plane:2000x300"], "tiles=250000")
 
 
 def test_limit_option_and_environment(tmp_path, monkeypatch):

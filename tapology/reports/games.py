@@ -10,6 +10,7 @@ from typing import Any
 from tapology.errors import NotationError, OptionError
 from tapology.games.chess import ChessNotation, fen, position_from_fen, san
 from tapology.games.registry import load_rules, open_game, open_position
+from tapology.limits import check
 from tapology.reports.base import Report
 from tapology.rules.describe import rules_json, rules_text
 from tapology.rules.engine import BACKENDS, RuleGame
@@ -114,6 +115,7 @@ def perft_report(spec: str, depth: int, board: str | None = None, position: str 
     callback wants to hear after each; Ctrl-C gives the partial count."""
     if depth < 0:
         raise OptionError(f"--depth {depth}: must be ≥ 0")
+    check("depth", depth, f"--depth {depth}: turns", OptionError)  # the native engine counts in 32 bits
     g, pos = open_position(spec, board, position)
     t0 = time.perf_counter()
     if depth == 0 or (not by_first_turn and progress is None):

@@ -32,7 +32,7 @@ LIMITS: dict[str, Limit] = {lim.name: lim for lim in (
     Limit("file_bytes", 16_000_000, "bytes in one input file (board, rule, position, transcript, record)"),
     Limit("nesting", 32, "nesting depth of arrays and tables in a TOML or JSON input"),
     Limit("size_digits", 7, "digits in one size of a built-in board name (torus:MxN)"),
-    Limit("tiles", 250_000, "tiles of a built-in board (500x500)"),
+    Limit("tiles", 250_000, "tiles of a board (torus:500x500 has 250,000)"),
     Limit("coordinate", 8, "|x| or |y| of a rule set's cell: pattern extent, link anchor, safe and domain cells"),
     Limit("domain_cells", 289, "cells of a chart domain (box:8 has 17 x 17 = 289)"),
     Limit("chart_entries", 10_000_000, "tiles x chart-domain cells of a board (the atlas's size)"),

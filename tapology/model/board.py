@@ -63,6 +63,7 @@ class Board:
     def __post_init__(self) -> None:
         n = len(self.tiles)
         h = self.grid.group.order
+        check("tiles", n, "board: tiles", BoardError)
         check("chart_entries", n * len(self.domain.cells),
               f"board of {n} tiles with a chart domain of {len(self.domain.cells)} cells: chart entries", BoardError)
         if len(set(self.tiles)) != n:

@@ -296,3 +296,14 @@ def test_kinrow_past_62_tiles(tmp_path):
     assert res.code == 1 and not res.problems, (res.err, res.problems)
     res = run_checked(["moves", "tictactoe", "--board", "torus:8x8"], tmp_path)
     assert res.code == 0
+
+
+def test_player_budgets_bounded(tmp_path):
+    refused(tmp_path, ["match", "tictactoe", "--a", "alphabeta:99999999999", "--b", "random", "--games", "1"],
+            "alphabeta:99999999999", "depth=10000")
+    refused(tmp_path, ["match", "tictactoe", "--a", "mcts:10@inf", "--b", "random", "--games", "1"], "finite")
+    t0 = time.perf_counter()  # deepening stops at the free tiles of a claim game
+    res = run_checked(["match", "tictactoe", "--a", "alphabeta:10000", "--b", "random", "--games", "1",
+                       "--workers", "1"], tmp_path)
+    assert res.code == 0 and not res.problems, (res.err, res.problems)
+    assert time.perf_counter() - t0 < 10

@@ -397,7 +397,10 @@ class AlphaBetaAgent:
         if len(self.table) > TT_LIMIT:
             self.table.clear()
         best = kids[0][0]
-        for d in range(1, self.depth + 1):
+        depth = self.depth
+        if isinstance(self.tree, KinrowTree):  # a claim game ends within one ply per free tile: no deeper search
+            depth = min(depth, self.tree.game.n - popcount(root[0] | root[1]))
+        for d in range(1, depth + 1):
             try:
                 label, _v = self._root(kids, d)
             except _Timeout:

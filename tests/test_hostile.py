@@ -307,3 +307,11 @@ def test_player_budgets_bounded(tmp_path):
                        "--workers", "1"], tmp_path)
     assert res.code == 0 and not res.problems, (res.err, res.problems)
     assert time.perf_counter() - t0 < 10
+
+
+def test_docs_list_every_limit_with_its_value():
+    import re
+
+    text = (ROOT / "docs/limits.md").read_text()
+    rows = dict(re.findall(r"^\| `([a-z_]+)` \| ([\d,]+) \|", text, re.M))
+    assert {k: int(v.replace(",", "")) for k, v in rows.items()} == {k: v.default for k, v in limits.LIMITS.items()}

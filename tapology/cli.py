@@ -8,6 +8,7 @@ nothing written), 130 interrupted.
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
 
@@ -16,8 +17,10 @@ try:  # typer ≥ 0.20 carries its own click
 except ImportError:  # pragma: no cover - older typer on top of click
     from click import exceptions as click_exc  # type: ignore[no-redef]
 
+from tapology import __version__
 from tapology.commands import register_all
 from tapology.errors import TapologyError
+from tapology.limits import LIMITS, parse_setting, reset_limits, set_limits
 
 app = typer.Typer(
     name="tapology",
@@ -25,7 +28,27 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"tapology {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+        version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                              help="Print the version and exit.")] = False,
+        limits: Annotated[list[str] | None, typer.Option(
+            "--limit", metavar="NAME=VALUE",
+            help=f"Raise (or lower) a limit on input size (repeatable; see docs/limits.md): {', '.join(LIMITS)}.")] = None,
+) -> None:
+    """Board games on taped-together surfaces: boards, charts, tapings."""
+    set_limits(dict(parse_setting(text) for text in limits or []))
+
 
 register_all(app)
 
@@ -53,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         typer.echo(f"tapology: error: {exc.filename or ''}: {exc.strerror}", err=True)
         return 2
+    finally:
+        reset_limits()  # a --limit holds for one command
     return rv if isinstance(rv, int) else 0
 
 

@@ -1,44 +1,109 @@
-"""Reading text files with errors that name them, and writing files atomically (a temporary file renamed over the target)."""
+"""Reading text files with errors that name them, and writing files atomically (a temporary file renamed over the target).
+
+Only regular files are read or replaced: a folder, FIFO, socket or device is refused at once (reading a FIFO would
+wait forever).  A UTF-8 byte-order mark at the start of a file is skipped.  A written file keeps the permission bits
+of the file it replaces (a new file gets the usual ``0666 & ~umask``), and writing to a symbolic link writes the
+file the link points to, leaving the link in place.
+"""
 
 from __future__ import annotations
 
 import os
+import re
+import stat
 import tempfile
 from pathlib import Path
 
 from tapology.errors import TapologyError
+from tapology.limits import LIMITS, limit
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def read_bytes(path: str | os.PathLike[str], what: str, error: type[TapologyError] = TapologyError) -> bytes:
+    """The bytes of the regular file ``path``; ``error`` naming it when missing, not a regular file, unreadable
+    or bigger than the ``file_bytes`` limit."""
+    name = os.fspath(path)
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once, then is refused
+    except FileNotFoundError:
+        raise error(f"{name}: no such {what}") from None
+    except IsADirectoryError:
+        raise error(f"{name}: is a folder, not a {what}") from None
+    except OSError as exc:
+        raise error(f"{name}: cannot read: {exc.strerror}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise error(f"{name}: is {_kind(st.st_mode)}, not a {what} (only regular files are read)")
+        bound = limit("file_bytes")
+        if st.st_size > bound:
+            raise error(f"{name}: {st.st_size} bytes is more than the limit file_bytes={bound} "
+                        f"({LIMITS['file_bytes'].what}; raise it with --limit file_bytes=N)")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(bound + 1)
+    except OSError as exc:
+        raise error(f"{name}: cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if len(data) > bound:
+        raise error(f"{name}: more than the limit file_bytes={bound} bytes")
+    return data
 
 
 def read_text(path: str | os.PathLike[str], what: str, error: type[TapologyError] = TapologyError) -> str:
-    """The UTF-8 text of ``path``; ``error`` naming it ("no such ``what``", or why it cannot be read) otherwise."""
+    """The UTF-8 text of ``path`` (a leading byte-order mark skipped); ``error`` naming it otherwise."""
+    data = read_bytes(path, what, error)
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise error(f"{os.fspath(path)}: no such {what}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise error(f"{os.fspath(path)}: cannot read: {exc}") from None
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error(f"{os.fspath(path)}: cannot read: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def check_target(path: str | os.PathLike[str], error: type[TapologyError] = TapologyError) -> Path:
-    """The target path, or ``error`` naming it when it is a folder or its folder is missing."""
-    target = Path(path)
+    """The file to write for ``path`` (a symbolic link's target), or ``error`` naming it when it is a folder or
+    another non-regular file, or its folder is missing."""
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     if target.is_dir():
         raise error(f"{path}: is a folder, not a file")
+    if target.exists() and not target.is_file():
+        raise error(f"{path}: is {_kind(target.stat().st_mode)}, not a regular file (only regular files are written)")
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
         raise error(f"{path}: folder {str(parent)!r} does not exist")
     return target
 
 
+def _umask() -> int:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # no /proc: read the mask by setting it, then put it back
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, error: type[TapologyError] = TapologyError) -> None:
-    """Write ``data`` to ``path`` so that the file is either untouched or completely written."""
+    """Write ``data`` to ``path`` so that the file is either untouched or completely written; the file keeps the
+    mode of the file it replaces (new: ``0666 & ~umask``), and a symbolic link is written through."""
     target = check_target(path, error)
     try:
+        mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o666 & ~_umask()
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tapology-", suffix=target.suffix or ".tmp")
     except OSError as exc:
         raise error(f"{path}: cannot write: {exc.strerror}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
+            os.fchmod(fh.fileno(), mode)
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(tmp, target)
     except OSError as exc:
@@ -47,3 +112,21 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, error: type[Ta
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+NUMBERED = re.compile(r"^board-\d{3,}\.toml$")
+
+
+def remove_stale(folder: str | os.PathLike[str], written: set[str], error: type[TapologyError] = TapologyError) -> list[str]:
+    """Remove the ``board-NNN.toml`` files in ``folder`` that an earlier run wrote and this one did not (``written``:
+    the names just written); other files are left alone.  Returns the names removed."""
+    removed = []
+    for entry in sorted(os.listdir(folder)):
+        path = os.path.join(folder, entry)
+        if NUMBERED.match(entry) and entry not in written and os.path.isfile(path) and not os.path.islink(path):
+            try:
+                os.unlink(path)
+            except OSError as exc:
+                raise error(f"{path}: cannot remove a board file of an earlier run: {exc.strerror}") from None
+            removed.append(entry)
+    return removed

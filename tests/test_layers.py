@@ -20,7 +20,7 @@ LAYERS = [
     ["tapology.play"],
     ["tapology.adapters"],
     ["tapology.reports", "tapology.commands"],
-    ["tapology.cli"],
+    ["tapology.cli", "tapology.__main__"],
 ]
 
 

@@ -146,7 +146,7 @@ def test_methods_agree_on_other_surfaces(board):
 
 # ---- the command -----------------------------------------------------------------------
 def test_cli_verify_reach(capsys):
-    assert main(["verify", "tictactoe", "--reach", "line(X) and line(O)", "--depth", "9", "--json"]) == 0
+    assert main(["verify", "tictactoe", "--reach", "line(X) and line(O)", "--depth", "9", "--json"]) == 1  # no
     data = json.loads(capsys.readouterr().out)
     assert data["reach"]["reachable"] is False and data["findings"] == []
     assert main(["verify", "tictactoe", "--reach", "line(X) and line(O)", "--play-to-full", "--method", "z3"]) == 0

@@ -9,6 +9,7 @@ every long command.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
+from tapology.errors import OptionError
 from tapology.parallel import Executor, TimeUp, executor
 from tapology.reports.base import Report
 
@@ -33,8 +35,7 @@ RayOpt = Annotated[bool, typer.Option("--ray", help="Run the tasks on Ray: ray.i
                                                     "joins the one RAY_ADDRESS names); extra tapology[ray].")]
 RayAddressOpt = Annotated[str | None, typer.Option("--ray-address", help="Run the tasks on the Ray cluster at this "
                                                                          "address.")]
-TimeoutOpt = Annotated[float | None, typer.Option("--timeout", help="Stop after this many seconds and print what was "
-                                                                    "done, marked partial.")]
+
 
 
 def executor_option(workers: int | None, ray: bool, ray_address: str | None) -> Executor | None:
@@ -47,6 +48,22 @@ def executor_option(workers: int | None, ray: bool, ray_address: str | None) -> 
     if workers is not None:
         return executor(workers)
     return None
+
+
+def seconds(value: float | None) -> float | None:
+    """The value of a ``--timeout`` (any option in seconds): a positive finite number, or :class:`OptionError`."""
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise OptionError(f"--timeout {value}: give a positive, finite number of seconds")
+    return value
+
+
+def timeout_option(help_text: str = "Stop after this many seconds.") -> Any:
+    """A ``--timeout SECONDS`` option that refuses nan, inf, zero and negative values (shared by every command)."""
+    return typer.Option("--timeout", help=help_text, callback=seconds, metavar="SECONDS")
+
+
+TimeoutOpt = Annotated[float | None, timeout_option("Stop after this many seconds and print what was done, marked "
+                                                    "partial.")]
 
 
 def emit(rep: Report, as_json: bool) -> None:

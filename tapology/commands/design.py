@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from tapology.commands.common import GameArg, JsonOpt, emit, note, stage_progress
+from tapology.commands.common import GameArg, JsonOpt, emit, note, stage_progress, timeout_option
 
 
 def register(app: typer.Typer) -> None:
@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
                                                              "chart domain.")],
         playouts: Annotated[int, typer.Option("--playouts", help="Random playouts per board (0: none).")] = 1000,
         seed: Annotated[int, typer.Option("--seed", help="Seed of the random playouts.")] = 0,
-        timeout: Annotated[float, typer.Option("--timeout", help="Seconds for the whole comparison.")] = 300.0,
+        timeout: Annotated[float, timeout_option("Seconds for the whole comparison.")] = 300.0,
         svg: Annotated[str | None, typer.Option("--svg", help="Write the chart as SVG here.")] = None,
         png: Annotated[str | None, typer.Option("--png", help="Write the chart as PNG here (needs a converter).")] = None,
         as_json: JsonOpt = False,

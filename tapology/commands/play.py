@@ -21,6 +21,7 @@ from tapology.commands.common import (
     stage_progress,
     stops,
     thinking,
+    timeout_option,
 )
 
 
@@ -128,10 +129,9 @@ def register(app: typer.Typer) -> None:
         invariant: Annotated[str | None, typer.Option("--invariant", help="A predicate to prove at every reachable "
                                                                           "position, e.g. 'pieces <= prev(pieces)'.")]
         = None,
-        timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds: for --reach a limit (default none; "
-                                                                        "the search so far, partial), for "
-                                                                        "--properties or --invariant a budget "
-                                                                        "(default 60).")] = None,
+        timeout: Annotated[float | None, timeout_option("Seconds: for --reach a limit (default none; the "
+                                                                   "search so far, partial), for --properties or "
+                                                                   "--invariant a budget (default 60).")] = None,
     ) -> None:
         """Static checks of a rule set; bounded reachability (--reach P --depth K); the properties a game needs
         (--properties, --repair); invariants (--invariant P)."""

@@ -19,6 +19,7 @@ from tapology.commands.common import (
     note,
     search_progress,
     stage_progress,
+    timeout_option,
 )
 
 
@@ -61,7 +62,7 @@ def register(app: typer.Typer) -> None:
         limit: Annotated[int | None, typer.Option("--limit", help="Stop after K boards.")] = None,
         as_json: JsonOpt = False,
         out: Annotated[str | None, typer.Option("-o", "--out", help="Write each board found as DIR/board-NNN.toml.")] = None,
-        timeout: Annotated[float | None, typer.Option("--timeout", help="Stop after this many seconds.")] = None,
+        timeout: Annotated[float | None, timeout_option()] = None,
         engine: Annotated[str, typer.Option("--engine", help="enumerate (default) or z3.")] = "auto",
         game: Annotated[str | None, typer.Option("--game", help="Keep the boards on which this game has --value.")]
         = None,

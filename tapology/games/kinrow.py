@@ -66,6 +66,9 @@ class Status:
     to_move: int
 
 
+MAX_TILES = 62  # a position is two int64 bitmasks in the exact solver (docs/limits.md)
+
+
 class KInARow:
     """k-in-a-row on a board: claims, lines as bitmasks, the Game contract.  Building costs O(n·k·lines)."""
 
@@ -76,8 +79,9 @@ class KInARow:
         if k < 1:
             raise GameError(f"{name}: k must be at least 1, got {k}")
         n = len(board.tiles)
-        if n > 62:
-            raise GameError(f"{name}: {n} tiles is more than the 62 a bitmask position holds")
+        if n > MAX_TILES:
+            raise GameError(f"{name}: {n} tiles is more than the {MAX_TILES} a bitmask position holds (play, referee and "
+                            "verify use the rule engine on bigger boards)")
         if lines is None:
 
             atlas = Atlas.of(board)
@@ -227,6 +231,12 @@ class KInARow:
 def kinrow_of_rules(rules: RuleSet, board: Board) -> KInARow | None:
     """The compiled game for a rule set that is a plain k-in-a-row claim game on ``board``, else None: two players,
     one claim move (an empty tile becomes the mover's mark), k in a row wins, a full board is a draw."""
+    k = kinrow_k(rules)
+    return None if k is None else KInARow(board.with_states((0,) * len(board.tiles)), k, name=rules.name)
+
+
+def kinrow_k(rules: RuleSet) -> int | None:
+    """k when the rule set is a plain k-in-a-row claim game (see :func:`kinrow_of_rules`), else None."""
     if rules.tape is not None or rules.cleanups or len(rules.players) != 2 or len(rules.moves) != 1:
         return None
     mv = rules.moves[0]
@@ -252,4 +262,4 @@ def kinrow_of_rules(rules: RuleSet, board: Board) -> KInARow | None:
         return None
     if rules.mandatory or rules.royal:
         return None
-    return KInARow(board.with_states((0,) * len(board.tiles)), line.k, name=rules.name)
+    return line.k

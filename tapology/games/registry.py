@@ -24,6 +24,7 @@ from tapology.errors import GameError, PositionError, RuleError, TapologyError
 from tapology.files import read_text
 from tapology.game import Game, Position
 from tapology.games.chess import ChessNotation, position_from_fen
+from tapology.games.kinrow import MAX_TILES as KINROW_TILES
 from tapology.games.kinrow import KInARow, kinrow_of_rules
 from tapology.rules.engine import RuleGame
 from tapology.rules.labels import Notation
@@ -98,7 +99,11 @@ def load_game(spec: str, board: str | None = None, *, fast: bool = True, stop_at
     generic = open_game(spec, board, optional_ends=optional_ends)
     rules = generic.rules
     game: Game = generic
-    if fast:
+    board_tiles = len(generic.initial().board.tiles)
+    if not stop_at_line and board_tiles > KINROW_TILES:
+        raise GameError(f"{spec}: play to a full board needs the k-in-a-row engine, which holds at most {KINROW_TILES} "
+                        f"tiles; board {generic.board_name!r} has {board_tiles}")
+    if fast and board_tiles <= KINROW_TILES:  # bigger boards: the rule engine plays the same game
         kr = kinrow_of_rules(rules, generic.initial().board)
         if kr is not None:
             game = kr if stop_at_line else KInARow(kr.board, kr.k, name=kr.name, lines=list(kr.lines),

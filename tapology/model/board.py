@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from tapology.errors import BoardError
+from tapology.limits import check
 from tapology.model.domain import ChartDomain, domain_from_spec
 from tapology.model.grid import SQUARE, ReferenceGrid
 from tapology.model.group import Cell
@@ -62,6 +63,9 @@ class Board:
     def __post_init__(self) -> None:
         n = len(self.tiles)
         h = self.grid.group.order
+        check("tiles", n, "board: tiles", BoardError)
+        check("chart_entries", n * len(self.domain.cells),
+              f"board of {n} tiles with a chart domain of {len(self.domain.cells)} cells: chart entries", BoardError)
         if len(set(self.tiles)) != n:
             dup = sorted({t for t in self.tiles if self.tiles.count(t) > 1})
             raise BoardError(f"tile id {dup[0]!r} is used twice")

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from tapology.errors import BuiltinError
+from tapology.limits import LIMITS, check, limit
 from tapology.model.board import Board
 from tapology.model.domain import ChartDomain, domain_from_spec
 from tapology.model.grid import HEX, SQUARE, ReferenceGrid
@@ -27,7 +28,6 @@ from tapology.model.group import Cell
 KINDS = ("plane", "strip", "cylinder", "mobius", "torus", "klein")
 HEX_KINDS = ("hex-plane", "hex-strip", "hex-cylinder", "hex-mobius", "hex-torus")
 _NAME = re.compile(r"^([a-z\-]+):(\d+)(?:x(\d+))?$")
-MAX_TILES = 4_000_000
 PLACED_TILES = 100_000  # larger built-ins carry no drawing placement (pictures develop them instead)
 
 
@@ -46,6 +46,10 @@ def parse_builtin(name: str) -> tuple[str, int, int]:
             f"strip:N, or hex-plane/hex-cylinder/hex-mobius/hex-torus:MxN)"
         )
     kind = m.group(1)
+    digits = max(len(m.group(2)), len(m.group(3) or ""))
+    if digits > limit("size_digits"):
+        raise BuiltinError(f"built-in board {name[:40]!r}{'…' if len(name) > 40 else ''}: a size of {digits} digits is "
+                           f"more than the limit size_digits={limit('size_digits')} ({LIMITS['size_digits'].what})")
     if kind.endswith("strip"):
         if m.group(3) is not None:
             raise BuiltinError(f"built-in board {name!r}: a strip takes one size, e.g. strip:7")
@@ -56,8 +60,9 @@ def parse_builtin(name: str) -> tuple[str, int, int]:
         rows, cols = int(m.group(2)), int(m.group(3))
     if rows < 1 or cols < 1:
         raise BuiltinError(f"built-in board {name!r}: sizes must be at least 1")
-    if rows * cols > MAX_TILES:
-        raise BuiltinError(f"built-in board {name!r}: {rows * cols} tiles is more than {MAX_TILES}")
+    if rows * cols > limit("tiles"):
+        raise BuiltinError(f"built-in board {name!r}: {rows * cols} tiles is more than the limit tiles={limit('tiles')} "
+                           "(raise it with --limit tiles=N)")
     return kind, rows, cols
 
 
@@ -67,6 +72,8 @@ def builtin_board(name: str, domain: ChartDomain | str | None = None) -> Board:
     grid = HEX if kind in HEX_KINDS else SQUARE
     base = kind.removeprefix("hex-")
     dom = domain if isinstance(domain, ChartDomain) else domain_from_spec(grid, domain)
+    check("chart_entries", rows * cols * len(dom.cells),  # before building anything of that size
+          f"built-in board {name!r} with a chart domain of {len(dom.cells)} cells: chart entries", BuiltinError)
     if grid.is_hex and base == "torus" and rows % 2:
         raise BuiltinError(f"built-in board {name!r}: a hex torus needs an even number of rows")
     if grid.is_hex and base == "mobius" and rows % 2 == 0:

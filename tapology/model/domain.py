@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from tapology.errors import DomainError
+from tapology.limits import check, limit
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
 
@@ -29,6 +30,7 @@ class ChartDomain:
 
     def __post_init__(self) -> None:
         g = self.grid
+        check("domain_cells", len(self.cells), f"chart domain {self.name!r}: cells", DomainError)
         if g.origin not in self.cells:
             raise DomainError(f"domain {self.name!r} does not contain the origin {g.origin}")
         rest = sorted(set(self.cells) - {g.origin}, key=g.order_key)
@@ -137,9 +139,10 @@ def domain_from_spec(grid: ReferenceGrid, spec: str | Iterable[Iterable[int]] | 
         m = _NAMED.match(spec.strip())
         if not m:
             raise DomainError(f"unknown domain {spec!r} (use box, box:R, plus, ball:R or a list of cells)")
-        kind, r = m.group(1), int(m.group(2) or 1)
-        if r < 1 or r > 8:
-            raise DomainError(f"domain {spec!r}: radius must be 1..8")
+        kind, r = m.group(1), int((m.group(2) or "1")[:10])  # more digits are out of range anyway
+        if r < 1 or r > limit("coordinate"):
+            raise DomainError(f"domain {spec!r}: radius must be 1..{limit('coordinate')} (the limit coordinate; "
+                              "raise it with --limit coordinate=N)")
         square = grid.directions == ((0, 1), (1, 0), (0, -1), (-1, 0))
         if kind == "box" and square:
             cells: list[Cell] | tuple[Cell, ...] = [(x, y) for x in range(-r, r + 1) for y in range(-r, r + 1)]

@@ -239,11 +239,17 @@ def linear_grid(
     (row-major, acting on column vectors; the identity first); laws checked on a ball."""
     if name in GRIDS:
         raise GridError(f"grid name {name!r} is taken by a built-in grid")
+    def whole(v: object) -> int:
+        if not isinstance(v, int) or isinstance(v, bool) or abs(v) > 64:
+            raise ValueError(v)  # floats (1.5, inf, nan) and huge numbers are no grid's coordinates
+        return v
+
     try:
-        dirs = tuple((int(d[0]), int(d[1])) for d in directions)
-        mats = tuple(((int(m[0][0]), int(m[0][1])), (int(m[1][0]), int(m[1][1]))) for m in matrices)
-    except (TypeError, ValueError, IndexError):
-        raise GridError(f"grid {name!r}: directions are [x, y] pairs and orientations 2×2 integer matrices") from None
+        dirs = tuple((whole(d[0]), whole(d[1])) for d in directions)
+        mats = tuple(((whole(m[0][0]), whole(m[0][1])), (whole(m[1][0]), whole(m[1][1]))) for m in matrices)
+    except (TypeError, ValueError, IndexError, KeyError):
+        raise GridError(f"grid {name!r}: directions are [x, y] pairs and orientations 2×2 integer matrices "
+                        "(whole numbers of at most 64)") from None
     if any(len(d) != 2 for d in directions):
         raise GridError(f"grid {name!r}: every direction needs two coordinates")
     group = OrientationGroup.from_matrices(f"{name}-orientations", mats)

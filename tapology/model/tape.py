@@ -52,6 +52,8 @@ def parse_tape(text: str, board: Board, where: str = "tape") -> Taping:
     if m:
         t = board.tile(m.group(1), f"{where} {text!r}")
         u = board.tile(m.group(3), f"{where} {text!r}")
+        if any(len(v.strip().lstrip("+-")) > 18 for v in (*m.group(2).split(","), m.group(4))):
+            raise BoardError(f"{where} {text!r}: a number of more than 18 digits is outside the chart domain")
         cell = tuple(int(v) for v in m.group(2).split(","))
         o = int(m.group(4))
         if len(cell) != len(grid.origin):

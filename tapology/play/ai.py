@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from tapology.errors import StrengthError
 from tapology.game import Game, Position, Turn
 from tapology.games.kinrow import KInARow, popcount
+from tapology.limits import check
 from tapology.play.solve import WIN, KinrowTable, solve_kinrow
 
 TABLE_TILES = 20
@@ -274,8 +275,8 @@ def parse_player(text: str, where: str = "player") -> PlayerSpec:
             seconds = float(limit.rstrip("s"))
         except ValueError:
             raise StrengthError(f"{where}: {text!r}: the time limit after @ must be seconds") from None
-        if seconds <= 0:
-            raise StrengthError(f"{where}: {text!r}: the time limit must be positive")
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise StrengthError(f"{where}: {text!r}: the time limit must be a positive, finite number of seconds")
     kind, _, arg = body.partition(":")
     if kind in SEARCHES:
         try:
@@ -284,6 +285,8 @@ def parse_player(text: str, where: str = "player") -> PlayerSpec:
             raise StrengthError(f"{where}: {text!r}: {kind}'s budget must be a whole number") from None
         if budget < 1:
             raise StrengthError(f"{where}: {text!r}: {kind}'s budget must be at least 1")
+        check("depth" if kind == "alphabeta" else "playouts", budget, f"{where}: {text!r}: {kind}'s budget",
+              StrengthError)
         return PlayerSpec(kind, budget, seconds, text.strip())
     if arg:
         raise StrengthError(f"{where}: {text!r}: use random, perfect, a depth, alphabeta:D or mcts:N")
@@ -439,7 +442,11 @@ class AlphaBetaAgent:
         if len(self.table) > TT_LIMIT:
             self.table.clear()
         best = kids[0][0]
-        for d in range(1, self.depth + 1):
+        depth = self.depth
+        if isinstance(self.tree, KinrowTree):  # a claim game ends within one ply per free tile: no deeper search
+            x, o = self.tree.node(pos)
+            depth = min(depth, self.tree.game.n - popcount(x | o))
+        for d in range(1, depth + 1):
             try:
                 label, _v = self._root(kids, d)
             except _Timeout:

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tapology.errors import PredicateError
+from tapology.limits import limit
 
 TERMS_WITH_ARG = {"count", "line", "lines", "live", "turn", "pieces"}
 BOARD_TERMS = {"open", "closed", "consistent", "manifold", "orientable", "euler"}
@@ -74,16 +75,28 @@ class Node:
         return f"({self.args[0]} {self.op} {self.args[1]})"
 
 
+def _balanced(op: str, items: list[Node]) -> Node:
+    """A chain of ``and`` (or ``or``) as a balanced tree, so that long chains stay shallow."""
+    if len(items) == 1:
+        return items[0]
+    mid = len(items) // 2
+    return Node(op, (_balanced(op, items[:mid]), _balanced(op, items[mid:])))
+
+
+def _short(text: str) -> str:
+    """The predicate quoted for a one-line message (long ones cut in the middle)."""
+    return repr(text) if len(text) <= 80 else repr(text[:50] + " … " + text[-20:])
+
+
 def _tokens(text: str) -> list[tuple[str, int]]:
     out = []
     i = 0
-    while i < len(text):
-        if text[i:].strip() == "":
-            break
+    end = len(text.rstrip())
+    while i < end:
         m = _TOKEN.match(text, i)
         if not m or m.end() == i:
             j = len(text) - len(text[i:].lstrip())
-            raise PredicateError(f"predicate {text!r}: cannot read {text[j:][:12]!r} at column {j + 1}")
+            raise PredicateError(f"predicate {_short(text)}: cannot read {text[j:][:12]!r} at column {j + 1}")
         tok = m.group(1) or m.group(2) or m.group(3)
         out.append((tok, m.start(m.lastindex or 0) + 1))
         i = m.end()
@@ -91,9 +104,14 @@ def _tokens(text: str) -> list[tuple[str, int]]:
 
 
 def parse_predicate(text: str) -> Node:
-    """Parse a predicate; :class:`PredicateError` naming the column of the first problem."""
+    """Parse a predicate; :class:`PredicateError` naming the column of the first problem, or the limit on its
+    length or nesting depth (:mod:`tapology.limits`) that it exceeds."""
+    if len(text) > limit("predicate_length"):
+        raise PredicateError(f"predicate {_short(text)}: {len(text)} characters is more than the limit "
+                             f"predicate_length={limit('predicate_length')} (raise it with --limit predicate_length=N)")
     toks = _tokens(text)
     pos = 0
+    depth = 0
 
     def peek() -> str | None:
         return toks[pos][0] if pos < len(toks) else None
@@ -104,10 +122,10 @@ def parse_predicate(text: str) -> Node:
     def take(expected: str | None = None) -> str:
         nonlocal pos
         if pos >= len(toks):
-            raise PredicateError(f"predicate {text!r}: ends too soon" + (f" (expected {expected!r})" if expected else ""))
+            raise PredicateError(f"predicate {_short(text)}: ends too soon" + (f" (expected {expected!r})" if expected else ""))
         tok = toks[pos][0]
         if expected is not None and tok.lower() != expected:
-            raise PredicateError(f"predicate {text!r}: expected {expected!r} at column {col()}, found {tok!r}")
+            raise PredicateError(f"predicate {_short(text)}: expected {expected!r} at column {col()}, found {tok!r}")
         pos += 1
         return tok
 
@@ -115,23 +133,35 @@ def parse_predicate(text: str) -> Node:
         return tok is not None and tok.lower() in words
 
     def p_or() -> Node:
-        a = p_and()
+        items = [p_and()]
         while kw(peek(), "or", "||"):
             take()
-            a = Node("or", (a, p_and()))
-        return a
+            items.append(p_and())
+        return _balanced("or", items)
 
     def p_and() -> Node:
-        a = p_not()
+        items = [p_not()]
         while kw(peek(), "and", "&&"):
             take()
-            a = Node("and", (a, p_not()))
-        return a
+            items.append(p_not())
+        return _balanced("and", items)
+
+    def deeper() -> None:
+        nonlocal depth
+        depth += 1
+        if depth > limit("predicate_depth"):
+            raise PredicateError(f"predicate {_short(text)}: nested more than {limit('predicate_depth')} deep at column "
+                                 f"{col()}, more than the limit predicate_depth={limit('predicate_depth')} "
+                                 "(raise it with --limit predicate_depth=N)")
 
     def p_not() -> Node:
+        nonlocal depth
         if kw(peek(), "not", "!"):
             take()
-            return Node("not", (p_not(),))
+            deeper()
+            node = Node("not", (p_not(),))
+            depth -= 1
+            return node
         return p_cmp()
 
     def p_cmp() -> Node:
@@ -149,34 +179,41 @@ def parse_predicate(text: str) -> Node:
         return a
 
     def p_atom() -> Node:
+        nonlocal depth
         c = col()
         tok = take()
         if tok == "(":
+            deeper()
             a = p_or()
             take(")")
+            depth -= 1
             return a
         if tok.isdigit():
+            if len(tok) > 18:
+                raise PredicateError(f"predicate {_short(text)}: number at column {c} has {len(tok)} digits (at most 18)")
             return Node("num", (int(tok),))
         name = tok.lower()
         if name == "prev" and peek() == "(":
             take("(")
+            deeper()
             a = p_or()
             take(")")
+            depth -= 1
             return Node("prev", (a,))
         if name in ("and", "or", "not"):
-            raise PredicateError(f"predicate {text!r}: {tok!r} at column {c} needs something before it")
+            raise PredicateError(f"predicate {_short(text)}: {tok!r} at column {c} needs something before it")
         if peek() == "(":
             take("(")
             if name not in TERMS_WITH_ARG:
-                raise PredicateError(f"predicate {text!r}: {tok!r} at column {c} takes no argument "
+                raise PredicateError(f"predicate {_short(text)}: {tok!r} at column {c} takes no argument "
                                      f"(terms with one: {', '.join(sorted(TERMS_WITH_ARG))})")
             arg = take()
             take(")")
             return Node("term", (name, arg))
         if name in TERMS_WITH_ARG - TERMS_BARE:
-            raise PredicateError(f"predicate {text!r}: {tok!r} at column {c} needs an argument, e.g. {name}(X)")
+            raise PredicateError(f"predicate {_short(text)}: {tok!r} at column {c} needs an argument, e.g. {name}(X)")
         if name not in TERMS_BARE:
-            raise PredicateError(f"predicate {text!r}: unknown term {tok!r} at column {c} "
+            raise PredicateError(f"predicate {_short(text)}: unknown term {tok!r} at column {c} "
                                  f"(known: {', '.join(sorted(TERMS_BARE | TERMS_WITH_ARG))})")
         return Node("term", (name, None))
 
@@ -184,8 +221,22 @@ def parse_predicate(text: str) -> Node:
         raise PredicateError("predicate is empty")
     tree = p_or()
     if pos != len(toks):
-        raise PredicateError(f"predicate {text!r}: unexpected {toks[pos][0]!r} at column {col()}")
+        raise PredicateError(f"predicate {_short(text)}: unexpected {toks[pos][0]!r} at column {col()}")
+    if tree_depth(tree) > limit("predicate_depth"):
+        raise PredicateError(f"predicate {_short(text)}: its terms nest {tree_depth(tree)} deep, more than the limit "
+                             f"predicate_depth={limit('predicate_depth')} (raise it with --limit predicate_depth=N)")
     return tree
+
+
+def tree_depth(node: Node) -> int:
+    """The depth of a parsed predicate (without recursion: a long chain of ``and`` nests deep)."""
+    best = 0
+    stack = [(node, 1)]
+    while stack:
+        n, d = stack.pop()
+        best = max(best, d)
+        stack.extend((a, d + 1) for a in n.args if isinstance(a, Node))
+    return best
 
 
 class Terms(Protocol):

@@ -25,10 +25,11 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from tapology.errors import RecordError, TapologyError
+from tapology.errors import LimitError, RecordError, TapologyError
 from tapology.files import check_target, read_text, write_atomic
 from tapology.game import Game, Position, Turn
 from tapology.games.kinrow import KInARow
+from tapology.limits import check_nesting
 from tapology.model.board import Board
 from tapology.model.group import Cell
 from tapology.model.tape import board_tapings
@@ -39,6 +40,8 @@ from tapology.render.ascii import draw_board
 from tapology.render.develop import develop_board
 
 RECORD_FORMAT = "tapology-game/1"
+MENU_WIDTH = 78  # characters of a line of the turn menu
+MENU_LINES = 8  # lines of the turn menu shown before each turn (the rest on 'm')
 
 
 
@@ -65,11 +68,20 @@ class GameRecord:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
         """Read a record; :class:`RecordError` naming the file and the problem."""
-        text = read_text(path, "game record", RecordError)
+        return cls.from_text(read_text(path, "game record", RecordError), path)
+
+    @classmethod
+    def from_text(cls, text: str, path: str | os.PathLike[str] = "record") -> GameRecord:
+        """A record from its JSON text; :class:`RecordError` naming ``path`` and the problem."""
         try:
+            check_nesting(text, os.fspath(path), json_like=True)
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
+        except LimitError as exc:
+            raise RecordError(str(exc)) from None
+        except ValueError as exc:  # an integer too long to convert
+            raise RecordError(f"{path}: not JSON: {exc}") from None
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(f"{path}: not a game record (expected \"format\": \"{RECORD_FORMAT}\")")
         turns = data.get("turns")
@@ -198,7 +210,7 @@ _HELP = """commands:
   LABEL      a turn by its label
   undo, u    take back the last turn (and the computer's reply)
   save FILE  write the game record;  load FILE  replay a record
-  moves, m   list the turns;  board, b  draw the board;  quit, q  stop"""
+  moves, m   list all turns (m TEXT: those with TEXT);  board, b  draw the board;  quit, q  stop"""
 
 
 class PlaySession:
@@ -284,14 +296,35 @@ class PlaySession:
             self.say(self.note)
             self.note = ""
 
-    def show_moves(self, turns: Sequence[Turn]) -> None:
-        """List the turns with their numbers."""
+    def show_moves(self, turns: Sequence[Turn], full: bool = False, only: str = "") -> None:
+        """List the turns with their numbers, packed in columns: claims on one line, the other turns at most
+        ``MENU_LINES`` lines unless ``full`` (``only``: the turns whose label contains it), so that the board stays
+        on screen."""
         items = self.menu(turns)
         if isinstance(self.game, KInARow):
             self.say("free tiles: " + " ".join(n for n, _ in items))
-        else:
-            for n, t in items:
-                self.say(f"  {n:>3}  {t.label}")
+            return
+        if only:
+            items = [(n, t) for n, t in items if only.lower() in t.label.lower()]
+            if not items:
+                self.say(f"no turn matches {only!r}")
+                return
+        same = [n for n, t in items if n == t.label]
+        if same:
+            self.say("turns: " + " ".join(same))
+        rest = [f"{n:>3} {t.label}" for n, t in items if n != t.label]
+        if not rest:
+            return
+        width = max(map(len, rest)) + 2
+        per_line = max(1, MENU_WIDTH // width)
+        lines = ["".join(cell.ljust(width) for cell in rest[i:i + per_line]).rstrip()
+                 for i in range(0, len(rest), per_line)]
+        shown = lines if full or len(lines) <= MENU_LINES else lines[:MENU_LINES]
+        for line in shown:
+            self.say(line)
+        if len(shown) < len(lines):
+            more = len(rest) - len(shown) * per_line
+            self.say(f"… and {more} more: 'm' lists them all, 'm TEXT' those whose label has TEXT (e.g. m 3.up)")
 
     # -- input --
     def parse(self, text: str, turns: Sequence[Turn]) -> tuple[Turn | None, str]:
@@ -480,7 +513,8 @@ class PlaySession:
                     self.say(_HELP)
                     continue
                 if word in ("m", "moves"):
-                    self.show_moves(turns)
+                    rest = cmd.split(maxsplit=1)
+                    self.show_moves(turns, full=True, only=rest[1].strip() if len(rest) > 1 else "")
                     continue
                 if word in ("b", "board"):
                     self.show()

@@ -23,9 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tapology.errors import TranscriptError
+from tapology.errors import LimitError, TranscriptError
 from tapology.game import Game, Position
 from tapology.games.kinrow import KInARow, popcount
+from tapology.limits import check_nesting
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board, Fact
 
@@ -228,15 +229,20 @@ def read_transcript(game: Game, text: str, where: str = "transcript") -> list[En
     """Parse JSON lines (blank lines and lines starting with # skipped)."""
     out: list[Entry] = []
     prev: Position | None = None
-    for i, raw in enumerate(text.splitlines(), start=1):
+    for i, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         at = f"{where}:{i}"
         try:
+            check_nesting(line, at, json_like=True)
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise TranscriptError(f"{at}: not JSON: {exc.msg}") from None
+        except LimitError as exc:
+            raise TranscriptError(str(exc)) from None
+        except ValueError as exc:  # an integer too long to convert
+            raise TranscriptError(f"{at}: not JSON: {exc}") from None
         if isinstance(obj, str):
             out.append(Entry(i, turn=obj))
             continue

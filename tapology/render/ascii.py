@@ -147,21 +147,22 @@ def chart_entries(board: Board, chart: Mapping[Cell, tuple[int, int]]) -> dict[t
     return out
 
 
-def draw_chart(board: Board, tile: int, chart: Mapping[Cell, tuple[int, int]]) -> str:
-    """One chart in the seed's style, its centre marked with ``*``."""
+def draw_chart(board: Board, tile: int, chart: Mapping[Cell, tuple[int, int]], width: int | None = None) -> str:
+    """One chart in the seed's style, its centre marked with ``*`` (``width``: of a cell, measured once per board)."""
     grid = board.grid
     entries = chart_entries(board, chart)
     return draw_grid(entries, centre=grid.layout_row_col(grid.origin), square=not grid.is_hex,
-                     width=_cell_width(board.tiles))
+                     width=width or _cell_width(board.tiles))
 
 
 def draw_charts(board: Board, charts: Mapping[int, Mapping[Cell, tuple[int, int]]], per_row: int = 3) -> str:
     """Several charts side by side, titled ``chart T``, ``per_row`` to a line."""
     items = list(charts.items())
     blocks = []
+    width = _cell_width(board.tiles)  # once: measuring every tile label per chart made big boards quadratic
     for k in range(0, len(items), per_row):
         chunk = items[k:k + per_row]
-        blocks.append(side_by_side([draw_chart(board, t, c) for t, c in chunk],
+        blocks.append(side_by_side([draw_chart(board, t, c, width) for t, c in chunk],
                                    [f"chart {board.tiles[t]}" for t, _ in chunk]))
     return "\n\n".join(blocks)
 

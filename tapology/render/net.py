@@ -203,23 +203,25 @@ def _mark_sides(board: Board, net: Net, pic: str, entries: Mapping[tuple[int, in
             y = (row - r0) * 4
             x = (col - c0) * (width + 1)
             mx, my = (p1[0] + p2[0]) / 2 - c[0], (p1[1] + p2[1]) / 2 - c[1]
-            letter = pair.label[0]
+            label = pair.label  # written whole (a2, b2, … on big boards), reading left to right
+            n = len(label)
             if abs(my) > abs(mx):  # top or bottom border
                 yb = y if my > 0 else y + 4
                 arrow = ">" if p2[0] > p1[0] else "<"
-                for xx in (x + mid - 1, x + mid - 4, x + mid + 2):
-                    if (yb, xx) not in used and (yb, xx + 1) not in used:
-                        put(yb, xx, letter)
-                        put(yb, xx + 1, arrow)
+                for xx in (x + mid - n, x + mid - 3 - n, x + mid + 2):
+                    if all((yb, xx + k) not in used for k in range(n + 1)):
+                        for k, ch in enumerate(label + arrow):
+                            put(yb, xx + k, ch)
                         break
             else:
                 xb = x if mx < 0 else x + width + 1
+                x0 = xb if mx < 0 else xb - n + 1  # the rest of the label inside the tile's box
                 up = p2[1] > p1[1]
-                if (y + 2, xb) not in used:
-                    put(y + 2, xb, letter)
+                ya = y + 2 if (y + 2, xb) not in used else (y + 3 if up else y + 1)
+                for k, ch in enumerate(label):
+                    put(ya, x0 + k, ch)
+                if ya == y + 2:
                     put(y + 1 if up else y + 3, xb, "^" if up else "v")
-                else:
-                    put(y + 3 if up else y + 1, xb, letter)
     return "\n".join("".join(r).rstrip() for r in canvas)
 
 

@@ -310,20 +310,14 @@ def svg_to_png(svg: str, path: str | os.PathLike[str]) -> str:
     if conv is None:
         raise RenderError(f"{os.fspath(path)}: {NO_CONVERTER}")
     name, fn = conv
-    target = Path(path)
-    check_target(target)
+    check_target(Path(path))
     with tempfile.TemporaryDirectory(prefix="tapology-svg-") as tmp:
         src = os.path.join(tmp, "picture.svg")
         Path(src).write_text(svg, encoding="utf-8")
-        fd, out = tempfile.mkstemp(dir=target.parent, prefix=".tapology-", suffix=".png")
-        os.close(fd)
-        try:
-            if not (fn(src, out) and _is_png(out)):
-                raise RenderError(f"{target}: {name} failed to convert the picture to PNG")
-            os.replace(out, target)
-        except BaseException:
-            Path(out).unlink(missing_ok=True)
-            raise
+        out = os.path.join(tmp, "picture.png")
+        if not (fn(src, out) and _is_png(out)):
+            raise RenderError(f"{os.fspath(path)}: {name} failed to convert the picture to PNG")
+        files.write_atomic(path, Path(out).read_bytes(), RenderError)
     return name
 
 

@@ -21,6 +21,9 @@ class Report:
         raise NotImplementedError
 
 
+UNDECIDED = 3  # the exit code of a yes/no question that --timeout left unanswered (verify --reach)
+
+
 def stop_exit(stopped: str | None) -> int:
     """The exit code of a long job's answer: 130 after Ctrl-C, else 0 (finished, or partial after a timeout)."""
     return 130 if stopped == "interrupted" else 0

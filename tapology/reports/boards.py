@@ -57,6 +57,9 @@ def charts_json(atlas: Atlas, tiles: Sequence[int]) -> dict[str, list[dict[str, 
     return out
 
 
+SHOW_CHARTS = 100  # charts show draws without --chart (a big board's charts are named with --chart)
+
+
 def _chart_tiles(board: Board, charts: Sequence[str]) -> list[int]:
     """The tiles whose charts ``--chart`` names (checked), all tiles when it names none."""
     return [board.tile(t, f"--chart {t}") for t in charts] if charts else list(range(len(board.tiles)))
@@ -97,25 +100,33 @@ class ShowReport(Report):
     source: BoardSource
     atlas: Atlas
     charts: list[int]
+    more: int = 0  # charts left out (a big board without --chart)
 
     def to_json(self) -> dict[str, Any]:
         b, at = self.source.board, self.atlas
-        return {"grid": b.grid.name, "tiles": list(b.tiles), "charts": charts_json(at, self.charts),
-                "consistent": at.conflict is None, "conflict": None if at.conflict is None else at.conflict.to_json(b)}
+        out = {"grid": b.grid.name, "tiles": list(b.tiles), "charts": charts_json(at, self.charts),
+               "consistent": at.conflict is None, "conflict": None if at.conflict is None else at.conflict.to_json(b)}
+        if self.more:
+            out["charts_left_out"] = self.more
+        return out
 
     def text(self) -> str:
         b, at = self.source.board, self.atlas
         out = draw_board(at.board() if at.conflict is None else b) + "\n\n"
         out += draw_charts(b, {t: at.chart_of(t) for t in self.charts})
+        if self.more:
+            out += f"\n\n… and the charts of {self.more} more tiles: name them with --chart"
         if at.conflict is not None:
             out += "\n\nthe board is inconsistent:\n" + at.conflict.describe(b)
         return out
 
 
 def show_report(spec: str, charts: Sequence[str] = (), domain: str | None = None) -> ShowReport:
-    """A board's tiles and charts (all, or the tiles ``charts`` names)."""
+    """A board's tiles and charts (those of the first ``SHOW_CHARTS`` tiles, or the tiles ``charts`` names)."""
     src, at = open_board(spec, domain)
-    return ShowReport(src, at, _chart_tiles(src.board, charts))
+    tiles = _chart_tiles(src.board, charts)
+    more = 0 if charts else max(0, len(tiles) - SHOW_CHARTS)
+    return ShowReport(src, at, tiles[:len(tiles) - more], more)
 
 
 # ---- check ---------------------------------------------------------------------------------------

@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tapology.errors import OptionError
-from tapology.files import check_target, write_atomic
+from tapology.errors import OptionError, ReachError
+from tapology.files import check_target, remove_stale, write_atomic
 from tapology.games.registry import load_game
+from tapology.limits import check
 from tapology.model.boardfile import save_board
 from tapology.play.invariants import InvariantResult, prove_invariant
 from tapology.play.metrics import CompareResult, ValueBoards, boards_for_value, compare
@@ -132,6 +133,10 @@ def invariant_report(spec: str, board: str | None, predicate: str, *, method: st
                      ) -> InvariantReport:
     """``verify GAME --invariant PRED``: does PRED hold at every reachable position (across every turn, with prev)?"""
     lg = load_game(spec, board)
+    if depth is not None and lg.kinrow is not None:
+        depth = min(depth, lg.kinrow.n)  # a claim game ends within one turn per tile
+    elif depth is not None:
+        check("depth", depth, f"--depth {depth}: turns", ReachError)
     return InvariantReport(prove_invariant(lg, predicate, method=method, depth=depth, timeout=timeout,
                                            max_positions=max_positions, progress=progress))
 
@@ -232,6 +237,7 @@ def value_boards_report(spec: str, request: Request, value: str, *, plies: int |
                 path = str(Path(out_dir) / f"board-{i:03d}.toml")
                 save_board(b.board, path)
                 rep.written.append(path)
+        remove_stale(out_dir, {Path(p).name for p in rep.written}, OptionError)
     return rep
 
 

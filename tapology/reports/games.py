@@ -11,6 +11,7 @@ from tapology.errors import NotationError, OptionError
 from tapology.games.chess import ChessNotation, fen, position_from_fen, san
 from tapology.games.perft import PerftRun, auto_executor, estimate_leaves, run_perft
 from tapology.games.registry import load_rules, open_game, open_position
+from tapology.limits import check
 from tapology.parallel import Executor, check_timeout, time_limit
 from tapology.reports.base import Report, stop_exit, stop_text
 from tapology.rules.describe import rules_json, rules_text
@@ -137,6 +138,7 @@ def perft_report(spec: str, depth: int, board: str | None = None, position: str 
     if depth < 0:
         raise OptionError(f"--depth {depth}: must be ≥ 0")
     check_timeout(timeout)
+    check("depth", depth, f"--depth {depth}: turns", OptionError)  # the native engine counts in 32 bits
     g, pos = open_position(spec, board, position)
     t0 = time.perf_counter()
     with time_limit(timeout) as lim:  # a limit running out in the estimate leaves nothing to print

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -20,12 +21,15 @@ from tapology.errors import (
     TranscriptError,
 )
 from tapology.files import read_text
+from tapology.games.kinrow import MAX_TILES as KINROW_TILES
+from tapology.games.kinrow import kinrow_k
 from tapology.games.registry import LoadedGame, load_game
+from tapology.limits import check
 from tapology.parallel import Executor, check_timeout, time_limit
 from tapology.play import referee as ref
 from tapology.play.ai import SEARCHES, Agent, make_agent, parse_player, parse_strength
 from tapology.play.reach import ReachResult, reach_game, reach_kinrow, reach_z3
-from tapology.play.session import GameRecord, PlaySession, autosave_path, check_record_target
+from tapology.play.session import RECORD_FORMAT, GameRecord, PlaySession, autosave_path, check_record_target
 from tapology.play.solve import (
     SolvePlan,
     SolveResult,
@@ -37,7 +41,7 @@ from tapology.play.solve import (
 )
 from tapology.play.transcript import read_transcript
 from tapology.play.verify import Finding, lines_of_game, static_checks
-from tapology.reports.base import Report, stop_exit, stop_text
+from tapology.reports.base import UNDECIDED, Report, stop_exit, stop_text
 
 StageProgress = Callable[[str, int, int], None]  # (stage, done, total)
 DEFAULT_MOVE_TIME = 10.0  # seconds a computer player searches a move for, unless told otherwise
@@ -194,6 +198,10 @@ def solve_report(game: str, board: str | None = None, symmetry: bool | None = No
     seconds or Ctrl-C give the counts so far, partial."""
     check_timeout(timeout)
     lg = load_game(game, board, fast=not generic)
+    tiles = len(lg.generic.initial().board.tiles)
+    if not generic and lg.kinrow is None and kinrow_k(lg.rules) is not None and tiles > KINROW_TILES:
+        raise SolveError(f"{lg.name} on {lg.board_name!r}: {tiles} tiles is more than the {KINROW_TILES} the k-in-a-row "
+                         "solver holds, and far beyond exhaustive search (try match, or verify --reach --depth K)")
     sp = solve_plan(lg, symmetry)
     if sp.beyond is not None and not force:
         raise SolveError(f"solve {lg.name} on {lg.board_name}: beyond exhaustive solving: {sp.beyond}. Instead: "
@@ -250,13 +258,19 @@ def referee_report(game: str, transcript: str | None = None, board: str | None =
     """Check a transcript (a file, or ``-`` for ``stdin``) turn by turn, or (``pgn``) every game of a PGN file."""
     if (transcript is None) == (pgn is None):
         raise OptionError("referee: give a transcript or --pgn FILE (one of them)")
-    lg = load_game(game, board)
     stdin = stdin or sys.stdin
     if pgn is not None:
+        lg = load_game(game, board)
         text = stdin.read() if pgn == "-" else read_text(pgn, "PGN file", TranscriptError)
         return RefereeReport(ref.referee_pgn(lg.generic, text, pgn), pgn=True)
     assert transcript is not None
     text = stdin.read() if transcript == "-" else read_text(transcript, "transcript", TranscriptError)
+    if f'"{RECORD_FORMAT}"' in text[:4096] and text.lstrip().startswith("{"):
+        # a game record as ``play --save`` writes it: its turns, on its board unless --board says otherwise
+        rec = GameRecord.from_text(text, transcript)
+        board = board or rec.board
+        text = "".join(json.dumps(t) + "\n" for t in rec.turns)
+    lg = load_game(game, board)
     return RefereeReport([ref.referee(lg.game, read_transcript(lg.game, text, transcript), any_start=any_start)])
 
 
@@ -277,7 +291,10 @@ class VerifyReport(Report):
     @property
     def exit_code(self) -> int:  # type: ignore[override]
         if self.reach is not None and not self.reach.complete:
-            return stop_exit(self.stopped or "interrupted")
+            # a yes/no question left open by --timeout is neither yes (0) nor no (1)
+            return UNDECIDED if self.stopped == "timeout" else stop_exit(self.stopped or "interrupted")
+        if self.reach is not None and not self.reach.reachable:
+            return 1  # the question's answer is no
         return 1 if any(f.severity == "error" for f in self.findings) else 0
 
     def to_json(self) -> dict[str, Any]:
@@ -318,10 +335,14 @@ def verify_report(rules: str, board: str | None = None, reach: str | None = None
         if not Path(rules).is_file():
             raise
         return VerifyReport(rules, board, [Finding("error", "load", str(exc), rules)])
+    kr = lg.kinrow
+    if reach is not None and kr is not None:
+        depth = min(depth, kr.n)  # a claim game ends within one turn per tile
+    elif reach is not None:
+        check("depth", depth, f"--depth {depth}: turns", ReachError)
     rep = VerifyReport(rules, lg.board_name, static_checks(lg), reach, depth)
     if reach is None:
         return rep
-    kr = lg.kinrow
     if kr is None and method == "z3":
         raise ReachError(f"--method z3 needs a k-in-a-row game; {rules} is searched exhaustively")
     rep.timeout = timeout

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tapology.solver.synthesis import Request
 
-from tapology.errors import BoardFileError, SynthesisError
+from tapology.errors import BoardFileError, LimitError, SynthesisError
+from tapology.files import remove_stale
+from tapology.limits import check
 from tapology.model.board import Board
 from tapology.model.boardfile import load_board, save_board
 from tapology.model.domain import domain_from_spec
@@ -89,6 +91,7 @@ class SignatureReport(Report):
 def signature_report(spec: str, domain: str | None = None) -> SignatureReport:
     """The signature of the board ``spec`` names."""
     b = closed_board(spec, domain)
+    check("canonical_tiles", len(b.tiles), f"board {spec!r}: tiles for a canonical form", LimitError)
     return SignatureReport(canonical(b).signature, len(b.tiles), automorphisms(b).order)
 
 
@@ -120,6 +123,8 @@ class SameReport(Report):
 def same_report(a: str, b: str, domain: str | None = None) -> SameReport:
     """Are the boards ``a`` and ``b`` name isomorphic (relabel tiles, re-orient each tile)?"""
     ba, bb = closed_board(a, domain), closed_board(b, domain)
+    if len(ba.tiles) == len(bb.tiles):  # boards of different sizes are told apart at once
+        check("canonical_tiles", len(ba.tiles), f"boards {a!r} and {b!r}: tiles for a canonical form", LimitError)
     f = isomorphism(ba, bb)
     if f is None:
         return SameReport(None)
@@ -204,6 +209,7 @@ def synthesize_report(tiles: int | None = None, grid: str = "square", domain: st
         target.mkdir(parents=True, exist_ok=True)
         for k, f in enumerate(res.boards, 1):
             save_board(f.board, target / f"board-{k:03d}.toml")
+        remove_stale(target, {f"board-{k:03d}.toml" for k in range(1, len(res.boards) + 1)}, SynthesisError)
     return SynthesisReport(res, count)
 
 

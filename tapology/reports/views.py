@@ -92,6 +92,10 @@ def picture_format(fmt: str | None, out: str | None) -> str:
         fmt = suffix if suffix in ("svg", "png") else "ascii"
     if fmt not in FORMATS:
         raise RenderError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
+    suffix = Path(out).suffix.lower().lstrip(".") if out else ""
+    if suffix in ("svg", "png", *OTHER_PICTURES) and suffix != fmt:
+        raise RenderError(f"-o {out}: a .{suffix} file cannot hold a {fmt} picture (--format {fmt}; "
+                          f"name the file .{'txt' if fmt == 'ascii' else fmt} or drop --format)")
     return fmt
 
 

@@ -12,8 +12,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from tapology.errors import RuleError, TapologyError
+from tapology.errors import LimitError, RuleError, TapologyError
 from tapology.files import read_text
+from tapology.limits import LIMITS, check_data_depth, check_nesting, limit
 from tapology.model.grid import ReferenceGrid, get_grid
 from tapology.model.group import Cell
 from tapology.rules.model import (
@@ -105,9 +106,19 @@ def _orientations(spec: Any, grid: ReferenceGrid, what: str) -> tuple[int, ...]:
     raise RuleError(f"{what}: orientations {spec!r}: use all, rotations, identity, fix:x,y or a list of numbers")
 
 
+def _extent(cells: Any, what: str) -> None:
+    """:class:`RuleError` naming ``what`` when a cell lies farther from the origin than the coordinate limit."""
+    far = max((max(abs(x) for x in c) for c in cells), default=0)
+    if far > limit("coordinate"):
+        cell = next(list(c) for c in cells if max(abs(x) for x in c) == far)
+        raise RuleError(f"{what}: cell {cell} lies {far} steps from the origin, more than the limit "
+                        f"coordinate={limit('coordinate')} ({LIMITS['coordinate'].what}; raise it with --limit coordinate=N)")
+
+
 def _cell(v: Any, grid: ReferenceGrid, what: str) -> Cell:
     if (isinstance(v, list) and len(v) == len(grid.origin)
             and all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        _extent([v], what)
         return tuple(v)
     raise RuleError(f"{what}: expected a cell like [1, 0], got {v!r}")
 
@@ -126,11 +137,18 @@ def _players(spec: Any, names: tuple[str, ...], what: str) -> tuple[int, ...]:
 
 class _Reader:
     def __init__(self, text: str, source: str) -> None:
+        text = text.removeprefix("\ufeff")
         self.where = _Where(text, source)
         self.source = source
         try:
+            check_nesting(text, source)
             self.data = tomllib.loads(text)
+            check_data_depth(self.data, source)
         except tomllib.TOMLDecodeError as exc:
+            raise RuleError(f"{source}: not valid TOML: {exc}") from None
+        except LimitError as exc:
+            raise RuleError(str(exc)) from None
+        except ValueError as exc:  # an integer too long to convert
             raise RuleError(f"{source}: not valid TOML: {exc}") from None
 
     def run(self) -> RuleSet:
@@ -317,6 +335,7 @@ class _Reader:
                 raise w.err(f"{what}: pattern must be a string drawing", table, i, "pattern")
             try:
                 raw = parse_pattern(spec["pattern"], self.grid, what)
+                _extent([c for c, _b, _a in raw], f"{what}: pattern")
             except RuleError as exc:
                 raise w.err(str(exc), table, i, "pattern") from None
         elif "cells" in spec:

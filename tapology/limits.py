@@ -1,0 +1,168 @@
+"""Limits on what an input may ask for, all in one place (documented in docs/limits.md).
+
+Every board, rule set, file, predicate and option is measured when it is read; an input beyond a limit is refused
+with a :class:`~tapology.errors.LimitError` naming the input, the measure and the limit, before any memory is
+spent on it.  Where a bigger input is legitimate, raise a limit explicitly: on the command line with
+``tapology --limit NAME=VALUE ...`` (repeatable), in the environment with ``TAPOLOGY_LIMITS="NAME=VALUE,..."``, or
+in a library call inside ``with raised(NAME=VALUE): ...``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from tapology.errors import LimitError, OptionError, TapologyError
+
+ENV = "TAPOLOGY_LIMITS"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A named limit: its default value and what it bounds."""
+
+    name: str
+    default: int
+    what: str
+
+
+LIMITS: dict[str, Limit] = {lim.name: lim for lim in (
+    Limit("file_bytes", 16_000_000, "bytes in one input file (board, rule, position, transcript, record)"),
+    Limit("nesting", 32, "nesting depth of arrays and tables in a TOML or JSON input"),
+    Limit("size_digits", 7, "digits in one size of a built-in board name (torus:MxN)"),
+    Limit("tiles", 250_000, "tiles of a board (torus:500x500 has 250,000)"),
+    Limit("coordinate", 8, "|x| or |y| of a rule set's cell: pattern extent, link anchor, safe and domain cells"),
+    Limit("domain_cells", 289, "cells of a chart domain (box:8 has 17 x 17 = 289)"),
+    Limit("chart_entries", 10_000_000, "tiles x chart-domain cells of a board (the atlas's size)"),
+    Limit("canonical_tiles", 10_000, "tiles of a board whose canonical form signature and same compute (the walk is "
+          "quadratic on boards with few symmetries)"),
+    Limit("predicate_depth", 64, "nesting depth of a --reach or --invariant predicate (parentheses, not, and, or)"),
+    Limit("predicate_length", 10_000, "characters in one predicate"),
+    Limit("depth", 10_000, "turns of a --depth when the game does not bound it itself, and an alphabeta:D player's D"),
+    Limit("playouts", 1_000_000, "playouts of an mcts:N player's move"),
+)}
+
+_raised: dict[str, int] = {}
+
+
+def _env() -> dict[str, int]:
+    text = os.environ.get(ENV, "").strip()
+    return dict(parse_setting(part, ENV) for part in text.split(",") if part.strip()) if text else {}
+
+
+def parse_setting(text: str, where: str = "--limit") -> tuple[str, int]:
+    """``NAME=VALUE`` as (name, value); :class:`OptionError` naming ``where`` and the text otherwise."""
+    name, eq, value = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if not eq or name not in LIMITS:
+        raise OptionError(f"{where} {text!r}: write NAME=VALUE with NAME one of {', '.join(LIMITS)}")
+    v = value.strip()
+    if not v.isdigit() or len(v) > 18 or int(v) < 1:
+        raise OptionError(f"{where} {text!r}: the value must be a whole number from 1 to 10**18")
+    return name, int(v)
+
+
+def limit(name: str) -> int:
+    """The value of limit ``name``: raised in this process, else from the environment, else the default."""
+    if name in _raised:
+        return _raised[name]
+    return _env().get(name, LIMITS[name].default)
+
+
+def set_limits(settings: dict[str, int]) -> None:
+    """Raise (or lower) limits for the rest of this process (the command line's ``--limit``)."""
+    for name in settings:
+        if name not in LIMITS:
+            raise OptionError(f"--limit {name!r}: unknown limit (known: {', '.join(LIMITS)})")
+    _raised.update(settings)
+
+
+def reset_limits() -> None:
+    """Back to the environment's and the default values."""
+    _raised.clear()
+
+
+@contextmanager
+def raised(**settings: int) -> Iterator[None]:
+    """Limits raised (or lowered) inside the ``with`` block only."""
+    before = dict(_raised)
+    set_limits(settings)
+    try:
+        yield
+    finally:
+        _raised.clear()
+        _raised.update(before)
+
+
+def check(name: str, value: int, what: str, error: type[TapologyError] = LimitError) -> None:
+    """``error`` (a :class:`LimitError` by default) saying ``what: VALUE is more than the limit`` when ``value``
+    exceeds limit ``name``."""
+    bound = limit(name)
+    if value > bound:
+        raise error(f"{what}: {value} is more than the limit {name}={bound} ({LIMITS[name].what}; "
+                         f"raise it with --limit {name}=N)")
+
+
+def nesting_depth(text: str, json_like: bool = False) -> int:
+    """The deepest nesting of ``[``/``{`` in a TOML (or JSON) text, skipping strings and comments; linear."""
+    depth = best = 0
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "[{":
+            depth += 1
+            best = max(best, depth)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        elif ch == "#" and not json_like:
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif ch in "\"'":
+            quote = ch * 3 if text.startswith(ch * 3, i) and not json_like else ch
+            j = i + len(quote)
+            while j < n and not text.startswith(quote, j):
+                if ch == '"' and text[j] == "\\":
+                    j += 1
+                elif len(quote) == 1 and text[j] == "\n" and not json_like:
+                    break
+                j += 1
+            i = j + len(quote)
+            continue
+        i += 1
+    return best
+
+
+def check_nesting(text: str, what: str, json_like: bool = False) -> None:
+    """:class:`LimitError` naming ``what`` when the text nests deeper than the ``nesting`` limit."""
+    bound = limit("nesting")
+    depth = nesting_depth(text, json_like)
+    if depth > bound:
+        raise LimitError(f"{what}: nested {depth} deep, more than the limit nesting={bound} "
+                         f"({LIMITS['nesting'].what}; raise it with --limit nesting=N)")
+
+
+def data_depth(obj: object) -> int:
+    """The nesting depth of parsed TOML or JSON data (dicts and lists), without recursion."""
+    best = 0
+    stack: list[tuple[object, int]] = [(obj, 0)]
+    while stack:
+        item, d = stack.pop()
+        if isinstance(item, dict):
+            best = max(best, d + 1)
+            stack.extend((v, d + 1) for v in item.values())
+        elif isinstance(item, list):
+            best = max(best, d + 1)
+            stack.extend((v, d + 1) for v in item)
+    return best
+
+
+def check_data_depth(obj: object, what: str) -> None:
+    """:class:`LimitError` naming ``what`` when parsed data nests deeper than the ``nesting`` limit."""
+    bound = limit("nesting")
+    depth = data_depth(obj)
+    if depth > bound:
+        raise LimitError(f"{what}: nested {depth} deep, more than the limit nesting={bound} "
+                         f"({LIMITS['nesting'].what}; raise it with --limit nesting=N)")

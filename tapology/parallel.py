@@ -128,6 +128,7 @@ class Limit:
 
     seconds: float | None = None
     fired: bool = False
+    fired_at: float | None = None  # time.monotonic() of the last TimeUp raised
 
     def stopped(self, complete: bool) -> str | None:
         """Why a job stopped early: None (it finished), ``timeout`` or ``interrupted`` (Ctrl-C)."""
@@ -143,6 +144,10 @@ def check_timeout(seconds: float | None, option: str = "--timeout") -> float | N
     return seconds
 
 
+REMIND = 1.0  # seconds between alarms once a time limit has run out
+GRACE = 5.0  # seconds a stopped job has to leave its time limit before it is told again
+
+
 @contextmanager
 def time_limit(seconds: float | None) -> Iterator[Limit]:
     """Raise :class:`TimeUp` in the main thread after ``seconds`` (None: never); the limit is lifted on leaving, and
@@ -154,11 +159,15 @@ def time_limit(seconds: float | None) -> Iterator[Limit]:
         return
 
     def fire(_signum: int, _frame: Any) -> None:
-        lim.fired = True
-        raise TimeUp
+        now = time.monotonic()
+        # the first alarm stops the job; a later one (every REMIND s) repeats it only if the job is still inside the
+        # limit GRACE s on: Python drops an exception raised where it ignores them (a weakref callback, a __del__)
+        if lim.fired_at is None or now - lim.fired_at >= GRACE:
+            lim.fired, lim.fired_at = True, now
+            raise TimeUp
 
     old = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, REMIND)
     try:
         yield lim
     finally:

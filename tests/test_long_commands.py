@@ -49,6 +49,26 @@ def test_time_limit_raises_a_keyboard_interrupt_and_says_it_fired() -> None:
             check_timeout(bad)
 
 
+def test_a_lost_time_up_is_repeated(monkeypatch) -> None:
+    # Python drops an exception raised inside a weakref callback or __del__: the limit must say it again
+    import tapology.parallel as par
+
+    monkeypatch.setattr(par, "GRACE", 0.5)
+    monkeypatch.setattr(par, "REMIND", 0.1)
+    swallowed = []
+    t0 = time.perf_counter()
+    with pytest.raises(TimeUp), time_limit(0.2):
+        try:
+            while time.perf_counter() - t0 < 0.6:
+                time.sleep(0.01)
+        except TimeUp:
+            swallowed.append(time.perf_counter() - t0)  # the job goes on as if it never heard
+        while time.perf_counter() - t0 < 10:
+            time.sleep(0.01)
+    waited = time.perf_counter() - t0
+    assert swallowed and 0.5 < waited < 3, waited
+
+
 # ---- perft ---------------------------------------------------------------------------------------------
 def test_perft_estimate_and_automatic_executor() -> None:
     g, pos = open_position("checkers", None, None)

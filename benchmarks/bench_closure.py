@@ -10,6 +10,7 @@ import argparse
 import platform
 import time
 
+from tapology.limits import raised
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board
 from tapology.model.builtins import builtin_board
@@ -87,4 +88,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with raised(tiles=1_000_000):  # the 10⁶-tile torus is 4× the default limit on board size
+        main()

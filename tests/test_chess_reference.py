@@ -459,8 +459,16 @@ def recorded() -> list[tuple[str, int, int]]:
     return out
 
 
+def _mark(count: int) -> list:
+    """Default run up to 20,000 leaves; slow up to a million (seconds to a minute); beyond, hours (3 to 31 minutes
+    each with this generator: the recorded counts' own comments give the times)."""
+    if count > 1_000_000:
+        return [pytest.mark.hours]
+    return [pytest.mark.slow] if count > 20_000 else []
+
+
 def _recorded_cases() -> list:
-    return [pytest.param(b, d, n, marks=[pytest.mark.slow] if n > 20_000 else [], id=f"{b}-{d}") for b, d, n in recorded()]
+    return [pytest.param(b, d, n, marks=_mark(n), id=f"{b}-{d}") for b, d, n in recorded()]
 
 
 def test_recorded_counts_cover_every_surface() -> None:

@@ -238,7 +238,7 @@ def position_from_fen(game: RuleGame, fen: str) -> Position:
         for m in re.finditer(r"\d+|.", text):
             tok = m.group(0)
             if tok.isdigit():
-                col += int(tok)
+                col += int(tok) if len(tok) <= 6 else nfiles + 1  # longer: more empty squares than the rank holds
                 continue
             if tok not in sets.by_letter:
                 raise _fen_error(fen, "field 1 (pieces)", f"rank {len(rows) - r}: unknown piece {tok!r}")

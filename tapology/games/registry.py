@@ -46,6 +46,8 @@ def load_rules(spec: str) -> RuleSet:
         base = load_rule_file(DATA / "tictactoe.toml")
         if m.group(1) is None:
             return base
+        if any(g is not None and len(g) > 6 for g in m.groups()):
+            raise RuleError(f"game {spec[:40]!r}{'…' if len(spec) > 40 else ''}: M, N and K have at most 6 digits")
         if m.group(2) is not None:
             rows, cols, k = int(m.group(1)), int(m.group(2)), int(m.group(3))
         else:

@@ -123,9 +123,12 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
             place = f"{where}: layout line {layout_line + k}" if layout_line else f"{where}: layout row {k + 1}"
             if not m:
                 raise BoardFileError(f"{place}: bad tile {tok!r} (write id or id@orientation, '.' for a hole)")
-            tid, g = m.group(1), int(m.group(2) or 0)
+            tid, digits = m.group(1), m.group(2) or "0"
+            g = int(digits) if len(digits) <= 6 else grid.group.order  # longer: out of range, and int() may refuse it
             if g >= grid.group.order:
-                raise BoardFileError(f"{place}: tile {tok!r}: orientation {g} out of range 0..{grid.group.order - 1}")
+                shown = tok if len(tok) <= 40 else tok[:40] + "…"
+                raise BoardFileError(f"{place}: tile {shown!r}: orientation {digits[:12]}{'…' if len(digits) > 12 else ''} "
+                                     f"out of range 0..{grid.group.order - 1}")
             if tid in placed:
                 raise BoardFileError(f"{place}: tile {tid!r} is drawn twice")
             tiles.append(tid)

@@ -291,7 +291,7 @@ class _Reader:
     def _state_token(self, tok: str, what: str, allow_relative: bool = True) -> str:
         if tok in self.state_names:
             return tok
-        if tok.isdigit() and int(tok) in self.state_by_value:
+        if tok.isdigit() and len(tok) <= 6 and int(tok) in self.state_by_value:
             return self.state_by_value[int(tok)]  # a state written by its number, as the seed's drawings do
         m = RELATIVE.match(tok)
         if m and allow_relative:

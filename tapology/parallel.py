@@ -140,7 +140,7 @@ class Limit:
 def check_timeout(seconds: float | None, option: str = "--timeout") -> float | None:
     """A time limit option's value: None or a positive finite number of seconds."""
     if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
-        raise OptionError(f"{option} {seconds}: must be a positive number of seconds")
+        raise OptionError(f"{option} {seconds}: give a positive, finite number of seconds")
     return seconds
 
 

@@ -9,7 +9,6 @@ every long command.
 from __future__ import annotations
 
 import json
-import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -17,8 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tapology.errors import OptionError
-from tapology.parallel import Executor, TimeUp, executor
+from tapology.parallel import Executor, TimeUp, check_timeout, executor
 from tapology.reports.base import Report
 
 GameArg = Annotated[str, typer.Argument(help="A game: tictactoe, tictactoe:K, tictactoe:M,N,K, checkers, chinese-checkers, "
@@ -51,10 +49,8 @@ def executor_option(workers: int | None, ray: bool, ray_address: str | None) -> 
 
 
 def seconds(value: float | None) -> float | None:
-    """The value of a ``--timeout`` (any option in seconds): a positive finite number, or :class:`OptionError`."""
-    if value is not None and not (math.isfinite(value) and value > 0):
-        raise OptionError(f"--timeout {value}: give a positive, finite number of seconds")
-    return value
+    """The value of a ``--timeout``: a positive finite number, or :class:`OptionError` (the library's one check)."""
+    return check_timeout(value)
 
 
 def timeout_option(help_text: str = "Stop after this many seconds.") -> Any:

@@ -3,7 +3,8 @@ and the royal test (docs/conventions.md §4).
 
 A **chain** starts with an entry move of the player to move, then follows links: a forced link
 that fits must be taken, an optional one may; a chain never passes the same position twice
-(nor comes back to where it started).  A complete chain, with the turn's clean-ups run to a
+(nor comes back to where it started), and a slide (the steps of one repeated move) never lands on
+a tile it has already passed, its start included (:func:`revisits`).  A complete chain, with the turn's clean-ups run to a
 fixpoint, is a candidate turn keyed by (start tile, end tile, changes); where the rule set
 names royal states it is a turn only if no royal piece of the mover is left capturable and
 no ``safe`` tile of its moves was attacked before it.  A tile is **attacked** by a player
@@ -14,7 +15,7 @@ turn aside) changes it; only entry moves whose chains could ever write the tile 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from tapology.errors import RuleError
@@ -47,6 +48,27 @@ def extend_path(comp: Compiled, path: Path, seq: tuple[int, ...], app: App) -> P
             and comp.rules.moves[app.move].slide:
         return (*path[:-1], (path[-1][0], app.to))
     return (*path, step)
+
+
+def revisits(comp: Compiled, seq: Sequence[int], app: App) -> bool:
+    """True when ``app`` would continue a slide onto a tile the slide has already passed, its start included: the
+    slide is the run of applications of ``app``'s repeated move that ``seq`` ends with (as :func:`extend_path` reads
+    it), and a tile is passed when one of them stands or lands on it.  A rule about tiles, not positions: a piece
+    that changes as it moves (chess's unmoved rook becoming a moved one) does not make its own tile new.  Every
+    executor (this walk, the native engine, the z3 and csp enumerations) asks it.  Cost: the slide's length."""
+    mi = app.move
+    if app.to < 0 or mi < 0 or not comp.rules.moves[mi].slide:
+        return False
+    if app.to == app.tile:
+        return True
+    apps = comp.apps
+    for k in range(len(seq) - 1, -1, -1):
+        prev = apps[seq[k]]
+        if prev.move != mi:
+            break
+        if app.to == prev.to or app.to == prev.tile:
+            return True
+    return False
 
 
 def count_tiles(comp: Compiled, codes: list[int], cond: Condition, player: int) -> int | None:
@@ -153,7 +175,9 @@ class Chains:
                 note(u)
 
         def step(app: App, start: int, path: Path, flagged: bool, seq: tuple[int, ...]) -> int:
-            """0: the move repeats a position (not taken); 1: taken; 2: taken and the walk must stop."""
+            """0: the move repeats a position or a slide's tile (not taken); 1: taken; 2: taken and the walk must stop."""
+            if revisits(comp, seq, app):
+                return 0
             undo: list[tuple[int, int]] = []
             for u, v in comp.new_values(app, work):
                 undo.append((u, work[u]))
@@ -323,24 +347,25 @@ class Chains:
         work = list(codes)
         best = 0
 
-        def go(app: App, depth: int) -> None:
+        def go(app: App, seq: tuple[int, ...]) -> None:
             nonlocal best
             vals = comp.new_values(app, work)
             undo = [(u, work[u]) for u, _ in vals]
             for u, v in vals:
                 work[u] = v
-            best = max(best, depth)
+            seq = (*seq, app.ident)
+            best = max(best, len(seq))
             for _forced, ids in comp.links(app.ident):
                 for j in ids:
                     b = comp.apps[j]
-                    if comp.fits(b, work):
-                        go(b, depth + 1)
+                    if comp.fits(b, work) and not revisits(comp, seq, b):
+                        go(b, seq)
             for u, v in undo:
                 work[u] = v
 
         for t in range(comp.n):
             for g in m.orientations:
                 ident = comp.place(mi, player, t, g)
-                if ident >= 0 and comp.fits(comp.apps[ident], work):
-                    go(comp.apps[ident], 1)
+                if ident >= 0 and comp.fits(comp.apps[ident], work) and not revisits(comp, (), comp.apps[ident]):
+                    go(comp.apps[ident], ())
         return best

@@ -2,8 +2,9 @@
 
 Variables ``c_0 … c_{L-1}`` range over the placed moves that can be step i (see
 :func:`tapology.rules.z3enum.candidates`) and −1 (stopped).  One constraint per prefix
-replays it: every step fits, follows a link of the step before, passes no position twice, and a
-chain stops only where no forced follow-up fits.  The bound L grows until no chain can use
+replays it: every step fits, follows a link of the step before, passes no position twice (nor a
+slide a tile it passed, :func:`tapology.rules.chains.revisits`), and a chain stops only where no
+forced follow-up fits.  The bound L grows until no chain can use
 all of it.  Cost: the solver's backtracking over prefixes.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 from constraint import FunctionConstraint, Problem
 
 from tapology.errors import RuleError
-from tapology.rules.chains import Chains
+from tapology.rules.chains import Chains, revisits
 from tapology.rules.compiled import Compiled
 from tapology.rules.z3enum import MAX_STEPS, candidates, record
 
@@ -23,13 +24,13 @@ def _replay(comp: Compiled, codes: list[int], seq: tuple[int, ...],
     work = list(codes)
     seen: list[frozenset] = [frozenset()]
     prev = -1
-    for a in seq:
+    for k, a in enumerate(seq):
         if a < 0:
             break
         if prev >= 0 and a not in {j for _f, ids in comp.links(prev) for j in ids}:
             return None
         app = comp.apps[a]
-        if not comp.fits(app, work):
+        if not comp.fits(app, work) or revisits(comp, seq[:k], app):
             return None
         for u, v in comp.new_values(app, work):
             work[u] = v
@@ -43,14 +44,15 @@ def _replay(comp: Compiled, codes: list[int], seq: tuple[int, ...],
     return work, seen
 
 
-def _go_on(comp: Compiled, codes: list[int], work: list[int], seen: list[frozenset], a: int, forced_only: bool,
-           move_cleanups=None) -> bool:
-    for forced, ids in comp.links(a):
+def _go_on(comp: Compiled, codes: list[int], work: list[int], seen: list[frozenset], seq: tuple[int, ...],
+           forced_only: bool, move_cleanups=None) -> bool:
+    """Some (forced) follow-up of the chain ``seq`` fits ``work`` without repeating a position or a slide's tile."""
+    for forced, ids in comp.links(seq[-1]):
         if forced_only and not forced:
             continue
         for j in ids:
             b = comp.apps[j]
-            if not comp.fits(b, work):
+            if not comp.fits(b, work) or revisits(comp, seq, b):
                 continue
             new = list(work)
             for u, v in comp.new_values(b, work):
@@ -76,7 +78,7 @@ def _problem(comp: Compiled, codes: list[int], cands: list[list[int]], steps: in
             if k == 0 or seq[k - 1] < 0:
                 return True
             got = _replay(comp, codes, seq[:k], mc)
-            return got is not None and not _go_on(comp, codes, got[0], got[1], seq[k - 1], True, mc)
+            return got is not None and not _go_on(comp, codes, got[0], got[1], seq[:k], True, mc)
         return _replay(comp, codes, seq, mc) is not None
 
     for k in range(steps):
@@ -103,7 +105,7 @@ def csp_chains(chains: Chains, codes: list[int], player: int) -> dict:
             if seq[-1] < 0:
                 return False
             got = _replay(comp, codes, seq, mc)
-            return got is not None and _go_on(comp, codes, got[0], got[1], seq[-1], False, mc)
+            return got is not None and _go_on(comp, codes, got[0], got[1], seq, False, mc)
 
         pb.addConstraint(FunctionConstraint(overflow), [f"c{i}" for i in range(steps)])
         if pb.getSolution() is None:

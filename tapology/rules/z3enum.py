@@ -4,11 +4,12 @@ Variables: ``c_i`` (which placed move is step i, −1 once the chain has stopped
 tile codes ``s_i[u]`` after i steps, for every tile some candidate move touches.  Constraints:
 step 0 is an entry move; step i+1 is a follow-up named by a link of step i; a step's cells
 hold accepted codes; writes give the next codes (a moving piece's frame carried by the
-landing orientation); no chain passes the same position twice; a chain stops only where no
-forced follow-up fits.  The chain bound grows until no chain reaches it.  Clean-ups run
-after each move (``when = "move"``) are not modelled (an error says so).  The turn's
-clean-ups and the royal rule are applied to each model's final position as in the
-``propagate`` backend.  Cost: one solver call per chain found, plus the deepening.
+landing orientation); no chain passes the same position twice, nor a slide a tile it passed
+(:func:`tapology.rules.chains.revisits`); a chain stops only where no forced follow-up
+fits.  The chain bound grows until no chain reaches it.  Clean-ups run after each move
+(``when = "move"``) are not modelled (an error says so).  The turn's clean-ups and the royal
+rule are applied to each model's final position as in the ``propagate`` backend.  Cost: one
+solver call per chain found, plus the deepening.
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ class _Encoding:
         self.tiles = _touched(comp, more)
         self.written_tiles = sorted({u for step in more for a in step for u, _, _ in comp.apps[a].writes})
         self.solver = z3.Solver()
+        self._revisit: dict[tuple[int, int, int], z3.BoolRef] = {}
         s = self.solver
         self.c = [z3.Int(f"c{i}") for i in range(steps)]
         self.state: list[dict[int, z3.ArithRef]] = [{u: z3.IntVal(codes[u]) for u in self.tiles}]
@@ -101,6 +103,12 @@ class _Encoding:
             for u in self.written_tiles:
                 s.add(st[u] == nxt[u])
             self.state.append(st)
+        # no slide back onto a tile it passed, its start included
+        for i in range(steps):
+            for a in self.cands[i]:
+                back = self.revisit(comp.apps[a], i)
+                if not z3.is_false(back):
+                    s.add(z3.Implies(self.c[i] == a, z3.Not(back)))
         # no position twice along a chain (and never back to the start)
         for k in range(1, steps + 1):
             for j in range(k):
@@ -109,6 +117,32 @@ class _Encoding:
         for i in range(1, steps):
             for a in self.cands[i - 1]:
                 s.add(z3.Implies(z3.And(self.c[i - 1] == a, self.c[i] == -1), z3.Not(self.can_go_on(a, i, True))))
+
+    def revisit(self, app: App, i: int) -> z3.BoolRef:
+        """``app`` taken as step i would land on a tile its slide has passed: :func:`chains.revisits` read over the
+        symbolic steps 0..i−1 (some run c_j … c_{i−1} of its move, with c_j standing or landing on the tile)."""
+        mi, u = app.move, app.to
+        if u < 0 or mi < 0 or not self.comp.rules.moves[mi].slide:
+            return z3.BoolVal(False)
+        if u == app.tile:
+            return z3.BoolVal(True)
+        key = (mi, u, i)
+        got = self._revisit.get(key)
+        if got is None:
+            apps = self.comp.apps
+            terms = []
+            run: list[z3.BoolRef] = []
+            for j in range(i - 1, -1, -1):
+                same = [a for a in self.cands[j] if apps[a].move == mi]
+                hit = [a for a in same if u in (apps[a].to, apps[a].tile)]
+                if hit:
+                    terms.append(z3.And(*run, z3.Or([self.c[j] == a for a in hit])))
+                if not same:
+                    break
+                run.append(z3.Or([self.c[j] == a for a in same]))
+            got = z3.Or(terms) if terms else z3.BoolVal(False)
+            self._revisit[key] = got
+        return got
 
     def fits(self, app: App, st: dict[int, z3.ArithRef]) -> z3.BoolRef:
         conds = []
@@ -142,7 +176,7 @@ class _Encoding:
         return out
 
     def can_go_on(self, a: int, i: int, forced_only: bool) -> z3.BoolRef:
-        """Some (forced) follow-up of app a fits at state i without repeating a position."""
+        """Some (forced) follow-up of app a fits at state i without repeating a position or a slide's tile."""
         st = self.state[i]
         opts = []
         for forced, ids in self.comp.links(a):
@@ -153,7 +187,8 @@ class _Encoding:
                     continue  # pruned: it can never fit here
                 b = self.comp.apps[j]
                 new = self.after(b, st)
-                opts.append(z3.And(self.fits(b, st), *[self.differ(new, self.state[k]) for k in range(i + 1)]))
+                opts.append(z3.And(self.fits(b, st), z3.Not(self.revisit(b, i)),
+                                   *[self.differ(new, self.state[k]) for k in range(i + 1)]))
         return z3.Or(opts) if opts else z3.BoolVal(False)
 
     def reaches_bound(self) -> bool:

@@ -366,12 +366,25 @@ static inline int touched(const Walk *W) {
     return 0;
 }
 
-/* One more move of the chain: 0 it repeats a position (not taken), 1 taken, 2 taken and the walk
+/* chains.revisits: 1 when application a would continue a slide (the run of applications of its repeated
+   move the walk's chain ends with) onto a tile the slide has passed (stood or landed on), its start included. */
+static int revisits(const tp_engine *E, const Walk *W, int32_t a) {
+    const tp_tables *T = &E->t;
+    int32_t m = T->app_slide[a], to = T->app_to[a];
+    if (m < 0 || to < 0) return 0;
+    if (T->app_tile[a] == to) return 1;
+    for (int32_t i = E->seq_top - 1; i >= W->seq_base && T->app_slide[E->seq[i]] == m; i--)
+        if (T->app_to[E->seq[i]] == to || T->app_tile[E->seq[i]] == to) return 1;
+    return 0;
+}
+
+/* One more move of the chain: 0 it repeats a position or a slide's tile (not taken), 1 taken, 2 taken and the walk
    stops, < 0 an error.  An attack walk visits a move without forced links before its links (the
    answer, whether some complete chain changes a target, does not depend on the order). */
 static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) {
     const tp_tables *T = &E->t;
     Board *B = W->b;
+    if (revisits(E, W, a)) return 0;
     int32_t mark = E->undo_top;
     int32_t nw = new_values(E, B, a);
     if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
@@ -849,7 +862,8 @@ int32_t tp_check(const tp_tables *t) {
     CHECK(n > 0 && nd > 0 && np > 0 && na >= 0 && t->nmasks >= 0 && t->nmaps >= 0);
     CHECK((int64_t)np * n * nd < INT32_MAX && (int64_t)t->nmasks * nd < INT32_MAX && (int64_t)t->nmaps * nd < INT32_MAX);
     CHECK(all_below(t->maps, t->nmaps * nd, 0, nd));
-    CHECK(all_below(t->app_tile, na, 0, n) && all_below(t->app_to, na, -1, n));
+    CHECK(all_below(t->app_tile, na, 0, n) && all_below(t->app_to, na, -1, n)
+          && all_below(t->app_slide, na, -1, INT32_MAX));
     CHECK(offsets_ok(t->chk_off, na, t->nchk) && all_below(t->chk_tile, t->nchk, 0, n)
           && all_below(t->chk_mask, t->nchk, 0, t->nmasks));
     CHECK(offsets_ok(t->wr_off, na, t->nwr) && all_below(t->wr_tile, t->nwr, 0, n) && all_below(t->wr_src, t->nwr, 0, n)

@@ -28,6 +28,7 @@ typedef struct {
     const int32_t *app_tile;    /* [napps] the tile it is placed at (a chain's start tile) */
     const int32_t *app_to;      /* [napps] its `to` tile, or -1 */
     const uint8_t *app_flag;    /* [napps] 1 when its class is mandatory */
+    const int32_t *app_slide;   /* [napps] the index of its move if that move repeats (slides), else -1 */
     const int32_t *chk_off;     /* [napps+1] -> chk_tile, chk_mask */
     const int32_t *chk_tile;    /* [nchk] */
     const int32_t *chk_mask;    /* [nchk] mask row */

@@ -50,7 +50,7 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
     out = {"raw_code": nd, "masks": g["nmasks"] * nd, "maps": g["nmaps"] * nd, "royal_mine": np_ * nd, "royal_any": nd,
            "probe": np_, "ent_off": np_ * n * nd + 1, "grp_off": np_ + 1, "att_off": np_ * n + 1,
            "grp_tile_off": g["ngroups"] * (n + 1), "end_pmask": g["nends"] * np_, "end_cond_off": g["nends"] * np_ + 1}
-    rows = {"napps": ("app_tile", "app_to", "app_flag"), "nchk": ("chk_tile", "chk_mask"),
+    rows = {"napps": ("app_tile", "app_to", "app_flag", "app_slide"), "nchk": ("chk_tile", "chk_mask"),
             "nwr": ("wr_tile", "wr_src", "wr_map"), "nlinks": ("lnk_forced",), "ntgt": ("tgt",), "nsafe": ("safe_tile",),
             "nent": ("ent_app",), "ngroups": ("grp_always", "grp_indexed"), "ngrp_cond": ("grp_cond",),
             "ngrp_app": ("grp_app",), "ngrp_trig": ("grp_trig",), "nconds": ("cond_kind", "cond_op", "cond_value", "cond_mask"),
@@ -176,6 +176,8 @@ def build(chains: Chains) -> Tables:
     f["app_tile"] = np.asarray([a.tile for a in apps], np.int32)
     f["app_to"] = np.asarray([a.to for a in apps], np.int32)
     f["app_flag"] = np.asarray([a.klass in mandatory for a in apps], np.uint8)
+    moves = chains.rules.moves
+    f["app_slide"] = np.asarray([a.move if a.move >= 0 and moves[a.move].slide else -1 for a in apps], np.int32)
     f["chk_off"], f["chk_tile"] = _csr([[u for u, _m in a.checks] for a in apps])
     f["chk_mask"] = np.asarray([b.mask_bits(m) for a in apps for _u, m in a.checks], np.int32)
     f["wr_off"], f["wr_tile"] = _csr([[u for u, _s, _m in a.writes] for a in apps])

@@ -10,6 +10,7 @@ import chess
 import chess.pgn
 import pytest
 
+from tapology.cli import main
 from tapology.errors import NotationError, TurnError
 from tapology.games import open_game
 from tapology.games.chess import fen, position_from_fen, read_pgn, san
@@ -129,11 +130,45 @@ def test_castling_rights_follow_the_unmoved_pieces(game) -> None:
     assert fen(game, after).split()[2] == "-"
 
 
+@pytest.mark.parametrize("bad", [
+    "4k3/8/8/8/8/8/8/3K2R1 w K - 0 1",  # the king is not on e1 (it castled d1f1 as O-O+ once)
+    "4k3/8/8/8/8/8/8/4K3 w K - 0 1",  # no rook at all
+    "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1",  # a rook on that side, not on h1
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkB - 0 1",  # a rook file no rook starts on
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQ-- - 0 1",
+])
+def test_castling_rights_the_position_cannot_hold_are_refused(game, bad: str) -> None:
+    try:  # python-chess calls them all invalid
+        assert chess.Board(bad).status() & chess.STATUS_BAD_CASTLING_RIGHTS
+    except ValueError:
+        pass
+    with pytest.raises(NotationError, match=r"field 3 \(castling\)") as exc:
+        position_from_fen(game, bad)
+    assert repr(bad) in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_moves_refuses_a_castling_right_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    bad = "4k3/8/8/8/8/8/8/3K2R1 w K - 0 1"
+    assert main(["moves", "chess", "--position", bad]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith(f"tapology: error: FEN {bad!r}: field 3 (castling)")
+
+
+def test_castling_rights_by_file_letter_and_on_twelve_ranks(game) -> None:
+    pos = position_from_fen(game, "r3k2r/8/8/8/8/8/8/R3K2R w AHk - 0 1")  # Shredder letters for the same rights
+    assert fen(game, pos) == chess.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1").fen()
+    torus = open_game("chess", "torus:12x8")  # black's king and rooks start on rank 8
+    pos = position_from_fen(torus, "8/8/8/8/r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert fen(torus, pos).split()[2] == "KQkq" and "e1g1" in {t.label for t in torus.turns(pos)}
+    with pytest.raises(NotationError, match="e8"):
+        position_from_fen(torus, "r3k2r/8/8/8/8/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+
+
 def test_black_castles_through_the_safe_tiles(game) -> None:
     # the bug this rule set had to fix: the safe probe must use the mover's own king
     pos = position_from_fen(game, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1")
     assert {"e8g8", "e8c8"} <= {t.label for t in game.turns(pos)}
-    attacked = position_from_fen(game, "r3k2r/8/8/8/8/8/8/R3KR2 b KQkq - 0 1")  # f1 rook hits f8
+    attacked = position_from_fen(game, "r3k2r/8/8/8/8/8/8/R3KR2 b Qkq - 0 1")  # f1 rook hits f8
     assert "e8g8" not in {t.label for t in game.turns(attacked)}
 
 

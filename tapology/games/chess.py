@@ -274,32 +274,51 @@ def position_from_fen(game: RuleGame, fen: str) -> Position:
 
 
 def _set_castling(game: RuleGame, fen: str, field: str, states: list[int], sq: Squares, sets: _Sets) -> None:
+    """Mark the pieces each castling letter names as unmoved.  A right is one the position can hold: the king on
+    the tile where the set-up of this board puts the unmoved king, the rook on the tile where it puts the unmoved
+    rook on that side (``K``/``Q``, or that rook's file letter); anything else is refused, as python-chess calls it
+    invalid (a king moved off its square, or a rook elsewhere, has no right left)."""
     if field == "-":
         return
     ranks = sq.ranks
     assert ranks is not None
+    start = game.codes(game.initial())
+    h = game.h
     for ch in field:
         white = ch.isupper()
+        side = "white" if white else "black"
         king = sets.by_letter.get("K" if white else "k")
         rook = sets.by_letter.get("R" if white else "r")
         kc, rc = sets.special("castle-king", white), sets.special("castle-rook", white)
         if kc is None or rc is None:
             raise _fen_error(fen, "field 3 (castling)", "the rule set has no castling states")
-        kings = [(r, c) for r, row in enumerate(ranks) for c, t in enumerate(row) if states[t] in (king, kc)]
-        if len(kings) != 1 or ch.upper() not in "KQABCDEFGHIJKLMNOPRSTUVWXYZ":
-            raise _fen_error(fen, "field 3 (castling)", f"{ch!r}: no single {'white' if white else 'black'} king")
-        kr, kcol = kings[0]
+        if not ch.isalpha():
+            raise _fen_error(fen, "field 3 (castling)", f"{ch!r}: not a castling letter (KQkq or a rook's file)")
+        homes = [(r, c) for r, row in enumerate(ranks) for c, t in enumerate(row) if start[t] // h == kc]
+        if len(homes) != 1:
+            raise _fen_error(fen, "field 3 (castling)", f"{ch!r}: the set-up on {game.board_name!r} has no single "
+                                                        f"unmoved {side} king")
+        kr, kcol = homes[0]
         row = ranks[kr]
+        if states[row[kcol]] not in (king, kc):
+            raise _fen_error(fen, "field 3 (castling)", f"{ch!r}: the {side} king is not on {sq.names[row[kcol]]}, "
+                                                        "where it starts: the position cannot hold this right")
+        rooks = [c for c in range(len(row)) if start[row[c]] // h == rc]
         if ch.upper() == "K":
-            cands = [c for c in range(len(row) - 1, kcol, -1) if states[row[c]] in (rook, rc)][:1]
+            cands = [c for c in rooks if c > kcol][-1:]
         elif ch.upper() == "Q":
-            cands = [c for c in range(0, kcol) if states[row[c]] in (rook, rc)][:1]
+            cands = [c for c in rooks if c < kcol][:1]
         else:
-            c = ord(ch.lower()) - 97
-            cands = [c] if 0 <= c < len(row) and states[row[c]] in (rook, rc) else []
+            cands = [c for c in rooks if c == ord(ch.lower()) - 97]
         if not cands:
-            raise _fen_error(fen, "field 3 (castling)", f"{ch!r}: no rook on the king's rank on that side")
-        states[row[cands[0]]] = rc
+            where = "that side of the king" if ch.upper() in "KQ" else f"the {ch.lower()}-file"
+            raise _fen_error(fen, "field 3 (castling)", f"{ch!r}: no {side} rook starts on {where} on "
+                                                        f"{game.board_name!r}")
+        t = row[cands[0]]
+        if states[t] not in (rook, rc):
+            raise _fen_error(fen, "field 3 (castling)", f"{ch!r}: no {side} rook on {sq.names[t]}, where it starts: "
+                                                        "the position cannot hold this right")
+        states[t] = rc
         states[row[kcol]] = kc
 
 
@@ -357,15 +376,23 @@ def fen(game: RuleGame, pos: Position) -> str:
 
 
 def _castling_field(game: RuleGame, pos: Position, sq: Squares) -> str:
+    """The castling letters of the unmoved pieces (``K``/``Q``, or the rook's file where another rook stands
+    further out); :class:`NotationError` for an unmoved king or rook off the tile where the set-up puts it, which
+    FEN cannot say (see :func:`_set_castling`)."""
     sets = _Sets(game)
     ranks = sq.ranks
     assert ranks is not None
     h = game.h
     codes = game.codes(pos)
+    start = game.codes(game.initial())
     out = ""
     for white in (True, False):
         kc, rc = sets.special("castle-king", white), sets.special("castle-rook", white)
         rook = sets.by_letter.get("R" if white else "r")
+        for t, c in enumerate(codes):
+            if c // h in (kc, rc) and start[t] // h != c // h:
+                raise NotationError(f"FEN: the unmoved {'king' if c // h == kc else 'rook'} on {sq.names[t]} is not "
+                                    "where the set-up puts one; FEN cannot give it a castling right")
         for row in ranks:
             cols = [c for c, t in enumerate(row) if codes[t] // h == kc]
             if not cols:

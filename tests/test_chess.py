@@ -5,6 +5,7 @@ played to the end, and the notation (UCI, SAN, FEN, PGN) with its errors."""
 from __future__ import annotations
 
 import random
+import tomllib
 
 import chess
 import chess.pgn
@@ -14,6 +15,8 @@ from tapology.cli import main
 from tapology.errors import NotationError, TurnError
 from tapology.games import open_game
 from tapology.games.chess import fen, position_from_fen, read_pgn, san
+from tapology.reports.games import moves_report
+from tapology.rules.position import dumps_position, position_from_table
 
 SUITE = {
     "start": (chess.STARTING_FEN, (20, 400, 8902, 197281)),
@@ -75,8 +78,9 @@ def test_random_positions_agree_with_python_chess(game, seed: int) -> None:
 
 
 def _python_chess_over(board: chess.Board) -> bool:
-    return (board.is_checkmate() or board.is_stalemate() or board.is_insufficient_material()
-            or board.is_fifty_moves() or board.is_repetition(3))
+    """Over without a claim (python-chess's outcome(claim_draw=False)): mate, stalemate, insufficient material, the
+    seventy-five-move rule, fivefold repetition."""
+    return board.outcome(claim_draw=False) is not None
 
 
 def _result(board: chess.Board) -> dict[str, int]:
@@ -95,6 +99,9 @@ def test_random_games_end_as_python_chess_says(game, seed: int) -> None:
         assert (not turns) == _python_chess_over(board), board.fen()
         if not turns:
             break
+        claims = {c.name for c in game.claims(pos)}
+        assert ("fifty-move rule" in claims) == board.is_fifty_moves(), board.fen()
+        assert ("threefold repetition" in claims) == board.is_repetition(3), board.fen()
         t = rng.choice(turns)
         board.push_uci(t.label)
         pos = t.result
@@ -164,6 +171,29 @@ def test_castling_rights_by_file_letter_and_on_twelve_ranks(game) -> None:
         position_from_fen(torus, "r3k2r/8/8/8/8/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
 
 
+@pytest.mark.parametrize(("board", "text"), [
+    ("plane:8x8", "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"),  # a black passer on d5
+    ("torus:12x8", "8/8/8/8/4k2r/1ppppppp/8/8/8/8/1PPPPPPP/RNBQKBNR w KQk - 0 1"),
+])
+def test_a_position_file_without_frames_takes_the_rule_sets(board: str, text: str) -> None:
+    g = open_game("chess", board)
+    pos = position_from_fen(g, text)
+    written = dumps_position(g, pos)
+    assert "frames = { p = 2 }" in written and "@" not in written
+    bare = "\n".join(line for line in written.splitlines() if not line.startswith("frames"))
+    assert position_from_table(g, tomllib.loads(bare), "bare.toml") == pos  # black pawns still face down
+    turned = position_from_table(g, tomllib.loads(bare + "\nframes = { p = 0 }\n"), "turned.toml")
+    assert turned != pos  # a file that says otherwise is obeyed
+
+
+def test_knights_round_the_cylinder_as_docs_chess_md_says() -> None:
+    g = open_game("chess", "cylinder:8x8")
+    for square, reach in (("b1", {"a3", "c3", "d2", "h2"}), ("a1", {"b3", "h3", "c2", "g2"})):
+        files = "abcdefgh".index(square[0])
+        pos = position_from_fen(g, f"4k3/p7/8/8/8/8/8/{files or ''}N{3 - files}K3 w - - 0 1")
+        assert {t.label[2:] for t in g.turns(pos) if t.label.startswith(square)} == reach
+
+
 def test_black_castles_through_the_safe_tiles(game) -> None:
     # the bug this rule set had to fix: the safe probe must use the mover's own king
     pos = position_from_fen(game, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1")
@@ -179,24 +209,80 @@ def test_stalemate_is_a_draw_and_mate_a_loss(game) -> None:
     assert game.turns(mate) == [] and game.outcome(mate) == {"white": 1, "black": -1}
 
 
-def test_draw_rules_are_optional_and_left_out_by_perft(game) -> None:
-    bare = position_from_fen(game, "8/8/4k3/8/8/3K4/8/8 w - - 0 1")  # king against king
-    assert game.outcome(bare) == {"white": 0, "black": 0} and game.turns(bare) == []
+DRAW = {"white": 0, "black": 0}
+
+
+def test_automatic_draws_end_the_game_and_perft_leaves_them_out(game) -> None:
+    bare = position_from_fen(game, "8/8/4k3/8/8/3K4/8/8 w - - 0 1")  # king against king: a dead position
+    assert game.outcome(bare) == DRAW and game.turns(bare) == []
     assert game.perft(bare, 1) == 8
-    fifty = position_from_fen(game, "8/8/4k3/8/8/3K4/8/R7 w - - 100 80")
-    assert game.turns(fifty) == [] and game.perft(fifty, 1) > 0
+    bishop = position_from_fen(game, "8/8/4k3/8/8/3K4/8/B7 w - - 0 1")
+    assert game.outcome(bishop) == DRAW and game.turns(bishop) == []
+    seventy_five = position_from_fen(game, "8/8/4k3/8/8/3K4/8/R7 w - - 150 80")
+    assert game.outcome(seventy_five) == DRAW and game.turns(seventy_five) == []
+    assert game.perft(seventy_five, 1) == 22
     strict = open_game("chess", optional_ends=False)
-    assert strict.turns(position_from_fen(strict, "8/8/4k3/8/8/3K4/8/R7 w - - 100 80"))
+    assert strict.turns(position_from_fen(strict, "8/8/4k3/8/8/3K4/8/R7 w - - 150 80"))
 
 
-def test_threefold_repetition(game) -> None:
+def test_mate_on_the_seventy_fifth_move_counts() -> None:
+    g = open_game("chess")
+    mate = position_from_fen(g, "7k/6Q1/6K1/8/8/8/8/8 b - - 150 90")
+    assert g.outcome(mate) == {"white": 1, "black": -1}
+
+
+def test_the_fifty_move_rule_is_a_claim(game) -> None:
+    pos = position_from_fen(game, "8/8/4k3/8/8/3K4/8/R7 w - - 99 80")
+    assert game.claims(pos) == []
+    pos = position_from_fen(game, "8/8/4k3/8/8/3K4/8/R7 w - - 100 80")
+    assert game.outcome(pos) is None and len(game.turns(pos)) == 22  # the game goes on until a player claims
+    assert [(c.name, c.score) for c in game.claims(pos)] == [("fifty-move rule", DRAW)]
+    assert open_game("chess", optional_ends=False).claims(pos) == []
+    report = moves_report("chess", position="8/8/4k3/8/8/3K4/8/R7 w - - 100 80")
+    assert report.to_json()["claims"] == [{"name": "fifty-move rule", "score": DRAW}] and report.to_json()["count"] == 22
+    assert "white may claim instead: fifty-move rule (a draw)" in report.text()
+
+
+def test_threefold_is_a_claim_and_fivefold_ends_the_game(game) -> None:
     pos = game.initial()
-    for label in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]:
+    shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"]
+    for label in shuffle * 2:
         assert game.outcome(pos) is None
         pos = game.parse_turn(pos, label).result
-    assert game.outcome(pos) is None  # the start position stands for the second time after f6g8
-    pos = game.parse_turn(pos, "f6g8").result
-    assert game.outcome(pos) == {"white": 0, "black": 0}
+    # the start position stands for the third time: White may claim, and the game goes on
+    assert game.outcome(pos) is None and [c.name for c in game.claims(pos)] == ["threefold repetition"]
+    assert game.claims(game.parse_turn(pos, "g1f3").result)  # Black's position stands for the third time too
+    for label in shuffle * 2:
+        assert game.outcome(pos) is None
+        pos = game.parse_turn(pos, label).result
+    assert game.outcome(pos) == DRAW and game.turns(pos) == [] and game.claims(pos) == []  # the fifth time
+
+
+def test_the_referee_reads_a_claimed_draw(game) -> None:
+    from tapology.play.referee import referee_pgn
+
+    text = '[Result "1/2-1/2"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n'
+    (rep,) = referee_pgn(game, text)
+    assert rep.valid and rep.outcome == DRAW  # the start position stands for the third time: a draw claimed
+    (early,) = referee_pgn(game, text.replace("4. Ng1 Ng8 ", ""))  # nothing to claim yet (a draw agreed)
+    assert early.valid and early.outcome is None
+
+
+def test_a_player_claims_in_play(tmp_path) -> None:
+    import io
+
+    from tapology.play.session import PlaySession
+
+    moves = ["g1f3", "g8f6", "f3g1", "f6g8"] * 2
+    out = io.StringIO()
+    session = PlaySession(open_game("chess"), [None, None], io.StringIO("\n".join([*moves[:7], "claim", moves[7], "claim"])
+                                                                        + "\n"), out, autosave=str(tmp_path / "a.json"))
+    got = session.run()
+    text = out.getvalue()
+    assert "nothing to claim here" in text and "you may claim: threefold repetition" in text
+    assert got["finished"] and got["result"] == DRAW and len(got["turns"]) == 8
+    assert "the game is a draw (threefold repetition, claimed)" in text
+    assert '"result"' in (tmp_path / "a.json").read_text()
 
 
 @pytest.mark.parametrize(("bad", "field"), [

@@ -223,7 +223,8 @@ def referee(game: Game, entries: Sequence[Entry], *, any_start: bool = False) ->
 
 def referee_pgn(game: RuleGame, text: str, where: str = "PGN") -> list[RefereeReport]:
     """Referee every game of a PGN text (moves in SAN or UCI): each move must be a legal turn, from the ``FEN`` tag's
-    position if the game has one; where the moves end the game, the ``Result`` tag must agree."""
+    position if the game has one; where the moves end the game, the ``Result`` tag must agree.  A drawn result where
+    the moves end on a draw the player to move may claim is that draw (the outcome says so)."""
     out = []
     for pgn in read_pgn(text, where):
         pos = position_from_fen(game, pgn.tags["FEN"]) if "FEN" in pgn.tags else game.initial()
@@ -239,6 +240,8 @@ def referee_pgn(game: RuleGame, text: str, where: str = "PGN") -> list[RefereeRe
         if bad is None:
             outcome = game.outcome(pos)
             claimed = {"1-0": (1, -1), "0-1": (-1, 1), "1/2-1/2": (0, 0)}.get(pgn.result)
+            if outcome is None and claimed == (0, 0):  # a draw claimed where the rules offer one (fifty moves, threefold)
+                outcome = next((dict(c.score) for c in game.claims(pos) if not any(c.score.values())), None)
             if outcome is not None and (claimed is None or tuple(outcome.values()) != claimed):
                 bad = RefereeReport(False, len(labels), len(labels), None,
                                     f"the moves end the game {_score_text(outcome)}, but the Result tag says {pgn.result}")

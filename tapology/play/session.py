@@ -38,6 +38,8 @@ from tapology.play.referee import apply_turn
 from tapology.play.transcript import position_json, state_names
 from tapology.render.ascii import draw_board
 from tapology.render.develop import develop_board
+from tapology.rules.ends import Claim
+from tapology.rules.engine import RuleGame
 
 RECORD_FORMAT = "tapology-game/1"
 MENU_WIDTH = 78  # characters of a line of the turn menu
@@ -208,6 +210,7 @@ _HELP = """commands:
   #ID        the turn that changes tile ID
   ROW,COL    the tile drawn at that row and column (1,1 is the top left)
   LABEL      a turn by its label
+  claim      end the game by a claim the rules offer now (chess: fifty-move rule, threefold repetition)
   undo, u    take back the last turn (and the computer's reply)
   save FILE  write the game record;  load FILE  replay a record
   moves, m   list all turns (m TEXT: those with TEXT);  board, b  draw the board;  quit, q  stop"""
@@ -234,6 +237,7 @@ class PlaySession:
         self.history: list[Position] = [self.start]
         self.labels: list[str] = []
         self.result: dict[str, int] | None = None
+        self.claimed: Claim | None = None  # the claim that ended the game, if one did
         self.note = ""
         self._shown_gluing: tuple | None = None
         self.autosave = autosave
@@ -403,7 +407,8 @@ class PlaySession:
             return
         try:
             rec = self.record()
-            rec.result = self.game.outcome(self.pos)  # the record carries the result once the rules end the game
+            # the record carries the result once the rules end the game, or a claim does
+            rec.result = self.result if self.claimed is not None else self.game.outcome(self.pos)
             rec.save(self.autosave)
         except (TapologyError, OSError) as exc:
             if self.autosave_error is None:
@@ -422,6 +427,7 @@ class PlaySession:
             if self.pos.to_move == me or self.seats[self.pos.to_move] is None:
                 break
         self.result = None
+        self.claimed = None
         return "took back " + ", ".join(reversed(taken))
 
     def record(self) -> GameRecord:
@@ -440,7 +446,9 @@ class PlaySession:
         return f"loaded {path}: {len(self.labels)} turns"
 
     def finished(self) -> bool:
-        """Is the game over (by the rules, or by early draw detection)?"""
+        """Is the game over (by the rules, by a claim, or by early draw detection)?"""
+        if self.claimed is not None:
+            return True
         out = self.game.outcome(self.pos)
         if out is not None:
             self.result = out
@@ -468,7 +476,26 @@ class PlaySession:
                     text += " with the line " + "-".join(self.game.board.tiles[t] for t in self.game.lines[got[0]])
         else:
             text = "the game is a draw"
+        if self.claimed is not None:
+            text += f" ({self.claimed.name}, claimed)"
         self.say(f"game over after {len(self.labels)} turns: {text}")
+
+    def claims(self) -> list[Claim]:
+        """What the player to move may claim now (rule games with ``claim`` end rules)."""
+        return self.game.claims(self.pos) if isinstance(self.game, RuleGame) else []
+
+    def claim(self, what: str) -> str:
+        """Make a claim (the first one offered, or the one whose name starts with ``what``); the message to show."""
+        offered = self.claims()
+        if not offered:
+            return "nothing to claim here"
+        got = [c for c in offered if c.name.lower().startswith(what.lower())] if what else offered[:1]
+        if not got:
+            return f"no claim {what!r} here (you may claim: {', '.join(c.name for c in offered)})"
+        self.claimed = got[0]
+        self.result = dict(got[0].score)
+        self.save_now()
+        return f"{self.seat_name(self.pos.to_move)} claims the {got[0].name}"
 
     def run(self) -> dict[str, Any]:
         """Play to the end (or until the input ends or a player quits); the result as JSON."""
@@ -497,6 +524,9 @@ class PlaySession:
                 continue
             self.show()
             self.show_moves(turns)
+            offered = self.claims()
+            if offered:
+                self.say("you may claim: " + ", ".join(c.name for c in offered) + " (type claim)")
             while True:
                 line = self.read(f"{self.seat_name(who)} to move> ")
                 if line is None:
@@ -519,6 +549,14 @@ class PlaySession:
                 if word in ("b", "board"):
                     self.show()
                     continue
+                if word == "claim":
+                    rest = cmd.split(maxsplit=1)
+                    msg = self.claim(rest[1].strip() if len(rest) > 1 else "")
+                    if self.claimed is None:
+                        self.say(msg)
+                        continue
+                    self.note = msg
+                    break
                 if word in ("u", "undo"):
                     self.note = self.undo()
                     self.save_now()

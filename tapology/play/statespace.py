@@ -119,7 +119,7 @@ class RuleSpace(Space):
             # changes, no rule of the rule set scored the position (the engine's fallback draw did)
             rules = self.rg.rules
             probe = dataclasses.replace(rules, ends=(*rules.ends, EndRule("no-turns", result="win")))
-            self._fallback = RuleGame(probe, self.rg.board_name, optional_ends=len(self.rg.ends.ends) == len(rules.ends))
+            self._fallback = RuleGame(probe, self.rg.board_name, optional_ends=self.rg.optional_ends)
         return self._fallback.outcome(pos) != self.game.outcome(pos)
 
 

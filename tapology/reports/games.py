@@ -34,10 +34,13 @@ class MovesReport(Report):
     san: list[str] | None = None
     fen: str | None = None
     fens: list[str] | None = None
+    claims: list[dict[str, Any]] = field(default_factory=list)  # what the player to move may claim instead
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.game, "board": self.board, "to_move": self.to_move, "backend": self.backend,
                                "count": len(self.turns), "turns": self.turns, "outcome": self.outcome}
+        if self.claims:
+            out["claims"] = self.claims
         if self.san is not None:
             out["san"] = self.san
         if self.fen is not None:
@@ -54,18 +57,23 @@ class MovesReport(Report):
             extra = f"  {self.san[i - 1]}" if self.san is not None else ""
             extra += f"  {self.fens[i - 1]}" if self.fens is not None else ""
             lines.append(f"{i:>4}  {t}{extra}")
+        for c in self.claims:
+            lines.append(f"{self.to_move} may claim instead: {c['name']} ({_claim_result(c['score'], self.to_move)})")
         return "\n".join(lines)
 
 
 def moves_report(spec: str, board: str | None = None, position: str | None = None, backend: str = "propagate",
                  with_fen: bool = False) -> MovesReport:
-    """The legal turns of the start position (or ``position``); SAN and FEN for games with chess notation."""
+    """The legal turns of the start position (or ``position``), the game's automatic end rules applied (a finished
+    game has none), and what the player to move may claim instead; SAN and FEN for games with chess notation."""
     if backend not in BACKENDS:
         raise OptionError(f"--backend {backend!r}: use {', '.join(BACKENDS)}")
     g, pos = open_position(spec, board, position)
     turns = g.turns(pos, backend)
     outcome = g.outcome(pos) if not turns else None
     rep = MovesReport(g.name, g.board_name, g.players[pos.to_move], backend, [t.label for t in turns], outcome)
+    if isinstance(g, RuleGame):
+        rep.claims = [{"name": c.name, "score": c.score} for c in g.claims(pos)]
     if isinstance(g.notation, ChessNotation):
         rep.san = [san(g, pos, t, turns) for t in turns]
         try:
@@ -78,6 +86,13 @@ def moves_report(spec: str, board: str | None = None, position: str | None = Non
     elif with_fen:
         raise OptionError(f"--fen: game {g.name!r} has no chess notation")
     return rep
+
+
+def _claim_result(score: dict[str, int], player: str) -> str:
+    """``a draw``, ``a win`` or ``a loss`` for the player claiming."""
+    if all(v == 0 for v in score.values()):
+        return "a draw"
+    return "a win" if score.get(player, 0) > 0 else "a loss"
 
 
 SERIAL_STOP_TASKS = 64  # with a timeout in this process, small enough tasks that the stop comes soon after it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tapology.rules.ends import ordinal
 from tapology.rules.model import Condition, Move, RuleSet
 from tapology.rules.pattern import draw_pattern
 
@@ -54,7 +55,7 @@ def rules_json(rules: RuleSet) -> dict[str, Any]:
                                                  "flips": list(rules.tape.flips)},
         "end": [{"kind": e.kind, "k": e.k, "states": list(e.states), "result": e.result, "op": e.op, "value": e.value,
                  "move": e.move, "conditions": [_condition(c) for c in e.conditions], "check": e.check,
-                 "optional": e.optional, "counter": e.counter or None,
+                 "optional": e.optional, "claim": e.claim, "name": e.name or None, "counter": e.counter or None,
                  "player": None if e.player is None else rules.players[e.player]} for e in rules.ends],
         "counters": [{"name": c.name, "reset-classes": list(c.classes), "reset-kinds": list(c.kinds)}
                      for c in rules.counters],
@@ -101,11 +102,15 @@ def rules_text(rules: RuleSet) -> str:
                 "chain": f"a chain of {e.value} {e.move!r} moves: {who}{e.result}",
                 "plies": f"after {e.value} turns: {e.result}",
                 "counter": f"counter {e.counter} {e.op} {e.value}: {e.result}",
-                "repetition": f"the same position for the {e.value}th time: {e.result}"}[e.kind]
+                "repetition": f"the same position for the {ordinal(e.value)} time: {e.result}"}[e.kind]
         if e.check is not None:
             desc += " (in check)" if e.check else " (not in check)"
-        if e.optional:
+        if e.claim:
+            desc += " [claim]"
+        elif e.optional:
             desc += " [optional]"
+        if e.name:
+            desc = f"{e.name}: {desc}"
         out.append("end: " + desc)
     if rules.mandatory:
         out.append("mandatory: " + ", ".join(rules.mandatory))

@@ -1,8 +1,9 @@
 """End rules: when a position ends the game and with what score, read in the rule file's order.
 
 Each rule may be limited to positions where the player to move is (``check = true``) or is
-not (``check = false``) in check; ``optional`` rules (draw claims, house rules) are applied in
-play and left out by perft.  A ``no-turns`` rule needs the turns, so rules after it wait for
+not (``check = false``) in check; ``optional`` rules (house rules, automatic draws) are applied
+in play and left out by perft; ``claim`` rules never end the game by themselves: the player to
+move may claim them (:meth:`EndRules.claims`).  A ``no-turns`` rule needs the turns, so rules after it wait for
 them.  Scores: 1 win, 0 draw, −1 loss per player.
 """
 
@@ -29,6 +30,38 @@ class Situation:
     counters: tuple[int, ...]
     any_turn: Callable[[], bool]
     repeats: Callable[[], int]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim the player to move may make: what it is called and the score it ends the game with."""
+
+    name: str
+    score: Score
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def end_text(e: EndRule) -> str:
+    """A few words saying what an end rule asks (its condition, not its result)."""
+    if e.kind == "counter":
+        return f"counter {e.counter} {e.op} {e.value}"
+    if e.kind == "repetition":
+        return f"the same position for the {ordinal(e.value)} time"
+    if e.kind == "plies":
+        return f"after {e.value} turns"
+    if e.kind == "count":
+        return " and ".join(f"count of {'|'.join(c.states)}{' in ' + c.region if c.region else ''} {c.op} {c.value}"
+                            for c in e.conditions)
+    if e.kind == "chain":
+        return f"a chain of {e.value} {e.move!r} moves"
+    if e.kind == "line":
+        return f"{e.k} in a row"
+    return "no legal turn"
 
 
 def score(players: tuple[str, ...], player: int, result: str) -> Score:
@@ -59,7 +92,8 @@ class EndRules:
     def __init__(self, rules: RuleSet, optional: bool = True) -> None:
         self.rules = rules
         self.players = rules.players
-        self.ends = tuple(e for e in rules.ends if optional or not e.optional)
+        self.ends = tuple(e for e in rules.ends if not e.claim and (optional or not e.optional))
+        self.claim_rules = tuple(e for e in rules.ends if e.claim and optional)
         self.counter_index = {c.name: i for i, c in enumerate(rules.counters)}
 
     @property
@@ -94,6 +128,22 @@ class EndRules:
             if got is not None:
                 return got
         return None
+
+    def claims(self, comp: Compiled, chains: Chains, sit: Situation) -> list[tuple[EndRule, Score]]:
+        """The claim rules that hold for the position (the player to move may end the game by one), with the score
+        each gives, in file order.  A claim is made on one's own turn, so the game must not be over already."""
+        out = []
+        in_check: bool | None = None
+        for e in self.claim_rules:
+            if e.check is not None:
+                if in_check is None:
+                    in_check = chains.in_check(sit.codes, sit.to_move)
+                if in_check != e.check:
+                    continue
+            got = self._rule(comp, chains, sit, e)
+            if got is not None:
+                out.append((e, got))
+        return out
 
     def _rule(self, comp: Compiled, chains: Chains, sit: Situation, e: EndRule) -> Score | None:
         players = self.players

@@ -22,7 +22,7 @@ from tapology.model.tape import format_fact, parse_tape
 from tapology.rules.boards import open_game_board
 from tapology.rules.chains import Chains, Found
 from tapology.rules.compiled import Compiled, Key
-from tapology.rules.ends import EndRules, Score, Situation
+from tapology.rules.ends import Claim, EndRules, Score, Situation, end_text
 from tapology.rules.labels import Notation, path_label, unique_labels
 from tapology.rules.model import Initial, RuleSet
 from tapology.rules.native import turn_keys as native_turn_keys
@@ -44,8 +44,8 @@ def _fast_with_states(board: Board, states: tuple[int, ...]) -> Board:
 class RuleGame:
     """A rule set played on one starting board: implements :class:`tapology.game.Game`.
 
-    ``optional_ends`` keeps the rule set's optional end rules (draw claims, house rules);
-    ``notation`` names turns in a game's own notation.
+    ``optional_ends`` keeps the rule set's optional end rules (house rules, automatic draws) and its claims
+    (:meth:`claims`); ``notation`` names turns in a game's own notation.
     """
 
     def __init__(self, rules: RuleSet, board: str | None = None, *, optional_ends: bool = True,
@@ -58,6 +58,7 @@ class RuleGame:
         self.regions: Regions = resolve_regions(rules, self.board_name, self.board, file_regions)
         self.h = rules.grid.group.order
         self.notation = notation
+        self.optional_ends = optional_ends
         self.ends = EndRules(rules, optional_ends)
         self.strict_ends = EndRules(rules, optional=False)
         self._tables: OrderedDict[tuple, Chains] = OrderedDict()
@@ -95,6 +96,18 @@ class RuleGame:
         return self.chains(board).comp
 
     # ---- positions ----------------------------------------------------------------------
+    def start_frames(self) -> dict[str, int]:
+        """The default frame of each state named in the ``frames`` of this board's set-up (or of ``[initial]``):
+        what a layout token without ``@F`` gets (see :meth:`frame_of`)."""
+        setup = self.rules.setup_for(self.board_name)
+        return dict((setup.initial if setup is not None else self.rules.initial).frames)
+
+    def frame_of(self, name: str, frames: dict[str, int]) -> int:
+        """The default frame of state ``name`` in ``frames``: its own entry, else that of the state it is written as
+        (its ``symbol``: chess's ``pe`` faces as ``p``), else 0."""
+        sd = self.rules.state_index[name]
+        return frames.get(sd.name, frames.get(sd.symbol, 0) if sd.symbol else 0)
+
     def initial(self) -> Position:
         """The start position of the rule set on this game's board (its set-up for this board, if it has one)."""
         r = self.rules
@@ -104,7 +117,7 @@ class RuleGame:
         n = len(self.board.tiles)
         states = [0] * n
         frames = [0] * n
-        default_frames = dict(ini.frames)
+        default_frames = dict(ini.frames)  # = self.start_frames()
         if ini.layout:
             if len(ini.layout) != n:
                 raise PositionError(f"{where}: layout has {len(ini.layout)} entries; board {self.board_name!r} has "
@@ -115,7 +128,7 @@ class RuleGame:
                     continue
                 sd = r.state_index[name]
                 states[t] = sd.value
-                frames[t] = int(fr) if fr else default_frames.get(sd.name, default_frames.get(sd.symbol, 0))
+                frames[t] = int(fr) if fr else self.frame_of(sd.name, default_frames)
         for name, tids in ini.tiles:
             sd = r.state_index[name]
             for tid in tids:
@@ -124,7 +137,7 @@ class RuleGame:
                 except TapologyError as exc:
                     raise PositionError(str(exc)) from None
                 states[t] = sd.value
-                frames[t] = default_frames.get(sd.name, 0)
+                frames[t] = self.frame_of(sd.name, default_frames)
         return self.make_position(self.board, states, frames, ini.to_move, 0)
 
     def make_position(self, board: Board, states, frames, to_move: int, ply: int,
@@ -189,6 +202,15 @@ class RuleGame:
         if not self._any_turn(pos):  # no rule says how a game without turns ends: a draw
             return {p: 0 for p in self.players}
         return None
+
+    def claims(self, pos: Position) -> list[Claim]:
+        """What the player to move may claim (rules with ``claim = true`` that hold, such as chess's fifty-move rule
+        and threefold repetition), in file order; [] when the game is already over or nothing can be claimed."""
+        if not self.ends.claim_rules or self.outcome(pos) is not None:
+            return []
+        ch = self.chains(pos.board)
+        return [Claim(e.name or end_text(e), score) for e, score in
+                self.ends.claims(ch.comp, ch, self._situation(pos, None))]
 
     def in_check(self, pos: Position) -> bool:
         """True when one of the royal pieces of the player to move is capturable."""

@@ -167,8 +167,11 @@ class EndRule:
     (the position stands for the ``value``-th time with the same player to move).
 
     ``check`` (None, True or False) makes the rule apply only when the player to move is (not) in
-    check: one of their royal pieces capturable.  ``optional`` rules (draw claims, house rules)
-    apply in play and are left out by perft.
+    check: one of their royal pieces capturable.  ``optional`` rules (house rules, and the automatic
+    draws chess engines do not count) apply in play and are left out by perft.  ``claim`` rules
+    (chess's fifty-move rule and threefold repetition) never end the game by themselves: the player
+    to move may claim them (:meth:`RuleGame.claims`); they are optional too.  ``name`` says what the
+    rule is called (in claims and descriptions).
     """
 
     kind: str
@@ -184,6 +187,8 @@ class EndRule:
     optional: bool = False
     counter: str = ""
     line: int = 0
+    claim: bool = False
+    name: str = ""
 
 
 @dataclass(frozen=True)

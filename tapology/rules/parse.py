@@ -43,7 +43,7 @@ TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe"}
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
-            "optional", "counter"}
+            "optional", "counter", "claim", "name"}
 END_KINDS = ("line", "no-turns", "count", "chain", "plies", "counter", "repetition")
 CONDITION_KEYS = {"states", "op", "value", "region"}
 REGION_SPEC = re.compile(r"^(row|column|parity):(-?\d+)$")
@@ -627,6 +627,15 @@ class _Reader:
         optional = spec.get("optional", False)
         if not isinstance(optional, bool):
             raise w.err(f"{what}: optional must be true or false", "end", i, "optional")
+        claim = spec.get("claim", False)
+        if not isinstance(claim, bool):
+            raise w.err(f"{what}: claim must be true or false", "end", i, "claim")
+        if claim and kind == "no-turns":
+            raise w.err(f"{what}: a no-turns rule cannot be a claim (the player to move has no turn to claim on)",
+                        "end", i, "claim")
+        name = spec.get("name", "")
+        if not isinstance(name, str):
+            raise w.err(f"{what}: name must be a string", "end", i, "name")
         counter = spec.get("counter", "")
         if kind == "counter" or (kind == "repetition" and counter):
             if counter not in {c.name for c in self.counters}:
@@ -634,8 +643,8 @@ class _Reader:
                             "counter")
         if kind == "repetition" and value < 2:
             raise w.err(f"{what}: value must be at least 2 (the number of times a position stands)", "end", i, "value")
-        return EndRule(kind, k, tuple(states), pl, result, op, value, mv, conditions, check, optional, str(counter),
-                       w.line("end", i))
+        return EndRule(kind, k, tuple(states), pl, result, op, value, mv, conditions, check, optional or claim,
+                       str(counter), w.line("end", i), claim, name)
 
     def _tape(self) -> TapeRule | None:
         t = self.data.get("tape")

@@ -11,7 +11,9 @@
     '''                      # one token per tile in board order: a state name, '.' (state 0), NAME@F for a frame
 
 Tiles may instead be listed by state: ``[tiles] b = ["2", "4"]``; ``[frames] b = 2`` gives a
-state's default frame.
+state's default frame.  A state the file's ``frames`` does not name takes the rule set's default
+(the ``frames`` of its set-up for the board, or of ``[initial]``): chess's black pawns face down
+whether or not the file says ``frames = { p = 2 }``.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def position_from_table(game: RuleGame, data: dict[str, Any], where: str) -> Pos
     n = len(board.tiles)
     states = [0] * n
     frames = [0] * n
-    default_frames: dict[str, int] = {}
+    default_frames = game.start_frames()  # the rule set's, then the file's own entries over them
     fr = data.get("frames", {})
     if not isinstance(fr, dict):
         raise PositionError(f"{where}: frames must be a table state = orientation")
@@ -81,7 +83,7 @@ def position_from_table(game: RuleGame, data: dict[str, Any], where: str) -> Pos
             raise PositionError(f"{where}: layout entry {t + 1} {tok!r}: unknown state {name!r}")
         states[t] = sd.value
         try:
-            frames[t] = int(f) if f else default_frames.get(sd.name, 0)
+            frames[t] = int(f) if f else game.frame_of(sd.name, default_frames)
         except ValueError:
             raise PositionError(f"{where}: layout entry {t + 1} {tok!r}: frame must be a number") from None
         if not 0 <= frames[t] < game.h:
@@ -99,7 +101,7 @@ def position_from_table(game: RuleGame, data: dict[str, Any], where: str) -> Pos
             except Exception as exc:
                 raise PositionError(str(exc)) from None
             states[t] = sd.value
-            frames[t] = default_frames.get(sd.name, 0)
+            frames[t] = game.frame_of(sd.name, default_frames)
     to_move = data.get("to_move", rules.players[rules.initial.to_move])
     if to_move not in rules.players:
         raise PositionError(f"{where}: to_move: unknown player {to_move!r} (players: {', '.join(rules.players)})")
@@ -119,13 +121,13 @@ def position_from_table(game: RuleGame, data: dict[str, Any], where: str) -> Pos
 def dumps_position(game: RuleGame, pos: Position) -> str:
     """A position as a position file (layout in board order, ``NAME@F`` for a frame, the counters)."""
     rules = game.rules
-    default = dict(rules.initial.frames)
+    default = game.start_frames()
     canon = game.compiled(pos.board).canon
     toks = []
     for t, s in enumerate(pos.board.states):
         sd = rules.by_value.get(s)
         name = "." if s == 0 else (sd.name if sd else str(s))
-        if pos.extra and sd is not None and sd.oriented and pos.extra[t] != canon[s][default.get(sd.name, 0)]:
+        if pos.extra and sd is not None and sd.oriented and pos.extra[t] != canon[s][game.frame_of(sd.name, default)]:
             name += f"@{pos.extra[t]}"
         toks.append(name)
     width = max(map(len, toks))

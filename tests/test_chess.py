@@ -12,10 +12,11 @@ import chess.pgn
 import pytest
 
 from tapology.cli import main
-from tapology.errors import NotationError, TurnError
+from tapology.errors import NotationError, RuleError, TurnError
 from tapology.games import open_game
 from tapology.games.chess import fen, position_from_fen, read_pgn, san
 from tapology.reports.games import moves_report
+from tapology.rules import parse_rules
 from tapology.rules.position import dumps_position, position_from_table
 
 SUITE = {
@@ -256,6 +257,20 @@ def test_threefold_is_a_claim_and_fivefold_ends_the_game(game) -> None:
         assert game.outcome(pos) is None
         pos = game.parse_turn(pos, label).result
     assert game.outcome(pos) == DRAW and game.turns(pos) == [] and game.claims(pos) == []  # the fifth time
+
+
+@pytest.mark.parametrize(("extra", "needle"), [
+    ('kind = "no-turns"\nresult = "draw"\nclaim = true\n', "a no-turns rule cannot be a claim"),
+    ('kind = "plies"\nvalue = 9\nresult = "draw"\nclaim = "yes"\n', "claim must be true or false"),
+    ('kind = "plies"\nvalue = 9\nresult = "draw"\nname = 3\n', "name must be a string"),
+])
+def test_claim_and_name_are_checked_when_a_rule_file_is_read(extra: str, needle: str) -> None:
+    base = ('name = "t"\nplayers = ["a", "b"]\nboard = "plane:3x3"\n[states]\nempty = 0\n'
+            'X = { value = 1, owner = "a" }\n[[move]]\nname = "m"\npattern = "*empty => *X"\n[[end]]\n')
+    with pytest.raises(RuleError, match=needle):
+        parse_rules(base + extra, "t.toml")
+    rules = parse_rules(base + 'kind = "plies"\nvalue = 9\nresult = "draw"\nclaim = true\nname = "nine"\n', "t.toml")
+    assert rules.ends[0].claim and rules.ends[0].optional and rules.ends[0].name == "nine"
 
 
 def test_the_referee_reads_a_claimed_draw(game) -> None:

@@ -1,4 +1,4 @@
-"""SVG pictures (and PNG where a converter is installed) of views and nets.
+"""SVG and PNG pictures of views and nets.
 
 Tiles are polygons coloured by tile id (a fixed colour per id), each with its id and two
 orientation arrows: the long one is the tile's own first direction (``up`` on squares,
@@ -7,10 +7,9 @@ short arrow on the other side, as in the seed's ``^ >`` marks.  Non-zero tile st
 drawn as round tokens labelled with the state's name; the board's edge is a thick line; the
 walker is a red ring with an arrow for its ``up``.
 
-PNG: :func:`png_converter` finds the first working converter among the ``cairosvg``
-Python package, ``rsvg-convert`` (Debian: librsvg2-bin), ``inkscape``, ImageMagick's
-``magick`` and ``convert``; each is tried on a tiny SVG once, so a program of that name
-that cannot convert SVG is passed over.
+PNG: :func:`svg_to_png` rasterises the SVG in-process with resvg (the ``resvg-py`` wheel, a
+dependency of the core install that bundles its renderer: no external program, no system
+library).
 """
 
 from __future__ import annotations
@@ -18,14 +17,10 @@ from __future__ import annotations
 import colorsys
 import math
 import os
-import shutil
-import subprocess
-import tempfile
 import xml.etree.ElementTree as ET
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from tapology import files
@@ -232,93 +227,26 @@ def view_svg(view: View, board: Board, state_names: Mapping[int, str] | None = N
 
 
 # ---- PNG ------------------------------------------------------------------------------------
-_PROBE_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4" viewBox="0 0 4 4">'
-              '<rect width="4" height="4" fill="#ff0000"/></svg>')
+def svg_png_bytes(svg: str, where: str = "picture") -> bytes:
+    """The PNG of an SVG text, rasterised in-process by resvg (the ``resvg-py`` wheel: no system library, no external
+    program); :class:`RenderError` naming ``where`` if it cannot be drawn.  Cost: linear in the picture's pixels."""
+    import resvg_py  # loads only when a PNG is asked for
 
-
-def _run(cmd: list[str]) -> bool:
     try:
-        res = subprocess.run(cmd, capture_output=True, timeout=120, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return res.returncode == 0
-
-
-def _tool(name: str, args: Callable[[str, str, str], list[str]]) -> Callable[[str, str], bool] | None:
-    exe = shutil.which(name)
-    if exe is None:
-        return None
-    return lambda src, dst: _run(args(exe, src, dst))
-
-
-def _candidates() -> list[tuple[str, Callable[[str, str], bool]]]:
-    out: list[tuple[str, Callable[[str, str], bool]]] = []
-    try:
-        import cairosvg  # type: ignore[import-not-found]
-
-        def via_cairo(src: str, dst: str) -> bool:
-            try:
-                cairosvg.svg2png(url=src, write_to=dst)
-            except Exception:
-                return False
-            return True
-
-        out.append(("cairosvg", via_cairo))
-    except Exception:  # not installed, or its C library is missing
-        pass
-    tools: list[tuple[str, Callable[[str, str, str], list[str]]]] = [
-        ("rsvg-convert", lambda exe, s, d: [exe, "-f", "png", "-o", d, s]),
-        ("inkscape", lambda exe, s, d: [exe, s, "--export-type=png", f"--export-filename={d}"]),
-        ("magick", lambda exe, s, d: [exe, s, d]),
-        ("convert", lambda exe, s, d: [exe, s, d]),
-    ]
-    for name, args in tools:
-        fn = _tool(name, args)
-        if fn is not None:
-            out.append((name, fn))
-    return out
-
-
-def _is_png(path: str) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(8) == PNG_MAGIC
-    except OSError:
-        return False
-
-
-@cache
-def png_converter() -> tuple[str, Callable[[str, str], bool]] | None:
-    """The first converter that turns a tiny SVG into a PNG here, as (name, convert(src, dst)); None if none."""
-    with tempfile.TemporaryDirectory(prefix="tapology-probe-") as tmp:
-        src = os.path.join(tmp, "probe.svg")
-        Path(src).write_text(_PROBE_SVG, encoding="utf-8")
-        for k, (name, fn) in enumerate(_candidates()):
-            dst = os.path.join(tmp, f"probe{k}.png")
-            if fn(src, dst) and _is_png(dst):
-                return name, fn
-    return None
-
-
-NO_CONVERTER = ("no SVG-to-PNG converter found (install one: `apt-get install librsvg2-bin` for rsvg-convert, "
-                "or `pip install cairosvg`)")
+        data = resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", zoom=2.0)
+    except ValueError as exc:
+        raise RenderError(f"{where}: cannot draw the picture as PNG: {exc}") from None
+    data = bytes(data)
+    if data[:8] != PNG_MAGIC:
+        raise RenderError(f"{where}: the SVG renderer gave no PNG")
+    return data
 
 
 def svg_to_png(svg: str, path: str | os.PathLike[str]) -> str:
-    """Write ``svg`` as a PNG at ``path`` atomically; returns the converter's name.  :class:`RenderError` if none."""
-    conv = png_converter()
-    if conv is None:
-        raise RenderError(f"{os.fspath(path)}: {NO_CONVERTER}")
-    name, fn = conv
+    """Write ``svg`` as a PNG at ``path`` atomically; returns the renderer's name.  :class:`RenderError` if it cannot."""
     check_target(Path(path))
-    with tempfile.TemporaryDirectory(prefix="tapology-svg-") as tmp:
-        src = os.path.join(tmp, "picture.svg")
-        Path(src).write_text(svg, encoding="utf-8")
-        out = os.path.join(tmp, "picture.png")
-        if not (fn(src, out) and _is_png(out)):
-            raise RenderError(f"{os.fspath(path)}: {name} failed to convert the picture to PNG")
-        files.write_atomic(path, Path(out).read_bytes(), RenderError)
-    return name
+    files.write_atomic(path, svg_png_bytes(svg, os.fspath(path)), RenderError)
+    return "resvg"
 
 
 # ---- writing --------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from tapology.model.walker import Path as WalkPath
 from tapology.model.walker import parse_moves, start_walker, walk_path
 from tapology.render.fov import field_of_view, opaque_states
 from tapology.render.net import board_net, net_ascii, net_svg
-from tapology.render.svg import NO_CONVERTER, check_target, png_converter, svg_to_png, view_svg, write_text_atomic
+from tapology.render.svg import check_target, svg_to_png, view_svg, write_text_atomic
 from tapology.render.unfold import MAX_RADIUS, draw_view, unfold
 from tapology.reports.base import Report
 from tapology.reports.boards import consistent_board
@@ -133,8 +133,6 @@ def view_report(spec: str, start: str, frame: int = 0, radius: int = 4, fmt: str
         raise ViewError(f"--radius {radius}: must be 0..{MAX_RADIUS}")
     if out:
         check_target(Path(out))
-    if fmt == "png" and png_converter() is None:
-        raise RenderError(f"{out}: {NO_CONVERTER}")
     walls = _parse_states(opaque)
     board, at = consistent_board(spec, domain)
     walker = start_walker(at, start, frame)
@@ -147,13 +145,13 @@ def view_report(spec: str, start: str, frame: int = 0, radius: int = 4, fmt: str
 
 
 def net_report(spec: str, fmt: str | None = None, out: str | None = None, domain: str | None = None) -> PictureReport:
-    """The board's net (tiles laid flat, taped pairs of open sides labelled alike) as ascii or svg."""
+    """The board's net (tiles laid flat, taped pairs of open sides labelled alike) as ascii, svg or png."""
     fmt = picture_format(fmt, out)
-    if fmt == "png":
-        raise RenderError("--format png: the net is drawn as ascii or svg (convert the svg yourself)")
+    if fmt == "png" and not out:
+        raise RenderError("--format png needs -o FILE.png")
     if out:
         check_target(Path(out))
     board, _at = consistent_board(spec, domain)
     net = board_net(board)
-    picture = net_svg(board, net) if fmt == "svg" else net_ascii(board, net)
-    return _deliver(picture, net.to_json(board), out)
+    picture = net_svg(board, net) if fmt in ("svg", "png") else net_ascii(board, net)
+    return _deliver(picture, net.to_json(board), out, png=fmt == "png")

@@ -17,6 +17,7 @@ from tapology.errors import TapologyError
 from tapology.game import Game, Position, Turn
 from tapology.games.chess import position_from_fen, read_pgn
 from tapology.games.kinrow import PLAYERS, KInARow, bits, popcount
+from tapology.play.reasons import why_illegal
 from tapology.play.transcript import Entry, state_names
 from tapology.rules.engine import RuleGame
 
@@ -160,6 +161,9 @@ def apply_turn(game: Game, pos: Position, label: str) -> tuple[Turn | None, str]
         except TapologyError as exc:
             if "ambiguous" in str(exc):
                 return None, str(exc)
+    reason = why_illegal(game, pos, label)  # the engine's reason: no piece there, pinned, in check, …
+    if reason is not None:
+        return None, f"{label}: {reason}"
     shown = ", ".join(t.label for t in turns[:12]) + (", …" if len(turns) > 12 else "")
     return None, f"{label!r} is not a legal turn of {game.players[pos.to_move]} here (legal: {shown})"
 

@@ -82,7 +82,7 @@ PROSE: dict[str, tuple[str, ...]] = {
     "tapology match tictactoe --board torus:3x3 --a mcts:1000 --b random --games 200": ("95% Wilson intervals",),
     "tapology moves chess --board mobius:8x8": ("24 legal turns for white", "a1h8  Rxh8"),
     "tapology fen --board torus:12x8": ("8/8/8/8/rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",),
-    "tapology referee chess --pgn examples/games/opera.pgn": ("game 1: valid: 33 moves",),
+    "tapology referee chess --pgn examples/games/opera.pgn": ("game 1: valid: 17 moves (33 plies), checkmate",),
     "tapology walk klein:3x3 --from 5 --steps right,right,right --json": ('"tile": "5"', '"mirrored": true'),
     "tapology view klein:3x3 --from 5 --radius 4 -o klein-view.png": ("written to klein-view.png",),
     "tapology net klein:3x3": ("taped sides", "b: 1.left = 9.right (flipped)"),

@@ -5,9 +5,6 @@ from __future__ import annotations
 import json
 import os
 import xml.etree.ElementTree as ET
-from pathlib import Path
-
-import pytest
 
 from tapology.cli import main
 from tapology.model.boardfile import load_board

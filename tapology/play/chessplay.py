@@ -62,7 +62,7 @@ def diagram(game: RuleGame, pos: Position, last: str | None = None, color: bool 
     owner = game.compiled(pos.board).owner
     width = max(len(sq.names[t]) - 1 for row in ranks for t in row)
     files = [sq.names[t][0] for t in ranks[-1]]
-    head = " " * (width + 2) + "".join(f" {f} " for f in files)
+    head = (" " * (width + 2) + "".join(f" {f} " for f in files)).rstrip()
     lines = [head]
     for r, row in enumerate(ranks):
         rank = sq.names[row[0]][1:]
@@ -117,21 +117,31 @@ def record_pgn(game: RuleGame, labels: Sequence[str], players: dict[str, str] | 
 def chess_end(game: RuleGame, pos: Position, result: dict[str, int]) -> str:
     """How the rules ended a chess game: ``white wins by checkmate``, ``draw by stalemate``, ``draw by the
     fifty-move rule``, ``draw by threefold repetition``, ``draw by insufficient material``."""
+    end = chess_ending(game, pos, result)
+    winners = [p for p, v in result.items() if v > 0]
+    if winners:
+        return f"{winners[0]} wins by {end}" if end else f"{winners[0]} wins"
+    return f"draw by {end}"
+
+
+def chess_ending(game: RuleGame, pos: Position, result: dict[str, int]) -> str:
+    """The rule that ended a game: ``checkmate``, ``stalemate``, ``the fifty-move rule``, ``threefold
+    repetition``, ``insufficient material`` (empty for a win by another rule)."""
     winners = [p for p, v in result.items() if v > 0]
     no_turn = not game.turn_keys(pos)
     if winners:
-        return f"{winners[0]} wins by checkmate" if no_turn and game.in_check(pos) else f"{winners[0]} wins"
+        return "checkmate" if no_turn and game.in_check(pos) else ""
     if no_turn:
-        return "draw by stalemate"
+        return "stalemate"
     kinds = {e.kind for e in game.rules.ends if e.result == "draw"}
     for e in game.rules.ends:
         if e.kind == "counter" and e.result == "draw":
             i = [c.name for c in game.rules.counters].index(e.counter)
             if i < len(pos.counters) and pos.counters[i] >= e.value:
-                return "draw by the fifty-move rule" if e.value == 100 else f"draw by the {e.counter} counter"
+                return "the fifty-move rule" if e.value == 100 else f"the {e.counter} counter"
     if "repetition" in kinds and game._repeats(pos) >= 3:
-        return "draw by threefold repetition"
-    return "draw by insufficient material"
+        return "threefold repetition"
+    return "insufficient material"
 
 
 def draw_claims(game: Game) -> str:

@@ -338,10 +338,10 @@ class PlaySession:
                 self.say(f"taped beyond the diagram: {len(hidden)} pairs of sides ({self.board_name}; "
                          "'board full' draws them)")
             self._shown_gluing = key
+        self.show_news()
         check = status(g, self.pos)
         if check:
             self.say(check)
-        self.show_news()
         return True
 
     def raw(self, text: str) -> None:

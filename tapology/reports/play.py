@@ -256,14 +256,21 @@ class RefereeReport(Report):
 
     def text(self) -> str:
         if self.pgn:
-            return "\n".join(f"game {i}: " + (f"valid: {v.steps} moves" if v.valid else f"invalid: {v.reason}")
-                             for i, v in enumerate(self.verdicts, 1))
+            return "\n".join(f"game {i}: " + (_pgn_valid(v) if v.valid else f"invalid: {v.reason}")
+                              for i, v in enumerate(self.verdicts, 1))
         v = self.verdicts[0]
         if v.valid:
             out = v.outcome
             end = "game over: " + ", ".join(f"{p} {s:+d}" for p, s in out.items()) if out else "game goes on"
             return f"valid: {v.steps} turns ({end})"
         return f"invalid at step {v.step} (line {v.line}): {v.reason}"
+
+
+def _pgn_valid(v: ref.RefereeReport) -> str:
+    """``valid: 33 moves (65 plies), checkmate``."""
+    moves = v.moves if v.moves is not None else v.steps
+    return (f"valid: {moves} move{'s' if moves != 1 else ''} ({v.steps} pl{'ies' if v.steps != 1 else 'y'}), "
+            + (v.end or "the game ends" if v.outcome is not None else "the game goes on"))
 
 
 def referee_report(game: str, transcript: str | None = None, board: str | None = None, any_start: bool = False,

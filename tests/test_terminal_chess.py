@@ -200,3 +200,19 @@ def test_referee_numbers_black_moves_and_says_stalemate(tmp_path, capsys):
     p.write_text('[Event "x"]\n[FEN "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1"]\n\n1. Qf6 Kg8 2. Qe7 Kh8 3. Qf7 1/2-1/2\n')
     assert main(["referee", "chess", "--pgn", str(p)]) == 0
     assert "valid: 3 moves (5 plies), stalemate" in capsys.readouterr().out
+
+
+def test_chinese_checkers_fits_120_columns():
+    """The 121-hole star, drawn in seed-style boxes 157 columns wide, is drawn compactly: one line per row, the last
+    turn's tiles starred."""
+    lg = load_game("chinese-checkers")
+    out = io.StringIO()
+    PlaySession(lg.game, [None, None], io.StringIO("1\nquit\n"), out).run()
+    text = out.getvalue()
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 120
+    assert " 99.  100.  101.  102.  103s*" in text and "112.* 113s" in text
+    assert "                                      1n" in lines  # the north apex, centred over the star
+    small = io.StringIO()
+    PlaySession(load_game("tictactoe").game, [None, None], io.StringIO("quit\n"), small).run()
+    assert "o-------o" in small.getvalue()  # boards that fit keep the seed-style boxes

@@ -38,11 +38,14 @@ from tapology.play.chessplay import chess_end, chess_game, diagram, diagram_fits
 from tapology.play.referee import apply_turn
 from tapology.play.transcript import position_json, state_names
 from tapology.render.ascii import draw_board
+from tapology.render.compact import compact_board
 from tapology.render.develop import develop_board
 
 RECORD_FORMAT = "tapology-game/1"
 MENU_WIDTH = 78  # characters of a line of the turn menu
 MENU_LINES = 8  # lines of the turn menu shown before each turn (the rest on 'm')
+MAX_WIDTH = 120  # a wider seed-style picture is drawn compactly (render.compact)
+NOTE_STARTS = ("taped beyond the picture", "tapes played", "sides glued since")
 CHESS_MENU_LINES = 5  # with a chess diagram: the board, the menu and the prompt fit 24 lines
 TABLE_WORDS = frozenset({"resign", "draw", "offer", "accept", "decline", "claim", "pgn"})
 
@@ -311,10 +314,23 @@ class PlaySession:
             return
         key = (self.pos.board.glue, self.pos.board.extra)
         played = [lab[5:] for lab in self.labels if lab.startswith("tape ")]
-        self.say(draw_position(self.game, self.pos, start=self.start.board, gluing=key != self._shown_gluing,
-                               played=played))
+        pic = draw_position(self.game, self.pos, start=self.start.board, gluing=key != self._shown_gluing, played=played)
+        self.say(self.narrow(pic))
         self._shown_gluing = key
         self.show_news()
+
+    def narrow(self, pic: str) -> str:
+        """The picture, or where it is wider than ``MAX_WIDTH`` columns the compact drawing (one line a row of tiles,
+        the last turn's tiles starred) with the picture's notes."""
+        if max(map(len, pic.splitlines()), default=0) <= MAX_WIDTH:
+            return pic
+        prev = self.history[-2].board.states if len(self.history) > 1 else self.pos.board.states
+        changed = {t for t, (a, b) in enumerate(zip(prev, self.pos.board.states, strict=False)) if a != b}
+        small = compact_board(self.pos.board, layout(self.pos.board), state_names(self.game), changed)
+        if small is None:
+            return pic
+        notes = [line for line in pic.splitlines() if line.startswith(NOTE_STARTS)]
+        return "\n".join([small, *notes])
 
     def show_news(self) -> None:
         """The turns played since the last picture, and a standing draw offer to the player to move."""

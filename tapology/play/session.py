@@ -473,7 +473,10 @@ class PlaySession:
             self.say(line)
         if len(shown) < len(lines):
             more = len(rest) - len(shown) * per_line
-            self.say(f"… and {more} more: 'm' lists them all, 'm TEXT' those whose label has TEXT (e.g. m 3.up)")
+            if diagram_fits(self.game):
+                self.say(f"… and {more} more: 'm' lists them all, 'm TEXT' those with TEXT (e.g. m Q)")
+            else:
+                self.say(f"… and {more} more: 'm' lists them all, 'm TEXT' those whose label has TEXT (e.g. m 3.up)")
 
     # -- input --
     def parse(self, text: str, turns: Sequence[Turn]) -> tuple[Turn | None, str]:

@@ -17,6 +17,8 @@ from tapology.games.registry import open_game, open_position
 from tapology.model.atlas import Atlas
 from tapology.model.walker import Path as WalkPath
 from tapology.model.walker import parse_moves, start_walker, walk_path
+from tapology.play.session import GameRecord, replay
+from tapology.play.transcript import state_names
 from tapology.render.fov import field_of_view, opaque_states
 from tapology.render.net import board_net, net_ascii, net_svg
 from tapology.render.position import position_drawing
@@ -175,8 +177,6 @@ def _game_position(spec: str, game: str, position: str | None) -> tuple[RuleGame
     if position is not None and Path(position).is_file():
         text = read_text(position, "position file or game record", ViewError)
         if '"tapology-game/1"' in text[:400]:
-            from tapology.play.session import GameRecord, replay
-
             rec = GameRecord.from_text(text, position)
             g = open_game(game, spec)
             if rec.game != game or rec.board != g.board_name:
@@ -207,7 +207,8 @@ def _game_view(spec: str, start: str, frame: int, radius: int, fmt: str | None, 
     data["game"] = g.name
     data["to_move"] = g.players[pos.to_move]
     if fmt == "ascii":
-        return _deliver(draw_view(view, board), data, out)
+        names = {k: v for k, v in state_names(g).items() if k != 0}
+        return _deliver(draw_view(view, board, names), data, out)
     title = f"{g.name} on {g.board_name}, {g.players[pos.to_move]} to move: the cover around {drawing.labels[walker.tile]}"
     picture = view_svg(view, board, pieces=drawing.pieces, fills=drawing.fills, labels=drawing.labels, title=title)
     return _deliver(picture, data, out, png=fmt == "png")

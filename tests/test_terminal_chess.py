@@ -216,3 +216,16 @@ def test_chinese_checkers_fits_120_columns():
     small = io.StringIO()
     PlaySession(load_game("tictactoe").game, [None, None], io.StringIO("quit\n"), small).run()
     assert "o-------o" in small.getvalue()  # boards that fit keep the seed-style boxes
+
+
+def test_the_autosave_of_a_chess_game_comes_with_its_pgn(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("TAPOLOGY_AUTOSAVE", str(tmp_path / "autosave.json"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("e4\ne5\nquit\n"))
+    assert main(["play", "chess", "--x", "human", "--o", "human"]) == 0
+    out = capsys.readouterr().out
+    assert f"the game as PGN: {tmp_path / 'autosave.pgn'}" in out
+    assert "1. e4 e5 *" in (tmp_path / "autosave.pgn").read_text()
+    monkeypatch.setenv("TAPOLOGY_AUTOSAVE", str(tmp_path / "t" / "autosave.json"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "tictactoe"]) == 0
+    assert sorted(p.name for p in (tmp_path / "t").iterdir()) == ["autosave.json"]  # PGN only for chess

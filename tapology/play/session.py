@@ -730,6 +730,8 @@ class PlaySession:
             if quit_:
                 where = f"; the game is saved in {self.autosave} (--resume {self.autosave} continues it)" \
                     if self.autosave and self.autosave_error is None else ""
+                if where and self.pgn_out:
+                    where += f"\nthe game as PGN: {self.pgn_out}"
                 self.say(f"stopped after {len(self.labels)} turns{where}")
                 break
         out: dict[str, Any] = {"turns": list(self.labels), "result": self.result, "finished": not quit_,

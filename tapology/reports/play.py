@@ -106,6 +106,8 @@ def play_report(game: str, board: str | None = None, x: str | None = None, o: st
         if chess_game(lg.game) is None:
             raise OptionError(f"--pgn-out {pgn_out}: PGN holds chess games; {game} is not one")
         check_record_target(pgn_out)
+    elif target and not save and chess_game(lg.game) is not None:
+        pgn_out = str(Path(target).with_suffix(".pgn"))  # the autosave of a chess game comes with its PGN
     seats = [_seat(lg, opt, who, depth, None if seed is None else seed + k, move_time, game, board)
              for k, (opt, who) in enumerate((("--x", x), ("--o", o)))]
     sess = PlaySession(lg.game, seats, stdin, show, game_name=game, board_name=lg.board_name, early_draw=early_draw,

@@ -57,3 +57,18 @@ def test_other_rule_sets():
     assert "cannot move to 26" in (why_illegal(g, pos, "18-26") or "")
     assert "there is no piece on 1" in (why_illegal(g, pos, "1-5") or "")
     assert "is white's, and it is black's turn" in (why_illegal(g, pos, "57-50") or "")
+
+
+def test_tape_turn_reasons():
+    g = load_game("tictactopology").generic
+    pos = g.initial()
+    turn, _ = apply_turn(g, pos, "tape 1.up=7.down")
+    assert turn is not None
+    after = turn.result
+    # the taping propagated: 2.up is glued to 8.down too, so it is no open side
+    assert why_illegal(g, after, "tape 2.up=8.down") == ("2.up is already taped (to tile 8): a tape turn joins two "
+                                                          "open sides")
+    assert "unknown tile '99'" in (why_illegal(g, after, "tape 1.left=99.down") or "")
+    assert why_illegal(g, pos, "tape 1.up=7.down") is None  # legal
+    chess = load_game("chess").game
+    assert why_illegal(chess, chess.initial(), "tape 1.up=2.down") == "white may not tape in chess"

@@ -1,6 +1,6 @@
 """Why a move is not legal, worked out by the rule engine: no piece there, not your piece, the square is taken, not
 a move of that piece, the piece is pinned, the king would be in check, castling through check, a capture is
-mandatory.
+mandatory; for a tape turn: a side already taped, a flip the rules forbid, the atlas's refusal.
 
 The move is read as its origin and target (UCI ``e2e4``, SAN ``Nf3`` — whose origin is every piece that could have
 meant it — or a tile path ``22x15``), then the engine is asked three questions: which chains the piece has with
@@ -14,8 +14,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from tapology.errors import TapologyError
 from tapology.game import Game, Position
 from tapology.games.chess import BASE_KIND, ChessNotation, read_san, squares
+from tapology.model.atlas import Atlas
+from tapology.model.tape import parse_tape
 from tapology.rules.compiled import Key
 from tapology.rules.engine import RuleGame
 
@@ -87,6 +90,8 @@ def why_illegal(game: Game, pos: Position, text: str) -> str | None:
     rule-set game or the move is legal.  Cost: two listings of the mover's chains."""
     if not isinstance(game, RuleGame):
         return None
+    if text.strip().startswith("tape "):
+        return _tape_reason(game, pos, text.strip()[5:].strip())
     intent = read_intent(game, pos, text)
     if intent is None:
         return None
@@ -181,3 +186,35 @@ def _castle_reason(game: RuleGame, pos: Position, castle: str, pseudo: dict, kep
         return "castling out of check is not allowed" if in_check else \
             f"castling {side}: the king would pass through or land on an attacked square"
     return f"castling {side} is not legal here"
+
+
+def _tape_reason(game: RuleGame, pos: Position, text: str) -> str | None:
+    """Why a taping is not a legal turn: the player may not tape, the text names no taping, a side is already
+    taped, a flip the rules forbid, or the atlas refuses it (the first conflict)."""
+    me = game.players[pos.to_move]
+    rule = game.rules.tape
+    if rule is None or pos.to_move not in rule.players:
+        return f"{me} may not tape in {game.name}"
+    board = pos.board
+    try:
+        tp = parse_tape(text, board, "turn")
+    except TapologyError as exc:
+        return str(exc)
+    f = tp.fact
+    grid = board.grid
+    d = grid.direction_index.get(f.cell)
+    if d is not None and grid.group.signs:
+        e = grid.dir_perm[grid.group.inv[f.orientation]][grid.opposite[d]]
+        for t, side in ((f.tile, d), (f.other, e)):
+            across = board.neighbour(t, side)
+            if across is not None:
+                return (f"{board.tiles[t]}.{grid.direction_names[side]} is already taped (to tile "
+                        f"{board.tiles[across[0]]}): a tape turn joins two open sides")
+        flipped = grid.group.is_reflection(f.orientation)
+        if flipped not in rule.flips:
+            return f"the rules of {game.name} allow no {'flipped' if flipped else 'unflipped'} tapings"
+    at = Atlas.of(board)
+    conflict = at.tape([tp])
+    if conflict is not None:
+        return "the atlas refuses the taping: " + conflict.describe(board).splitlines()[0]
+    return None

@@ -3,10 +3,10 @@ on every copy of their tiles.
 
 Chess (a rule set with chess notation) is drawn as a chess diagram would be: light and dark squares named by their
 square (``e4``), the pieces as their Unicode signs (white ♔♕♖♗♘♙ over a white ♚♛♜♝♞♟, black ♚♛♜♝♞♟).  Any
-other rule set's pieces are drawn as their state's name.  A piece is turned, and mirrored, as the copy of its tile
-is drawn and as its own frame says relative to the frame it starts in (a black pawn starts facing down and is
-drawn upright there; one that has crossed a Möbius seam is drawn upside down), so the copies of a Klein bottle
-show mirrored pieces.
+other rule set's pieces are drawn as their state's name on a disc of their player's colour.  A piece is turned,
+and mirrored, as the copy of its tile is drawn and as its own frame says relative to the frame it starts in (a
+black pawn starts facing down and is drawn upright there; one that has crossed a Möbius seam is drawn upside
+down), so the copies of a Klein bottle show mirrored pieces.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ FILLED = {"king": "♚", "queen": "♛", "rook": "♜", "bishop": "♝", "knight
 OUTLINED = {"king": "♔", "queen": "♕", "rook": "♖", "bishop": "♗", "knight": "♘", "pawn": "♙"}
 BASE = {"passer": "pawn", "castle-rook": "rook", "castle-king": "king"}
 LIGHT, DARK = "#f0d9b5", "#b58863"  # the usual diagram colours
-OWNER_FILLS = (("#ffffff", "#222222"), ("#111111", "#dddddd"), ("#d03030", "#222222"), ("#3060d0", "#222222"))
+DISCS = ("#c62828", "#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f")  # other games: a disc per player
 
 
 @dataclass(frozen=True)
@@ -59,8 +59,8 @@ def position_drawing(game: RuleGame, pos: Position) -> Drawing:
             else:
                 pieces[t] = Piece(FILLED[kind], "#111111", frame=frame)
             continue
-        fill, outline = OWNER_FILLS[owner % len(OWNER_FILLS)] if owner >= 0 else ("#888888", "#222222")
-        pieces[t] = Piece((sd.symbol or sd.name)[:2], fill, outline, frame)
+        disc = DISCS[owner % len(DISCS)] if owner >= 0 else "#888888"
+        pieces[t] = Piece((sd.symbol or sd.name)[:2], "#ffffff", frame=frame, back="●", back_fill=disc, size=0.5)
     fills: dict[int, str] = {}
     labels: tuple[str, ...] = tuple(pos.board.tiles)
     if chess:

@@ -178,6 +178,7 @@ class Piece:
     frame: int = 0
     back: str = ""
     back_fill: str = "#ffffff"
+    size: float = 1.0  # the glyph's size relative to the back's
 
 
 def glyph_matrix(geo: Geometry, g: int) -> tuple[float, float, float, float]:
@@ -207,7 +208,8 @@ def draw_piece(cv: Canvas, geo: Geometry, centre: tuple[float, float], piece: Pi
     if piece.back:
         cv.add("tokens", "text", {**base, "fill": piece.back_fill}, text=piece.back)
     stroke = {"stroke": piece.outline, "stroke-width": _f(s / 48)} if piece.outline else {}
-    el = cv.add("tokens", "text", {**base, "fill": piece.fill, **stroke}, text=piece.glyph)
+    size = {"font-size": _f(s * 0.72 * piece.size)} if piece.size != 1.0 else {}
+    el = cv.add("tokens", "text", {**base, "fill": piece.fill, **stroke, **size}, text=piece.glyph)
     el.set("class", "piece")
 
 

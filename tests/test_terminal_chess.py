@@ -91,7 +91,7 @@ def test_resign_and_quit_print_the_saved_path(tmp_path):
     child.sendline("resign")
     child.expect(pexpect.EOF)
     text = _screen(child.before)
-    assert any("game over after 1 turns: black resigns: white wins" in line for line in text)
+    assert any("game over after 1 move (1 ply): black resigns: white wins" in line for line in text)
     rec = json.loads((tmp_path / "autosave.json").read_text())
     assert rec["end"] == "black resigns" and rec["result"] == {"white": 1, "black": -1}
     child = _spawn(["play", "chess", "--x", "human", "--o", "human"], tmp_path)
@@ -168,7 +168,7 @@ def test_pgn_export_replays_in_python_chess(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("f3\ne5\ng4\nQh4#\n"))
     assert main(["play", "chess", "--x", "human", "--o", "human", "--no-autosave", "--pgn-out", str(pgn)]) == 0
     out = capsys.readouterr().out
-    assert "game over after 4 turns: black wins by checkmate" in out
+    assert "game over after 2 moves (4 plies): black wins by checkmate" in out
     text = pgn.read_text()
     assert '[Result "0-1"]' in text and "1. f3 e5 2. g4 Qh4# 0-1" in text
     g = chess_pgn.read_game(io.StringIO(text))

@@ -642,7 +642,12 @@ class PlaySession:
                     text += " with the line " + "-".join(self.game.board.tiles[t] for t in self.game.lines[got[0]])
         else:
             text = "the game is a draw"
-        self.say(f"game over after {len(self.labels)} turns: {text}")
+        n = len(self.labels)
+        if chess_game(self.game) is not None:  # counted as chess players count: a move is White's ply and Black's
+            moves = (self.start.ply + n - 1) // 2 - self.start.ply // 2 + 1 if n else 0
+            self.say(f"game over after {moves} move{'s' if moves != 1 else ''} ({n} pl{'ies' if n != 1 else 'y'}): {text}")
+        else:
+            self.say(f"game over after {n} turns: {text}")
 
     def run(self) -> dict[str, Any]:
         """Play to the end (or until the input ends or a player quits); the result as JSON."""

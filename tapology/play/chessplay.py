@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tapology.errors import NotationError
 from tapology.game import Game, Position, Turn
 from tapology.games.chess import ChessNotation, pgn_result, san, squares, write_pgn
 from tapology.rules.engine import RuleGame
@@ -98,7 +99,7 @@ def san_of(game: RuleGame, pos: Position, turn: Turn, turns: Sequence[Turn] | No
     """A turn's SAN, or its label where SAN cannot name it (a tape turn)."""
     try:
         return san(game, pos, turn, turns)
-    except Exception:  # a turn that is not a piece's move (taping) keeps its label
+    except NotationError:  # a turn that is not a piece's move (a taping) keeps its label
         return turn.label
 
 

@@ -85,6 +85,8 @@ PROSE: dict[str, tuple[str, ...]] = {
     "tapology referee chess --pgn examples/games/opera.pgn": ("game 1: valid: 17 moves (33 plies), checkmate",),
     "tapology walk klein:3x3 --from 5 --steps right,right,right --json": ('"tile": "5"', '"mirrored": true'),
     "tapology view klein:3x3 --from 5 --radius 4 -o klein-view.png": ("written to klein-view.png",),
+    "tapology view klein:12x8 --from e4 --radius 7 --game chess -o cover.png": ("written to cover.png",),
+    "tapology play chess --x human --o human": ("white (human) to move>", "    a  b  c  d  e  f  g  h"),
     "tapology net klein:3x3": ("taped sides", "b: 1.left = 9.right (flipped)"),
     "tapology play tictactoe --board torus:3x3": ("X (human) to move>",),
     "tapology play tictactoe --x ai --o ai --seed 7": ("game over after",),

@@ -229,3 +229,13 @@ def test_the_autosave_of_a_chess_game_comes_with_its_pgn(tmp_path, capsys, monke
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     assert main(["play", "tictactoe"]) == 0
     assert sorted(p.name for p in (tmp_path / "t").iterdir()) == ["autosave.json"]  # PGN only for chess
+
+
+def test_a_resigned_game_stays_over_when_loaded(tmp_path):
+    lg = load_game("chess")
+    rec = tmp_path / "r.json"
+    PlaySession(lg.game, [None, None], io.StringIO("e4\nresign\n"), io.StringIO(), autosave=str(rec)).run()
+    out = io.StringIO()
+    res = PlaySession(lg.game, [None, None], io.StringIO(f"load {rec}\n"), out).run()
+    assert res["end"] == "black resigns" and res["result"] == {"white": 1, "black": -1}
+    assert "black resigns: white wins" in out.getvalue()

@@ -605,6 +605,8 @@ class PlaySession:
             raise RecordError(f"{path}: a record of {rec.game} on {rec.board}, not {self.game_name} on {self.board_name}")
         self.history = replay(self.game, rec.turns, path)
         self.labels = list(rec.turns)
+        self.draw_offer = None
+        self.ending, self.result = (rec.end, dict(rec.result)) if rec.end is not None and rec.result else (None, None)
         return f"loaded {path}: {len(self.labels)} turns"
 
     def finished(self) -> bool:

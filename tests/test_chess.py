@@ -296,7 +296,7 @@ def test_a_player_claims_in_play(tmp_path) -> None:
     text = out.getvalue()
     assert "nothing to claim here" in text and "you may claim: threefold repetition" in text
     assert got["finished"] and got["result"] == DRAW and len(got["turns"]) == 8
-    assert "the game is a draw (threefold repetition, claimed)" in text
+    assert "threefold repetition claimed by " in text and ": the game is a draw" in text
     assert '"result"' in (tmp_path / "a.json").read_text()
 
 

@@ -241,7 +241,7 @@ BAD: list[tuple[str, str]] = [
     ("view incons.toml --from 1 -o existing.txt", "incons.toml"),
     ("net nosuch.toml -o existing.txt", "nosuch.toml"),
     ("net ok.toml --format bmp -o existing.txt", "--format 'bmp'"),
-    ("net ok.toml -o x.png", "--format png"),
+    ("net ok.toml --format png", "--format png"),
     ("net ok.toml -o missing/x.svg", "missing/x.svg"),
     ("net ok.toml -o adir", "adir"),
     ("net incons.toml -o existing.txt", "incons.toml"),

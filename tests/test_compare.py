@@ -62,6 +62,15 @@ def test_named_boards_and_the_chart(tmp_path, capsys):
     assert p["games"] == 200 and set(p) >= {"first_player_wins", "draws", "decisiveness", "length", "branching_factor"}
     root = ET.parse(svg).getroot()
     assert root.tag.endswith("svg") and data["written"] == [str(svg)]
+    texts = [el.text for el in root.iter("{http://www.w3.org/2000/svg}text")]
+    for name in ("plane:3x3", "torus:3x3", "klein:3x3", "torus", "klein bottle"):  # board names and surfaces
+        assert name in texts
+    for key in ("first player wins", "draws", "second player wins", "95% interval of the first player's rate"):
+        assert key in texts  # the legend
+    png = tmp_path / "c.png"  # PNG in-process, no external program
+    assert main(["compare", "tictactoe", "--boards", "plane:3x3", "--playouts", "20", "--png", str(png)]) == 0
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    capsys.readouterr()
     assert main(["compare", "tictactoe", "--boards", "plane:3x3", "--playouts", "20"]) == 0
     assert "exact value" in capsys.readouterr().out
     assert main(["compare", "tictactoe", "--boards", "census:x"]) == 2

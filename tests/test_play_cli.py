@@ -220,4 +220,7 @@ def test_chess_accepts_san_and_uci_at_the_terminal() -> None:
     res = s.run()
     text = out.getvalue()
     assert res["turns"] == ["e2e4", "d7d5", "g1f3", "g8f6"]
-    assert "illegal: 'Ke3'" in text
+    assert "illegal: Ke3: the king on e1 cannot move to e3" in text
+    # echoed as typed: SAN when SAN was typed, UCI when UCI was
+    assert "white (human) plays e4\n" in text and "black (human) plays d7d5\n" in text
+    assert "white (human) plays Nf3\n" in text

@@ -23,7 +23,7 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option("--seed", help="Seed of the random playouts.")] = 0,
         timeout: Annotated[float, timeout_option("Seconds for the whole comparison.")] = 300.0,
         svg: Annotated[str | None, typer.Option("--svg", help="Write the chart as SVG here.")] = None,
-        png: Annotated[str | None, typer.Option("--png", help="Write the chart as PNG here (needs a converter).")] = None,
+        png: Annotated[str | None, typer.Option("--png", help="Write the chart as PNG here.")] = None,
         as_json: JsonOpt = False,
     ) -> None:
         """One rule set across surfaces: exact values where solvable, random-playout estimates with 95% intervals."""

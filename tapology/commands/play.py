@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated, Any
 
@@ -32,10 +33,12 @@ def register(app: typer.Typer) -> None:
     def play(
         game: GameArg,
         board: BoardOpt = None,
-        x: Annotated[str, typer.Option("--x", help="First player: human, ai (at --strength), or a computer player: "
+        x: Annotated[str | None, typer.Option("--x", help="First player: human, ai (at --strength), or a computer player: "
                                                    "random, perfect, a depth, alphabeta:D, mcts:N, with @SECONDS for "
-                                                   "a time limit per move.")] = "human",
-        o: Annotated[str, typer.Option("--o", help="Second player: as --x.")] = "ai",
+                                                   "a time limit per move (default: human, or the "
+                                                   "record's player with --load/--resume).")] = None,
+        o: Annotated[str | None, typer.Option("--o", help="Second player: as --x (default: ai, or the record's "
+                                                          "player).")] = None,
         strength: Annotated[str, typer.Option("--strength", help="Computer strength: random, a search depth, or perfect.")]
         = "perfect",
         seed: Annotated[int | None, typer.Option("--seed", help="Seed for the computer's choices among equal turns.")] = None,
@@ -55,16 +58,19 @@ def register(app: typer.Typer) -> None:
                                                  help="Stop as soon as no line can be completed.")] = True,
         color: Annotated[bool | None, typer.Option("--color/--no-color", help="Colour the marks (default: on a terminal).")]
         = None,
+        pgn_out: Annotated[str | None, typer.Option("--pgn-out", help="Chess: write the game as PGN here after "
+                                                                      "every turn.")] = None,
         as_json: JsonOpt = False,
     ) -> None:
         """Play a game at the terminal: human or computer on each side."""
         from tapology.reports.play import play_report
 
-        use_color = sys.stdout.isatty() if color is None else color
+        # colour on a terminal unless NO_COLOR is set (https://no-color.org); --color/--no-color decide otherwise
+        use_color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
         # with --json the game is shown on stderr and stdout holds only the JSON answer
         rep = play_report(game, board, x, o, strength, seed, load, save, early_draw, stdin=sys.stdin,
                           show=sys.stderr if as_json else sys.stdout, color=use_color and not as_json,
-                          move_time=move_time, resume=resume, autosave=autosave, thinking=thinking)
+                          move_time=move_time, resume=resume, autosave=autosave, thinking=thinking, pgn_out=pgn_out)
         if as_json:
             emit(rep, as_json)
 

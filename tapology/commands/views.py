@@ -46,11 +46,17 @@ def register(app: typer.Typer) -> None:
                                                                     "e.g. 1,2.")] = None,
         as_json: JsonOpt = False,
         domain: DomainOpt = None,
+        game: Annotated[str | None, typer.Option("--game", help="Draw this game's position on the cover (its start, "
+                                                                "or --position).")] = None,
+        position: Annotated[str | None, typer.Option("--position", help="With --game: a position file, a FEN, or a "
+                                                                        "game record of play (its last position).")]
+        = None,
     ) -> None:
-        """Draw the board unfolded around a walker (the universal cover it sees), or its field of view."""
+        """Draw the board unfolded around a walker (the universal cover it sees), or its field of view, or a game's
+        position on it (--game)."""
         from tapology.reports.views import view_report
 
-        emit(view_report(board, start, frame, radius, fmt, out, opaque, domain), as_json)
+        emit(view_report(board, start, frame, radius, fmt, out, opaque, domain, game, position), as_json)
 
     @app.command()
     def net(

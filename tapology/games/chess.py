@@ -107,6 +107,32 @@ class ChessNotation:
         return None
 
 
+@dataclass(frozen=True)
+class SanParts:
+    """A SAN move as written: the piece (``pawn`` … ``king``), the origin's file and rank if given, the target
+    square, the promotion letter, and ``O-O``/``O-O-O`` for castling."""
+
+    piece: str
+    file: str
+    rank: str
+    target: str
+    promo: str = ""
+    castle: str = ""
+
+
+def read_san(text: str) -> SanParts | None:
+    """The parts of a SAN move (check marks and annotations ignored), or None when the text is not SAN."""
+    t = _clean_san(text)
+    if t in ("O-O", "O-O-O"):
+        return SanParts("king", "", "", "", castle=t)
+    m = _SAN.match(t)
+    if not m:
+        return None
+    letter, file, rank, _x, target, promo = m.groups()
+    piece = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight"}.get(letter or "", "pawn")
+    return SanParts(piece, file or "", rank or "", target, promo or "")
+
+
 def _clean_san(text: str) -> str:
     """SAN without check marks, annotations and the capture sign's absence mattering (``0-0`` read as ``O-O``)."""
     t = text.strip().rstrip("+#!?").replace("0-0-0", "O-O-O").replace("0-0", "O-O")
@@ -499,3 +525,51 @@ def _parse_movetext(text: str, tags: dict[str, str], where: str) -> PgnGame:
             continue
         moves.append(tok)
     return PgnGame(tags, tuple(moves), result)
+
+
+def write_pgn(game: RuleGame, labels: Sequence[str], tags: dict[str, str] | None = None, result: str = "*",
+              start: Position | None = None) -> str:
+    """A game as PGN: the seven-tag roster (``?`` where unknown; ``FEN``/``SetUp`` when ``start`` is not the
+    initial position; ``Variant`` naming the board when it is not ``plane:8x8``) and the moves in SAN, numbered as
+    PGN numbers them, wrapped at 79 columns.  :class:`NotationError` at a label that is not a legal turn."""
+    pos = start if start is not None else game.initial()
+    roster = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?",
+              "Result": result}
+    roster.update(tags or {})
+    roster["Result"] = result
+    if start is not None and start != game.initial():
+        roster["SetUp"], roster["FEN"] = "1", fen(game, start)
+    if game.board_name != "plane:8x8":
+        roster.setdefault("Variant", f"tapology chess on {game.board_name}")
+    words: list[str] = []
+    for k, label in enumerate(labels):
+        turns = game.turns(pos)
+        turn = next((t for t in turns if t.label == label), None)
+        if turn is None:
+            raise NotationError(f"PGN: move {k + 1} {label!r} is not a legal turn")
+        if pos.to_move == 0:
+            words.append(f"{pos.ply // 2 + 1}.")
+        elif k == 0:
+            words.append(f"{pos.ply // 2 + 1}...")
+        words.append(san(game, pos, turn, turns))
+        pos = turn.result
+    words.append(result)
+    lines, line = [], ""
+    for w in words:
+        if line and len(line) + 1 + len(w) > 79:
+            lines.append(line)
+            line = w
+        else:
+            line = f"{line} {w}" if line else w
+    lines.append(line)
+    head = "".join(f'[{k} "{v.replace(chr(92), chr(92) * 2).replace(chr(34), chr(92) + chr(34))}"]\n'
+                   for k, v in roster.items())
+    return head + "\n" + "\n".join(lines) + "\n"
+
+
+def pgn_result(game: RuleGame, outcome: dict[str, int] | None) -> str:
+    """The PGN result of an outcome (``1-0``, ``0-1``, ``1/2-1/2``; ``*`` while the game goes on)."""
+    if outcome is None:
+        return "*"
+    w = outcome.get(game.players[0], 0)
+    return "1-0" if w > 0 else "0-1" if w < 0 else "1/2-1/2"

@@ -218,7 +218,31 @@ class CompareResult:
                 if plies is not None:
                     text(cx, cy + 16, str(plies), 9)
             text(x + bw / 2, height + 44, b.name, 9, "start", 60.0)
+            if b.surface:
+                text(x + bw / 2 + 12, height + 44, b.surface, 8, "start", 60.0)
+        self._legend(cv, text, max(len(self.boards), 1) * (bw + gap) + 24, colours)
         return cv.tostring(24.0)
+
+    @staticmethod
+    def _legend(cv: Canvas, text: Callable[..., None], x: float, colours: dict[int, str]) -> None:
+        """The chart's key, in a column right of the bars."""
+        y = 4.0
+        text(x, y, "random play (bars):", 10, "start")
+        for label, col in (("first player wins", "#f4a6a6"), ("draws", "#d9d9d9"), ("second player wins", "#a6c8f4")):
+            y += 18
+            cv.polygon("tiles", [(x, y - 6), (x + 12, y - 6), (x + 12, y + 6), (x, y + 6)], fill=col, stroke="none")
+            text(x + 18, y, label, 9, "start")
+        y += 18
+        for a, c in (((x + 6, y - 7), (x + 6, y + 7)), ((x + 2, y - 7), (x + 10, y - 7)), ((x + 2, y + 7), (x + 10, y + 7))):
+            cv.line("marks", a, c, stroke="#000000", **{"stroke-width": "1"})
+        text(x + 18, y, "95% interval of the first player's rate", 9, "start")
+        y += 30
+        text(x, y, "exact value (dots; optimal plies below):", 10, "start")
+        for label, v in (("first player wins", 1), ("draw", 0), ("second player wins", -1)):
+            y += 18
+            cv.add("tokens", "circle", {"cx": f"{x + 6:.1f}", "cy": f"{y:.1f}", "r": "6", "fill": colours[v]},
+                   extent=[(x, y - 6), (x + 12, y + 6)])
+            text(x + 18, y, label, 9, "start")
 
 
 # ---- opening a game on a board ------------------------------------------------------------------

@@ -17,6 +17,8 @@ from tapology.errors import TapologyError
 from tapology.game import Game, Position, Turn
 from tapology.games.chess import position_from_fen, read_pgn
 from tapology.games.kinrow import PLAYERS, KInARow, bits, popcount
+from tapology.play.chessplay import chess_ending, san_of
+from tapology.play.reasons import why_illegal
 from tapology.play.transcript import Entry, state_names
 from tapology.rules.engine import RuleGame
 
@@ -160,6 +162,9 @@ def apply_turn(game: Game, pos: Position, label: str) -> tuple[Turn | None, str]
         except TapologyError as exc:
             if "ambiguous" in str(exc):
                 return None, str(exc)
+    reason = why_illegal(game, pos, label)  # the engine's reason: no piece there, pinned, in check, …
+    if reason is not None:
+        return None, f"{label}: {reason}"
     shown = ", ".join(t.label for t in turns[:12]) + (", …" if len(turns) > 12 else "")
     return None, f"{label!r} is not a legal turn of {game.players[pos.to_move]} here (legal: {shown})"
 
@@ -176,12 +181,21 @@ class RefereeReport:
     turns: list[str] | None = None
     final: Position | None = None
     outcome: dict[str, int] | None = None
+    moves: int | None = None  # PGN: the moves as PGN numbers them (a move is White's ply and Black's reply)
+    end: str | None = None  # PGN: how the moves end the game ("checkmate", "stalemate", …), None while it goes on
 
     def to_json(self) -> dict[str, Any]:
-        """``{"valid": true, "steps": N, …}`` or ``{"valid": false, "step": k, "reason": …}``."""
+        """``{"valid": true, "steps": N, …}`` or ``{"valid": false, "step": k, "reason": …}`` (PGN: with
+        ``moves`` and ``end``)."""
         if self.valid:
-            return {"valid": True, "steps": self.steps, "turns": self.turns or [], "outcome": self.outcome}
-        return {"valid": False, "step": self.step, "line": self.line, "reason": self.reason}
+            out = {"valid": True, "steps": self.steps, "turns": self.turns or [], "outcome": self.outcome}
+            if self.moves is not None:
+                out |= {"moves": self.moves, "plies": self.steps, "end": self.end}
+            return out
+        out = {"valid": False, "step": self.step, "line": self.line, "reason": self.reason}
+        if self.moves is not None:
+            out["move"] = self.moves
+        return out
 
 
 def referee(game: Game, entries: Sequence[Entry], *, any_start: bool = False) -> RefereeReport:
@@ -228,25 +242,40 @@ def referee_pgn(game: RuleGame, text: str, where: str = "PGN") -> list[RefereeRe
     out = []
     for pgn in read_pgn(text, where):
         pos = position_from_fen(game, pgn.tags["FEN"]) if "FEN" in pgn.tags else game.initial()
+        first = pos.ply
         labels: list[str] = []
         bad: RefereeReport | None = None
         for k, move in enumerate(pgn.moves, 1):
             t, why = apply_turn(game, pos, move)
             if t is None:
-                bad = RefereeReport(False, k, k, None, f"move {k} {move!r}: {why}")
+                number = f"{pos.ply // 2 + 1}{'.' if pos.to_move == 0 else '...'}"
+                reason = why_illegal(game, pos, move)
+                turns = game.turns(pos)
+                if reason is None:
+                    reason = why if game.outcome(pos) is not None or "ambiguous" in why else \
+                        f"not a legal move of {game.players[pos.to_move]}"
+                legal = [san_of(game, pos, tr, turns) for tr in turns]
+                shown = ", ".join(legal[:24]) + (", …" if len(legal) > 24 else "")
+                bad = RefereeReport(False, k, k, None, f"{number} {move}: {reason}" + (f" (legal: {shown})" if legal
+                                                                                      else ""),
+                                    moves=pos.ply // 2 + 1)
                 break
             labels.append(t.label)
             pos = t.result
         if bad is None:
             outcome = game.outcome(pos)
+            end = None if outcome is None else chess_ending(game, pos, outcome)
             claimed = {"1-0": (1, -1), "0-1": (-1, 1), "1/2-1/2": (0, 0)}.get(pgn.result)
             if outcome is None and claimed == (0, 0):  # a draw claimed where the rules offer one (fifty moves, threefold)
                 outcome = next((dict(c.score) for c in game.claims(pos) if not any(c.score.values())), None)
             if outcome is not None and (claimed is None or tuple(outcome.values()) != claimed):
                 bad = RefereeReport(False, len(labels), len(labels), None,
-                                    f"the moves end the game {_score_text(outcome)}, but the Result tag says {pgn.result}")
+                                    f"the moves end the game by {end} ({_score_text(outcome)}), but the Result tag "
+                                    f"says {pgn.result}")
             else:
-                bad = RefereeReport(True, len(labels), turns=labels, final=pos, outcome=outcome)
+                moves = (first + len(labels) - 1) // 2 - first // 2 + 1 if labels else 0
+                bad = RefereeReport(True, len(labels), turns=labels, final=pos, outcome=outcome, moves=moves,
+                                    end=end)
         out.append(bad)
     return out
 

@@ -34,9 +34,11 @@ from tapology.model.board import Board
 from tapology.model.group import Cell
 from tapology.model.tape import board_tapings
 from tapology.play.ai import Agent
+from tapology.play.chessplay import chess_end, chess_game, diagram, diagram_fits, record_pgn, san_of, status
 from tapology.play.referee import apply_turn
 from tapology.play.transcript import position_json, state_names
 from tapology.render.ascii import draw_board
+from tapology.render.compact import compact_board
 from tapology.render.develop import develop_board
 from tapology.rules.ends import Claim
 from tapology.rules.engine import RuleGame
@@ -44,6 +46,10 @@ from tapology.rules.engine import RuleGame
 RECORD_FORMAT = "tapology-game/1"
 MENU_WIDTH = 78  # characters of a line of the turn menu
 MENU_LINES = 8  # lines of the turn menu shown before each turn (the rest on 'm')
+MAX_WIDTH = 120  # a wider seed-style picture is drawn compactly (render.compact)
+NOTE_STARTS = ("taped beyond the picture", "tapes played", "sides glued since")
+CHESS_MENU_LINES = 5  # with a chess diagram: the board, the menu and the prompt fit 24 lines
+TABLE_WORDS = frozenset({"resign", "draw", "offer", "accept", "decline", "claim", "pgn"})
 
 
 
@@ -57,11 +63,15 @@ class GameRecord:
     players: dict[str, str] = field(default_factory=dict)
     result: dict[str, int] | None = None
     final: dict[str, Any] | None = None
+    end: str | None = None  # how a game ended other than by the rules: "white resigns", "drawn by agreement"
 
     def to_json(self) -> dict[str, Any]:
-        """The record as JSON."""
-        return {"format": RECORD_FORMAT, "game": self.game, "board": self.board, "players": self.players,
-                "turns": self.turns, "result": self.result, "final": self.final}
+        """The record as JSON (``end`` only when the players ended the game)."""
+        out = {"format": RECORD_FORMAT, "game": self.game, "board": self.board, "players": self.players,
+               "turns": self.turns, "result": self.result, "final": self.final}
+        if self.end is not None:
+            out["end"] = self.end
+        return out
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write atomically (a temporary file renamed into place); :class:`RecordError` naming ``path`` if it cannot be."""
@@ -102,8 +112,13 @@ class GameRecord:
             raise RecordError(f"{path}: 'result' must be a table of player = score")
         if data.get("final") is not None and not isinstance(data["final"], dict):
             raise RecordError(f"{path}: 'final' must be a position object")
+        end = data.get("end")
+        if end is not None and not isinstance(end, str):
+            raise RecordError(f"{path}: 'end' must be a string")
+        if end is not None and result is None:
+            raise RecordError(f"{path}: 'end' {end!r} without a 'result'")
         return cls(data["game"], data["board"], list(turns), dict(data.get("players") or {}), data.get("result"),
-                   data.get("final"))
+                   data.get("final"), end)
 
 
 def autosave_path() -> str:
@@ -213,7 +228,9 @@ _HELP = """commands:
   claim      end the game by a claim the rules offer now (chess: fifty-move rule, threefold repetition)
   undo, u    take back the last turn (and the computer's reply)
   save FILE  write the game record;  load FILE  replay a record
-  moves, m   list all turns (m TEXT: those with TEXT);  board, b  draw the board;  quit, q  stop"""
+  moves, m   list all turns (m TEXT: those with TEXT);  board, b  draw the board;  quit, q  stop
+  resign     give up;  draw  offer a draw (accept / decline it)
+  pgn FILE   write the game as PGN (chess)"""
 
 
 class PlaySession:
@@ -222,7 +239,8 @@ class PlaySession:
     def __init__(self, game: Game, seats: Sequence[Agent | None], inp: TextIO, out: TextIO, *,
                  game_name: str = "", board_name: str = "", early_draw: bool = True, color: bool = False,
                  record: GameRecord | None = None, record_where: str = "game record", autosave: str | None = None,
-                 thinking: Callable[[str], AbstractContextManager[object]] | None = None) -> None:
+                 thinking: Callable[[str], AbstractContextManager[object]] | None = None,
+                 pgn_out: str | None = None) -> None:
         if len(seats) != len(game.players):
             raise TapologyError(f"{len(seats)} seats for the {len(game.players)} players of {game.name}")
         self.game = game
@@ -237,15 +255,19 @@ class PlaySession:
         self.history: list[Position] = [self.start]
         self.labels: list[str] = []
         self.result: dict[str, int] | None = None
-        self.claimed: Claim | None = None  # the claim that ended the game, if one did
         self.note = ""
         self._shown_gluing: tuple | None = None
         self.autosave = autosave
         self.autosave_error: str | None = None
         self.thinking = thinking
+        self.pgn_out = pgn_out
+        self.ending: str | None = None  # the players ended the game: "white resigns", "drawn by agreement"
+        self.draw_offer: int | None = None  # the player whose draw offer stands
         if record is not None:
             self.history = replay(game, record.turns, record_where)
             self.labels = list(record.turns)
+            if record.end is not None and record.result is not None:
+                self.ending, self.result = record.end, dict(record.result)
 
     # -- output --
     def say(self, text: str = "") -> None:
@@ -291,14 +313,142 @@ class PlaySession:
 
     def show(self) -> None:
         """Draw the board (with its hidden tapings the first time and whenever they change), then any news."""
+        if self.show_diagram():
+            return
         key = (self.pos.board.glue, self.pos.board.extra)
         played = [lab[5:] for lab in self.labels if lab.startswith("tape ")]
-        self.say(draw_position(self.game, self.pos, start=self.start.board, gluing=key != self._shown_gluing,
-                               played=played))
+        pic = draw_position(self.game, self.pos, start=self.start.board, gluing=key != self._shown_gluing, played=played)
+        self.say(self.narrow(pic))
         self._shown_gluing = key
+        self.show_news()
+
+    def narrow(self, pic: str) -> str:
+        """The picture, or where it is wider than ``MAX_WIDTH`` columns the compact drawing (one line a row of tiles,
+        the last turn's tiles starred) with the picture's notes."""
+        if max(map(len, pic.splitlines()), default=0) <= MAX_WIDTH:
+            return pic
+        prev = self.history[-2].board.states if len(self.history) > 1 else self.pos.board.states
+        changed = {t for t, (a, b) in enumerate(zip(prev, self.pos.board.states, strict=False)) if a != b}
+        small = compact_board(self.pos.board, layout(self.pos.board), state_names(self.game), changed)
+        if small is None:
+            return pic
+        notes = [line for line in pic.splitlines() if line.startswith(NOTE_STARTS)]
+        return "\n".join([small, *notes])
+
+    def show_news(self) -> None:
+        """The turns played since the last picture, and a standing draw offer to the player to move."""
         if self.note:
             self.say(self.note)
             self.note = ""
+        if self.draw_offer is not None and self.draw_offer != self.pos.to_move and self.ending is None:
+            self.say(f"{self.game.players[self.draw_offer]} offers a draw: type accept or decline (a move declines it)")
+
+    # -- chess at the terminal, and what players say to each other (resign, draw offers, claims) --
+    def show_diagram(self) -> bool:
+        """Draw a chess diagram (files, ranks, last move, check) when the game has one; False when it has none."""
+        g = chess_game(self.game)
+        if g is None or not diagram_fits(g):
+            return False
+        self.raw(diagram(g, self.pos, self.labels[-1] if self.labels else None, color=self.color))
+        key = (self.pos.board.glue, self.pos.board.extra)
+        if key != self._shown_gluing:
+            hidden = hidden_tapings(self.pos.board)
+            if hidden:
+                self.say(f"taped beyond the diagram: {len(hidden)} pairs of sides ({self.board_name}; "
+                         "'board full' draws them)")
+            self._shown_gluing = key
+        self.show_news()
+        check = status(g, self.pos)
+        if check:
+            self.say(check)
+        return True
+
+    def raw(self, text: str) -> None:
+        """Write text as it is (ANSI colours included)."""
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def turn_names(self, turns: Sequence[Turn]) -> dict[str, str]:
+        """label -> how the menu names a turn: SAN in chess, else the label."""
+        g = chess_game(self.game)
+        if g is None:
+            return {t.label: t.label for t in turns}
+        listed = self.game.turns(self.pos)
+        return {t.label: san_of(g, self.pos, t, listed) for t in turns}
+
+    def echo(self, typed: str, turn: Turn) -> str | None:
+        """How a human's turn is echoed: as typed (UCI when UCI was typed, SAN when SAN was), the game's own name for
+        it when it was chosen by number or tile."""
+        s = typed.strip()
+        if chess_game(self.game) is None:
+            return None
+        if s.lower() == turn.label:
+            return turn.label
+        if s.isdigit() or s.startswith("#") or re.fullmatch(r"(\d+)\s*[, ]\s*(\d+)", s):
+            return None
+        return self.turn_names([turn])[turn.label]
+
+    def table_command(self, word: str, cmd: str, who: int) -> bool:
+        """``resign``, ``draw``/``offer``, ``accept``, ``decline``, ``claim``, ``pgn FILE``; True when the turn is
+        over (the game ended)."""
+        me, g = self.game.players[who], self.game
+        other = (who + 1) % len(g.players)
+        if word == "resign":
+            self.ending = f"{me} resigns"
+            self.result = {p: (-1 if i == who else 1) for i, p in enumerate(g.players)}
+            self.save_now()
+            return True
+        if word in ("draw", "offer"):
+            if self.draw_offer == other:
+                return self.table_command("accept", cmd, who)
+            if self.seats[other] is not None:
+                self.say(f"{self.seat_name(other)} declines the draw")
+                return False
+            self.draw_offer = who
+            self.say(f"{me} offers a draw; now make your move ({g.players[other]} may accept or decline)")
+            return False
+        if word == "accept":
+            if self.draw_offer is None or self.draw_offer == who:
+                self.say("there is no draw offer to accept (draw offers one)")
+                return False
+            self.ending = "drawn by agreement"
+            self.result = {p: 0 for p in g.players}
+            self.draw_offer = None
+            self.save_now()
+            return True
+        if word == "decline":
+            if self.draw_offer is None or self.draw_offer == who:
+                self.say("there is no draw offer to decline")
+                return False
+            self.say(f"{me} declines the draw")
+            self.draw_offer = None
+            return False
+        if word == "claim":
+            msg = self.claim(cmd.split(maxsplit=1)[1].strip() if len(cmd.split(maxsplit=1)) > 1 else "")
+            if self.ending is None:
+                self.say(msg)
+                return False
+            self.note = msg
+            return True
+        parts = cmd.split(maxsplit=1)
+        if len(parts) < 2:
+            self.say("pgn needs a file name")
+            return False
+        try:
+            self.write_pgn(parts[1].strip())
+            self.say(f"wrote {parts[1].strip()}")
+        except (TapologyError, OSError) as exc:
+            self.say(f"cannot write the PGN: {exc}")
+        return False
+
+    def write_pgn(self, path: str) -> None:
+        """Write the game so far as PGN at ``path`` (atomically); :class:`RecordError` for a game without SAN."""
+        g = chess_game(self.game)
+        if g is None:
+            raise RecordError(f"{path}: PGN holds chess games; {self.game_name} is not one")
+        players = {p: ("computer" if s is not None else "human") for p, s in zip(g.players, self.seats, strict=True)}
+        outcome = self.result if self.ending is not None else g.outcome(self.pos)
+        write_atomic(path, record_pgn(g, self.labels, players, outcome, self.ending), RecordError)
 
     def show_moves(self, turns: Sequence[Turn], full: bool = False, only: str = "") -> None:
         """List the turns with their numbers, packed in columns: claims on one line, the other turns at most
@@ -308,27 +458,32 @@ class PlaySession:
         if isinstance(self.game, KInARow):
             self.say("free tiles: " + " ".join(n for n, _ in items))
             return
+        names = self.turn_names(turns)
         if only:
-            items = [(n, t) for n, t in items if only.lower() in t.label.lower()]
+            items = [(n, t) for n, t in items if only.lower() in t.label.lower() or only.lower() in names[t.label].lower()]
             if not items:
                 self.say(f"no turn matches {only!r}")
                 return
         same = [n for n, t in items if n == t.label]
         if same:
             self.say("turns: " + " ".join(same))
-        rest = [f"{n:>3} {t.label}" for n, t in items if n != t.label]
+        rest = [f"{n:>3} {names[t.label]}" for n, t in items if n != t.label]
         if not rest:
             return
         width = max(map(len, rest)) + 2
         per_line = max(1, MENU_WIDTH // width)
         lines = ["".join(cell.ljust(width) for cell in rest[i:i + per_line]).rstrip()
                  for i in range(0, len(rest), per_line)]
-        shown = lines if full or len(lines) <= MENU_LINES else lines[:MENU_LINES]
+        most = CHESS_MENU_LINES if diagram_fits(self.game) else MENU_LINES
+        shown = lines if full or len(lines) <= most else lines[:most]
         for line in shown:
             self.say(line)
         if len(shown) < len(lines):
             more = len(rest) - len(shown) * per_line
-            self.say(f"… and {more} more: 'm' lists them all, 'm TEXT' those whose label has TEXT (e.g. m 3.up)")
+            if diagram_fits(self.game):
+                self.say(f"… and {more} more: 'm' lists them all, 'm TEXT' those with TEXT (e.g. m Q)")
+            else:
+                self.say(f"… and {more} more: 'm' lists them all, 'm TEXT' those whose label has TEXT (e.g. m 3.up)")
 
     # -- input --
     def parse(self, text: str, turns: Sequence[Turn]) -> tuple[Turn | None, str]:
@@ -392,23 +547,36 @@ class PlaySession:
         return line.rstrip("\n")
 
     # -- actions --
-    def play(self, turn: Turn, who: int) -> None:
-        """Make a turn."""
+    def play(self, turn: Turn, who: int, said: str | None = None) -> None:
+        """Make a turn; ``said`` is how it is echoed (the spelling the player typed; by default the game's
+        notation: SAN in chess)."""
+        if said is None:
+            said = self.turn_names([turn])[turn.label] if diagram_fits(self.game) else turn.label
         self.history.append(turn.result)
         self.labels.append(turn.label)
         verb = "claims tile" if isinstance(self.game, KInARow) else "plays"
-        self.note = (self.note + "\n" if self.note else "") + f"{self.seat_name(who)} {verb} {turn.label}"
+        self.note = (self.note + "\n" if self.note else "") + f"{self.seat_name(who)} {verb} {said}"
+        if self.draw_offer is not None and self.draw_offer != who:
+            self.note += " (the draw offer is declined)"
+            self.draw_offer = None
         self.save_now()
 
     def save_now(self) -> None:
         """Write the game so far to the autosave file (atomically: the old record stays whole until the new one is
-        in place); a failure is said once and play goes on."""
+        in place), and as PGN to ``pgn_out``; a failure is said once and play goes on."""
+        if self.pgn_out is not None:
+            try:
+                self.write_pgn(self.pgn_out)
+            except (TapologyError, OSError) as exc:
+                if self.autosave_error is None:
+                    self.autosave_error = str(exc)
+                    self.say(f"cannot write the PGN: {exc}")
         if self.autosave is None:
             return
         try:
             rec = self.record()
-            # the record carries the result once the rules end the game, or a claim does
-            rec.result = self.result if self.claimed is not None else self.game.outcome(self.pos)
+            if self.ending is None:
+                rec.result = self.game.outcome(self.pos)  # the record carries the result once the rules end the game
             rec.save(self.autosave)
         except (TapologyError, OSError) as exc:
             if self.autosave_error is None:
@@ -427,14 +595,15 @@ class PlaySession:
             if self.pos.to_move == me or self.seats[self.pos.to_move] is None:
                 break
         self.result = None
-        self.claimed = None
+        self.ending = None
+        self.draw_offer = None
         return "took back " + ", ".join(reversed(taken))
 
     def record(self) -> GameRecord:
         """The game so far as a record."""
         players = {p: ("ai" if s is not None else "human") for p, s in zip(self.game.players, self.seats, strict=True)}
         return GameRecord(self.game_name, self.board_name, list(self.labels), players, self.result,
-                          position_json(self.game, self.pos, self.start.board))
+                          position_json(self.game, self.pos, self.start.board), self.ending)
 
     def load(self, path: str) -> str:
         """Replace the game by a saved one (same game and board)."""
@@ -443,11 +612,13 @@ class PlaySession:
             raise RecordError(f"{path}: a record of {rec.game} on {rec.board}, not {self.game_name} on {self.board_name}")
         self.history = replay(self.game, rec.turns, path)
         self.labels = list(rec.turns)
+        self.draw_offer = None
+        self.ending, self.result = (rec.end, dict(rec.result)) if rec.end is not None and rec.result else (None, None)
         return f"loaded {path}: {len(self.labels)} turns"
 
     def finished(self) -> bool:
-        """Is the game over (by the rules, by a claim, or by early draw detection)?"""
-        if self.claimed is not None:
+        """Is the game over (by the rules, a resignation or agreement, or by early draw detection)?"""
+        if self.ending is not None:
             return True
         out = self.game.outcome(self.pos)
         if out is not None:
@@ -466,7 +637,11 @@ class PlaySession:
         """Say how the game ended."""
         assert self.result is not None
         winners = [p for p, v in self.result.items() if v > 0]
-        if winners:
+        if self.ending is not None:
+            text = self.ending + (f": {winners[0]} wins" if winners else ": the game is a draw")
+        elif (cg := chess_game(self.game)) is not None:
+            text = chess_end(cg, self.pos, self.result)
+        elif winners:
             text = f"{winners[0]} wins"
             if isinstance(self.game, KInARow):
                 x, o = self.game.masks_of(self.pos)
@@ -476,9 +651,12 @@ class PlaySession:
                     text += " with the line " + "-".join(self.game.board.tiles[t] for t in self.game.lines[got[0]])
         else:
             text = "the game is a draw"
-        if self.claimed is not None:
-            text += f" ({self.claimed.name}, claimed)"
-        self.say(f"game over after {len(self.labels)} turns: {text}")
+        n = len(self.labels)
+        if chess_game(self.game) is not None:  # counted as chess players count: a move is White's ply and Black's
+            moves = (self.start.ply + n - 1) // 2 - self.start.ply // 2 + 1 if n else 0
+            self.say(f"game over after {moves} move{'s' if moves != 1 else ''} ({n} pl{'ies' if n != 1 else 'y'}): {text}")
+        else:
+            self.say(f"game over after {n} turns: {text}")
 
     def claims(self) -> list[Claim]:
         """What the player to move may claim now (rule games with ``claim`` end rules)."""
@@ -492,7 +670,8 @@ class PlaySession:
         got = [c for c in offered if c.name.lower().startswith(what.lower())] if what else offered[:1]
         if not got:
             return f"no claim {what!r} here (you may claim: {', '.join(c.name for c in offered)})"
-        self.claimed = got[0]
+        me = self.game.players[self.pos.to_move]
+        self.ending = f"{got[0].name} claimed by {me}"
         self.result = dict(got[0].score)
         self.save_now()
         return f"{self.seat_name(self.pos.to_move)} claims the {got[0].name}"
@@ -542,21 +721,21 @@ class PlaySession:
                 if word in ("h", "help", "?"):
                     self.say(_HELP)
                     continue
+                if word in TABLE_WORDS:
+                    if self.table_command(word, cmd, who):
+                        break
+                    continue
                 if word in ("m", "moves"):
                     rest = cmd.split(maxsplit=1)
                     self.show_moves(turns, full=True, only=rest[1].strip() if len(rest) > 1 else "")
                     continue
                 if word in ("b", "board"):
+                    if cmd.lower().split()[1:] == ["full"]:  # the seed-style drawing, tapings listed
+                        self.say(draw_position(g, self.pos, start=self.start.board, played=[
+                            lab[5:] for lab in self.labels if lab.startswith("tape ")]))
+                        continue
                     self.show()
                     continue
-                if word == "claim":
-                    rest = cmd.split(maxsplit=1)
-                    msg = self.claim(rest[1].strip() if len(rest) > 1 else "")
-                    if self.claimed is None:
-                        self.say(msg)
-                        continue
-                    self.note = msg
-                    break
                 if word in ("u", "undo"):
                     self.note = self.undo()
                     self.save_now()
@@ -581,10 +760,17 @@ class PlaySession:
                 if turn is None:
                     self.say(f"illegal: {why}")
                     continue
-                self.play(turn, who)
+                self.play(turn, who, self.echo(cmd, turn))
                 break
             if quit_:
-                self.say(f"stopped after {len(self.labels)} turns")
+                where = f"; the game is saved in {self.autosave} (--resume {self.autosave} continues it)" \
+                    if self.autosave and self.autosave_error is None else ""
+                if where and self.pgn_out:
+                    where += f"\nthe game as PGN: {self.pgn_out}"
+                self.say(f"stopped after {len(self.labels)} turns{where}")
                 break
-        return {"turns": list(self.labels), "result": self.result, "finished": not quit_,
-                "final": position_json(g, self.pos, self.start.board)}
+        out: dict[str, Any] = {"turns": list(self.labels), "result": self.result, "finished": not quit_,
+               "final": position_json(g, self.pos, self.start.board)}
+        if self.ending is not None:
+            out["end"] = self.ending
+        return out

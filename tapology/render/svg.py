@@ -1,4 +1,4 @@
-"""SVG pictures (and PNG where a converter is installed) of views and nets.
+"""SVG and PNG pictures of views and nets.
 
 Tiles are polygons coloured by tile id (a fixed colour per id), each with its id and two
 orientation arrows: the long one is the tile's own first direction (``up`` on squares,
@@ -7,10 +7,9 @@ short arrow on the other side, as in the seed's ``^ >`` marks.  Non-zero tile st
 drawn as round tokens labelled with the state's name; the board's edge is a thick line; the
 walker is a red ring with an arrow for its ``up``.
 
-PNG: :func:`png_converter` finds the first working converter among the ``cairosvg``
-Python package, ``rsvg-convert`` (Debian: librsvg2-bin), ``inkscape``, ImageMagick's
-``magick`` and ``convert``; each is tried on a tiny SVG once, so a program of that name
-that cannot convert SVG is passed over.
+PNG: :func:`svg_to_png` rasterises the SVG in-process with resvg (the ``resvg-py`` wheel, a
+dependency of the core install that bundles its renderer: no external program, no system
+library).
 """
 
 from __future__ import annotations
@@ -18,14 +17,10 @@ from __future__ import annotations
 import colorsys
 import math
 import os
-import shutil
-import subprocess
-import tempfile
 import xml.etree.ElementTree as ET
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from tapology import files
@@ -170,21 +165,75 @@ class Canvas:
         return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(self.root, encoding="unicode") + "\n"
 
 
+@dataclass(frozen=True)
+class Piece:
+    """A piece drawn on a tile: its glyph (a chess piece's Unicode sign, say), fill and outline colours (no outline
+    when empty), its frame in the tile (an orientation: the glyph is drawn turned, and mirrored, as the frame says),
+    and a glyph drawn under it in ``back_fill`` (a white chess piece: the filled sign in white under the outlined
+    one)."""
+
+    glyph: str
+    fill: str
+    outline: str = ""
+    frame: int = 0
+    back: str = ""
+    back_fill: str = "#ffffff"
+    size: float = 1.0  # the glyph's size relative to the back's
+
+
+def glyph_matrix(geo: Geometry, g: int) -> tuple[float, float, float, float]:
+    """The picture-space linear map (SVG ``matrix(a b c d 0 0)``) of orientation ``g``: the grid's action carried
+    into the picture (y down, hex axes slanted)."""
+    p1 = geo.point(1.0, 0.0)
+    p2 = geo.point(0.0, 1.0)
+    det = p1[0] * p2[1] - p2[0] * p1[1]
+    out = []
+    for e in ((1.0, 0.0), (0.0, 1.0)):  # picture unit vector -> grid vector -> acted -> picture
+        gx = (e[0] * p2[1] - e[1] * p2[0]) / det
+        gy = (e[1] * p1[0] - e[0] * p1[1]) / det
+        ax, ay = act_point(geo.grid, g, (gx, gy))
+        out.append(geo.point(ax, ay))
+    return out[0][0], out[0][1], out[1][0], out[1][1]
+
+
+def draw_piece(cv: Canvas, geo: Geometry, centre: tuple[float, float], piece: Piece, orientation: int) -> None:
+    """A piece's glyph at a tile drawn turned by ``orientation``, itself turned by its frame in the tile."""
+    s = geo.scale
+    grp = geo.grid.group
+    g = grp.mul[piece.frame][orientation]  # the frame first, then the tile copy's orientation
+    a, b, c, d = glyph_matrix(geo, g)
+    base = {"x": "0", "y": "0", "font-size": _f(s * 0.72), "font-family": "DejaVu Sans, sans-serif",
+            "text-anchor": "middle", "dominant-baseline": "central",
+            "transform": f"translate({_f(centre[0])},{_f(centre[1])}) matrix({a:.4g} {b:.4g} {c:.4g} {d:.4g} 0 0)"}
+    if piece.back:
+        cv.add("tokens", "text", {**base, "fill": piece.back_fill}, text=piece.back)
+    stroke = {"stroke": piece.outline, "stroke-width": _f(s / 48)} if piece.outline else {}
+    size = {"font-size": _f(s * 0.72 * piece.size)} if piece.size != 1.0 else {}
+    el = cv.add("tokens", "text", {**base, "fill": piece.fill, **stroke, **size}, text=piece.glyph)
+    el.set("class", "piece")
+
+
 def draw_tile(cv: Canvas, geo: Geometry, centre: tuple[float, float], tid: str, orientation: int,
-              state: int = 0, state_names: Mapping[int, str] | None = None, faded: bool = False) -> None:
-    """One tile: coloured polygon, id, orientation arrows (first and second direction turned), state token."""
+              state: int = 0, state_names: Mapping[int, str] | None = None, faded: bool = False,
+              fill: str | None = None, piece: Piece | None = None) -> None:
+    """One tile: coloured polygon, id, orientation arrows (first and second direction turned), state token (or
+    ``piece``, drawn turned by the tile's orientation and its own frame)."""
     grid = geo.grid
     s = geo.scale
     cx, cy = centre
-    attrs = {"fill": tile_colour(tid), "stroke": "#555555", "stroke-width": _f(max(0.5, s / 60))}
+    attrs = {"fill": fill or tile_colour(tid), "stroke": "#555555", "stroke-width": _f(max(0.5, s / 60))}
     if faded:
         attrs["fill-opacity"] = "0.45"
     cv.polygon("tiles", geo.polygon(cx, cy), **attrs)
     dirs = grid.directions
-    for k, (length, width) in enumerate(((0.36, s / 22), (0.22, s / 30))):
+    for k, (length, width) in enumerate(((0.36, s / 22), (0.22, s / 30)) if piece is None else ()):
         v = act_point(grid, orientation, (float(dirs[k][0]), float(dirs[k][1])))
         px, py = geo.point(v[0] * length, v[1] * length)
         cv.arrow("marks", (cx, cy), (cx + px, cy + py), width, "#333333", s / 9)
+    if piece is not None:
+        cv.text("labels", cx - s * 0.32, cy + s * 0.36, tid, s * 0.16, fill="#111111")
+        draw_piece(cv, geo, centre, piece, orientation)
+        return
     cv.text("labels", cx - s * 0.2, cy + s * 0.27, tid, s * 0.2, fill="#111111")
     if state:
         r = s * 0.2
@@ -208,18 +257,24 @@ def draw_side(cv: Canvas, geo: Geometry, centre: tuple[float, float], orientatio
 
 
 def view_svg(view: View, board: Board, state_names: Mapping[int, str] | None = None, scale: float = 48.0,
-             visible: set[Cell] | None = None) -> str:
+             visible: set[Cell] | None = None, pieces: Mapping[int, Piece] | None = None,
+             fills: Mapping[int, str] | None = None, labels: Sequence[str] | None = None, title: str = "") -> str:
     """The unfolded view as SVG: tiles coloured by id with orientation arrows and state tokens, the board's
-    edge thick, the walker marked.  Cells outside ``visible`` (when given) are drawn faded.  Cost O(|window|)."""
+    edge thick, the walker marked.  Cells outside ``visible`` (when given) are drawn faded.  A game position:
+    ``pieces`` (tile -> piece, drawn on every copy of its tile, turned as that copy and the piece's frame say),
+    ``fills`` (tile -> colour, e.g. a chessboard's squares), ``labels`` (tile -> name, e.g. ``e4``).
+    Cost O(|window|)."""
     grid = view.grid
     geo = Geometry(grid, scale)
     inv = grid.group.inv
     w = view.centre
     mirrored = " (mirrored)" if grid.group.is_reflection(w.frame) else ""
-    cv = Canvas(f"view from tile {board.tiles[w.tile]}, frame {w.frame}{mirrored}, radius {view.radius}")
+    names = labels if labels is not None else board.tiles
+    cv = Canvas(title or f"view from tile {names[w.tile]}, frame {w.frame}{mirrored}, radius {view.radius}")
     for c, t, f in zip(view.cells, view.tiles, view.frames, strict=True):
-        draw_tile(cv, geo, geo.point(*c), board.tiles[t], inv[f], board.states[t], state_names,
-                  faded=visible is not None and c not in visible)
+        draw_tile(cv, geo, geo.point(*c), names[t], inv[f], board.states[t], state_names,
+                  faded=visible is not None and c not in visible, fill=fills.get(t) if fills else None,
+                  piece=pieces.get(t) if pieces else None)
     for c, d in view.edges:
         draw_side(cv, geo, geo.point(*c), 0, d, "edges", stroke="#000000",
                   **{"stroke-width": _f(scale / 10), "stroke-linecap": "round"})
@@ -232,93 +287,26 @@ def view_svg(view: View, board: Board, state_names: Mapping[int, str] | None = N
 
 
 # ---- PNG ------------------------------------------------------------------------------------
-_PROBE_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4" viewBox="0 0 4 4">'
-              '<rect width="4" height="4" fill="#ff0000"/></svg>')
+def svg_png_bytes(svg: str, where: str = "picture") -> bytes:
+    """The PNG of an SVG text, rasterised in-process by resvg (the ``resvg-py`` wheel: no system library, no external
+    program); :class:`RenderError` naming ``where`` if it cannot be drawn.  Cost: linear in the picture's pixels."""
+    import resvg_py  # loads only when a PNG is asked for
 
-
-def _run(cmd: list[str]) -> bool:
     try:
-        res = subprocess.run(cmd, capture_output=True, timeout=120, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return res.returncode == 0
-
-
-def _tool(name: str, args: Callable[[str, str, str], list[str]]) -> Callable[[str, str], bool] | None:
-    exe = shutil.which(name)
-    if exe is None:
-        return None
-    return lambda src, dst: _run(args(exe, src, dst))
-
-
-def _candidates() -> list[tuple[str, Callable[[str, str], bool]]]:
-    out: list[tuple[str, Callable[[str, str], bool]]] = []
-    try:
-        import cairosvg  # type: ignore[import-not-found]
-
-        def via_cairo(src: str, dst: str) -> bool:
-            try:
-                cairosvg.svg2png(url=src, write_to=dst)
-            except Exception:
-                return False
-            return True
-
-        out.append(("cairosvg", via_cairo))
-    except Exception:  # not installed, or its C library is missing
-        pass
-    tools: list[tuple[str, Callable[[str, str, str], list[str]]]] = [
-        ("rsvg-convert", lambda exe, s, d: [exe, "-f", "png", "-o", d, s]),
-        ("inkscape", lambda exe, s, d: [exe, s, "--export-type=png", f"--export-filename={d}"]),
-        ("magick", lambda exe, s, d: [exe, s, d]),
-        ("convert", lambda exe, s, d: [exe, s, d]),
-    ]
-    for name, args in tools:
-        fn = _tool(name, args)
-        if fn is not None:
-            out.append((name, fn))
-    return out
-
-
-def _is_png(path: str) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(8) == PNG_MAGIC
-    except OSError:
-        return False
-
-
-@cache
-def png_converter() -> tuple[str, Callable[[str, str], bool]] | None:
-    """The first converter that turns a tiny SVG into a PNG here, as (name, convert(src, dst)); None if none."""
-    with tempfile.TemporaryDirectory(prefix="tapology-probe-") as tmp:
-        src = os.path.join(tmp, "probe.svg")
-        Path(src).write_text(_PROBE_SVG, encoding="utf-8")
-        for k, (name, fn) in enumerate(_candidates()):
-            dst = os.path.join(tmp, f"probe{k}.png")
-            if fn(src, dst) and _is_png(dst):
-                return name, fn
-    return None
-
-
-NO_CONVERTER = ("no SVG-to-PNG converter found (install one: `apt-get install librsvg2-bin` for rsvg-convert, "
-                "or `pip install cairosvg`)")
+        data = resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", zoom=2.0)
+    except ValueError as exc:
+        raise RenderError(f"{where}: cannot draw the picture as PNG: {exc}") from None
+    data = bytes(data)
+    if data[:8] != PNG_MAGIC:
+        raise RenderError(f"{where}: the SVG renderer gave no PNG")
+    return data
 
 
 def svg_to_png(svg: str, path: str | os.PathLike[str]) -> str:
-    """Write ``svg`` as a PNG at ``path`` atomically; returns the converter's name.  :class:`RenderError` if none."""
-    conv = png_converter()
-    if conv is None:
-        raise RenderError(f"{os.fspath(path)}: {NO_CONVERTER}")
-    name, fn = conv
+    """Write ``svg`` as a PNG at ``path`` atomically; returns the renderer's name.  :class:`RenderError` if it cannot."""
     check_target(Path(path))
-    with tempfile.TemporaryDirectory(prefix="tapology-svg-") as tmp:
-        src = os.path.join(tmp, "picture.svg")
-        Path(src).write_text(svg, encoding="utf-8")
-        out = os.path.join(tmp, "picture.png")
-        if not (fn(src, out) and _is_png(out)):
-            raise RenderError(f"{os.fspath(path)}: {name} failed to convert the picture to PNG")
-        files.write_atomic(path, Path(out).read_bytes(), RenderError)
-    return name
+    files.write_atomic(path, svg_png_bytes(svg, os.fspath(path)), RenderError)
+    return "resvg"
 
 
 # ---- writing --------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from tapology.limits import check
 from tapology.parallel import Executor, check_timeout, time_limit
 from tapology.play import referee as ref
 from tapology.play.ai import SEARCHES, Agent, make_agent, parse_player, parse_strength
+from tapology.play.chessplay import chess_game
 from tapology.play.reach import ReachResult, reach_game, reach_kinrow, reach_z3
 from tapology.play.session import RECORD_FORMAT, GameRecord, PlaySession, autosave_path, check_record_target
 from tapology.play.solve import (
@@ -63,16 +64,20 @@ class PlayReport(Report):
         return ""
 
 
-def play_report(game: str, board: str | None = None, x: str = "human", o: str = "ai", strength: str = "perfect",
+def play_report(game: str, board: str | None = None, x: str | None = None, o: str | None = None,
+                strength: str = "perfect",
                 seed: int | None = None, load: str | None = None, save: str | None = None, early_draw: bool = True, *,
                 stdin: TextIO, show: TextIO, color: bool = False, move_time: float | None = DEFAULT_MOVE_TIME,
                 resume: str | None = None, autosave: bool = True,
-                thinking: Callable[[str], AbstractContextManager[object]] | None = None) -> PlayReport:
+                thinking: Callable[[str], AbstractContextManager[object]] | None = None,
+                pgn_out: str | None = None) -> PlayReport:
     """Play ``game`` with a human (reading ``stdin``) or a computer player on each side (``ai`` at ``strength``, or
     a player spec such as ``mcts:2000`` or ``alphabeta:6@2``), showing the game on ``show``.  The game is saved
     after every turn (atomically) to ``save``, else (``autosave``) to :func:`autosave_path`; ``load`` continues a
     saved record, ``resume`` continues one and keeps saving to it.  ``move_time`` limits each computer move's
-    search (a spec's own ``@SECONDS`` wins); ``thinking(who)`` is entered while the computer thinks."""
+    search (a spec's own ``@SECONDS`` wins); ``thinking(who)`` is entered while the computer thinks.  ``x``/``o``
+    default to the record's players (a human-vs-human record resumes as such), else human and ai.  ``pgn_out``:
+    the game as PGN after every turn (chess)."""
     check_timeout(move_time, "--move-time")
     if resume is not None:
         if load is not None and load != resume:
@@ -94,10 +99,20 @@ def play_report(game: str, board: str | None = None, x: str = "human", o: str = 
     depth = parse_strength(strength)
     if len(lg.game.players) != 2:
         raise OptionError(f"{game}: play takes two players, the game has {len(lg.game.players)}")
+    kept = record.players if record is not None else {}
+    x = x if x is not None else kept.get(lg.game.players[0], "human")
+    o = o if o is not None else kept.get(lg.game.players[1], "ai")
+    if pgn_out is not None:
+        if chess_game(lg.game) is None:
+            raise OptionError(f"--pgn-out {pgn_out}: PGN holds chess games; {game} is not one")
+        check_record_target(pgn_out)
+    elif target and not save and chess_game(lg.game) is not None:
+        pgn_out = str(Path(target).with_suffix(".pgn"))  # the autosave of a chess game comes with its PGN
     seats = [_seat(lg, opt, who, depth, None if seed is None else seed + k, move_time, game, board)
              for k, (opt, who) in enumerate((("--x", x), ("--o", o)))]
     sess = PlaySession(lg.game, seats, stdin, show, game_name=game, board_name=lg.board_name, early_draw=early_draw,
-                       color=color, record=record, record_where=f"--load {load}", autosave=target, thinking=thinking)
+                       color=color, record=record, record_where=f"--load {load}", autosave=target, thinking=thinking,
+                       pgn_out=pgn_out)
     try:
         result = sess.run()
     except KeyboardInterrupt:
@@ -243,14 +258,21 @@ class RefereeReport(Report):
 
     def text(self) -> str:
         if self.pgn:
-            return "\n".join(f"game {i}: " + (f"valid: {v.steps} moves" if v.valid else f"invalid: {v.reason}")
-                             for i, v in enumerate(self.verdicts, 1))
+            return "\n".join(f"game {i}: " + (_pgn_valid(v) if v.valid else f"invalid: {v.reason}")
+                              for i, v in enumerate(self.verdicts, 1))
         v = self.verdicts[0]
         if v.valid:
             out = v.outcome
             end = "game over: " + ", ".join(f"{p} {s:+d}" for p, s in out.items()) if out else "game goes on"
             return f"valid: {v.steps} turns ({end})"
         return f"invalid at step {v.step} (line {v.line}): {v.reason}"
+
+
+def _pgn_valid(v: ref.RefereeReport) -> str:
+    """``valid: 33 moves (65 plies), checkmate``."""
+    moves = v.moves if v.moves is not None else v.steps
+    return (f"valid: {moves} move{'s' if moves != 1 else ''} ({v.steps} pl{'ies' if v.steps != 1 else 'y'}), "
+            + (v.end or "the game ends" if v.outcome is not None else "the game goes on"))
 
 
 def referee_report(game: str, transcript: str | None = None, board: str | None = None, any_start: bool = False,

@@ -11,15 +11,22 @@ from pathlib import Path
 from typing import Any
 
 from tapology.errors import RenderError, TapologyError, ViewError
+from tapology.files import read_text
+from tapology.game import Position
+from tapology.games.registry import open_game, open_position
 from tapology.model.atlas import Atlas
 from tapology.model.walker import Path as WalkPath
 from tapology.model.walker import parse_moves, start_walker, walk_path
+from tapology.play.session import GameRecord, replay
+from tapology.play.transcript import state_names
 from tapology.render.fov import field_of_view, opaque_states
 from tapology.render.net import board_net, net_ascii, net_svg
-from tapology.render.svg import NO_CONVERTER, check_target, png_converter, svg_to_png, view_svg, write_text_atomic
+from tapology.render.position import position_drawing
+from tapology.render.svg import check_target, svg_to_png, view_svg, write_text_atomic
 from tapology.render.unfold import MAX_RADIUS, draw_view, unfold
 from tapology.reports.base import Report
 from tapology.reports.boards import consistent_board
+from tapology.rules.engine import RuleGame
 
 FORMATS = ("ascii", "svg", "png")
 OTHER_PICTURES = ("jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff", "pdf", "eps", "ps", "ico", "avif", "heic")
@@ -123,9 +130,17 @@ def _deliver(picture: str, data: dict[str, Any], out: str | None, png: bool = Fa
 
 
 def view_report(spec: str, start: str, frame: int = 0, radius: int = 4, fmt: str | None = None, out: str | None = None,
-                opaque: str | None = None, domain: str | None = None) -> PictureReport:
+                opaque: str | None = None, domain: str | None = None, game: str | None = None,
+                position: str | None = None) -> PictureReport:
     """The board unfolded around a walker (or, with ``opaque`` states, its field of view) as ascii, svg or png;
-    checks everything, the output path and a PNG converter included, before drawing and writing ``out``."""
+    checks everything, the output path included, before drawing and writing ``out``.  With ``game``: that game's
+    position on the cover (its start, or ``position``: a position file, a FEN, or a game record of ``play``)."""
+    if position is not None and game is None:
+        raise ViewError("--position goes with --game")
+    if game is not None:
+        if opaque is not None or domain is not None:
+            raise ViewError("--game draws a position: give it without --opaque and --domain")
+        return _game_view(spec, start, frame, radius, fmt, out, game, position)
     fmt = picture_format(fmt, out)
     if fmt == "png" and not out:
         raise RenderError("--format png needs -o FILE.png")
@@ -133,8 +148,6 @@ def view_report(spec: str, start: str, frame: int = 0, radius: int = 4, fmt: str
         raise ViewError(f"--radius {radius}: must be 0..{MAX_RADIUS}")
     if out:
         check_target(Path(out))
-    if fmt == "png" and png_converter() is None:
-        raise RenderError(f"{out}: {NO_CONVERTER}")
     walls = _parse_states(opaque)
     board, at = consistent_board(spec, domain)
     walker = start_walker(at, start, frame)
@@ -147,13 +160,55 @@ def view_report(spec: str, start: str, frame: int = 0, radius: int = 4, fmt: str
 
 
 def net_report(spec: str, fmt: str | None = None, out: str | None = None, domain: str | None = None) -> PictureReport:
-    """The board's net (tiles laid flat, taped pairs of open sides labelled alike) as ascii or svg."""
+    """The board's net (tiles laid flat, taped pairs of open sides labelled alike) as ascii, svg or png."""
     fmt = picture_format(fmt, out)
-    if fmt == "png":
-        raise RenderError("--format png: the net is drawn as ascii or svg (convert the svg yourself)")
+    if fmt == "png" and not out:
+        raise RenderError("--format png needs -o FILE.png")
     if out:
         check_target(Path(out))
     board, _at = consistent_board(spec, domain)
     net = board_net(board)
-    picture = net_svg(board, net) if fmt == "svg" else net_ascii(board, net)
-    return _deliver(picture, net.to_json(board), out)
+    picture = net_svg(board, net) if fmt in ("svg", "png") else net_ascii(board, net)
+    return _deliver(picture, net.to_json(board), out, png=fmt == "png")
+
+
+def _game_position(spec: str, game: str, position: str | None) -> tuple[RuleGame, Position]:
+    """The game on board ``spec`` at ``position`` (a game record's last position, or what open_position reads)."""
+    if position is not None and Path(position).is_file():
+        text = read_text(position, "position file or game record", ViewError)
+        if '"tapology-game/1"' in text[:400]:
+            rec = GameRecord.from_text(text, position)
+            g = open_game(game, spec)
+            if rec.game != game or rec.board != g.board_name:
+                raise ViewError(f"--position {position}: a record of {rec.game} on {rec.board}, not {game} on {spec}")
+            return g, replay(g, rec.turns, position)[-1]
+    return open_position(game, spec, position)
+
+
+def _game_view(spec: str, start: str, frame: int, radius: int, fmt: str | None, out: str | None, game: str,
+               position: str | None) -> PictureReport:
+    """A game position unfolded around tile ``start`` (a tile id, or a square name in chess)."""
+    fmt = picture_format(fmt, out)
+    if fmt == "png" and not out:
+        raise RenderError("--format png needs -o FILE.png")
+    if not 0 <= radius <= MAX_RADIUS:
+        raise ViewError(f"--radius {radius}: must be 0..{MAX_RADIUS}")
+    if out:
+        check_target(Path(out))
+    g, pos = _game_position(spec, game, position)
+    board = pos.board
+    at = Atlas.of(board)
+    drawing = position_drawing(g, pos)
+    if start not in board.tiles and start in drawing.labels:
+        start = board.tiles[drawing.labels.index(start)]
+    walker = start_walker(at, start, frame)
+    view = unfold(at, walker, radius)
+    data = view.to_json(board)
+    data["game"] = g.name
+    data["to_move"] = g.players[pos.to_move]
+    if fmt == "ascii":
+        names = {k: v for k, v in state_names(g).items() if k != 0}
+        return _deliver(draw_view(view, board, names), data, out)
+    title = f"{g.name} on {g.board_name}, {g.players[pos.to_move]} to move: the cover around {drawing.labels[walker.tile]}"
+    picture = view_svg(view, board, pieces=drawing.pieces, fills=drawing.fills, labels=drawing.labels, title=title)
+    return _deliver(picture, data, out, png=fmt == "png")

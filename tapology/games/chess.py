@@ -472,3 +472,34 @@ def _parse_movetext(text: str, tags: dict[str, str], where: str) -> PgnGame:
             continue
         moves.append(tok)
     return PgnGame(tags, tuple(moves), result)
+
+
+def pgn_text(game: RuleGame, labels: Sequence[str], tags: dict[str, str] | None = None) -> str:
+    """A game given by its turn labels (from the start position) as PGN: the seven tags, SAN movetext numbered
+    by moves, the result (``1-0``, ``0-1``, ``1/2-1/2``, ``*`` while it goes on)."""
+    pos = game.initial()
+    words: list[str] = []
+    for i, lab in enumerate(labels):
+        turns = game.turns(pos)
+        turn = next((t for t in turns if t.label == lab), None)
+        if turn is None:
+            raise NotationError(f"turn {i + 1} ({lab!r}) is not legal there")
+        if i % 2 == 0:
+            words.append(f"{i // 2 + 1}.")
+        words.append(san(game, pos, turn, turns))
+        pos = turn.result
+    out = game.outcome(pos)
+    result = "*" if out is None else "1/2-1/2" if all(v == 0 for v in out.values()) else \
+        "1-0" if out.get(game.players[0], 0) > 0 else "0-1"
+    head = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?",
+            **(tags or {}), "Result": result}
+    lines = [f'[{k} "{v.replace(chr(92), chr(92) * 2).replace(chr(34), chr(92) + chr(34))}"]' for k, v in head.items()]
+    body, line = [], ""
+    for w in [*words, result]:
+        if line and len(line) + 1 + len(w) > 79:
+            body.append(line)
+            line = w
+        else:
+            line = f"{line} {w}" if line else w
+    body.append(line)
+    return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"

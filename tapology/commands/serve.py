@@ -43,7 +43,7 @@ def register(app: typer.Typer) -> None:
             app_ = create_app(folder)
         except OSError as exc:
             raise OptionError(f"--data-dir {folder}: {exc.strerror}") from None
-        config = uvicorn.Config(app_, host=host, port=port, log_level="warning", ws="websockets")
+        config = uvicorn.Config(app_, host=host, port=port, log_level="warning", ws="auto")
         server = uvicorn.Server(config)
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
         typer.echo(f"tapology serve: {url} (games kept in {folder}; Ctrl-C stops)")

@@ -103,7 +103,8 @@ function cellsSvg(cells, shapes, tiles, opts = {}) {
   const out = [];
   const labels = opts.labels || null;
   const pieces = opts.pieces || null;
-  const arrow = `M0,${f2(-s * 0.36)} L${f2(s * 0.07)},${f2(-s * 0.22)} L${f2(-s * 0.07)},${f2(-s * 0.22)} Z`;
+  // a half arrow (a flag): chiral, so that a mirrored copy of a tile is told from a turned one
+  const arrow = `M0,${f2(-s * 0.38)} L${f2(s * 0.13)},${f2(-s * 0.24)} L0,${f2(-s * 0.24)} Z M${f2(-s * 0.02)},${f2(-s * 0.38)} h${f2(s * 0.04)} v${f2(s * 0.2)} h${f2(-s * 0.04)} Z`;
   for (let k = 0; k < cells.length; k++) {
     const [x, y, t, g] = cells[k];
     const tile = tiles[t];
@@ -139,6 +140,14 @@ function extent(cells, s) {
 }
 
 function sideLine(x, y, seg, cls, data) {
+  if (cls === "side") {
+    // a clickable band along the side (a line has no area to click on)
+    const x1 = x + seg[0], y1 = y + seg[1], x2 = x + seg[2], y2 = y + seg[3];
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1, nx = -(y2 - y1) / len * 6, ny = (x2 - x1) / len * 6;
+    const ax = (x2 - x1) * 0.12, ay = (y2 - y1) * 0.12;
+    const pts = [[x1 + ax + nx, y1 + ay + ny], [x2 - ax + nx, y2 - ay + ny], [x2 - ax - nx, y2 - ay - ny], [x1 + ax - nx, y1 + ay - ny]];
+    return `<polygon class="side" ${data} points="${pts.map((p) => f2(p[0]) + "," + f2(p[1])).join(" ")}"/>`;
+  }
   return `<line class="${cls}" ${data} x1="${f2(x + seg[0])}" y1="${f2(y + seg[1])}" x2="${f2(x + seg[2])}" y2="${f2(y + seg[3])}"/>`;
 }
 
@@ -272,7 +281,7 @@ async function wsReload() {
 }
 
 function wsClick(e) {
-  const side = e.target.closest("line.side");
+  const side = e.target.closest(".side");
   if (side) {
     const t = +side.dataset.t, s = +side.dataset.s;
     if (!W.picked) {
@@ -283,7 +292,7 @@ function wsClick(e) {
     }
     const [t0, s0] = W.picked;
     W.picked = null;
-    for (const el of $("net").querySelectorAll("line.picked")) el.classList.remove("picked");
+    for (const el of $("net").querySelectorAll(".picked")) el.classList.remove("picked");
     if (t0 === t && s0 === s) { say("unpicked"); return; }
     wsAct("tape", { tile: t0, side: s0, other: t, other_side: s, flip: $("ws-flip").checked });
     return;
@@ -472,7 +481,7 @@ async function plMove(label) {
 function plClick(e) {
   const d = P.state;
   if (!d || d.result) return;
-  const side = e.target.closest("line.side");
+  const side = e.target.closest(".side");
   if (side) {
     const t = +side.dataset.t, s = +side.dataset.s;
     if (!P.sidePick) { P.sidePick = [t, s]; side.classList.add("picked"); say("now click the side to tape it to"); return; }

@@ -46,48 +46,77 @@ function esc(s) {
 
 const f2 = (x) => Math.round(x * 100) / 100;
 
-// ---- pan and zoom: the SVG's viewBox moves; nothing is redrawn --------------------------------------------
+// ---- pan and zoom ----------------------------------------------------------------------------------------
+// The SVG is as big as its drawing at the current zoom, inside a frame that clips it; panning moves it by a CSS
+// transform (the compositor moves the painted picture: nothing is drawn again, however many tiles), and zooming
+// scales it at once and draws it again at the new size when the wheel stops.
 function panZoom(svg) {
-  const st = { x: 0, y: 0, w: 400, h: 400, drag: null, moved: false };
+  const stage = document.createElement("div");
+  stage.className = "stage " + svg.getAttribute("class").replace("pic", "").trim();
+  svg.parentNode.insertBefore(stage, svg);
+  const mover = document.createElement("div");
+  mover.className = "mover";
+  stage.appendChild(mover);
+  mover.appendChild(svg);
+  svg.setAttribute("class", "drawing");
+  const st = { k: 1, s: 1, tx: 0, ty: 0, box: [0, 0, 1, 1], drag: null, moved: false, timer: null, cell: 48 };
   svg._view = st;
-  const apply = () => svg.setAttribute("viewBox", `${f2(st.x)} ${f2(st.y)} ${f2(st.w)} ${f2(st.h)}`);
-  st.apply = apply;
-  st.fit = (x0, y0, x1, y1) => {
-    const r = svg.getBoundingClientRect();
-    const aspect = r.width > 0 && r.height > 0 ? r.width / r.height : 1;
-    let w = x1 - x0, h = y1 - y0;
-    if (w / h < aspect) w = h * aspect; else h = w / aspect;
-    st.x = (x0 + x1 - w) / 2; st.y = (y0 + y1 - h) / 2; st.w = w; st.h = h;
-    apply();
+  // whole pixels: a fractional offset makes the browser paint the picture again (text is placed to the pixel)
+  const place = () => { mover.style.transform = `translate(${Math.round(st.tx)}px,${Math.round(st.ty)}px) scale(${st.s})`; };
+  const size = () => {
+    const [x0, y0, x1, y1] = st.box;
+    svg.setAttribute("viewBox", `${f2(x0)} ${f2(y0)} ${f2(x1 - x0)} ${f2(y1 - y0)}`);
+    svg.setAttribute("width", f2((x1 - x0) * st.k));
+    svg.setAttribute("height", f2((y1 - y0) * st.k));
+    // level of detail: tile ids and orientation flags only where a tile is big enough on screen to read them
+    svg.classList.toggle("far", st.k * (st.cell || 48) < 18);
   };
-  st.panBy = (dx, dy) => { st.x += dx; st.y += dy; apply(); };
-  svg.addEventListener("pointerdown", (e) => {
-    st.drag = { x: e.clientX, y: e.clientY, vx: st.x, vy: st.y };
+  const visible = () => {
+    const r = stage.getBoundingClientRect();
+    st.w = r.width / (st.k * st.s); st.h = r.height / (st.k * st.s);
+  };
+  st.fit = (x0, y0, x1, y1) => {
+    const r = stage.getBoundingClientRect();
+    const W = r.width || 400, H = r.height || 400;
+    st.box = [x0, y0, x1, y1];
+    st.k = Math.min(W / (x1 - x0), H / (y1 - y0));
+    st.s = 1;
+    st.tx = (W - (x1 - x0) * st.k) / 2; st.ty = (H - (y1 - y0) * st.k) / 2;
+    size(); place(); visible();
+  };
+  // zoom by f about the stage point (px, py), drawn again at once
+  st.zoom = (f, px, py) => {
+    st.tx = px - (px - st.tx) * f; st.ty = py - (py - st.ty) * f; st.k *= f * st.s; st.s = 1;
+    size(); place(); visible();
+  };
+  st.panBy = (dx, dy) => { st.tx -= dx * st.k * st.s; st.ty -= dy * st.k * st.s; place(); };
+  stage.addEventListener("pointerdown", (e) => {
+    st.drag = { x: e.clientX, y: e.clientY, tx: st.tx, ty: st.ty };
     st.moved = false;
   });
-  svg.addEventListener("pointermove", (e) => {
+  stage.addEventListener("pointermove", (e) => {
     if (!st.drag) return;
-    const r = svg.getBoundingClientRect();
-    const k = st.w / r.width;
     const dx = e.clientX - st.drag.x, dy = e.clientY - st.drag.y;
     if (Math.abs(dx) + Math.abs(dy) > 4) st.moved = true;
     if (!st.moved) return;
-    st.x = st.drag.vx - dx * k; st.y = st.drag.vy - dy * k;
-    apply();
+    st.tx = st.drag.tx + dx; st.ty = st.drag.ty + dy;
+    place();
   });
   const end = () => { st.drag = null; };
-  svg.addEventListener("pointerup", end);
-  svg.addEventListener("pointerleave", end);
-  svg.addEventListener("wheel", (e) => {
+  stage.addEventListener("pointerup", end);
+  stage.addEventListener("pointerleave", end);
+  stage.addEventListener("wheel", (e) => {
     e.preventDefault();
-    const r = svg.getBoundingClientRect();
-    const k = Math.exp(e.deltaY * 0.0015);
-    const px = st.x + (e.clientX - r.left) / r.width * st.w, py = st.y + (e.clientY - r.top) / r.height * st.h;
-    st.x = px - (px - st.x) * k; st.y = py - (py - st.y) * k; st.w *= k; st.h *= k;
-    apply();
+    const r = stage.getBoundingClientRect();
+    const f = Math.exp(-e.deltaY * 0.0015);
+    const px = e.clientX - r.left, py = e.clientY - r.top;
+    st.tx = px - (px - st.tx) * f; st.ty = py - (py - st.ty) * f; st.s *= f;
+    place(); visible();
+    clearTimeout(st.timer);
+    st.timer = setTimeout(() => { st.k *= st.s; st.s = 1; size(); place(); visible(); }, 250);
   }, { passive: false });
   // a click that ended a drag is not a click on a tile
-  svg.addEventListener("click", (e) => { if (st.moved) { e.stopImmediatePropagation(); st.moved = false; } }, true);
+  stage.addEventListener("click", (e) => { if (st.moved) { e.stopImmediatePropagation(); st.moved = false; } }, true);
   return st;
 }
 

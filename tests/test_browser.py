@@ -235,3 +235,15 @@ def test_bad_input_gets_a_message_in_the_page(page: Any, tmp_path: Path) -> None
     page.wait_for_function("document.getElementById('msg').textContent.includes('give a built-in board')")
     shot(page, "bad-input")
     open_board(page, "plane:3x3")  # the server goes on serving
+
+
+def test_tape_turn_by_two_side_clicks(page: Any) -> None:
+    new_game(page, "tictactopology", "plane:3x3")
+    page.locator("#pl-cover .side[data-t='0'][data-s='0']").first.click()  # 1.up
+    page.locator("#pl-cover .side[data-t='6'][data-s='2']").first.click()  # 7.down
+    if page.is_visible("#promo"):
+        page.click("#promo button >> nth=0")
+    page.wait_for_selector("#pl-status[data-ply='1']")
+    assert "tape 1.up=7.down" in page.inner_text("#pl-moves")
+    # the taped board unfolds beyond its nine tiles: tile 1 now has copies above tile 7
+    assert page.locator("#pl-cover g.cell[data-t='0']").count() > 1

@@ -149,3 +149,15 @@ def test_click_targets_name_each_turns_tiles(tmp_path: Path) -> None:
     assert len(moves) == 20
     sq = room.state()["squares"]
     assert {(sq[m["from"]], sq[m["to"]]) for m in moves} == {(m["label"][:2], m["label"][2:4]) for m in moves}
+
+
+def test_tape_turns_are_clicked_as_two_sides(client: TestClient) -> None:
+    g = client.post("/api/game", json={"game": "tictactopology", "seats": ["human", "human"]}).json()
+    tapes = [m for m in g["moves"] if m.get("tape")]
+    assert tapes and all(len(m["tape"]) == 5 for m in tapes)
+    t = tapes[1]["tape"]
+    got = client.post(f"/api/game/{g['code']}/tape", json={"tile": t[0], "side": t[1], "other": t[2], "other_side": t[3],
+                                                          "flip": bool(t[4]), "ply": 0}, headers={"X-Seat": g["token"]})
+    assert got.status_code == 200 and got.json()["sans"] == [tapes[1]["label"]] and got.json()["glue"]
+    cover = client.get(f"/api/game/{g['code']}/cover?tile=4&radius=3").json()
+    assert len(cover["cells"]) > 9  # the taped board unfolds past its own nine tiles

@@ -344,7 +344,8 @@ function coverClick(e) {
 }
 
 // ---- play -----------------------------------------------------------------------------------------------
-const P = { code: null, token: null, state: null, shapes: null, cover: null, sel: null, sock: null, sidePick: null, radius: 4 };
+const P = { code: null, token: null, state: null, shapes: null, cover: null, sel: null, sock: null, sidePick: null, radius: 4,
+  byTile: [], marks: {}, drawn: [] };
 
 function savedToken(code) { try { return sessionStorage.getItem("seat:" + code); } catch (e) { return null; } }
 function keepToken(code, tok) { try { if (tok) sessionStorage.setItem("seat:" + code, tok); } catch (e) { /* private mode */ } }
@@ -385,6 +386,10 @@ function plDrawBoard() {
   }
   html += winLine(d, c, sh);
   svg.innerHTML = html;
+  P.byTile = [];
+  for (const el of svg.querySelectorAll("g.cell")) (P.byTile[+el.dataset.t] ||= []).push(el);
+  P.marks = {};
+  P.drawn = d.pieces;
   plMarks();
 }
 
@@ -415,14 +420,22 @@ function winLine(d, c, sh) {
   return `<line class="winline" x1="${f2(best.x)}" y1="${f2(best.y)}" x2="${f2(best.x2)}" y2="${f2(best.y2)}"/>`;
 }
 
+function setMark(cls, tiles) {
+  // mark every copy of the given tiles, touching only the copies whose mark changes
+  const old = P.marks[cls] || new Set();
+  const now = new Set(tiles);
+  for (const t of old) if (!now.has(t)) for (const el of P.byTile[t] || []) el.classList.remove(cls);
+  for (const t of now) if (!old.has(t)) for (const el of P.byTile[t] || []) el.classList.add(cls);
+  P.marks[cls] = now;
+}
+
 function plMarks() {
-  const d = P.state, svg = $("pl-cover");
-  markCells(svg, "last", (t) => d.last.includes(t));
-  markCells(svg, "check", d.check ? (t) => d.check.includes(t) : null);
-  markCells(svg, "win", d.line ? (t) => d.line.includes(t) : null);
-  markCells(svg, "sel", P.sel !== null ? (t) => t === P.sel : null);
-  const targets = P.sel !== null ? d.moves.filter((m) => m.from === P.sel).map((m) => m.to) : [];
-  markCells(svg, "target", targets.length ? (t) => targets.includes(t) : null);
+  const d = P.state;
+  setMark("last", d.last);
+  setMark("check", d.check || []);
+  setMark("win", d.line || []);
+  setMark("sel", P.sel !== null ? [P.sel] : []);
+  setMark("target", P.sel !== null ? d.moves.filter((m) => m.from === P.sel).map((m) => m.to) : []);
 }
 
 function plShow(d) {
@@ -464,15 +477,18 @@ async function plRefresh() {
 }
 
 function plRedrawPieces() {
-  // only the pieces and marks change after a move on an unchanged board: the tiles stay in place
+  // after a move on an unchanged board only the tiles whose piece changed are drawn again, on every copy
   const d = P.state, sh = P.shapes, svg = $("pl-cover");
-  for (const el of svg.querySelectorAll("g.cell")) {
-    const t = +el.dataset.t;
-    const old = el.querySelector(".piece, .sym");
-    if (old) old.remove();
-    const p = d.pieces[t];
-    if (p) el.insertAdjacentHTML("beforeend", pieceSvg(p, P.cover.cells[+el.dataset.k][3], sh, true));
+  for (let t = 0; t < d.pieces.length; t++) {
+    const p = d.pieces[t], q = P.drawn[t];
+    if ((p === null) === (q === null) && (p === null || (p.s === q.s && p.o === q.o && p.f === q.f))) continue;
+    for (const el of P.byTile[t] || []) {
+      const old = el.querySelector(".piece, .sym");
+      if (old) old.remove();
+      if (p) el.insertAdjacentHTML("beforeend", pieceSvg(p, P.cover.cells[+el.dataset.k][3], sh, true));
+    }
   }
+  P.drawn = d.pieces;
   for (const el of svg.querySelectorAll("line.winline")) el.remove();
   if (d.line) svg.insertAdjacentHTML("beforeend", winLine(d, P.cover, sh));
   P.sel = null;
@@ -516,9 +532,13 @@ function plClick(e) {
     if (!P.sidePick) { P.sidePick = [t, s]; side.classList.add("picked"); say("now click the side to tape it to"); return; }
     const [t0, s0] = P.sidePick;
     P.sidePick = null;
-    api(`/api/game/${P.code}/tape`, { tile: t0, side: s0, other: t, other_side: s, flip: false, ply: d.ply }, P.token)
-      .then(async (nd) => { await plCover(nd); plShow(nd); say("taped"); })
-      .catch((err) => { say(err.message, true); plDrawBoard(); });
+    for (const el of $("pl-cover").querySelectorAll(".picked")) el.classList.remove("picked");
+    const same = (m) => m.tape && ((m.tape[0] === t0 && m.tape[1] === s0 && m.tape[2] === t && m.tape[3] === s) ||
+      (m.tape[0] === t && m.tape[1] === s && m.tape[2] === t0 && m.tape[3] === s0));
+    const hits = d.moves.filter(same);
+    if (hits.length === 1) plMove(hits[0].label);
+    else if (hits.length > 1) promote(hits, "tape: ");
+    else say(`taping ${d.tiles[t0].id}.${P.shapes.side_names[s0]} to ${d.tiles[t].id}.${P.shapes.side_names[s]} is not a legal turn here`, true);
     return;
   }
   const cell = e.target.closest("g.cell");
@@ -545,10 +565,10 @@ function plClick(e) {
   plMarks();
 }
 
-function promote(hits) {
+function promote(hits, what = "promote to: ") {
   const box = $("promo");
   box.hidden = false;
-  box.innerHTML = "promote to: " + hits.map((m, i) => `<button data-i="${i}">${esc(m.name)}</button>`).join("");
+  box.innerHTML = what + hits.map((m, i) => `<button data-i="${i}">${esc(m.name)}</button>`).join("");
   box.onclick = (e) => {
     const b = e.target.closest("button");
     if (!b) return;

@@ -155,7 +155,7 @@ def test_x_wins_tictactoe_across_the_torus_seam(page: Any) -> None:
     assert page.locator("#pl-cover line.winline").count() == 1
     # the line is drawn through three consecutive copies of the tiles, not within one copy of the board
     ends = page.evaluate("(() => { const l = document.querySelector('line.winline');"
-                         " return [+l.getAttribute('x1'), +l.getAttribute('y1'), +l.getAttribute('x2'), +l.getAttribute('y2')]; })()")
+                         " return ['x1', 'y1', 'x2', 'y2'].map((a) => +l.getAttribute(a)); })()")
     s = 48.0
     assert abs(abs(ends[2] - ends[0]) - 2 * s) < 1 and abs(abs(ends[3] - ends[1]) - 2 * s) < 1
     assert page.locator("#pl-cover g.cell.win").count() >= 9

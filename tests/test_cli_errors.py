@@ -245,6 +245,10 @@ BAD: list[tuple[str, str]] = [
     ("net ok.toml -o missing/x.svg", "missing/x.svg"),
     ("net ok.toml -o adir", "adir"),
     ("net incons.toml -o existing.txt", "incons.toml"),
+    # serve (checked before a server starts)
+    ("serve --port 99999", "--port 99999"),
+    ("serve --data-dir ok.toml", "--data-dir ok.toml"),
+    ("serve --port x", "--port"),
     ("match nosuch", "nosuch"),
     ("match tictactoe --a wizard", "--a"),
     ("match tictactoe --games 0", "--games 0"),

@@ -12,12 +12,12 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from tapology.play.session import GameRecord  # noqa: E402
-from tapology.web.app import create_app  # noqa: E402
-from tapology.web.rooms import Rooms  # noqa: E402
-from tapology.web.workshop import Workshop  # noqa: E402
+from tapology.play.session import GameRecord
+from tapology.web.app import create_app
+from tapology.web.rooms import Rooms
+from tapology.web.workshop import Workshop
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 

@@ -26,7 +26,7 @@ from tapology.solver.explain import explain
 from tapology.web.shapes import board_tiles, cover_json, grid_shapes, placed
 
 EXPLAIN_TILES = 400  # a refusal on a bigger board lists the conflict's own tapings (a minimal set costs more there)
-PAGE_TILES = 2_500  # boards whose net is drawn in the page (a bigger net is too small to click on); bigger boards show their cover
+PAGE_TILES = 2_500  # boards whose net the page draws (a bigger net is too small to click on): bigger ones show their cover
 
 
 class StaleError(TapologyError):

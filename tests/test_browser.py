@@ -247,3 +247,12 @@ def test_tape_turn_by_two_side_clicks(page: Any) -> None:
     assert "tape 1.up=7.down" in page.inner_text("#pl-moves")
     # the taped board unfolds beyond its nine tiles: tile 1 now has copies above tile 7
     assert page.locator("#pl-cover g.cell[data-t='0']").count() > 1
+
+
+def test_against_a_computer_player(page: Any) -> None:
+    new_game(page, "tictactoe", "plane:3x3", x="human", o="alphabeta:4")
+    page.click("#pl-cover g.cell[data-t='4']")
+    page.wait_for_selector("#pl-status[data-ply='2']")  # the computer's reply arrives over the websocket
+    assert page.inner_text("#pl-moves").split()[0] == "5" and len(page.inner_text("#pl-moves").split()) == 2
+    page.click("#pl-undo")  # takes back the reply and the claim
+    page.wait_for_selector("#pl-status[data-ply='0']")

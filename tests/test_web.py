@@ -161,3 +161,14 @@ def test_tape_turns_are_clicked_as_two_sides(client: TestClient) -> None:
     assert got.status_code == 200 and got.json()["sans"] == [tapes[1]["label"]] and got.json()["glue"]
     cover = client.get(f"/api/game/{g['code']}/cover?tile=4&radius=3").json()
     assert len(cover["cells"]) > 9  # the taped board unfolds past its own nine tiles
+
+
+def test_big_boards_send_the_tiles_in_view_only(client: TestClient) -> None:
+    w = client.post("/api/workshop", json={"board": "torus:60x60"}).json()
+    assert w["n_tiles"] == 3600 and w["tiles"] == [] and "net" not in w
+    assert w["classification"]["surface"] == "torus"
+    cover = client.get(f"/api/workshop/{w['id']}/cover?tile=0&radius=3").json()
+    assert len(cover["cells"]) == 49 and len(cover["tile_info"]) == 49
+    walk = client.post(f"/api/workshop/{w['id']}/walk", json={"start": "61", "step": "up"}).json()
+    assert walk["walker"]["id"] == "1" and not walk["walker"]["mirrored"]
+    assert "unknown tile" in err(client.post(f"/api/workshop/{w['id']}/walk", json={"start": "99999"}))

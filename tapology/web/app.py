@@ -133,26 +133,30 @@ class Server:
             raise OptionError("text: expected the board file's text")
         name = data.get("board") if text is None else (data.get("name") or "uploaded board")
         w = await asyncio.to_thread(Workshop.open, str(name or ""), text)
+        state = await asyncio.to_thread(w.state)
         wid = secrets.token_urlsafe(9)
         self.workshops[wid] = w
         while len(self.workshops) > WORKSHOPS:
             self.workshops.popitem(last=False)
-        return JSONResponse({"id": wid, "shapes": shapes_of(w.board), **w.state()})
+        return JSONResponse({"id": wid, "shapes": shapes_of(w.board), **state})
 
     async def ws_act(self, request: Request) -> Response:
         w = self.workshop(request.path_params["wid"])
         data = await body(request)
         act = request.path_params["act"]
         version = _int(data, "version")
-        if act == "tape":
-            out = await asyncio.to_thread(w.tape, _int(data, "tile"), _int(data, "side"), _int(data, "other"),
-                                          _int(data, "other_side"), bool(data.get("flip")), version)
-        elif act == "undo":
-            out = w.undo(version)
-        elif act == "redo":
-            out = w.redo(version)
-        else:
+        if act not in ("tape", "undo", "redo"):
             raise OptionError(f"unknown workshop action {act[:20]!r}")
+        if not w.lock.acquire(blocking=False):
+            raise StaleError("the board is still busy with the last change: wait for it")
+        try:
+            if act == "tape":
+                out = await asyncio.to_thread(w.tape, _int(data, "tile"), _int(data, "side"), _int(data, "other"),
+                                              _int(data, "other_side"), bool(data.get("flip")), version)
+            else:
+                out = await asyncio.to_thread(w.undo if act == "undo" else w.redo, version)
+        finally:
+            w.lock.release()
         return JSONResponse(out)
 
     async def ws_cover(self, request: Request) -> Response:
@@ -172,6 +176,8 @@ class Server:
         at = w.atlases[-1]
         board = w.board
         tile, frame, radius = _int(data, "tile", 0), _int(data, "frame", 0), _int(data, "radius", 6)
+        if data.get("start") is not None:  # the first step: the tile by its id
+            tile = board.tile(_str(data, "start"), "start tile")
         cover_view(at, tile, frame, 0)  # checks tile and frame
         if not 0 <= radius <= 30:
             raise OptionError(f"radius {radius}: the walker's view is 0..30")

@@ -83,7 +83,9 @@ def cover_json(view: View, board: Board, scale: float = SCALE) -> dict[str, Any]
         f = view.frames[k]
         side = grid.direction_index[grp.act(f, dirs[d])]
         edges.append([k, side])
+    seen = sorted(set(view.tiles))
     return {
+        "tile_info": [[t, board.tiles[t], tile_colour(board.tiles[t]), board.states[t]] for t in seen],
         "cells": placed(grid, [(c, t, inv[f]) for c, t, f in zip(view.cells, view.tiles, view.frames, strict=True)],
                         scale),
         "edges": edges,

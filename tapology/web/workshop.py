@@ -9,6 +9,7 @@ must repeat: a request made on an older picture (another tab, a double click) is
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,7 @@ class Workshop:
     tapings: list[str] = field(default_factory=list)
     redo_stack: list[tuple[Board, Atlas, str]] = field(default_factory=list)
     version: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)  # one request at a time changes it
 
     @classmethod
     def open(cls, spec: str | None = None, text: str | None = None) -> Workshop:
@@ -151,13 +153,15 @@ class Workshop:
         """What the page shows: tiles, net, classification, the tapings so far, undo and redo."""
         board = self.board
         topo = classify(board)
+        small = len(board.tiles) <= PAGE_TILES
         out: dict[str, Any] = {
-            "name": self.name, "version": self.version, "tiles": board_tiles(board),
+            "name": self.name, "version": self.version, "tiles": board_tiles(board) if small else [],
+            "n_tiles": len(board.tiles),
             "classification": topo.to_json(board), "tapings": list(self.tapings),
             "can_undo": len(self.boards) > 1, "can_redo": bool(self.redo_stack),
             "open_sides": [[t, d] for t, row in enumerate(board.glue) for d, code in enumerate(row) if code < 0][:5000],
         }
-        if len(board.tiles) <= PAGE_TILES:
+        if small:
             net = board_net(board)
             out["net"] = {"cells": placed(board.grid, [(c, t, g) for t, (c, g) in enumerate(net.positions)]),
                           **net.to_json(board)}

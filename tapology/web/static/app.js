@@ -196,7 +196,13 @@ function classification(c) {
 }
 
 // ---- the workshop ---------------------------------------------------------------------------------------
-const W = { id: null, state: null, shapes: null, picked: null, centre: 0, coverView: null };
+const W = { id: null, state: null, shapes: null, picked: null, centre: 0, coverView: null, tiles: [] };
+
+// tiles as the page knows them: every tile of a small board, the tiles in view of a big one
+function learnTiles(into, d) {
+  if (d.tiles && d.tiles.length) d.tiles.forEach((t, i) => { into[i] = t; });
+  if (d.tile_info) for (const [t, id, colour, state] of d.tile_info) into[t] = { id, colour, state };
+}
 
 async function wsOpen(body) {
   try {
@@ -205,12 +211,14 @@ async function wsOpen(body) {
     $("refusal").hidden = true;
     wsShow(d);
     await wsCover();
-    say(`opened ${d.name}: ${d.tiles.length} tiles`);
+    say(`opened ${d.name}: ${d.n_tiles} tiles`);
   } catch (e) { say(e.message, true); }
 }
 
 function wsShow(d, changed) {
   W.state = d;
+  W.tiles = [];
+  learnTiles(W.tiles, d);
   $("classification").innerHTML = classification(d.classification);
   $("tapings").innerHTML = d.tapings.map((t) => `<li>${esc(t)}</li>`).join("");
   $("ws-undo").disabled = !d.can_undo;
@@ -223,7 +231,7 @@ function wsShow(d, changed) {
 function drawNet(d) {
   const svg = $("net");
   if (!d.net) {
-    svg.innerHTML = `<text x="10" y="20">the board has ${d.tiles.length} tiles: see its cover</text>`;
+    svg.innerHTML = `<text x="10" y="20">the board has ${d.n_tiles} tiles: see its cover</text>`;
     return;
   }
   const cells = d.net.cells;
@@ -263,8 +271,9 @@ async function wsCover() {
   try {
     const d = await api(`/api/workshop/${W.id}/cover?tile=${W.centre}&radius=${r}`);
     const svg = $("ws-cover");
-    svg.innerHTML = cellsSvg(d.cells, W.shapes, W.state.tiles) + edgesSvg(d, W.shapes);
-    $("ws-centre").textContent = W.state.tiles[W.centre].id;
+    learnTiles(W.tiles, d);
+    svg.innerHTML = cellsSvg(d.cells, W.shapes, W.tiles) + edgesSvg(d, W.shapes);
+    $("ws-centre").textContent = W.tiles[W.centre].id;
     if (!svg._view) panZoom(svg);
     svg._view.fit(...extent(d.cells, W.shapes.scale));
     W.coverView = d;
@@ -316,7 +325,7 @@ function wsClick(e) {
     if (!W.picked) {
       W.picked = [t, s];
       side.classList.add("picked");
-      say(`side ${W.state.tiles[t].id}.${W.shapes.side_names[s]} picked: now click the side to tape it to`);
+      say(`side ${W.tiles[t].id}.${W.shapes.side_names[s]} picked: now click the side to tape it to`);
       return;
     }
     const [t0, s0] = W.picked;
@@ -339,7 +348,7 @@ function coverClick(e) {
   const t = +cell.dataset.t;
   markCells(e.currentTarget, "same", (u) => u === t);
   const n = e.currentTarget.querySelectorAll("g.cell.same").length;
-  const tiles = W.state ? W.state.tiles : [];
+  const tiles = W.tiles;
   say(`tile ${tiles[t] ? tiles[t].id : t}: ${n} cop${n === 1 ? "y" : "ies"} in this window`);
 }
 
@@ -609,20 +618,18 @@ const K = { wid: null, tiles: null, shapes: null, tile: 0, frame: 0 };
 async function wkStart() {
   try {
     const d = await api("/api/workshop", { board: $("wk-board").value.trim() });
-    K.wid = d.id; K.tiles = d.tiles; K.shapes = d.shapes;
-    const id = $("wk-tile").value.trim();
-    const t = d.tiles.findIndex((x) => x.id === id);
-    if (t < 0) throw new Error(`tile ${id} is not a tile of ${d.name}`);
-    K.tile = t; K.frame = 0;
-    await wkStep(null);
+    K.wid = d.id; K.tiles = []; K.shapes = d.shapes;
+    K.tile = 0; K.frame = 0;
+    await wkStep(null, $("wk-tile").value.trim());
     $("wk-view").focus();
   } catch (e) { say(e.message, true); }
 }
 
-async function wkStep(step) {
+async function wkStep(step, start = null) {
   if (!K.wid) return;
   try {
-    const d = await api(`/api/workshop/${K.wid}/walk`, { tile: K.tile, frame: K.frame, step, radius: 6 });
+    const d = await api(`/api/workshop/${K.wid}/walk`, { tile: K.tile, frame: K.frame, step, radius: 6, start });
+    learnTiles(K.tiles, d);
     K.tile = d.walker.tile; K.frame = d.walker.frame;
     const vis = new Set();
     const svg = $("wk-view");

@@ -38,7 +38,7 @@ from tapology.web.workshop import StaleError, Workshop, cover_view, shapes_of
 STATIC = Path(__file__).resolve().parent / "static"
 WORKSHOPS = 256  # workshops kept in memory (the least recently used is dropped)
 BOARDS = ("plane:3x3", "cylinder:3x3", "mobius:3x3", "torus:3x3", "klein:3x3", "projective:3x3", "plane:8x8",
-          "torus:12x8", "klein:8x8", "hex-torus:5x5", "torus:100x100")
+          "torus:12x8", "klein:12x8", "hex-torus:6x6", "torus:100x100")
 log = logging.getLogger("tapology.web")
 
 Handler = Callable[[Request], Awaitable[Response]]

@@ -279,7 +279,12 @@ class Room:
         else:
             owner = {1: 0, 2: 1}
         frames = list(pos.extra) if oriented and pos.extra else [0] * len(pos.states)
-        pieces = [None if s == 0 else {"s": names.get(s, str(s)), "o": owner.get(s, -1), "f": frames[k]}
+        turned: set[int] = set()  # states that carry a frame (drawn turned with it); the others are drawn upright
+        if oriented and isinstance(game, RuleGame):
+            canon = game.compiled(pos.board).canon
+            turned = {v for v, row in enumerate(canon) if any(row)}
+        pieces = [None if s == 0 else {"s": names.get(s, str(s)), "o": owner.get(s, -1), "f": frames[k],
+                                       "r": s in turned}
                   for k, s in enumerate(pos.states)]
         last: list[int] = []
         if len(self.history) > 1:

@@ -142,16 +142,18 @@ function cellsSvg(cells, shapes, tiles, opts = {}) {
     let inner = `<polygon points="${poly}" fill="${tile.colour}"/>` +
       `<path class="arrow" d="${arrow}" transform="matrix(${m[0]},${m[1]},${m[2]},${m[3]},0,0)"/>` +
       `<text x="${f2(-s * 0.42)}" y="${f2(s * 0.4)}">${esc(labels ? labels[t] : tile.id)}</text>`;
-    if (pieces && pieces[t]) inner += pieceSvg(pieces[t], g, shapes, opts.oriented);
+    if (pieces && pieces[t]) inner += pieceSvg(pieces[t], g, shapes, opts.chess);
     out.push(`<g class="${cls}" data-k="${k}" data-t="${t}" transform="translate(${x},${y})">${inner}</g>`);
   }
   return out.join("");
 }
 
-function pieceSvg(p, g, shapes, oriented) {
-  const glyph = GLYPH[p.s];
+function pieceSvg(p, g, shapes, chess) {
+  // chess pieces as chess glyphs, other games' pieces by their symbol in the owner's colour; a piece that
+  // carries a frame is drawn turned by it and by the copy it stands on, the others upright
+  const glyph = chess ? GLYPH[p.s] : undefined;
   let tr = "";
-  if (oriented) {
+  if (p.r) {
     const m = shapes.matrix[shapes.compose[p.f][g]];
     tr = ` transform="matrix(${m[0]},${m[1]},${m[2]},${m[3]},0,0)"`;
   }
@@ -385,7 +387,7 @@ async function plCover(d) {
 function plDrawBoard() {
   const d = P.state, c = P.cover, sh = P.shapes;
   const svg = $("pl-cover");
-  let html = cellsSvg(c.cells, sh, d.tiles, { pieces: d.pieces, oriented: true, labels: d.squares || null });
+  let html = cellsSvg(c.cells, sh, d.tiles, { pieces: d.pieces, chess: d.chess, labels: d.squares || null });
   html += edgesSvg(c, sh);
   if (d.moves.some((m) => m.tape)) {
     for (const [k, s] of c.edges) {
@@ -490,11 +492,11 @@ function plRedrawPieces() {
   const d = P.state, sh = P.shapes, svg = $("pl-cover");
   for (let t = 0; t < d.pieces.length; t++) {
     const p = d.pieces[t], q = P.drawn[t];
-    if ((p === null) === (q === null) && (p === null || (p.s === q.s && p.o === q.o && p.f === q.f))) continue;
+    if ((p === null) === (q === null) && (p === null || (p.s === q.s && p.o === q.o && p.f === q.f && p.r === q.r))) continue;
     for (const el of P.byTile[t] || []) {
       const old = el.querySelector(".piece, .sym");
       if (old) old.remove();
-      if (p) el.insertAdjacentHTML("beforeend", pieceSvg(p, P.cover.cells[+el.dataset.k][3], sh, true));
+      if (p) el.insertAdjacentHTML("beforeend", pieceSvg(p, P.cover.cells[+el.dataset.k][3], sh, d.chess));
     }
   }
   P.drawn = d.pieces;

@@ -256,3 +256,21 @@ def test_against_a_computer_player(page: Any) -> None:
     assert page.inner_text("#pl-moves").split()[0] == "5" and len(page.inner_text("#pl-moves").split()) == 2
     page.click("#pl-undo")  # takes back the reply and the claim
     page.wait_for_selector("#pl-status[data-ply='0']")
+
+
+def test_promotion_asks_for_the_piece(page: Any) -> None:
+    new_game(page, "chess", "plane:8x8")
+    sq = page.evaluate("P.state.squares")
+    ply = 0
+    for a, b in (("h2", "h4"), ("g7", "g5"), ("h4", "g5"), ("g8", "f6"), ("g5", "f6"), ("h7", "h6"), ("f6", "e7"),
+                 ("h6", "h5")):
+        page.click(f"#pl-cover g.cell[data-t='{sq.index(a)}']")
+        ply += 1
+        click_tile(page, sq.index(b), ply)
+    page.click(f"#pl-cover g.cell[data-t='{sq.index('e7')}']")
+    page.click(f"#pl-cover g.cell[data-t='{sq.index('f8')}']")
+    page.wait_for_selector("#promo:not([hidden])")
+    assert sorted(page.locator("#promo button").all_inner_texts()) == ["B", "N", "Q", "R"]
+    page.click("#promo button:text-is('N')")
+    page.wait_for_selector("#pl-status[data-ply='9']")
+    assert page.inner_text("#pl-moves").split()[-1] == "exf8=N"

@@ -207,6 +207,7 @@ function learnTiles(into, d) {
 }
 
 async function wsOpen(body) {
+  say(`opening ${body.board || body.name || "the board"}…`);
   try {
     const d = await api("/api/workshop", body);
     W.id = d.id; W.shapes = d.shapes; W.picked = null; W.centre = 0;
@@ -507,10 +508,14 @@ function plRedrawPieces() {
 }
 
 function plWatch() {
-  if (P.sock) P.sock.close();
+  if (P.sock) { const old = P.sock; P.sock = null; old.close(); }
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const sock = new WebSocket(`${proto}://${location.host}/ws/game/${P.code}`);
   P.sock = sock;
+  sock.onclose = () => {
+    // the server restarted or the connection dropped: listen again while this game is shown
+    if (P.sock === sock) setTimeout(() => { if (P.sock === sock) { plWatch(); plRefresh(); } }, 1500);
+  };
   sock.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
     if (m.type === "error") say(m.error, true);
@@ -596,6 +601,7 @@ async function plNew() {
       const up = await api("/api/upload", { kind: "rules", text: await f.text() });
       game = up.name;
     }
+    say(`starting ${game}…`);
     const d = await api("/api/game", {
       game, board: $("pl-board").value.trim() || null,
       seats: [$("pl-x").value.trim() || "human", $("pl-o").value.trim() || "human"], two_tabs: $("pl-two").checked,

@@ -172,3 +172,17 @@ def test_big_boards_send_the_tiles_in_view_only(client: TestClient) -> None:
     walk = client.post(f"/api/workshop/{w['id']}/walk", json={"start": "61", "step": "up"}).json()
     assert walk["walker"]["id"] == "1" and not walk["walker"]["mirrored"]
     assert "unknown tile" in err(client.post(f"/api/workshop/{w['id']}/walk", json={"start": "99999"}))
+
+
+def test_undo_far_back_closes_the_board_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tapology.web.workshop as workshop
+
+    monkeypatch.setattr(workshop, "KEEP", 1)  # keep the last atlas only
+    w = Workshop.open("plane:3x3")
+    w.tape(2, RIGHT, 0, LEFT, False, 0)
+    w.tape(0, UP, 6, DOWN, False, 1)
+    assert w.atlases[0] is None and w.atlases[1] is None
+    assert w.undo(2)["classification"]["surface"] == "annulus"
+    assert w.undo(3)["classification"]["surface"] == "disk"
+    assert len(w.cover(4, 1)["cells"]) == 9 and w.atlases[0] is not None  # closed again from the board
+    assert w.tape(0, UP, 1, UP, True, 4)["refused"]["taping"] == "1.up=2.up~"

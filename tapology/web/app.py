@@ -162,7 +162,7 @@ class Server:
     async def ws_cover(self, request: Request) -> Response:
         w = self.workshop(request.path_params["wid"])
         q = dict(request.query_params)
-        return JSONResponse(await asyncio.to_thread(cover_view, w.atlases[-1], _int(q, "tile", 0), _int(q, "frame", 0),
+        return JSONResponse(await asyncio.to_thread(cover_view, w.atlas, _int(q, "tile", 0), _int(q, "frame", 0),
                                                     _int(q, "radius", 4)))
 
     async def ws_toml(self, request: Request) -> Response:
@@ -173,7 +173,7 @@ class Server:
         """One walker step (or turn) on a workshop's board: the walker after it and its field of view."""
         w = self.workshop(request.path_params["wid"])
         data = await body(request)
-        at = w.atlases[-1]
+        at = w.atlas
         board = w.board
         tile, frame, radius = _int(data, "tile", 0), _int(data, "frame", 0), _int(data, "radius", 6)
         if data.get("start") is not None:  # the first step: the tile by its id

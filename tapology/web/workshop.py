@@ -26,6 +26,7 @@ from tapology.render.unfold import MAX_RADIUS, unfold
 from tapology.solver.explain import explain
 from tapology.web.shapes import board_tiles, cover_json, grid_shapes, placed
 
+KEEP = 8  # atlases kept for undo (each is tiles × domain cells of int64: 11 MB for a 400×400 board)
 EXPLAIN_TILES = 400  # a refusal on a bigger board lists the conflict's own tapings (a minimal set costs more there)
 PAGE_TILES = 2_500  # boards whose net the page draws (a bigger net is too small to click on): bigger ones show their cover
 
@@ -51,9 +52,9 @@ class Workshop:
 
     name: str
     boards: list[Board]
-    atlases: list[Atlas]
+    atlases: list[Atlas | None]  # the closed charts of each board; only the last KEEP are kept (rebuilt on undo)
     tapings: list[str] = field(default_factory=list)
-    redo_stack: list[tuple[Board, Atlas, str]] = field(default_factory=list)
+    redo_stack: list[tuple[Board, Atlas | None, str]] = field(default_factory=list)
     version: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)  # one request at a time changes it
 
@@ -66,6 +67,14 @@ class Workshop:
             raise BoardError(f"{src.where}: the board is not consistent: {at.conflict.describe(src.board).splitlines()[0]}")
         board = at.board()
         return cls(src.where if text is None else (spec or "uploaded board"), [board], [at])
+
+    @property
+    def atlas(self) -> Atlas:
+        """The closed charts of the current board (closed again if they were dropped).  Cost O(n·|D|) then."""
+        at = self.atlases[-1]
+        if at is None:
+            at = self.atlases[-1] = Atlas.of(self.board)
+        return at
 
     @property
     def board(self) -> Board:
@@ -98,7 +107,7 @@ class Workshop:
         except BoardError as exc:
             raise BoardError(f"taping {where}: {exc}") from None
         taping = Taping(fact, format_fact(board, fact))
-        at = self.atlases[-1].copy()
+        at = self.atlas.copy()
         conflict = at.tape([taping])
         if conflict is not None:
             out = self.state()
@@ -112,11 +121,13 @@ class Workshop:
             refusal.setdefault("minimal", conflict.because)
             out["refused"] = refusal
             return out
-        before = self.atlases[-1].chart
+        before = self.atlas.chart
         new_board = at.board()
         changed = sorted({int(t) for t in (before != at.chart).any(axis=1).nonzero()[0]})
         self.boards.append(new_board)
         self.atlases.append(at)
+        if len(self.atlases) > KEEP:
+            self.atlases[-KEEP - 1] = None
         self.tapings.append(taping.label)
         self.redo_stack.clear()
         self.version += 1
@@ -170,7 +181,7 @@ class Workshop:
 
     def cover(self, tile: int, radius: int) -> dict[str, Any]:
         """The cover unfolded around ``tile`` out to ``radius``."""
-        return cover_view(self.atlases[-1], tile, 0, radius)
+        return cover_view(self.atlas, tile, 0, radius)
 
 
 def cover_view(at: Atlas, tile: int, frame: int, radius: int) -> dict[str, Any]:

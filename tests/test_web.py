@@ -186,3 +186,18 @@ def test_undo_far_back_closes_the_board_again(monkeypatch: pytest.MonkeyPatch) -
     assert w.undo(3)["classification"]["surface"] == "disk"
     assert len(w.cover(4, 1)["cells"]) == 9 and w.atlases[0] is not None  # closed again from the board
     assert w.tape(0, UP, 1, UP, True, 4)["refused"]["taping"] == "1.up=2.up~"
+
+
+def test_download_toml_and_uploaded_rules(client: TestClient) -> None:
+    w = client.post("/api/workshop", json={"board": "plane:3x3"}).json()
+    client.post(f"/api/workshop/{w['id']}/tape", json={"tile": 2, "side": RIGHT, "other": 0, "other_side": LEFT,
+                                                       "version": 0})
+    toml = client.get(f"/api/workshop/{w['id']}/board.toml").text
+    again = client.post("/api/workshop", json={"text": toml, "name": "board.toml"}).json()
+    assert again["classification"]["surface"] == "annulus"  # the download opens as the board it was
+    rules = Path("tapology/games/data/tictactoe.toml").read_text()
+    up = client.post("/api/upload", json={"kind": "rules", "text": rules}).json()
+    g = client.post("/api/game", json={"game": up["name"], "board": "klein:3x3", "seats": ["human", "random"]})
+    assert g.status_code == 200, g.text
+    assert g.json()["game"] == up["name"] and len(g.json()["moves"]) == 9
+    assert "not valid TOML" in err(client.post("/api/upload", json={"kind": "rules", "text": "name = "}))

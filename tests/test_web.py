@@ -71,6 +71,7 @@ def test_bad_requests_are_refused_and_the_server_goes_on(client: TestClient) -> 
     assert "expected a whole number" in err(client.post(f"/api/workshop/{w['id']}/tape", json={"tile": "x"}))
     stale = client.post(f"/api/workshop/{w['id']}/undo", json={"version": 7})
     assert stale.status_code == 409 and "stale" in stale.json()["error"]
+    assert client.get(f"/api/workshop/{w['id']}").json()["version"] == 0  # what the page shows instead
     assert "is gone" in err(client.post("/api/workshop/forged/undo", json={}))
     assert "radius" in err(client.get(f"/api/workshop/{w['id']}/cover?tile=0&radius=999"))
     assert client.post("/api/workshop", json={"board": "torus:3x3"}).status_code == 200

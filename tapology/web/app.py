@@ -159,6 +159,10 @@ class Server:
             w.lock.release()
         return JSONResponse(out)
 
+    async def ws_get(self, request: Request) -> Response:
+        w = self.workshop(request.path_params["wid"])
+        return JSONResponse(await asyncio.to_thread(w.state))
+
     async def ws_cover(self, request: Request) -> Response:
         w = self.workshop(request.path_params["wid"])
         q = dict(request.query_params)
@@ -356,6 +360,7 @@ def create_app(data: str | Path) -> Starlette:
         Route("/", index),
         Route("/api/meta", guarded(srv.meta)),
         Route("/api/workshop", guarded(srv.ws_open), methods=["POST"]),
+        Route("/api/workshop/{wid}", guarded(srv.ws_get)),
         Route("/api/workshop/{wid}/cover", guarded(srv.ws_cover)),
         Route("/api/workshop/{wid}/board.toml", guarded(srv.ws_toml)),
         Route("/api/workshop/{wid}/walk", guarded(srv.walk), methods=["POST"]),

@@ -314,11 +314,11 @@ async function wsAct(act, extra = {}) {
 }
 
 async function wsReload() {
-  // a stale picture: ask again for the board as it is (an empty action that changes nothing)
+  // a stale picture: show the board as it is now
   try {
-    const d = await api(`/api/workshop/${W.id}/cover?tile=0&radius=0`);
-    if (d) await wsCover();
-  } catch (e) { /* shown already */ }
+    wsShow(await api(`/api/workshop/${W.id}`));
+    await wsCover();
+  } catch (e) { say(e.message, true); }
 }
 
 function wsClick(e) {

@@ -202,3 +202,18 @@ def test_download_toml_and_uploaded_rules(client: TestClient) -> None:
     assert g.status_code == 200, g.text
     assert g.json()["game"] == up["name"] and len(g.json()["moves"]) == 9
     assert "not valid TOML" in err(client.post("/api/upload", json={"kind": "rules", "text": "name = "}))
+
+
+def test_computers_play_each_other_to_the_end(tmp_path: Path) -> None:
+    import time
+
+    with TestClient(create_app(tmp_path)) as c:
+        g = c.post("/api/game", json={"game": "tictactoe", "board": "torus:3x3", "seats": ["random", "alphabeta:2"]}).json()
+        assert g["token"] is None  # no human seat: the page watches
+        deadline = time.monotonic() + 60
+        state = g
+        while state["result"] is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+            state = c.get(f"/api/game/{g['code']}").json()
+        assert state["result"] is not None and state["ply"] >= 5
+        assert GameRecord.load(tmp_path / "games" / f"{g['code']}.json").turns == state["sans"]

@@ -117,6 +117,7 @@ class Server:
         self.rooms = Rooms(data)
         self.workshops: OrderedDict[str, Workshop] = OrderedDict()
         self.watchers: dict[str, set[WebSocket]] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
 
     # ---- workshops --------------------------------------------------------------------------
     def workshop(self, wid: str) -> Workshop:
@@ -278,21 +279,24 @@ class Server:
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{room.code}.pgn"'})
 
     def kick(self, room: Room) -> None:
-        """Let the computer play its turns in a worker thread, then tell the pages."""
-        if room.outcome() is not None or room.agents[room.pos.to_move] is None:
+        """Let the computer play its turns in a worker thread, telling the pages after each."""
+        if not room.computer_to_move():
             return
 
         async def think() -> None:
-            if not room.lock.acquire(blocking=False):
-                return
-            try:
-                await asyncio.to_thread(room.computer_turn)
-                self.rooms.save(room)
-            finally:
-                room.lock.release()
-            await self.notify(room)
+            while room.computer_to_move():
+                if not room.lock.acquire(blocking=False):
+                    return
+                try:
+                    await asyncio.to_thread(room.computer_turn)
+                    self.rooms.save(room)
+                finally:
+                    room.lock.release()
+                await self.notify(room)
 
-        asyncio.get_running_loop().create_task(think())
+        task = asyncio.get_running_loop().create_task(think())
+        self.tasks.add(task)  # held until done (the loop keeps only a weak reference)
+        task.add_done_callback(self.tasks.discard)
 
     async def notify(self, room: Room) -> None:
         """Tell every page watching the game that its position changed."""

@@ -14,6 +14,7 @@ import json
 import re
 import secrets
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ from tapology.web.workshop import StaleError, cover_view
 
 CODE = re.compile(r"^[A-Z2-9]{6}$")
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+ROOMS = 64  # games held in memory (compiled tables and all); the others are read from disk when asked for
 MOVE_TIME = 2.0  # seconds a computer player may think per move in the page
 _TTT = re.compile(r"^(?:tictactoe|tic-tac-toe|mnk)(?::\d{1,3}(?:,\d{1,3},\d{1,3})?)?$")
 
@@ -214,19 +216,19 @@ class Room:
         self.labels.append(t.label)
         self.sans.append(name)
 
+    def computer_to_move(self) -> bool:
+        """Is it a computer player's turn in a game that goes on?"""
+        return self.outcome() is None and self.agents[self.pos.to_move] is not None
+
     def computer_turn(self) -> bool:
-        """Let the computer play while it is its turn (in the calling thread); True if it played."""
-        played = False
-        while self.outcome() is None:
-            agent = self.agents[self.pos.to_move]
-            if agent is None:
-                break
-            turns = self.game.turns(self.pos)
-            if not turns:
-                break
-            self._push(turns[agent.choose(self.pos, turns)], turns)
-            played = True
-        return played
+        """Let the computer play one turn if it is its turn (in the calling thread); True if it played."""
+        if not self.computer_to_move():
+            return False
+        agent = self.agents[self.pos.to_move]
+        assert agent is not None
+        turns = self.game.turns(self.pos)
+        self._push(turns[agent.choose(self.pos, turns)], turns)
+        return True
 
     def undo(self, token: str | None) -> None:
         """Take back turns to the asking human's previous turn (with the computer's replies)."""
@@ -357,8 +359,18 @@ class Rooms:
     def __init__(self, data: Path) -> None:
         self.folder = data / "games"
         self.names = Names(data)
-        self.rooms: dict[str, Room] = {}
+        self.rooms: OrderedDict[str, Room] = OrderedDict()
         self.lock = threading.Lock()
+
+    def _keep(self, room: Room) -> None:
+        """Hold a room in memory; beyond :data:`ROOMS` the least recently used idle one is let go (it is on disk)."""
+        self.rooms[room.code] = room
+        self.rooms.move_to_end(room.code)
+        for code in list(self.rooms)[:-ROOMS] if len(self.rooms) > ROOMS else []:
+            old = self.rooms[code]
+            if old.lock.acquire(blocking=False):  # not while its computer player thinks
+                del self.rooms[code]
+                old.lock.release()
 
     def create(self, game: str, board: str | None, seats: list[str], two_tabs: bool = False,
                record: GameRecord | None = None) -> tuple[Room, str | None]:
@@ -399,7 +411,7 @@ class Rooms:
                     room.tokens[1] = room.tokens[0]
             mine = room.tokens[humans[0]]
         room.save(self.folder)
-        self.rooms[code] = room
+        self._keep(room)
         return room, mine
 
     def _names_of(self, room: Room) -> list[str]:
@@ -420,6 +432,7 @@ class Rooms:
             raise GameError(f"game code {code[:20]!r}: a code is six letters and digits")
         room = self.rooms.get(c)
         if room is not None:
+            self.rooms.move_to_end(c)
             return room
         path = self.folder / f"{c}.json"
         if not path.is_file():
@@ -443,7 +456,7 @@ class Rooms:
                     [t if isinstance(t, str) else None for t in tokens], history, list(rec.turns))
         room.claimed = [bool(x) for x in (web.get("claimed") or [True, True])]
         room.sans = self._names_of(room)
-        self.rooms[code] = room
+        self._keep(room)
         return room, None
 
     def join(self, code: str) -> tuple[Room, str | None]:

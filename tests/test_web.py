@@ -217,3 +217,17 @@ def test_computers_play_each_other_to_the_end(tmp_path: Path) -> None:
             state = c.get(f"/api/game/{g['code']}").json()
         assert state["result"] is not None and state["ply"] >= 5
         assert GameRecord.load(tmp_path / "games" / f"{g['code']}.json").turns == state["sans"]
+
+
+def test_undo_takes_back_the_pages_last_turn(tmp_path: Path) -> None:
+    rooms = Rooms(tmp_path)
+    hot, tok = rooms.create("tictactoe", "plane:3x3", ["human", "human"])  # one page plays both sides
+    hot.play("5", 0, tok)
+    hot.play("1", 1, tok)
+    hot.undo(tok)
+    assert hot.labels == ["5"]
+    vs, tok = rooms.create("tictactoe", "plane:3x3", ["human", "random"])
+    vs.play("5", 0, tok)
+    vs.computer_turn()
+    vs.undo(tok)
+    assert vs.labels == []

@@ -236,12 +236,12 @@ class Room:
             raise GameError("undo: this page does not hold a seat of the game")
         if len(self.history) == 1:
             raise GameError("nothing to undo")
-        me = self.tokens.index(token)
-        while len(self.history) > 1:
+        mine = {k for k, tk in enumerate(self.tokens) if tk == token}
+        while len(self.history) > 1:  # back to before this page's last turn (the computer's replies with it)
             self.history.pop()
             self.labels.pop()
             self.sans.pop()
-            if self.pos.to_move == me and (self.agents[me] is None):
+            if self.pos.to_move in mine:
                 break
 
     # ---- records ---------------------------------------------------------------------------

@@ -696,14 +696,14 @@ async function init() {
     const step = KEYS[e.key];
     if (step) { e.preventDefault(); wkStep(step); }
   });
-  try {
-    const meta = await api("/api/meta");
-    $("boards").innerHTML = meta.boards.map((b) => `<option value="${esc(b)}">`).join("");
-    $("games").innerHTML = meta.games.map((g) => `<option value="${esc(g)}">`).join("");
-  } catch (e) { say(e.message, true); }
+  const meta = api("/api/meta").then((m) => {  // asked while the first board opens
+    $("boards").innerHTML = m.boards.map((b) => `<option value="${esc(b)}">`).join("");
+    $("games").innerHTML = m.games.map((g) => `<option value="${esc(g)}">`).join("");
+  }).catch((e) => say(e.message, true));
   const m = /game=([A-Za-z0-9]+)/.exec(location.hash);
   if (m) { tab("play"); await plJoin(m[1]); }
   else await wsOpen({ board: $("ws-board").value.trim() });
+  await meta;
   document.body.dataset.ready = "1";
 }
 

@@ -440,7 +440,7 @@ class Rooms:
         text = read_text(path, "game record", RecordError)
         rec = GameRecord.from_text(text, path.name)
         web = json.loads(text).get("web") or {}
-        seats = [rec.players.get(p, "human") for p in ("X", "O")] if not rec.players else list(rec.players.values())
+        seats = list(rec.players.values()) if len(rec.players) == 2 else ["human", "human"]
         room, _ = self._restore(c, rec, seats, web)
         return room
 

@@ -73,6 +73,8 @@ def test_tape_plane_into_torus_by_clicks(page: Any) -> None:
     click_side(page, 2, RIGHT)  # 3.right
     click_side(page, 0, LEFT)  # 1.left: a cylinder (the taping propagates to 6.right=4.left, 9.right=7.left)
     page.wait_for_function("document.getElementById('surface').textContent === 'annulus'")
+    # the chart of tile 1 now holds tiles 3 and 6 on its left (the cells that changed flash)
+    page.wait_for_function("document.querySelectorAll('#ws-chart g.cell.flash').length === 2")
     click_side(page, 0, UP)  # 1.up
     click_side(page, 6, DOWN)  # 7.down
     page.wait_for_function("document.getElementById('surface').textContent === 'torus'")

@@ -42,6 +42,8 @@ def test_workshop_tapes_a_torus_with_undo_and_redo() -> None:
     assert w.undo(2)["classification"]["surface"] == "annulus"
     assert w.redo(3)["classification"]["surface"] == "torus"
     assert "[[tape]]" in w.toml() or "tape" in w.toml()
+    chart = w.chart(0)
+    assert len(chart["cells"]) == 9 and {c[2] for c in chart["cells"]} == set(range(9))  # a torus: all nine around 1
     cover = w.cover(4, 2)
     assert len(cover["cells"]) == 25 and cover["edges"] == []
 

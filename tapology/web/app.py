@@ -164,6 +164,10 @@ class Server:
         w = self.workshop(request.path_params["wid"])
         return JSONResponse(await asyncio.to_thread(w.state))
 
+    async def ws_chart(self, request: Request) -> Response:
+        w = self.workshop(request.path_params["wid"])
+        return JSONResponse(await asyncio.to_thread(w.chart, _int(dict(request.query_params), "tile", 0)))
+
     async def ws_cover(self, request: Request) -> Response:
         w = self.workshop(request.path_params["wid"])
         q = dict(request.query_params)
@@ -366,6 +370,7 @@ def create_app(data: str | Path) -> Starlette:
         Route("/api/workshop", guarded(srv.ws_open), methods=["POST"]),
         Route("/api/workshop/{wid}", guarded(srv.ws_get)),
         Route("/api/workshop/{wid}/cover", guarded(srv.ws_cover)),
+        Route("/api/workshop/{wid}/chart", guarded(srv.ws_chart)),
         Route("/api/workshop/{wid}/board.toml", guarded(srv.ws_toml)),
         Route("/api/workshop/{wid}/walk", guarded(srv.walk), methods=["POST"]),
         Route("/api/workshop/{wid}/{act}", guarded(srv.ws_act), methods=["POST"]),

@@ -22,6 +22,7 @@ from tapology.model.tape import board_tapings, format_fact, side_fact
 from tapology.model.topology import classify
 from tapology.model.walker import Walker
 from tapology.render.net import board_net
+from tapology.render.svg import tile_colour
 from tapology.render.unfold import MAX_RADIUS, unfold
 from tapology.solver.explain import explain
 from tapology.web.shapes import board_tiles, cover_json, grid_shapes, placed
@@ -178,6 +179,16 @@ class Workshop:
                           **net.to_json(board)}
             del out["net"]["tiles"]
         return out
+
+    def chart(self, tile: int) -> dict[str, Any]:
+        """The chart of ``tile`` (what it sees of the board: every chart-domain cell's tile and orientation)."""
+        board = self.board
+        if not (isinstance(tile, int) and 0 <= tile < len(board.tiles)):
+            raise BoardError(f"tile {tile!r} is not a tile of this board")
+        items = [(c, u, o) for c, (u, o) in self.atlas.chart_of(tile).items()]
+        seen = sorted({u for _c, u, _o in items})
+        return {"cells": placed(board.grid, items),
+                "tile_info": [[u, board.tiles[u], tile_colour(board.tiles[u]), board.states[u]] for u in seen]}
 
     def cover(self, tile: int, radius: int) -> dict[str, Any]:
         """The cover unfolded around ``tile`` out to ``radius``."""

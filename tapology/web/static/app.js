@@ -280,7 +280,27 @@ async function wsCover() {
     if (!svg._view) panZoom(svg);
     svg._view.fit(...extent(d.cells, W.shapes.scale));
     W.coverView = d;
+    await wsChart();
   } catch (e) { say(e.message, true); }
+}
+
+async function wsChart() {
+  // the chart of the centre tile; the cells whose entry changed since it was last drawn flash
+  const d = await api(`/api/workshop/${W.id}/chart?tile=${W.centre}`);
+  learnTiles(W.tiles, d);
+  const svg = $("ws-chart");
+  svg.innerHTML = cellsSvg(d.cells, W.shapes, W.tiles);
+  if (!svg._view) panZoom(svg);
+  svg._view.fit(...extent(d.cells, W.shapes.scale));
+  $("ws-chart-of").textContent = W.tiles[W.centre].id;
+  const key = (c) => `${c[0]},${c[1]}`;
+  const before = W.chartOf === W.centre && W.chart ? new Map(W.chart.map((c) => [key(c), `${c[2]}/${c[3]}`])) : null;
+  if (before) {
+    d.cells.forEach((c, k) => {
+      if (before.get(key(c)) !== `${c[2]}/${c[3]}`) svg.querySelector(`g.cell[data-k='${k}']`).classList.add("flash");
+    });
+  }
+  W.chart = d.cells; W.chartOf = W.centre;
 }
 
 function edgesSvg(d, sh) {

@@ -35,6 +35,9 @@ SKIP: dict[str, str] = {
     "python -m pytest -q": "the test suite itself",
     "pip install -e '.[openspiel]'": "installs a package",
     "pip install -e '.[ray]'": "installs a package",
+    "pip install -e '.[web]'": "installs a package",
+    "tapology serve --open": "a server that runs until Ctrl-C and opens a browser: tests/test_browser.py drives the page in "
+                             "chromium",
     "python examples/roguelike/play.py": "not a tapology command: tests/test_roguelike.py::test_play_script_runs runs it",
     "tapology play tictactoe:4 --board torus:5x5 --x mcts:2000 --o alphabeta:6@2":
         "computer against computer on 25 tiles at up to 2 s a move: minutes",

@@ -19,7 +19,7 @@ LAYERS = [
     ["tapology.render"],
     ["tapology.play"],
     ["tapology.adapters"],
-    ["tapology.reports", "tapology.commands"],
+    ["tapology.reports", "tapology.commands", "tapology.web"],
     ["tapology.cli", "tapology.__main__"],
 ]
 

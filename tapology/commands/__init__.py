@@ -7,7 +7,7 @@ import typer
 
 def register_all(app: typer.Typer) -> None:
     """Add every area's commands to the app."""
-    from tapology.commands import boards, design, games, match, play, topology, views
+    from tapology.commands import boards, design, games, match, play, serve, topology, views
 
-    for mod in (boards, topology, games, play, views, design, match):
+    for mod in (boards, topology, games, play, views, design, match, serve):
         mod.register(app)

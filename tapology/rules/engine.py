@@ -64,6 +64,7 @@ class RuleGame:
         self._tables: OrderedDict[tuple, Chains] = OrderedDict()
         self._tables[self._board_key(self.board)] = Chains(rules, Compiled(rules, self.board, atlas, self.regions))
         self._turn_cache: OrderedDict[Position, list[Turn]] = OrderedDict()
+        self._ends: OrderedDict[Position, list[tuple[int, int]]] = OrderedDict()  # turn_ends of positions asked
         self._signatures: dict[tuple, frozenset[str]] = {}
         self._asked: dict[int, int] = {}
         self.mandatory = frozenset(rules.mandatory)
@@ -90,6 +91,13 @@ class RuleGame:
         if len(self._tables) > 256:
             self._tables.popitem(last=False)
         return got
+
+    def prefer_native(self, board: Board | None = None) -> None:
+        """List turns on ``board`` (default: the start board) with the native engine from the first listing on,
+        building its tables now (a game played interactively asks about one board again and again)."""
+        ch = self.chains(board if board is not None else self.board)
+        self._asked[id(ch)] = NATIVE_AFTER
+        native_turn_keys(ch, [0] * len(ch.comp.board.tiles), 0)
 
     def compiled(self, board: Board) -> Compiled:
         """The compiled tables of a board."""
@@ -256,13 +264,33 @@ class RuleGame:
             found = {k: f for k, f in found.items() if f.flagged}
         return found
 
+    @staticmethod
+    def _ordered(found: dict[Key, Found]) -> list[tuple[Key, Found]]:
+        """Move chains in the order turns are listed."""
+        return sorted(found.items(), key=lambda kv: (kv[0][0], kv[0][1], sorted(kv[0][2])))
+
+    def turn_ends(self, pos: Position) -> list[tuple[int, int] | None]:
+        """For each turn of :meth:`turns`, in order: (the tile the moving piece starts on, the tile its move
+        ends on), or None for a tape turn (what a click on a piece, then on a target, names)."""
+        turns = self.turns(pos)
+        if not turns:
+            return []
+        moves = self._ends.get(pos)
+        if moves is None:
+            moves = [(k[0], k[1]) for k, _f in self._ordered(self.turn_keys(pos))]
+        return [*moves, *([None] * (len(turns) - len(moves)))]
+
     def _all_turns(self, pos: Position, backend: str) -> list[Turn]:
         ch = self.chains(pos.board)
         comp = ch.comp
         found = self.turn_keys(pos, backend)
         nxt = (pos.to_move + 1) % len(self.players)
         codes = self.codes(pos)
-        items = sorted(found.items(), key=lambda kv: (kv[0][0], kv[0][1], sorted(kv[0][2])))
+        items = self._ordered(found)
+        if backend == "propagate":
+            self._ends[pos] = [(k[0], k[1]) for k, _f in items]
+            if len(self._ends) > 4096:
+                self._ends.popitem(last=False)
         labels = []
         for key, f in items:
             named = self.notation.label(self, pos, key, f) if self.notation is not None else None

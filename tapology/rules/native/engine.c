@@ -120,6 +120,7 @@ struct tp_engine {
 
     int32_t *chains; /* turn lists (chains mode): key index, flagged, length, applications */
     int32_t chains_len, chains_cap, chains_mode;
+    int32_t make_leaves; /* perft: make each leaf turn (1) or count the last ply in bulk (0) */
 };
 
 /* ---- small helpers --------------------------------------------------------------------- */
@@ -805,6 +806,14 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     if (r) return r < 0 ? r : 0;
     int32_t k0 = E->nkeys, c0 = E->nchg;
     int64_t total = node_turns(E, B, p);
+    if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
+        for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
+            if (!E->keys[k].legal) continue;
+            int32_t mark = E->undo_top;
+            if (apply_key(E, B, &E->keys[k]) < 0) total = TP_ERR_CAP;
+            restore(E, B, mark);
+        }
+    }
     if (total >= 0 && depth > 1) {
         int32_t k1 = E->nkeys, q = (p + 1) % E->t.np;
         total = 0;
@@ -1034,10 +1043,18 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
 
 /* Leaf turns at `depth` (>= 1) below the position, the strict end rules read at every node. */
 int64_t tp_perft(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth) {
+    return tp_perft_made(e, codes, player, ply, depth, 0);
+}
+
+/* tp_perft; with `made`, every leaf turn is made and taken back rather than the last ply counted in bulk. */
+int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int32_t made) {
     int r = start(e, codes, player, 0);
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
-    return perft(e, &e->main, player, ply, depth);
+    e->make_leaves = made != 0;
+    int64_t got = perft(e, &e->main, player, ply, depth);
+    e->make_leaves = 0;
+    return got;
 }
 
 /* The position's turns (tp_keys reads them; with `chains`, tp_chains reads every accepted chain):
@@ -1104,4 +1121,63 @@ int32_t tp_keys(tp_engine *e, int32_t *out, int32_t cap) {
 int32_t tp_chains(tp_engine *e, int32_t *out, int32_t cap) {
     if (e->chains_len > 0 && e->chains_len <= cap) memcpy(out, e->chains, (size_t)e->chains_len * sizeof *out);
     return e->chains_len;
+}
+
+/* ---- random playouts ------------------------------------------------------------------------------ */
+
+/* `count` random games from the position, playouts first..first+count-1 of the stream `seed` (each playout's
+   choices depend only on seed and its index): each runs until a strict end rule ends it, the player to move has
+   no turn, or `max_plies` plies are played.  stats[0..3] += plies played, games ended by an end rule, by no turn,
+   by the ply limit.  With count == 1 the final position is left in `final` (dense codes), its player and ply in
+   final[n], final[n+1].  Returns count, or < 0 an error. */
+int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t max_plies, int64_t first,
+                    int32_t count, uint64_t seed, int64_t *stats, int32_t *final) {
+    int r = start(e, codes, player, 0);
+    if (r < 0) return r;
+    if (count < 0 || max_plies < 0) return TP_ERR_ARG;
+    Board *B = &e->main;
+    for (int32_t i = 0; i < count; i++) {
+        uint64_t s = seed ^ ((uint64_t)(first + i) * 0xD1B54A32D192ED03ULL);
+        int32_t p = player, q = ply, played = 0, why = 3;
+        while (played < max_plies) {
+            r = ended(e, B, p, q);
+            if (r < 0) return r;
+            if (r) {
+                why = 1;
+                break;
+            }
+            int32_t k0 = e->nkeys, c0 = e->nchg;
+            int32_t legal = node_turns(e, B, p);
+            if (legal < 0) return legal;
+            if (legal == 0) {
+                e->nkeys = k0;
+                e->nchg = c0;
+                why = 2;
+                break;
+            }
+            int32_t pick = (int32_t)(splitmix(&s) % (uint64_t)legal);
+            for (int32_t k = k0; k < e->nkeys; k++) {
+                if (!e->keys[k].legal) continue;
+                if (pick-- == 0) {
+                    if (apply_key(e, B, &e->keys[k]) < 0) return TP_ERR_CAP;
+                    break;
+                }
+            }
+            e->nkeys = k0;
+            e->nchg = c0;
+            p = (p + 1) % e->t.np;
+            q++;
+            played++;
+        }
+        stats[0] += played;
+        stats[why]++;
+        if (count == 1 && final) {
+            memcpy(final, B->codes, (size_t)e->t.n * sizeof *final);
+            final[e->t.n] = p;
+            final[e->t.n + 1] = q;
+        }
+        restore(e, B, 0);
+        e->undo_top = 0;
+    }
+    return count;
 }

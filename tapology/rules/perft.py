@@ -128,6 +128,7 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True) -> Callable[[list
             return 0
         if d == 1 and bulk:
             return count(codes, p)
+        key: Key
         if d == 1:
             made = 0
             for key in legal(codes, p):
@@ -138,7 +139,6 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True) -> Callable[[list
             return made
         total = 0
         q = (p + 1) % n_players
-        key: Key
         for key in legal(codes, p):
             new = list(codes)
             for u, v in key[2]:

@@ -121,6 +121,10 @@ struct tp_engine {
     int32_t *chains; /* turn lists (chains mode): key index, flagged, length, applications */
     int32_t chains_len, chains_cap, chains_mode;
     int32_t make_leaves; /* perft: make each leaf turn (1) or count the last ply in bulk (0) */
+    uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (see step_leaf) */
+    uint8_t *light; /* [np] the player has no turn clean-ups and there is no royal rule */
+    int32_t *lt_off, *lt_line; /* [nends*n+1], lines: row e*n + u lists the lines (line_tiles offsets) of end rule e
+                                  through tile u, so that a line end is read only where the last turn wrote */
 };
 
 /* ---- small helpers --------------------------------------------------------------------- */
@@ -367,12 +371,48 @@ static inline int touched(const Walk *W) {
     return 0;
 }
 
+static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc);
+
+/* step and finish for a move that is a whole turn (an entry with no links) of a light player, in turns mode: the
+   same key, found without writing the board (its changes read from the writes' new values; no clean-up, no
+   royal test to run).  No change at all is the start position again: not taken. */
+static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
+    const tp_tables *T = &E->t;
+    const Board *B = W->b;
+    int32_t w0 = T->wr_off[a], nw = new_values(E, B, a), nc = 0;
+    for (int32_t k = 0; k < nw; k++) {
+        int32_t u = T->wr_tile[w0 + k], v = E->nv[k], old = B->codes[u];
+        if (v == old) continue;
+        int32_t *x = E->tmp + 3 * nc;
+        int32_t i = nc++;
+        for (; i > 0 && x[-3] > u; i--, x -= 3) memcpy(x, x - 3, 3 * sizeof *x);
+        x[0] = u;
+        x[1] = v;
+        x[2] = old;
+    }
+    if (nc == 0) return 0;
+    int32_t end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
+    uint64_t seed = ((uint64_t)(uint32_t)W->start << 32) | (uint32_t)end;
+    uint64_t h = splitmix(&seed);
+    for (int32_t c = 0; c < nc; c++) h ^= E->zob[(size_t)E->tmp[3 * c] * (size_t)T->nd + (size_t)E->tmp[3 * c + 1]];
+    int32_t k = find_key(E, h, W->start, end, nc);
+    if (k < 0) return k;
+    Key *K = &E->keys[k];
+    K->pos_ok = 1;
+    K->accepted = 1;
+    K->flagged |= T->app_flag[a];
+    return 1;
+}
+
 /* One more move of the chain: 0 it repeats a position (not taken), 1 taken, 2 taken and the walk
    stops, < 0 an error.  An attack walk visits a move without forced links before its links (the
    answer, whether some complete chain changes a target, does not depend on the order). */
 static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) {
     const tp_tables *T = &E->t;
     Board *B = W->b;
+    if (E->leaf[a] && W->mode == WALK_TURNS && E->seq_top == W->seq_base && E->light[W->player] && !E->chains_mode
+        && !E->tracking)
+        return step_leaf(E, W, a);
     int32_t mark = E->undo_top;
     int32_t nw = new_values(E, B, a);
     if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
@@ -762,8 +802,29 @@ static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m) {
     return 0;
 }
 
-/* 1 when a strict end rule (no-turns aside) ends the position, 0 if not, < 0 an error. */
-static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply) {
+/* A line of end rule e, all its tiles in the mask, through a tile the last turn changed (chg: (tile, code) pairs);
+   a complete line that the position before the turn did not have holds one of them. */
+static int has_line_at(const tp_engine *E, const Board *B, int32_t e, int32_t m, const int32_t *chg, int32_t nchg) {
+    const tp_tables *T = &E->t;
+    const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
+    int32_t k = T->end_k[e];
+    for (int32_t c = 0; c < nchg; c++) {
+        int32_t u = chg[2 * c];
+        if (!mask[B->codes[u]]) continue;
+        const int32_t *row = E->lt_off + (size_t)e * (size_t)T->n + (size_t)u;
+        for (int32_t j = row[0]; j < row[1]; j++) {
+            const int32_t *line = T->line_tiles + E->lt_line[j];
+            int32_t i = 0;
+            while (i < k && mask[B->codes[line[i]]]) i++;
+            if (i == k) return 1;
+        }
+    }
+    return 0;
+}
+
+/* 1 when a strict end rule (no-turns aside) ends the position, 0 if not, < 0 an error.  With `chg` (the last
+   turn's changes, from a position no end rule ended), line rules read only the lines through the changed tiles. */
+static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *chg, int32_t nchg) {
     const tp_tables *T = &E->t;
     int incheck = -1;
     for (int32_t e = 0; e < T->nends; e++) {
@@ -781,7 +842,8 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply) {
         case END_LINE:
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t m = T->end_pmask[e * T->np + q];
-                if (m >= 0 && has_line(E, B, e, m)) return 1;
+                if (m >= 0 && (chg && T->end_check[e] < 0 ? has_line_at(E, B, e, m, chg, nchg) : has_line(E, B, e, m)))
+                    return 1;
             }
             break;
         default: /* END_COUNT */
@@ -801,8 +863,9 @@ static int apply_key(tp_engine *E, Board *B, const Key *K) {
     return 0;
 }
 
-static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth) {
-    int r = ended(E, B, p, ply);
+static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
+                     int32_t nlast) {
+    int r = ended(E, B, p, ply, last, nlast);
     if (r) return r < 0 ? r : 0;
     int32_t k0 = E->nkeys, c0 = E->nchg;
     int64_t total = node_turns(E, B, p);
@@ -820,8 +883,9 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
         for (int32_t k = k0; k < k1; k++) {
             if (!E->keys[k].legal) continue;
             int32_t mark = E->undo_top;
-            int64_t sub = apply_key(E, B, &E->keys[k]);
-            if (sub == 0) sub = perft(E, B, q, ply + 1, depth - 1);
+            const Key *K = &E->keys[k];
+            int64_t sub = apply_key(E, B, K);
+            if (sub == 0) sub = perft(E, B, q, ply + 1, depth - 1, E->chg + 2 * (size_t)K->off, K->len);
             restore(E, B, mark);
             if (sub < 0) {
                 total = sub;
@@ -981,6 +1045,44 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         }
         E->ent_code_off[p + 1] = k;
     }
+    E->leaf = calloc(na + 1, 1);
+    E->light = calloc((size_t)t->np, 1);
+    if (!E->leaf || !E->light) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t p = 0; p < t->np; p++) E->light[p] = !t->has_royal && t->grp_off[p + 1] == t->grp_off[p];
+    for (size_t a = 0; a < na; a++) {
+        int ok = t->lnk_off[a + 1] == t->lnk_off[a] && t->safe_off[a + 1] == t->safe_off[a];
+        for (int32_t i = t->wr_off[a]; ok && i < t->wr_off[a + 1]; i++)
+            for (int32_t j = t->wr_off[a]; j < i; j++) ok &= t->wr_tile[j] != t->wr_tile[i];
+        E->leaf[a] = (uint8_t)ok;
+    }
+    E->lt_off = calloc((size_t)t->nends * n + 1, sizeof(int32_t));
+    E->lt_line = malloc((size_t)t->nline_tiles * sizeof(int32_t) + 1);
+    if (!E->lt_off || !E->lt_line) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t e = 0; e < t->nends; e++) /* counts per row, then offsets, then the lines */
+        for (int32_t i = t->end_line_off[e]; i < t->end_line_off[e + 1]; i++) E->lt_off[(size_t)e * n + (size_t)t->line_tiles[i] + 1]++;
+    for (size_t i = 0; i < (size_t)t->nends * n; i++) E->lt_off[i + 1] += E->lt_off[i];
+    {
+        int32_t *fill = calloc((size_t)t->nends * n + 1, sizeof(int32_t));
+        if (!fill) {
+            tp_free(E);
+            return NULL;
+        }
+        for (int32_t e = 0; e < t->nends; e++) {
+            int32_t k = t->end_k[e];
+            for (int32_t l = t->end_line_off[e]; k > 0 && l < t->end_line_off[e + 1]; l += k)
+                for (int32_t i = 0; i < k; i++) {
+                    size_t row = (size_t)e * n + (size_t)t->line_tiles[l + i];
+                    E->lt_line[E->lt_off[row] + fill[row]++] = l;
+                }
+        }
+        free(fill);
+    }
     uint64_t seed = 0x7461706F6C6F6779ULL; /* fixed: runs are reproducible */
     for (size_t i = 0; i < n * nd; i++) E->zob[i] = splitmix(&seed);
     for (size_t a = 0; a < na; a++)
@@ -1024,6 +1126,10 @@ void tp_free(tp_engine *e) {
     free(e->chains);
     free(e->ent_code_off);
     free(e->ent_codes);
+    free(e->leaf);
+    free(e->light);
+    free(e->lt_off);
+    free(e->lt_line);
     free(e);
 }
 
@@ -1052,7 +1158,7 @@ int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
     e->make_leaves = made != 0;
-    int64_t got = perft(e, &e->main, player, ply, depth);
+    int64_t got = perft(e, &e->main, player, ply, depth, NULL, 0);
     e->make_leaves = 0;
     return got;
 }
@@ -1072,7 +1178,7 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
     int r = start(e, codes, player, 0);
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
-    r = ended(e, &e->main, player, ply);
+    r = ended(e, &e->main, player, ply, NULL, 0);
     if (r) return r < 0 ? r : 0;
     r = node_turns(e, &e->main, player);
     if (r < 0) return r;
@@ -1085,8 +1191,10 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
             counts[k] = 1;
             continue;
         }
-        int64_t sub = apply_key(e, &e->main, &e->keys[k]);
-        if (sub == 0) sub = perft(e, &e->main, (player + 1) % e->t.np, ply + 1, depth - 1);
+        const Key *K = &e->keys[k];
+        int64_t sub = apply_key(e, &e->main, K);
+        if (sub == 0) sub = perft(e, &e->main, (player + 1) % e->t.np, ply + 1, depth - 1, e->chg + 2 * (size_t)K->off,
+                                  K->len);
         restore(e, &e->main, 0);
         if (sub < 0) return (int32_t)sub;
         counts[k] = sub;
@@ -1139,8 +1247,10 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
     for (int32_t i = 0; i < count; i++) {
         uint64_t s = seed ^ ((uint64_t)(first + i) * 0xD1B54A32D192ED03ULL);
         int32_t p = player, q = ply, played = 0, why = 3;
+        const int32_t *last = NULL;
+        int32_t nlast = 0;
         while (played < max_plies) {
-            r = ended(e, B, p, q);
+            r = ended(e, B, p, q, last, nlast);
             if (r < 0) return r;
             if (r) {
                 why = 1;
@@ -1160,6 +1270,8 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
                 if (!e->keys[k].legal) continue;
                 if (pick-- == 0) {
                     if (apply_key(e, B, &e->keys[k]) < 0) return TP_ERR_CAP;
+                    last = e->chg + 2 * (size_t)e->keys[k].off; /* kept until the next node_turns writes there */
+                    nlast = e->keys[k].len;
                     break;
                 }
             }

@@ -121,6 +121,7 @@ struct tp_engine {
     int32_t *chains; /* turn lists (chains mode): key index, flagged, length, applications */
     int32_t chains_len, chains_cap, chains_mode;
     int32_t make_leaves; /* perft: make each leaf turn (1) or count the last ply in bulk (0) */
+    int32_t *pk_chk; /* [2*nchk] each application's checks as (tile, mask row * nd), in the order fits reads them */
     uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (see step_leaf) */
     uint8_t *light; /* [np] the player has no turn clean-ups and there is no royal rule */
     int32_t *lt_off, *lt_line; /* [nends*n+1], lines: row e*n + u lists the lines (line_tiles offsets) of end rule e
@@ -195,12 +196,13 @@ static void recount(const tp_engine *E, Board *B) {
     B->hash = 0;
 }
 
-/* Compiled.fits */
-static inline int fits(const tp_tables *T, const int32_t *codes, int32_t a) {
-    const uint8_t *masks = T->masks;
-    size_t nd = (size_t)T->nd;
-    for (int32_t k = T->chk_off[a]; k < T->chk_off[a + 1]; k++)
-        if (!masks[(size_t)T->chk_mask[k] * nd + (size_t)codes[T->chk_tile[k]]]) return 0;
+/* Compiled.fits, over the checks as tp_new packs them: (tile, offset of the mask row), the most selective first
+   and the move's own tile last (an entry or a link target is placed where its piece stands). */
+static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
+    const uint8_t *masks = E->t.masks;
+    const int32_t *c = E->pk_chk + 2 * (size_t)E->t.chk_off[a], *c1 = E->pk_chk + 2 * (size_t)E->t.chk_off[a + 1];
+    for (; c < c1; c += 2)
+        if (!masks[(size_t)c[1] + (size_t)codes[c[0]]]) return 0;
     return 1;
 }
 
@@ -287,7 +289,7 @@ static int cleanup_apps(tp_engine *E, Board *B, int32_t g, int32_t i0, int32_t i
     for (int32_t i = i0; i < i1; i++) {
         int32_t a = T->grp_app[i];
         if (E->tracking) track_app(E, a);
-        if (!fits(T, B->codes, a)) continue;
+        if (!fits(E, B->codes, a)) continue;
         int32_t nw = new_values(E, B, a);
         for (int32_t k = 0; k < nw; k++) {
             int32_t u = T->wr_tile[T->wr_off[a] + k];
@@ -439,7 +441,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1]; k++) {
             int32_t b = T->tgt[k];
             if (E->tracking) track_app(E, b);
-            if (!fits(T, B->codes, b)) continue;
+            if (!fits(E, B->codes, b)) continue;
             r = step(E, W, b, end, flagged);
             if (r < 0) goto out;
             if (r == 2) {
@@ -495,7 +497,7 @@ static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, 
                     if (!T->masks[(size_t)T->att_app_mask[k] * nd + c] || E->astamp[a] == g) continue;
                     E->astamp[a] = g;
                     if (track) track_app(E, a);
-                    if (!fits(T, B->codes, a)) continue;
+                    if (!fits(E, B->codes, a)) continue;
                     W.start = T->app_tile[a];
                     r = step(E, &W, a, W.start, 0);
                     if (r < 0) {
@@ -755,7 +757,7 @@ static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
             const int32_t *e = row + (size_t)t * (size_t)T->nd + (size_t)B->codes[t];
             for (int32_t i = e[0]; i < e[1]; i++) {
                 int32_t a = T->ent_app[i];
-                if (!fits(T, B->codes, a)) continue;
+                if (!fits(E, B->codes, a)) continue;
                 W.start = T->app_tile[a];
                 r = step(E, &W, a, W.start, 0);
                 if (r < 0) {
@@ -1045,6 +1047,32 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         }
         E->ent_code_off[p + 1] = k;
     }
+    E->pk_chk = malloc(2 * (size_t)t->nchk * sizeof(int32_t) + 1);
+    int32_t *pop = calloc((size_t)t->nmasks + 1, sizeof(int32_t));
+    if (!E->pk_chk || !pop) {
+        free(pop);
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t m = 0; m < t->nmasks; m++)
+        for (size_t c = 0; c < nd; c++) pop[m] += t->masks[(size_t)m * nd + c];
+    for (size_t a = 0; a < na; a++) { /* insertion sort by (own tile, codes the mask accepts) */
+        int32_t k0 = t->chk_off[a], k1 = t->chk_off[a + 1];
+        for (int32_t k = k0; k < k1; k++) {
+            int32_t u = t->chk_tile[k], m = t->chk_mask[k];
+            int32_t rank = (u == t->app_tile[a]) * (int32_t)(nd + 1) + pop[m], i = k;
+            for (; i > k0; i--) {
+                int32_t pu = E->pk_chk[2 * (i - 1)], pm = E->pk_chk[2 * (i - 1) + 1] / (int32_t)nd;
+                int32_t prank = (pu == t->app_tile[a]) * (int32_t)(nd + 1) + pop[pm];
+                if (prank <= rank) break;
+                E->pk_chk[2 * i] = pu;
+                E->pk_chk[2 * i + 1] = E->pk_chk[2 * (i - 1) + 1];
+            }
+            E->pk_chk[2 * i] = u;
+            E->pk_chk[2 * i + 1] = m * (int32_t)nd;
+        }
+    }
+    free(pop);
     E->leaf = calloc(na + 1, 1);
     E->light = calloc((size_t)t->np, 1);
     if (!E->leaf || !E->light) {
@@ -1126,6 +1154,7 @@ void tp_free(tp_engine *e) {
     free(e->chains);
     free(e->ent_code_off);
     free(e->ent_codes);
+    free(e->pk_chk);
     free(e->leaf);
     free(e->light);
     free(e->lt_off);

@@ -115,7 +115,10 @@ def _count(ctx: Context, path: Path) -> int:
 
 
 ESTIMATE_LEAVES = 10_000  # the estimate counts exactly, ply by ply, until a count passes this
-POOL_FROM = 5_000_000  # leaf turns estimated from which a perft without an executor asked for runs on every core
+# leaf turns estimated from which a perft without an executor asked for runs on every core: the native engine counts
+# some 5·10⁶ a second, and a pool's start (each worker importing and reading the tables from the disk cache) costs
+# about a second, so below some ten seconds of counting it does not pay (Kiwipete perft 4 ran 1.5× slower on a pool)
+POOL_FROM = 50_000_000
 
 
 def estimate_leaves(game: RuleGame, pos: Position, depth: int) -> tuple[int, int]:

@@ -16,6 +16,7 @@ from tapology.parallel import Executor, check_timeout, time_limit
 from tapology.reports.base import Report, stop_exit, stop_text
 from tapology.rules.describe import rules_json, rules_text
 from tapology.rules.engine import BACKENDS, RuleGame
+from tapology.rules.native import engine as native_engine
 from tapology.rules.playouts import MAX_PLIES, PlayoutRun, run_playouts
 from tapology.rules.position import dumps_position
 
@@ -64,6 +65,7 @@ def moves_report(spec: str, board: str | None = None, position: str | None = Non
     if backend not in BACKENDS:
         raise OptionError(f"--backend {backend!r}: use {', '.join(BACKENDS)}")
     g, pos = open_position(spec, board, position)
+    native_engine(g.chains(pos.board))  # every table built at once (or read from the disk cache), then kept there
     turns = g.turns(pos, backend)
     outcome = g.outcome(pos) if not turns else None
     rep = MovesReport(g.name, g.board_name, g.players[pos.to_move], backend, [t.label for t in turns], outcome)

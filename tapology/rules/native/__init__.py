@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from tapology.rules.cache import store as store_tables
 from tapology.rules.chains import Chains, Found, Path, extend_path
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.native import tables as _tables
@@ -156,6 +157,15 @@ class Engine:
                 return None
             return self._run(lambda e: self.lib.tp_perft_made(e, c, player, ply, depth, 0 if bulk else 1))
 
+    def in_check(self, codes: list[int], player: int) -> bool | None:
+        """Whether a royal piece of ``player`` can be taken (None: not here)."""
+        with self._lock:
+            c = self._codes(codes)
+            if c is None:
+                return None
+            got = self._run(lambda e: self.lib.tp_in_check(e, c, player))
+            return None if got is None else bool(got)
+
     def playouts(self, codes: list[int], player: int, ply: int, max_plies: int, first: int, count: int,
                  seed: int) -> tuple[list[int], list[int] | None] | None:
         """``count`` random games (playouts ``first``.. of the stream ``seed``) to a strict end, no turn or
@@ -232,19 +242,34 @@ class Engine:
 
 
 def engine(chains: Chains) -> Engine | None:
-    """The native engine of a compiled board (built once, cached with the board's tables), or None."""
+    """The native engine of a compiled board (built once, cached with the board's tables; its tables are read from
+    and written to the disk cache, :mod:`tapology.rules.cache`), or None."""
     if not available():
         return None
-    got = _ENGINES.get(chains.comp)
+    comp = chains.comp
+    got = _ENGINES.get(comp)
     if got is None:
         mod = _load()
         assert mod is not None
         try:
-            got = Engine(mod, _tables.build(chains))
+            tabs = comp.native_tables
+            if not isinstance(tabs, _tables.Tables):
+                tabs = _tables.build(chains)
+                comp.native_tables = tabs
+                store_tables(comp, tabs)
+            got = Engine(mod, tabs)
+            chains.native_check = got.in_check
         except _tables.Unsupported as exc:
             got = str(exc)
-        _ENGINES[chains.comp] = got
+        _ENGINES[comp] = got
     return got if isinstance(got, Engine) else None
+
+
+def ready(chains: Chains) -> bool:
+    """True when the native engine of this board costs nothing more to start: it runs already, or the disk cache
+    held its tables."""
+    got = _ENGINES.get(chains.comp)
+    return isinstance(got, Engine) or (isinstance(chains.comp.native_tables, _tables.Tables) and available())
 
 
 def why_not(chains: Chains, perft: bool = False) -> str:

@@ -1260,6 +1260,13 @@ int32_t tp_chains(tp_engine *e, int32_t *out, int32_t cap) {
     return e->chains_len;
 }
 
+/* Chains.in_check: 1 when a royal piece of `player` can be taken, 0 if not, < 0 an error. */
+int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player) {
+    int r = start(e, codes, player, 0);
+    if (r < 0) return r;
+    return in_check(e, &e->main, player);
+}
+
 /* ---- random playouts ------------------------------------------------------------------------------ */
 
 /* `count` random games from the position, playouts first..first+count-1 of the stream `seed` (each playout's

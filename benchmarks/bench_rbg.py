@@ -71,7 +71,7 @@ ROWS = [
     Row("checkers", "checkers", "englishDraughts", 10),
     Row("tic-tac-toe", "tictactoe", "ticTacToe", 9),
     Row("breakthrough", "breakthrough", "breakthrough", 5),
-    Row("chinese checkers", "chinese-checkers", "chineseCheckers6", 4, same_rules=False,
+    Row("chinese checkers", "chinese-checkers", "chineseCheckers6", 5, same_rules=False,
         note="RBG's is the six-player game with moves restricted in the corner triangles; tapology's has two players"),
     # catalogue games: each row runs once tapology's registry knows the name
     Row("connect four", "connect4", "connect4", 8),
@@ -263,10 +263,21 @@ def measure_long(rounds: int) -> dict[str, object]:
     return out
 
 
-def _ratio(a: float | None, b: float | None) -> str:
+def _ratio(a: float | None, b: float | None, mark: str = "") -> str:
     if not a or not b:
         return "–"
-    return f"{a / b:.2f}×"
+    return f"{a / b:.2f}×{mark}"
+
+
+def _perft_ratio(f: Figures, tag: str) -> str:
+    """RBG's time over tapology's; where the counts differ (other rules), leaf turns per second over RBG's (†)."""
+    t, c = f.times, f.counts
+    rt, tt, rc, tc = t.get(f"rbg_{tag}"), t.get(f"tap_{tag}"), c.get(f"rbg_{tag}"), c.get(f"tap_{tag}")
+    if not rt or not tt or not rc or not tc:
+        return "–"
+    if rc == tc:
+        return _ratio(rt, tt)
+    return _ratio(tc / tt, rc / rt, "†")
 
 
 def _ms(s: float | None) -> str:
@@ -301,8 +312,8 @@ def report(results: dict[str, Figures], rows: list[Row], skipped: list[Row], lon
             notes.append(f"{row.name}: the counts differ (tapology {c.get('tap_bulk')}, RBG {c.get('rbg_bulk')})")
         lines.append(
             f"| {row.name} | {row.depth} | {count} | {_ms(t.get('rbg_bulk'))} | {_ms(t.get('tap_bulk'))} | "
-            f"{_ratio(t.get('rbg_bulk'), t.get('tap_bulk'))} | {_ms(t.get('rbg_made'))} | {_ms(t.get('tap_made'))} | "
-            f"{_ratio(t.get('rbg_made'), t.get('tap_made'))} | {r.get('rbg_playouts', 0):,.0f} | "
+            f"{_perft_ratio(f, 'bulk')} | {_ms(t.get('rbg_made'))} | {_ms(t.get('tap_made'))} | "
+            f"{_perft_ratio(f, 'made')} | {r.get('rbg_playouts', 0):,.0f} | "
             f"{r.get('tap_playouts', 0):,.0f} | {_ratio(r.get('tap_playouts'), r.get('rbg_playouts'))} | "
             f"{r.get('rbg_plies', 0):,.0f} | {r.get('tap_plies', 0):,.0f} | "
             f"{_ratio(r.get('tap_plies'), r.get('rbg_plies'))} | {float(f.extra['tables_seconds']):.2f} s |")
@@ -310,6 +321,7 @@ def report(results: dict[str, Figures], rows: list[Row], skipped: list[Row], lon
                      f"({100 * float(f.extra.get('tap_capped', 0)):.0f}% stopped at 1000 plies), "
                      f"{f.extra.get('rbg_length', 0):.1f} in RBG" + (f"; {row.note}" if row.note else ""))
     lines.append("")
+    lines.append("- † the rule sets differ (so do the counts): leaf turns per second, tapology's over RBG's")
     lines.extend(f"- {n}" for n in notes)
     if skipped:
         lines.append(f"- not in tapology's registry yet (rows kept for the catalogue): "

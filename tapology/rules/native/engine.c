@@ -122,8 +122,9 @@ struct tp_engine {
     int32_t chains_len, chains_cap, chains_mode;
     int32_t make_leaves; /* perft: make each leaf turn (1) or count the last ply in bulk (0) */
     int32_t *pk_chk; /* [2*nchk] each application's checks as (tile, mask row * nd), in the order fits reads them */
-    uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (see step_leaf) */
-    uint8_t *light; /* [np] the player has no turn clean-ups and there is no royal rule */
+    uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (step_leaf) */
+    int32_t *cn;    /* [3n] the node's clean-ups' net writes (tile, code, old code), by tile */
+    int32_t cn_len;
     int32_t *lt_off, *lt_line; /* [nends*n+1], lines: row e*n + u lists the lines (line_tiles offsets) of end rule e
                                   through tile u, so that a line end is read only where the last turn wrote */
 };
@@ -374,14 +375,20 @@ static inline int touched(const Walk *W) {
 }
 
 static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc);
+static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p);
+static int attack_relevant(const tp_engine *E, int32_t nc);
 
-/* step and finish for a move that is a whole turn (an entry with no links) of a light player, in turns mode: the
-   same key, found without writing the board (its changes read from the writes' new values; no clean-up, no
-   royal test to run).  No change at all is the start position again: not taken. */
+enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
+
+/* step and finish for a move that is a whole turn (an entry with no links, no safe cells), in turns mode: the same
+   key and verdict, found without writing the board where the node's memos answer.  Its changes come from the
+   writes' new values, merged with the node's clean-up writes when the memo says the clean-ups write the same (else
+   FAST_NO: the general step runs them); the royal test is the node's own when the memo says it cannot differ, else
+   run on the board with the turn written.  No change at all is the start position again: not taken. */
 static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
     const tp_tables *T = &E->t;
-    const Board *B = W->b;
-    int32_t w0 = T->wr_off[a], nw = new_values(E, B, a), nc = 0;
+    Board *B = W->b;
+    int32_t p = W->player, w0 = T->wr_off[a], nw = new_values(E, B, a), nc = 0;
     for (int32_t k = 0; k < nw; k++) {
         int32_t u = T->wr_tile[w0 + k], v = E->nv[k], old = B->codes[u];
         if (v == old) continue;
@@ -393,6 +400,26 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
         x[2] = old;
     }
     if (nc == 0) return 0;
+    if (T->grp_off[p + 1] > T->grp_off[p]) {
+        if (!E->cm_ok) return FAST_NO;
+        uint32_t g = E->cm_gen;
+        for (int32_t c = 0; c < nc; c++) {
+            const int32_t *x = E->tmp + 3 * c;
+            if (E->cm_tread[x[0]] == g || E->cm_cread[x[2]] == g || E->cm_cread[x[1]] == g) return FAST_NO;
+        }
+        /* the clean-ups' net writes touch no tile the move changed (they read every tile they write): merge */
+        int32_t i = nc - 1, j = E->cn_len - 1, o = nc + E->cn_len - 1;
+        for (; j >= 0; o--) {
+            if (i >= 0 && E->tmp[3 * i] > E->cn[3 * j]) {
+                memmove(E->tmp + 3 * o, E->tmp + 3 * i, 3 * sizeof *E->tmp);
+                i--;
+            } else {
+                memcpy(E->tmp + 3 * o, E->cn + 3 * j, 3 * sizeof *E->tmp);
+                j--;
+            }
+        }
+        nc += E->cn_len;
+    }
     int32_t end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
     uint64_t seed = ((uint64_t)(uint32_t)W->start << 32) | (uint32_t)end;
     uint64_t h = splitmix(&seed);
@@ -400,7 +427,40 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
     int32_t k = find_key(E, h, W->start, end, nc);
     if (k < 0) return k;
     Key *K = &E->keys[k];
-    K->pos_ok = 1;
+    if (K->pos_ok == 2) {
+        K->pos_ok = 1;
+        if (T->has_royal) { /* as finish: the mover's royal tiles after the turn */
+            const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
+            int32_t nm = 0;
+            for (int32_t i = 0; i < E->n_node_royal; i++) {
+                int32_t u = E->node_royal[i], v = B->codes[u];
+                for (int32_t c = 0; c < nc && E->tmp[3 * c] <= u; c++)
+                    if (E->tmp[3 * c] == u) v = E->tmp[3 * c + 1];
+                if (mine[v]) E->mine[nm++] = u;
+            }
+            int same = nm == E->n_node_royal;
+            for (int32_t c = 0; c < nc; c++)
+                if (mine[E->tmp[3 * c + 1]] && !mine[E->tmp[3 * c + 2]]) {
+                    E->mine[nm++] = E->tmp[3 * c];
+                    same = 0;
+                }
+            if (nm) {
+                int r;
+                if (same && E->at_ok && !attack_relevant(E, nc)) {
+                    r = E->at_base;
+                } else {
+                    int32_t mark = E->undo_top;
+                    if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
+                    for (int32_t c = 0; c < nc; c++) put(E, B, E->tmp[3 * c], E->tmp[3 * c + 1]);
+                    r = attacked(E, B, E->mine, nm, p);
+                    restore(E, B, mark);
+                }
+                if (r < 0) return r;
+                K->pos_ok = (uint8_t)!r;
+            }
+        }
+    }
+    if (!K->pos_ok) return 1;
     K->accepted = 1;
     K->flagged |= T->app_flag[a];
     return 1;
@@ -412,9 +472,10 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
 static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) {
     const tp_tables *T = &E->t;
     Board *B = W->b;
-    if (E->leaf[a] && W->mode == WALK_TURNS && E->seq_top == W->seq_base && E->light[W->player] && !E->chains_mode
-        && !E->tracking)
-        return step_leaf(E, W, a);
+    if (E->leaf[a] && W->mode == WALK_TURNS && E->seq_top == W->seq_base && !E->chains_mode && !E->tracking) {
+        int r = step_leaf(E, W, a);
+        if (r != FAST_NO) return r;
+    }
     int32_t mark = E->undo_top;
     int32_t nw = new_values(E, B, a);
     if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
@@ -601,6 +662,21 @@ static int memo_cleanups(tp_engine *E, Board *B, int32_t p) {
     E->tracking = TRACK_NONE;
     restore(E, B, mark);
     E->cm_ok = r == 0;
+    /* the net writes: each tile's last code, where it differs from the node's, sorted by tile */
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)E->t.n);
+    E->cn_len = 0;
+    for (int32_t i = E->cm_len - 1; E->cm_ok && i >= 0; i--) {
+        int32_t u = E->cm_tile[i], v = E->cm_code[i];
+        if (E->tstamp[u] == g) continue;
+        E->tstamp[u] = g;
+        if (v == B->codes[u]) continue;
+        int32_t *x = E->cn + 3 * E->cn_len;
+        int32_t j = E->cn_len++;
+        for (; j > 0 && x[-3] > u; j--, x -= 3) memcpy(x, x - 3, 3 * sizeof *x);
+        x[0] = u;
+        x[1] = v;
+        x[2] = B->codes[u];
+    }
     return r == TP_ERR_CAP ? r : 0; /* no fixpoint: each chain runs its clean-ups and meets the error itself */
 }
 
@@ -1074,12 +1150,11 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     }
     free(pop);
     E->leaf = calloc(na + 1, 1);
-    E->light = calloc((size_t)t->np, 1);
-    if (!E->leaf || !E->light) {
+    E->cn = malloc(3 * n * sizeof(int32_t) + 1);
+    if (!E->leaf || !E->cn) {
         tp_free(E);
         return NULL;
     }
-    for (int32_t p = 0; p < t->np; p++) E->light[p] = !t->has_royal && t->grp_off[p + 1] == t->grp_off[p];
     for (size_t a = 0; a < na; a++) {
         int ok = t->lnk_off[a + 1] == t->lnk_off[a] && t->safe_off[a + 1] == t->safe_off[a];
         for (int32_t i = t->wr_off[a]; ok && i < t->wr_off[a + 1]; i++)
@@ -1156,7 +1231,7 @@ void tp_free(tp_engine *e) {
     free(e->ent_codes);
     free(e->pk_chk);
     free(e->leaf);
-    free(e->light);
+    free(e->cn);
     free(e->lt_off);
     free(e->lt_line);
     free(e);

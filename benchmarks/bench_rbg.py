@@ -179,8 +179,8 @@ def measure_row(row: Row, rounds: int, seconds: float) -> Figures:
     from tapology.rules.playouts import run_playouts
 
     fig = Figures()
-    game, pos = tap_open(row)
     t = time.perf_counter()
+    game, pos = tap_open(row)
     tap_perft(game, pos, 1, True)  # the tables, built once per board, are not part of the count's time
     fig.extra["tables_seconds"] = time.perf_counter() - t
     for bulk in (True, False):
@@ -297,8 +297,10 @@ def report(results: dict[str, Figures], rows: list[Row], skipped: list[Row], lon
              f"`python benchmarks/bench_rbg.py` ({meta['when']}; {meta['machine']}; load average {meta['load_before']} "
              f"before, {meta['load_after']} after: the machine is shared with other work, so each pair of measures "
              f"is interleaved and the best of {meta['rounds']} rounds kept).  Ratios are RBG's time (or rate) against "
-             "tapology's: above 1, tapology is faster.  tapology: library calls with the tables built (their build "
-             "is the *tables* column, once per board and process); RBG: the times its reasoner prints.", "",
+             "tapology's: above 1, tapology is faster.  tapology: library calls with the tables built (*open*: "
+             "opening the game and its tables, read back from the disk cache, once per board and process); RBG: the "
+             "times its reasoner prints.  *made*: every leaf turn made (RBG `perft`, `tapology perft --no-bulk`); "
+             "*bulk*: the last ply counted (RBG `perft_bulk`, `tapology perft`).", "",
              "| game | perft | count | RBG bulk | tapology bulk | ratio | RBG made | tapology made | ratio | "
              "RBG playouts/s | tapology playouts/s | ratio | RBG plies/s | tapology plies/s | ratio | tables |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]

@@ -65,3 +65,20 @@ def test_playouts_command(capsys) -> None:
     for bad in (["--count", "0"], ["--seconds", "0"], [], ["--count", "3", "--seconds", "1"], ["--count", "3",
                                                                                                "--max-plies", "0"]):
         assert main(["playouts", "tictactoe", *bad]) == 2
+
+
+def test_mcts_plays_native_playouts() -> None:
+    from tapology.play.ai import MCTSAgent
+
+    g = open_game("checkers")
+    pos = g.initial()
+    turns = g.turns(pos)
+    fast = MCTSAgent(g, simulations=60, seed=1)
+    slow = MCTSAgent(g, simulations=20, seed=1, fast_playouts=False)
+    assert fast.fast == native.available() and not slow.fast
+    for agent in (fast, slow):
+        assert 0 <= agent.choose(pos, turns) < len(turns)
+    assert fast.done == 60 and slow.done == 20
+    # the same seed, the same choice
+    assert MCTSAgent(g, simulations=60, seed=1).choose(pos, turns) == MCTSAgent(g, simulations=60, seed=1).choose(
+        pos, turns)

@@ -46,7 +46,7 @@ def _warm(game: RuleGame) -> None:
     native.engine(game.chains(game.board))  # every table built, and stored
 
 
-@pytest.mark.parametrize(("name", "board", "depth"), [("chess", "torus:8x8", 3), ("checkers", None, 5),
+@pytest.mark.parametrize(("name", "board", "depth"), [("chess", "torus:8x8", 2), ("checkers", None, 5),
                                                       ("chinese-checkers", None, 3), ("tictactoe", None, 5)])
 def test_cached_tables_give_the_same_answers(tmp_cache: Path, monkeypatch: pytest.MonkeyPatch, name: str,
                                              board: str | None, depth: int) -> None:

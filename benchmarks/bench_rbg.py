@@ -302,7 +302,7 @@ def report(results: dict[str, Figures], rows: list[Row], skipped: list[Row], lon
              "times its reasoner prints.  *made*: every leaf turn made (RBG `perft`, `tapology perft --no-bulk`); "
              "*bulk*: the last ply counted (RBG `perft_bulk`, `tapology perft`).", "",
              "| game | perft | count | RBG bulk | tapology bulk | ratio | RBG made | tapology made | ratio | "
-             "RBG playouts/s | tapology playouts/s | ratio | RBG plies/s | tapology plies/s | ratio | tables |",
+             "RBG playouts/s | tapology playouts/s | ratio | RBG plies/s | tapology plies/s | ratio | open |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     notes = []
     for row in rows:

@@ -48,6 +48,8 @@ def register(app: typer.Typer) -> None:
         position: PosOpt = None,
         by_first: Annotated[bool, typer.Option("--divide", help="The count below each first turn, as chess engines "
                                                                  "print it.")] = False,
+        no_bulk: Annotated[bool, typer.Option("--no-bulk", help="Make every leaf turn rather than counting the "
+                                                               "last ply (the same count; for speed comparisons).")] = False,
         workers: WorkersOpt = None,
         ray: RayOpt = False,
         ray_address: RayAddressOpt = None,
@@ -60,8 +62,28 @@ def register(app: typer.Typer) -> None:
 
         with stops(), progress_bar(f"perft {depth} tasks") as update:
             rep = perft_report(game, depth, board, position, by_first_turn=by_first, progress=update,
-                               ex=executor_option(workers, ray, ray_address), timeout=timeout, plan=note)
+                               ex=executor_option(workers, ray, ray_address), timeout=timeout, plan=note,
+                               bulk=not no_bulk)
         emit(rep, as_json)
+
+    @app.command()
+    def playouts(
+        game: GameArg,
+        board: BoardOpt = None,
+        position: PosOpt = None,
+        seconds: Annotated[float | None, typer.Option("--seconds", help="Play for this long (whole games).")] = None,
+        count: Annotated[int | None, typer.Option("--count", help="Play this many games.")] = None,
+        seed: Annotated[int, typer.Option("--seed", help="The random stream: the same seed plays the same "
+                                                         "games.")] = 0,
+        max_plies: Annotated[int, typer.Option("--max-plies", help="Stop a game that has not ended after this "
+                                                                   "many plies.")] = 1000,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """Play random games to their end (optional end rules left out) and say how many per second."""
+        from tapology.reports.games import playouts_report
+
+        emit(playouts_report(game, board, position, seconds=seconds, count=count, seed=seed, max_plies=max_plies),
+             as_json)
 
     @app.command()
     def rules(game: GameArg, as_json: JsonOpt = False) -> None:

@@ -95,19 +95,30 @@ def split(game: RuleGame, pos: Position, depth: int, target: int) -> list[Path]:
     return paths
 
 
-def _context_game(ctx: tuple[str, str | None, str | None, int]) -> tuple[RuleGame, Position]:
-    spec, board, position, _depth = ctx
+Context = tuple[str, str | None, str | None, int, bool]  # game, board, position, depth, bulk
+
+
+def perft_game(spec: str, board: str | None = None, position: str | None = None) -> tuple[RuleGame, Position]:
+    """The game and position a perft counts on, opened once per process (its tables with it): the estimate, the
+    split and the count of one command share them."""
     return cached(("perft-game", spec, board, position), lambda: open_position(spec, board, position))
 
 
-def _count(ctx: tuple[str, str | None, str | None, int], path: Path) -> int:
+def _context_game(ctx: Context) -> tuple[RuleGame, Position]:
+    return perft_game(ctx[0], ctx[1], ctx[2])
+
+
+def _count(ctx: Context, path: Path) -> int:
     """One task: the leaf turns below a path of turn labels."""
     game, root = _context_game(ctx)
-    return count_leaves(game, _replay(game, root, path), ctx[3] - len(path))
+    return count_leaves(game, _replay(game, root, path), ctx[3] - len(path), bulk=ctx[4])
 
 
 ESTIMATE_LEAVES = 10_000  # the estimate counts exactly, ply by ply, until a count passes this
-POOL_FROM = 5_000_000  # leaf turns estimated from which a perft without an executor asked for runs on every core
+# leaf turns estimated from which a perft without an executor asked for runs on every core: the native engine counts
+# some 5·10⁶ a second, and a pool's start (each worker importing and reading the tables from the disk cache) costs
+# about a second, so below some ten seconds of counting it does not pay (Kiwipete perft 4 ran 1.5× slower on a pool)
+POOL_FROM = 50_000_000
 
 
 def estimate_leaves(game: RuleGame, pos: Position, depth: int) -> tuple[int, int]:
@@ -139,15 +150,15 @@ def auto_executor(estimate: int) -> Executor:
 
 
 def run_perft(spec: str, depth: int, board: str | None = None, position: str | None = None, *, ex: Executor = SERIAL,
-              progress: Progress | None = None, min_tasks: int = 1) -> PerftRun:
+              progress: Progress | None = None, min_tasks: int = 1, bulk: bool = True) -> PerftRun:
     """perft of GAME (optional end rules left out) split into tasks by first turns and run on ``ex`` (at least
     ``min_tasks`` where the tree allows: small tasks let a stop in this process come soon, as a native count is
-    not interrupted); ``progress(tasks done, tasks)``.  Ctrl-C stops the workers and gives the finished tasks' sum,
-    marked partial."""
+    not interrupted); ``progress(tasks done, tasks)``; ``bulk=False`` makes every leaf turn rather than counting the
+    last ply.  Ctrl-C stops the workers and gives the finished tasks' sum, marked partial."""
     if depth < 0:
         raise OptionError(f"--depth {depth}: must be ≥ 0")
     t0 = time.perf_counter()
-    ctx = (spec, board, position, depth)
+    ctx: Context = (spec, board, position, depth, bulk)
     game, pos = _context_game(ctx)
     if depth == 0:
         return PerftRun(0, 1, [], seconds=time.perf_counter() - t0)

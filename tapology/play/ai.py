@@ -30,6 +30,10 @@ from tapology.game import Game, Position, Turn
 from tapology.games.kinrow import KInARow, popcount
 from tapology.limits import check
 from tapology.play.solve import WIN, KinrowTable, solve_kinrow
+from tapology.rules.engine import RuleGame
+from tapology.rules.native import engine as native_engine
+from tapology.rules.perft import on_codes
+from tapology.rules.playouts import playout_end
 
 TABLE_TILES = 20
 PERFECT = 99
@@ -528,12 +532,17 @@ class _Node:
         self.total = 0.0  # sum of results for the player who moved into this node
 
 
+PLAYOUT_PLIES = 400  # a native playout not ended by then counts as a draw
+
+
 class MCTSAgent:
     """UCT with random playouts: ``simulations`` per move, or fewer when ``seconds`` run out; the most visited
-    turn is played (a turn that wins at once is played without search)."""
+    turn is played (a turn that wins at once is played without search).  On a rule game the native engine plays
+    the playouts (:func:`tapology.rules.playouts.playout_end`, optional end rules left out, a draw after
+    :data:`PLAYOUT_PLIES`) where it runs; ``fast_playouts=False`` plays them turn by turn through the game."""
 
     def __init__(self, game: Game, simulations: int = 1000, seconds: float | None = None, seed: int | None = None,
-                 uct_c: float = 1.4) -> None:
+                 uct_c: float = 1.4, fast_playouts: bool = True) -> None:
         self.game = game
         self.tree = search_tree(game)
         self.simulations = simulations
@@ -541,6 +550,8 @@ class MCTSAgent:
         self.uct_c = uct_c
         self.rng = random.Random(seed)
         self.done = 0
+        self.fast = fast_playouts and isinstance(game, RuleGame) and isinstance(self.tree, GameTree) and \
+            on_codes(game) and native_engine(game.chains(game.board)) is not None  # tables built before the clock
 
     def choose(self, pos: Position, turns: Sequence[Turn]) -> int:
         """The most visited turn after the search."""
@@ -596,6 +607,12 @@ class MCTSAgent:
     def _playout(self, node: Any) -> float:
         """A random game from ``node``: 1, 0 or −1 for the side to move there."""
         tree = self.tree
+        if self.fast:
+            assert isinstance(self.game, RuleGame)
+            end = playout_end(self.game, node, self.rng.getrandbits(62), 0, PLAYOUT_PLIES)
+            sc = tree.score(end)
+            val = 0.0 if sc is None else 1.0 if sc > 0 else -1.0 if sc < 0 else 0.0
+            return val if end.to_move == node.to_move else -val
         sign = 1.0
         while True:
             sc = tree.score(node)

@@ -9,13 +9,15 @@ from typing import Any
 
 from tapology.errors import NotationError, OptionError
 from tapology.games.chess import ChessNotation, fen, position_from_fen, san
-from tapology.games.perft import PerftRun, auto_executor, estimate_leaves, run_perft
+from tapology.games.perft import PerftRun, auto_executor, estimate_leaves, perft_game, run_perft
 from tapology.games.registry import load_rules, open_game, open_position
 from tapology.limits import check
 from tapology.parallel import Executor, check_timeout, time_limit
 from tapology.reports.base import Report, stop_exit, stop_text
 from tapology.rules.describe import rules_json, rules_text
 from tapology.rules.engine import BACKENDS, RuleGame
+from tapology.rules.native import engine as native_engine
+from tapology.rules.playouts import MAX_PLIES, PlayoutRun, run_playouts
 from tapology.rules.position import dumps_position
 
 Progress = Callable[[int, int], None]
@@ -69,6 +71,7 @@ def moves_report(spec: str, board: str | None = None, position: str | None = Non
     if backend not in BACKENDS:
         raise OptionError(f"--backend {backend!r}: use {', '.join(BACKENDS)}")
     g, pos = open_position(spec, board, position)
+    native_engine(g.chains(pos.board))  # every table built at once (or read from the disk cache), then kept there
     turns = g.turns(pos, backend)
     outcome = g.outcome(pos) if not turns else None
     rep = MovesReport(g.name, g.board_name, g.players[pos.to_move], backend, [t.label for t in turns], outcome)
@@ -146,15 +149,17 @@ class PerftReport(Report):
 
 def perft_report(spec: str, depth: int, board: str | None = None, position: str | None = None, *,
                  by_first_turn: bool = False, progress: Progress | None = None, ex: Executor | None = None,
-                 timeout: float | None = None, plan: Callable[[str], None] | None = None) -> PerftReport:
+                 timeout: float | None = None, plan: Callable[[str], None] | None = None,
+                 bulk: bool = True) -> PerftReport:
     """perft (optional end rules left out) split into tasks by first turns (:func:`tapology.games.perft.run_perft`)
     on ``ex`` (None: this process for a small count, every core for a big one, as estimated); ``plan(text)`` hears
-    the estimate before the count starts.  ``timeout`` seconds or Ctrl-C give the finished tasks' count, partial."""
+    the estimate before the count starts.  ``timeout`` seconds or Ctrl-C give the finished tasks' count, partial.
+    ``bulk=False`` makes every leaf turn instead of counting the last ply (the same count, for speed comparisons)."""
     if depth < 0:
         raise OptionError(f"--depth {depth}: must be ≥ 0")
     check_timeout(timeout)
     check("depth", depth, f"--depth {depth}: turns", OptionError)  # the native engine counts in 32 bits
-    g, pos = open_position(spec, board, position)
+    g, pos = perft_game(spec, board, position)  # opened once: run_perft below counts on the same tables
     t0 = time.perf_counter()
     with time_limit(timeout) as lim:  # a limit running out in the estimate leaves nothing to print
         estimate, exact = estimate_leaves(g, pos, depth)
@@ -165,13 +170,57 @@ def perft_report(spec: str, depth: int, board: str | None = None, position: str 
                  f"{exact}, then that ply's growth per ply); tasks by first turns on {ex.describe()}")
         try:
             run = run_perft(spec, depth, board, position, ex=ex, progress=progress,
-                            min_tasks=SERIAL_STOP_TASKS if timeout is not None and ex.kind == "serial" else 1)
+                            min_tasks=SERIAL_STOP_TASKS if timeout is not None and ex.kind == "serial" else 1,
+                            bulk=bulk)
         except KeyboardInterrupt:  # before the tasks started: nothing counted yet
             run = PerftRun(depth, 0, [], complete=False, executor=ex.describe(),
                            missing=[t.label for t in g.perft_turns(pos)])
     return PerftReport(depth, run.nodes, time.perf_counter() - t0, run.divided if by_first_turn else None,
                        run.complete, estimate, run.tasks, run.done, run.executor, run.missing,
                        lim.stopped(run.complete), timeout)
+
+
+@dataclass
+class PlayoutsReport(Report):
+    """Random playouts from a position: how many per second, how long, how they ended."""
+
+    game: str
+    board: str
+    run: PlayoutRun
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"game": self.game, "board": self.board, **self.run.to_json()}
+        if not self.timings:
+            for k in ("seconds", "playouts_per_second", "plies_per_second"):
+                out.pop(k)
+        return out
+
+    def text(self) -> str:
+        r = self.run
+        mean = r.plies / r.playouts if r.playouts else 0.0
+        took = f" in {r.seconds:.2f} s: {r.rate:,.1f} playouts/s, {r.ply_rate:,.0f} plies/s," if self.timings else ":"
+        return (f"{r.playouts} playouts of {self.game} on {self.board}{took} {mean:.1f} plies on average; "
+                f"{r.ended} ended, {r.capped} stopped at {r.max_plies} plies [seed {r.seed}, {r.engine}]")
+
+
+def playouts_report(spec: str, board: str | None = None, position: str | None = None, *, seconds: float | None = None,
+                    count: int | None = None, seed: int = 0, max_plies: int = MAX_PLIES) -> PlayoutsReport:
+    """Random playouts (:func:`tapology.rules.playouts.run_playouts`) for ``seconds`` or ``count`` games from the
+    start position (or ``position``), reproducible by ``seed``."""
+    if (seconds is None) == (count is None):
+        raise OptionError("playouts: give --seconds or --count (one of them)")
+    if seconds is not None and not (0 < seconds < float("inf")):
+        raise OptionError(f"--seconds {seconds}: must be a finite number > 0")
+    if count is not None and count < 1:
+        raise OptionError(f"--count {count}: must be ≥ 1")
+    if max_plies < 1:
+        raise OptionError(f"--max-plies {max_plies}: must be ≥ 1")
+    check("depth", max_plies, f"--max-plies {max_plies}: plies", OptionError)
+    g, pos = open_position(spec, board, position)
+    if not isinstance(g, RuleGame):
+        raise OptionError(f"playouts: game {spec!r} is not a rule set")
+    return PlayoutsReport(g.name, g.board_name, run_playouts(g, pos, seconds=seconds, count=count, seed=seed,
+                                                             max_plies=max_plies))
 
 
 @dataclass

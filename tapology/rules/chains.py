@@ -104,6 +104,7 @@ class Chains:
         self.royal_values = frozenset(rules.state_index[r].value for r in rules.royal)
         self.has_move_cleanup = any(c.when == "move" for c in rules.cleanups)
         self._groups: dict[tuple[int, str], list[tuple[tuple[Condition, ...], list[App]]]] = {}
+        self.native_check: Callable[[list[int], int], bool | None] | None = None  # set by the native engine
 
     # ---- clean-ups --------------------------------------------------------------------
     def run_cleanups(self, work: list[int], player: int, when: str, undo: list[tuple[int, int]] | None = None) -> None:
@@ -306,7 +307,12 @@ class Chains:
         return {t for t, c in enumerate(codes) if c // h in self.royal_values and owner[c] == player}
 
     def in_check(self, codes: list[int], player: int) -> bool:
-        """True when one of ``player``'s royal pieces is capturable by another player."""
+        """True when one of ``player``'s royal pieces is capturable by another player (by the native engine once it
+        runs on this board: ``native_check``)."""
+        if self.native_check is not None:
+            got = self.native_check(codes, player)
+            if got is not None:
+                return got
         mine = self.royal_tiles(codes, player)
         return bool(mine) and self.attacked(codes, mine, player)
 

@@ -16,7 +16,7 @@ and cached: cost O(|cells|) per application placed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tapology.errors import RuleError
 from tapology.model.board import Board
@@ -93,6 +93,8 @@ class Compiled:
         self._lines: dict[int, list[tuple[int, ...]]] = {}
         self._reach: dict[int, frozenset[int]] = {}
         self._attack: dict[int, dict[int, tuple[tuple[int, frozenset[int]], ...]]] = {}
+        self.cache_key: str | None = None  # set when the tables were read from or written to the disk cache
+        self.native_tables: Any = None  # the native engine's tables, when the disk cache held them
         self.owner = [-1] * self.n_codes
         for s in rules.states:
             for f in range(h):

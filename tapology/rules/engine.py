@@ -20,11 +20,13 @@ from tapology.model.atlas import Atlas
 from tapology.model.board import Board
 from tapology.model.tape import format_fact, parse_tape
 from tapology.rules.boards import open_game_board
+from tapology.rules.cache import restore as restore_tables
 from tapology.rules.chains import Chains, Found
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import Claim, EndRules, Score, Situation, end_text
 from tapology.rules.labels import Notation, path_label, unique_labels
 from tapology.rules.model import Initial, RuleSet
+from tapology.rules.native import ready as native_ready
 from tapology.rules.native import turn_keys as native_turn_keys
 from tapology.rules.perft import count_leaves
 from tapology.rules.regions import Regions, resolve_regions
@@ -62,7 +64,7 @@ class RuleGame:
         self.ends = EndRules(rules, optional_ends)
         self.strict_ends = EndRules(rules, optional=False)
         self._tables: OrderedDict[tuple, Chains] = OrderedDict()
-        self._tables[self._board_key(self.board)] = Chains(rules, Compiled(rules, self.board, atlas, self.regions))
+        self._tables[self._board_key(self.board)] = Chains(rules, self._compile(self.board, atlas))
         self._turn_cache: OrderedDict[Position, list[Turn]] = OrderedDict()
         self._ends: OrderedDict[Position, list[tuple[int, int]]] = OrderedDict()  # turn_ends of positions asked
         self._signatures: dict[tuple, frozenset[str]] = {}
@@ -86,7 +88,7 @@ class RuleGame:
         at = Atlas.of(board)
         if at.conflict is not None:
             raise PositionError(f"board of the position is not consistent: {at.conflict.describe(board).splitlines()[0]}")
-        got = Chains(self.rules, Compiled(self.rules, board, at, self.regions))
+        got = Chains(self.rules, self._compile(board, at))
         self._tables[key] = got
         if len(self._tables) > 256:
             self._tables.popitem(last=False)
@@ -98,6 +100,13 @@ class RuleGame:
         ch = self.chains(board if board is not None else self.board)
         self._asked[id(ch)] = NATIVE_AFTER
         native_turn_keys(ch, [0] * len(ch.comp.board.tiles), 0)
+
+    def _compile(self, board: Board, atlas: Atlas) -> Compiled:
+        """A board's compiled tables, read from the disk cache when an earlier run built them
+        (:mod:`tapology.rules.cache`)."""
+        comp = Compiled(self.rules, board, atlas, self.regions)
+        comp.native_tables = restore_tables(comp)
+        return comp
 
     def compiled(self, board: Board) -> Compiled:
         """The compiled tables of a board."""
@@ -249,7 +258,8 @@ class RuleGame:
         if backend == "propagate":
             # the native engine builds its tables once per board: worth it for a board asked about again and again
             n = self._asked[id(ch)] = self._asked.get(id(ch), 0) + 1
-            found = native_turn_keys(ch, codes, pos.to_move) if n > NATIVE_AFTER else ch.turns(codes, pos.to_move)
+            native = n > NATIVE_AFTER or native_ready(ch)
+            found = native_turn_keys(ch, codes, pos.to_move) if native else ch.turns(codes, pos.to_move)
         elif backend == "z3":
             from tapology.rules.z3enum import z3_chains  # z3 loads only when asked for (start-up time)
 

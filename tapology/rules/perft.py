@@ -44,18 +44,19 @@ def on_codes(game: RuleGame) -> bool:
                                                for e in game.strict_ends.ends)
 
 
-def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True) -> int:
-    """Leaf turns at ``depth`` below ``pos``; a finished game has no children.  Cost: the tree above the last ply.
-    The native engine counts where it can (``native=False``: always in Python)."""
+def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True, bulk: bool = True) -> int:
+    """Leaf turns at ``depth`` below ``pos``; a finished game has no children.  Cost: the tree above the last ply
+    (``bulk=False``: every leaf turn is made too, as perfts that count made moves do).  The native engine counts
+    where it can (``native=False``: always in Python)."""
     if depth <= 0:
         return 1
     if not on_codes(game):
-        return _by_positions(game, pos, depth)
+        return _by_positions(game, pos, depth, bulk)
     if native:
-        got = native_perft(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, depth)
+        got = native_perft(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, depth, bulk)
         if got is not None:
             return got
-    rec = _counter(game, pos)
+    rec = _counter(game, pos, bulk)
     return rec(game.codes(pos), pos.to_move, pos.ply, depth)
 
 
@@ -75,15 +76,15 @@ def divide(game: RuleGame, pos: Position, depth: int, progress: Callable[[int, i
     return out
 
 
-def _by_positions(game: RuleGame, pos: Position, depth: int) -> int:
-    turns = game.perft_turns(pos)
+def _by_positions(game: RuleGame, pos: Position, depth: int, bulk: bool = True) -> int:
+    turns = game.perft_turns(pos)  # each turn's result is made here: bulk or not, the leaves are made
     if depth == 1:
         return len(turns)
-    return sum(_by_positions(game, t.result, depth - 1) for t in turns)
+    return sum(_by_positions(game, t.result, depth - 1, bulk) for t in turns)
 
 
-def _counter(game: RuleGame, pos: Position) -> Callable[[list[int], int, int, int], int]:
-    """The recursive counter over codes for the board of ``pos``."""
+def _counter(game: RuleGame, pos: Position, bulk: bool = True) -> Callable[[list[int], int, int, int], int]:
+    """The recursive counter over codes for the board of ``pos`` (``bulk=False``: each leaf turn made)."""
     chains = game.chains(pos.board)
     comp = chains.comp
     n_players = len(game.players)
@@ -125,11 +126,19 @@ def _counter(game: RuleGame, pos: Position) -> Callable[[list[int], int, int, in
     def rec(codes: list[int], p: int, ply: int, d: int) -> int:
         if ended(codes, p, ply):
             return 0
-        if d == 1:
+        if d == 1 and bulk:
             return count(codes, p)
+        key: Key
+        if d == 1:
+            made = 0
+            for key in legal(codes, p):
+                new = list(codes)
+                for u, v in key[2]:
+                    new[u] = v
+                made += 1
+            return made
         total = 0
         q = (p + 1) % n_players
-        key: Key
         for key in legal(codes, p):
             new = list(codes)
             for u, v in key[2]:

@@ -88,6 +88,7 @@ CASES: list[Case] = [
     _c("moves-chess", "moves", "chess"),
     _c("perft-checkers-4", "perft", "checkers", "--depth", "4"),
     _c("perft-checkers-divide", "perft", "checkers", "--depth", "2", "--divide"),
+    _c("perft-checkers-no-bulk", "perft", "checkers", "--depth", "4", "--no-bulk"),
     _c("rules-tictactoe", "rules", "tictactoe"),
     _c("rules-checkers", "rules", "checkers", modes=(TEXT,)),
     _c("fen", "fen"),

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from tapology.rules.cache import store as store_tables
 from tapology.rules.chains import Chains, Found, Path, extend_path
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.native import tables as _tables
@@ -67,6 +68,7 @@ class Engine:
     def __init__(self, mod: ModuleType, tabs: _tables.Tables) -> None:
         self.ffi, self.lib = mod.ffi, mod.lib
         self.dense = tabs.dense
+        self.raw_code = np.asarray(tabs.fields["raw_code"], np.int64)  # dense code -> tile code
         self.perft_reason = tabs.perft_reason
         self.n = int(tabs.fields["n"])
         self._struct = self.ffi.new("tp_tables *")
@@ -146,13 +148,49 @@ class Engine:
             i += 5 + 2 * ln
         return out
 
-    def perft(self, codes: list[int], player: int, ply: int, depth: int) -> int | None:
-        """Leaf turns at ``depth`` >= 1 (None: not here).  Cost: the tree, in C."""
+    def perft(self, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True) -> int | None:
+        """Leaf turns at ``depth`` >= 1 (None: not here); ``bulk=False`` makes every leaf turn instead of counting
+        the last ply.  Cost: the tree, in C."""
         with self._lock:  # one call at a time: the arenas are the engine's
             c = self._codes(codes)
             if c is None or self.perft_reason:
                 return None
-            return self._run(lambda e: self.lib.tp_perft(e, c, player, ply, depth))
+            return self._run(lambda e: self.lib.tp_perft_made(e, c, player, ply, depth, 0 if bulk else 1))
+
+    def in_check(self, codes: list[int], player: int) -> bool | None:
+        """Whether a royal piece of ``player`` can be taken (None: not here)."""
+        with self._lock:
+            c = self._codes(codes)
+            if c is None:
+                return None
+            got = self._run(lambda e: self.lib.tp_in_check(e, c, player))
+            return None if got is None else bool(got)
+
+    def playouts(self, codes: list[int], player: int, ply: int, max_plies: int, first: int, count: int,
+                 seed: int) -> tuple[list[int], list[int] | None] | None:
+        """``count`` random games (playouts ``first``.. of the stream ``seed``) to a strict end, no turn or
+        ``max_plies``: ([plies, ended by a rule, by no turn, by the limit], the final codes + [player, ply]
+        when ``count`` is 1, as tile codes), or None (not here).  Cost: the games, in C."""
+        with self._lock:
+            c = self._codes(codes)
+            if c is None or self.perft_reason:
+                return None
+            held: list[np.ndarray] = []
+
+            def call(e) -> int:
+                stats = np.zeros(4, np.int64)
+                final = np.zeros(self.n + 2, np.int32)
+                held[:] = [stats, final]
+                return self.lib.tp_playouts(e, c, player, ply, max_plies, first, count, seed & (2**64 - 1),
+                                            self.ffi.from_buffer("int64_t[]", stats),
+                                            self.ffi.from_buffer("int32_t[]", final))
+
+            if self._run(call) is None:
+                return None
+            stats, final = held
+            if count != 1:
+                return stats.tolist(), None
+            return stats.tolist(), [*self.raw_code[final[:self.n]].tolist(), int(final[self.n]), int(final[self.n + 1])]
 
     def divide(self, codes: list[int], player: int, ply: int, depth: int) -> list[tuple[Key, int]] | None:
         """(key, leaf turns ``depth`` - 1 plies below it) for every legal first turn (None: not here)."""
@@ -204,19 +242,34 @@ class Engine:
 
 
 def engine(chains: Chains) -> Engine | None:
-    """The native engine of a compiled board (built once, cached with the board's tables), or None."""
+    """The native engine of a compiled board (built once, cached with the board's tables; its tables are read from
+    and written to the disk cache, :mod:`tapology.rules.cache`), or None."""
     if not available():
         return None
-    got = _ENGINES.get(chains.comp)
+    comp = chains.comp
+    got = _ENGINES.get(comp)
     if got is None:
         mod = _load()
         assert mod is not None
         try:
-            got = Engine(mod, _tables.build(chains))
+            tabs = comp.native_tables
+            if not isinstance(tabs, _tables.Tables):
+                tabs = _tables.build(chains)
+                comp.native_tables = tabs
+                store_tables(comp, tabs)
+            got = Engine(mod, tabs)
+            chains.native_check = got.in_check
         except _tables.Unsupported as exc:
             got = str(exc)
-        _ENGINES[chains.comp] = got
+        _ENGINES[comp] = got
     return got if isinstance(got, Engine) else None
+
+
+def ready(chains: Chains) -> bool:
+    """True when the native engine of this board costs nothing more to start: it runs already, or the disk cache
+    held its tables."""
+    got = _ENGINES.get(chains.comp)
+    return isinstance(got, Engine) or (isinstance(chains.comp.native_tables, _tables.Tables) and available())
 
 
 def why_not(chains: Chains, perft: bool = False) -> str:
@@ -229,11 +282,11 @@ def why_not(chains: Chains, perft: bool = False) -> str:
     return eng.perft_reason if perft else ""
 
 
-def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int) -> int | None:
+def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True) -> int | None:
     """Leaf turns at ``depth`` >= 1 below a position given by its codes, or None when the native engine cannot
-    count them (the caller counts in Python)."""
+    count them (the caller counts in Python); ``bulk=False`` makes every leaf turn rather than counting it."""
     eng = engine(chains)
-    return None if eng is None else eng.perft(codes, player, ply, depth)
+    return None if eng is None else eng.perft(codes, player, ply, depth, bulk)
 
 
 def divide(chains: Chains, codes: list[int], player: int, ply: int, depth: int) -> list[tuple[Key, int]] | None:
@@ -253,3 +306,11 @@ def turn_keys(chains: Chains, codes: list[int], player: int) -> dict[Key, Found]
         if chains.mandatory and any(f.flagged for f in got.values()):
             got = {k: f for k, f in got.items() if f.flagged}
     return got
+
+
+def playouts(chains: Chains, codes: list[int], player: int, ply: int, max_plies: int, first: int, count: int,
+             seed: int) -> tuple[list[int], list[int] | None] | None:
+    """``count`` random games below a position given by its codes (:meth:`Engine.playouts`), or None when the native
+    engine cannot play them (the caller plays them in Python)."""
+    eng = engine(chains)
+    return None if eng is None else eng.playouts(codes, player, ply, max_plies, first, count, seed)

@@ -1,8 +1,8 @@
 """Compiling the native engine with cffi (API mode) into a cache directory, once per source and interpreter.
 
 The module is named after a hash of ``engine.h``, ``engine.c``, the compiler flags, the Python
-version and the cffi version, and lives in ``$TAPOLOGY_CACHE/native`` (default
-``~/.cache/tapology/native``).  It is built in a temporary directory beside its final place and
+version and the cffi version, and lives in ``<cache>/native`` (``$TAPOLOGY_CACHE``, else
+``$XDG_CACHE_HOME/tapology``, else ``~/.cache/tapology``).  It is built in a temporary directory beside its final place and
 moved there with one atomic rename, so processes building at the same time never see a half-written
 file.  ``TAPOLOGY_NATIVE_CFLAGS`` adds compiler flags (``-fsanitize=address,undefined`` for a
 checking build; they are part of the hash).
@@ -28,8 +28,9 @@ FLAGS = ["-O2", "-std=c99"]
 
 def cache_dir() -> Path:
     """Where compiled modules are kept."""
-    root = os.environ.get("TAPOLOGY_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "tapology")
-    return Path(root) / "native"
+    from tapology.rules.cache import cache_root  # the one definition of the user's cache folder
+
+    return cache_root() / "native"
 
 
 def _extra_flags() -> list[str]:

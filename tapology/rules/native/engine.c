@@ -120,6 +120,13 @@ struct tp_engine {
 
     int32_t *chains; /* turn lists (chains mode): key index, flagged, length, applications */
     int32_t chains_len, chains_cap, chains_mode;
+    int32_t make_leaves; /* perft: make each leaf turn (1) or count the last ply in bulk (0) */
+    int32_t *pk_chk; /* [2*nchk] each application's checks as (tile, mask row * nd), in the order fits reads them */
+    uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (step_leaf) */
+    int32_t *cn;    /* [3n] the node's clean-ups' net writes (tile, code, old code), by tile */
+    int32_t cn_len;
+    int32_t *lt_off, *lt_line; /* [nends*n+1], lines: row e*n + u lists the lines (line_tiles offsets) of end rule e
+                                  through tile u, so that a line end is read only where the last turn wrote */
 };
 
 /* ---- small helpers --------------------------------------------------------------------- */
@@ -190,12 +197,13 @@ static void recount(const tp_engine *E, Board *B) {
     B->hash = 0;
 }
 
-/* Compiled.fits */
-static inline int fits(const tp_tables *T, const int32_t *codes, int32_t a) {
-    const uint8_t *masks = T->masks;
-    size_t nd = (size_t)T->nd;
-    for (int32_t k = T->chk_off[a]; k < T->chk_off[a + 1]; k++)
-        if (!masks[(size_t)T->chk_mask[k] * nd + (size_t)codes[T->chk_tile[k]]]) return 0;
+/* Compiled.fits, over the checks as tp_new packs them: (tile, offset of the mask row), the most selective first
+   and the move's own tile last (an entry or a link target is placed where its piece stands). */
+static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
+    const uint8_t *masks = E->t.masks;
+    const int32_t *c = E->pk_chk + 2 * (size_t)E->t.chk_off[a], *c1 = E->pk_chk + 2 * (size_t)E->t.chk_off[a + 1];
+    for (; c < c1; c += 2)
+        if (!masks[(size_t)c[1] + (size_t)codes[c[0]]]) return 0;
     return 1;
 }
 
@@ -282,7 +290,7 @@ static int cleanup_apps(tp_engine *E, Board *B, int32_t g, int32_t i0, int32_t i
     for (int32_t i = i0; i < i1; i++) {
         int32_t a = T->grp_app[i];
         if (E->tracking) track_app(E, a);
-        if (!fits(T, B->codes, a)) continue;
+        if (!fits(E, B->codes, a)) continue;
         int32_t nw = new_values(E, B, a);
         for (int32_t k = 0; k < nw; k++) {
             int32_t u = T->wr_tile[T->wr_off[a] + k];
@@ -366,6 +374,98 @@ static inline int touched(const Walk *W) {
     return 0;
 }
 
+static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc);
+static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p);
+static int attack_relevant(const tp_engine *E, int32_t nc);
+
+enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
+
+/* step and finish for a move that is a whole turn (an entry with no links, no safe cells), in turns mode: the same
+   key and verdict, found without writing the board where the node's memos answer.  Its changes come from the
+   writes' new values, merged with the node's clean-up writes when the memo says the clean-ups write the same (else
+   FAST_NO: the general step runs them); the royal test is the node's own when the memo says it cannot differ, else
+   run on the board with the turn written.  No change at all is the start position again: not taken. */
+static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
+    const tp_tables *T = &E->t;
+    Board *B = W->b;
+    int32_t p = W->player, w0 = T->wr_off[a], nw = new_values(E, B, a), nc = 0;
+    for (int32_t k = 0; k < nw; k++) {
+        int32_t u = T->wr_tile[w0 + k], v = E->nv[k], old = B->codes[u];
+        if (v == old) continue;
+        int32_t *x = E->tmp + 3 * nc;
+        int32_t i = nc++;
+        for (; i > 0 && x[-3] > u; i--, x -= 3) memcpy(x, x - 3, 3 * sizeof *x);
+        x[0] = u;
+        x[1] = v;
+        x[2] = old;
+    }
+    if (nc == 0) return 0;
+    if (T->grp_off[p + 1] > T->grp_off[p]) {
+        if (!E->cm_ok) return FAST_NO;
+        uint32_t g = E->cm_gen;
+        for (int32_t c = 0; c < nc; c++) {
+            const int32_t *x = E->tmp + 3 * c;
+            if (E->cm_tread[x[0]] == g || E->cm_cread[x[2]] == g || E->cm_cread[x[1]] == g) return FAST_NO;
+        }
+        /* the clean-ups' net writes touch no tile the move changed (they read every tile they write): merge */
+        int32_t i = nc - 1, j = E->cn_len - 1, o = nc + E->cn_len - 1;
+        for (; j >= 0; o--) {
+            if (i >= 0 && E->tmp[3 * i] > E->cn[3 * j]) {
+                memmove(E->tmp + 3 * o, E->tmp + 3 * i, 3 * sizeof *E->tmp);
+                i--;
+            } else {
+                memcpy(E->tmp + 3 * o, E->cn + 3 * j, 3 * sizeof *E->tmp);
+                j--;
+            }
+        }
+        nc += E->cn_len;
+    }
+    int32_t end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
+    uint64_t seed = ((uint64_t)(uint32_t)W->start << 32) | (uint32_t)end;
+    uint64_t h = splitmix(&seed);
+    for (int32_t c = 0; c < nc; c++) h ^= E->zob[(size_t)E->tmp[3 * c] * (size_t)T->nd + (size_t)E->tmp[3 * c + 1]];
+    int32_t k = find_key(E, h, W->start, end, nc);
+    if (k < 0) return k;
+    Key *K = &E->keys[k];
+    if (K->pos_ok == 2) {
+        K->pos_ok = 1;
+        if (T->has_royal) { /* as finish: the mover's royal tiles after the turn */
+            const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
+            int32_t nm = 0;
+            for (int32_t i = 0; i < E->n_node_royal; i++) {
+                int32_t u = E->node_royal[i], v = B->codes[u];
+                for (int32_t c = 0; c < nc && E->tmp[3 * c] <= u; c++)
+                    if (E->tmp[3 * c] == u) v = E->tmp[3 * c + 1];
+                if (mine[v]) E->mine[nm++] = u;
+            }
+            int same = nm == E->n_node_royal;
+            for (int32_t c = 0; c < nc; c++)
+                if (mine[E->tmp[3 * c + 1]] && !mine[E->tmp[3 * c + 2]]) {
+                    E->mine[nm++] = E->tmp[3 * c];
+                    same = 0;
+                }
+            if (nm) {
+                int r;
+                if (same && E->at_ok && !attack_relevant(E, nc)) {
+                    r = E->at_base;
+                } else {
+                    int32_t mark = E->undo_top;
+                    if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
+                    for (int32_t c = 0; c < nc; c++) put(E, B, E->tmp[3 * c], E->tmp[3 * c + 1]);
+                    r = attacked(E, B, E->mine, nm, p);
+                    restore(E, B, mark);
+                }
+                if (r < 0) return r;
+                K->pos_ok = (uint8_t)!r;
+            }
+        }
+    }
+    if (!K->pos_ok) return 1;
+    K->accepted = 1;
+    K->flagged |= T->app_flag[a];
+    return 1;
+}
+
 /* chains.revisits: 1 when application a would continue a slide (the run of applications of its repeated
    move the walk's chain ends with) onto a tile the slide has passed (stood or landed on), its start included. */
 static int revisits(const tp_engine *E, const Walk *W, int32_t a) {
@@ -385,6 +485,10 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     const tp_tables *T = &E->t;
     Board *B = W->b;
     if (revisits(E, W, a)) return 0;
+    if (E->leaf[a] && W->mode == WALK_TURNS && E->seq_top == W->seq_base && !E->chains_mode && !E->tracking) {
+        int r = step_leaf(E, W, a);
+        if (r != FAST_NO) return r;
+    }
     int32_t mark = E->undo_top;
     int32_t nw = new_values(E, B, a);
     if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
@@ -411,7 +515,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1]; k++) {
             int32_t b = T->tgt[k];
             if (E->tracking) track_app(E, b);
-            if (!fits(T, B->codes, b)) continue;
+            if (!fits(E, B->codes, b)) continue;
             r = step(E, W, b, end, flagged);
             if (r < 0) goto out;
             if (r == 2) {
@@ -467,7 +571,7 @@ static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, 
                     if (!T->masks[(size_t)T->att_app_mask[k] * nd + c] || E->astamp[a] == g) continue;
                     E->astamp[a] = g;
                     if (track) track_app(E, a);
-                    if (!fits(T, B->codes, a)) continue;
+                    if (!fits(E, B->codes, a)) continue;
                     W.start = T->app_tile[a];
                     r = step(E, &W, a, W.start, 0);
                     if (r < 0) {
@@ -571,6 +675,21 @@ static int memo_cleanups(tp_engine *E, Board *B, int32_t p) {
     E->tracking = TRACK_NONE;
     restore(E, B, mark);
     E->cm_ok = r == 0;
+    /* the net writes: each tile's last code, where it differs from the node's, sorted by tile */
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)E->t.n);
+    E->cn_len = 0;
+    for (int32_t i = E->cm_len - 1; E->cm_ok && i >= 0; i--) {
+        int32_t u = E->cm_tile[i], v = E->cm_code[i];
+        if (E->tstamp[u] == g) continue;
+        E->tstamp[u] = g;
+        if (v == B->codes[u]) continue;
+        int32_t *x = E->cn + 3 * E->cn_len;
+        int32_t j = E->cn_len++;
+        for (; j > 0 && x[-3] > u; j--, x -= 3) memcpy(x, x - 3, 3 * sizeof *x);
+        x[0] = u;
+        x[1] = v;
+        x[2] = B->codes[u];
+    }
     return r == TP_ERR_CAP ? r : 0; /* no fixpoint: each chain runs its clean-ups and meets the error itself */
 }
 
@@ -727,7 +846,7 @@ static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
             const int32_t *e = row + (size_t)t * (size_t)T->nd + (size_t)B->codes[t];
             for (int32_t i = e[0]; i < e[1]; i++) {
                 int32_t a = T->ent_app[i];
-                if (!fits(T, B->codes, a)) continue;
+                if (!fits(E, B->codes, a)) continue;
                 W.start = T->app_tile[a];
                 r = step(E, &W, a, W.start, 0);
                 if (r < 0) {
@@ -774,8 +893,29 @@ static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m) {
     return 0;
 }
 
-/* 1 when a strict end rule (no-turns aside) ends the position, 0 if not, < 0 an error. */
-static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply) {
+/* A line of end rule e, all its tiles in the mask, through a tile the last turn changed (chg: (tile, code) pairs);
+   a complete line that the position before the turn did not have holds one of them. */
+static int has_line_at(const tp_engine *E, const Board *B, int32_t e, int32_t m, const int32_t *chg, int32_t nchg) {
+    const tp_tables *T = &E->t;
+    const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
+    int32_t k = T->end_k[e];
+    for (int32_t c = 0; c < nchg; c++) {
+        int32_t u = chg[2 * c];
+        if (!mask[B->codes[u]]) continue;
+        const int32_t *row = E->lt_off + (size_t)e * (size_t)T->n + (size_t)u;
+        for (int32_t j = row[0]; j < row[1]; j++) {
+            const int32_t *line = T->line_tiles + E->lt_line[j];
+            int32_t i = 0;
+            while (i < k && mask[B->codes[line[i]]]) i++;
+            if (i == k) return 1;
+        }
+    }
+    return 0;
+}
+
+/* 1 when a strict end rule (no-turns aside) ends the position, 0 if not, < 0 an error.  With `chg` (the last
+   turn's changes, from a position no end rule ended), line rules read only the lines through the changed tiles. */
+static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *chg, int32_t nchg) {
     const tp_tables *T = &E->t;
     int incheck = -1;
     for (int32_t e = 0; e < T->nends; e++) {
@@ -793,7 +933,8 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply) {
         case END_LINE:
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t m = T->end_pmask[e * T->np + q];
-                if (m >= 0 && has_line(E, B, e, m)) return 1;
+                if (m >= 0 && (chg && T->end_check[e] < 0 ? has_line_at(E, B, e, m, chg, nchg) : has_line(E, B, e, m)))
+                    return 1;
             }
             break;
         default: /* END_COUNT */
@@ -813,19 +954,29 @@ static int apply_key(tp_engine *E, Board *B, const Key *K) {
     return 0;
 }
 
-static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth) {
-    int r = ended(E, B, p, ply);
+static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
+                     int32_t nlast) {
+    int r = ended(E, B, p, ply, last, nlast);
     if (r) return r < 0 ? r : 0;
     int32_t k0 = E->nkeys, c0 = E->nchg;
     int64_t total = node_turns(E, B, p);
+    if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
+        for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
+            if (!E->keys[k].legal) continue;
+            int32_t mark = E->undo_top;
+            if (apply_key(E, B, &E->keys[k]) < 0) total = TP_ERR_CAP;
+            restore(E, B, mark);
+        }
+    }
     if (total >= 0 && depth > 1) {
         int32_t k1 = E->nkeys, q = (p + 1) % E->t.np;
         total = 0;
         for (int32_t k = k0; k < k1; k++) {
             if (!E->keys[k].legal) continue;
             int32_t mark = E->undo_top;
-            int64_t sub = apply_key(E, B, &E->keys[k]);
-            if (sub == 0) sub = perft(E, B, q, ply + 1, depth - 1);
+            const Key *K = &E->keys[k];
+            int64_t sub = apply_key(E, B, K);
+            if (sub == 0) sub = perft(E, B, q, ply + 1, depth - 1, E->chg + 2 * (size_t)K->off, K->len);
             restore(E, B, mark);
             if (sub < 0) {
                 total = sub;
@@ -986,6 +1137,69 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         }
         E->ent_code_off[p + 1] = k;
     }
+    E->pk_chk = malloc(2 * (size_t)t->nchk * sizeof(int32_t) + 1);
+    int32_t *pop = calloc((size_t)t->nmasks + 1, sizeof(int32_t));
+    if (!E->pk_chk || !pop) {
+        free(pop);
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t m = 0; m < t->nmasks; m++)
+        for (size_t c = 0; c < nd; c++) pop[m] += t->masks[(size_t)m * nd + c];
+    for (size_t a = 0; a < na; a++) { /* insertion sort by (own tile, codes the mask accepts) */
+        int32_t k0 = t->chk_off[a], k1 = t->chk_off[a + 1];
+        for (int32_t k = k0; k < k1; k++) {
+            int32_t u = t->chk_tile[k], m = t->chk_mask[k];
+            int32_t rank = (u == t->app_tile[a]) * (int32_t)(nd + 1) + pop[m], i = k;
+            for (; i > k0; i--) {
+                int32_t pu = E->pk_chk[2 * (i - 1)], pm = E->pk_chk[2 * (i - 1) + 1] / (int32_t)nd;
+                int32_t prank = (pu == t->app_tile[a]) * (int32_t)(nd + 1) + pop[pm];
+                if (prank <= rank) break;
+                E->pk_chk[2 * i] = pu;
+                E->pk_chk[2 * i + 1] = E->pk_chk[2 * (i - 1) + 1];
+            }
+            E->pk_chk[2 * i] = u;
+            E->pk_chk[2 * i + 1] = m * (int32_t)nd;
+        }
+    }
+    free(pop);
+    E->leaf = calloc(na + 1, 1);
+    E->cn = malloc(3 * n * sizeof(int32_t) + 1);
+    if (!E->leaf || !E->cn) {
+        tp_free(E);
+        return NULL;
+    }
+    for (size_t a = 0; a < na; a++) {
+        int ok = t->lnk_off[a + 1] == t->lnk_off[a] && t->safe_off[a + 1] == t->safe_off[a];
+        for (int32_t i = t->wr_off[a]; ok && i < t->wr_off[a + 1]; i++)
+            for (int32_t j = t->wr_off[a]; j < i; j++) ok &= t->wr_tile[j] != t->wr_tile[i];
+        E->leaf[a] = (uint8_t)ok;
+    }
+    E->lt_off = calloc((size_t)t->nends * n + 1, sizeof(int32_t));
+    E->lt_line = malloc((size_t)t->nline_tiles * sizeof(int32_t) + 1);
+    if (!E->lt_off || !E->lt_line) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t e = 0; e < t->nends; e++) /* counts per row, then offsets, then the lines */
+        for (int32_t i = t->end_line_off[e]; i < t->end_line_off[e + 1]; i++) E->lt_off[(size_t)e * n + (size_t)t->line_tiles[i] + 1]++;
+    for (size_t i = 0; i < (size_t)t->nends * n; i++) E->lt_off[i + 1] += E->lt_off[i];
+    {
+        int32_t *fill = calloc((size_t)t->nends * n + 1, sizeof(int32_t));
+        if (!fill) {
+            tp_free(E);
+            return NULL;
+        }
+        for (int32_t e = 0; e < t->nends; e++) {
+            int32_t k = t->end_k[e];
+            for (int32_t l = t->end_line_off[e]; k > 0 && l < t->end_line_off[e + 1]; l += k)
+                for (int32_t i = 0; i < k; i++) {
+                    size_t row = (size_t)e * n + (size_t)t->line_tiles[l + i];
+                    E->lt_line[E->lt_off[row] + fill[row]++] = l;
+                }
+        }
+        free(fill);
+    }
     uint64_t seed = 0x7461706F6C6F6779ULL; /* fixed: runs are reproducible */
     for (size_t i = 0; i < n * nd; i++) E->zob[i] = splitmix(&seed);
     for (size_t a = 0; a < na; a++)
@@ -1029,6 +1243,11 @@ void tp_free(tp_engine *e) {
     free(e->chains);
     free(e->ent_code_off);
     free(e->ent_codes);
+    free(e->pk_chk);
+    free(e->leaf);
+    free(e->cn);
+    free(e->lt_off);
+    free(e->lt_line);
     free(e);
 }
 
@@ -1048,10 +1267,18 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
 
 /* Leaf turns at `depth` (>= 1) below the position, the strict end rules read at every node. */
 int64_t tp_perft(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth) {
+    return tp_perft_made(e, codes, player, ply, depth, 0);
+}
+
+/* tp_perft; with `made`, every leaf turn is made and taken back rather than the last ply counted in bulk. */
+int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int32_t made) {
     int r = start(e, codes, player, 0);
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
-    return perft(e, &e->main, player, ply, depth);
+    e->make_leaves = made != 0;
+    int64_t got = perft(e, &e->main, player, ply, depth, NULL, 0);
+    e->make_leaves = 0;
+    return got;
 }
 
 /* The position's turns (tp_keys reads them; with `chains`, tp_chains reads every accepted chain):
@@ -1069,7 +1296,7 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
     int r = start(e, codes, player, 0);
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
-    r = ended(e, &e->main, player, ply);
+    r = ended(e, &e->main, player, ply, NULL, 0);
     if (r) return r < 0 ? r : 0;
     r = node_turns(e, &e->main, player);
     if (r < 0) return r;
@@ -1082,8 +1309,10 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
             counts[k] = 1;
             continue;
         }
-        int64_t sub = apply_key(e, &e->main, &e->keys[k]);
-        if (sub == 0) sub = perft(e, &e->main, (player + 1) % e->t.np, ply + 1, depth - 1);
+        const Key *K = &e->keys[k];
+        int64_t sub = apply_key(e, &e->main, K);
+        if (sub == 0) sub = perft(e, &e->main, (player + 1) % e->t.np, ply + 1, depth - 1, e->chg + 2 * (size_t)K->off,
+                                  K->len);
         restore(e, &e->main, 0);
         if (sub < 0) return (int32_t)sub;
         counts[k] = sub;
@@ -1118,4 +1347,74 @@ int32_t tp_keys(tp_engine *e, int32_t *out, int32_t cap) {
 int32_t tp_chains(tp_engine *e, int32_t *out, int32_t cap) {
     if (e->chains_len > 0 && e->chains_len <= cap) memcpy(out, e->chains, (size_t)e->chains_len * sizeof *out);
     return e->chains_len;
+}
+
+/* Chains.in_check: 1 when a royal piece of `player` can be taken, 0 if not, < 0 an error. */
+int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player) {
+    int r = start(e, codes, player, 0);
+    if (r < 0) return r;
+    return in_check(e, &e->main, player);
+}
+
+/* ---- random playouts ------------------------------------------------------------------------------ */
+
+/* `count` random games from the position, playouts first..first+count-1 of the stream `seed` (each playout's
+   choices depend only on seed and its index): each runs until a strict end rule ends it, the player to move has
+   no turn, or `max_plies` plies are played.  stats[0..3] += plies played, games ended by an end rule, by no turn,
+   by the ply limit.  With count == 1 the final position is left in `final` (dense codes), its player and ply in
+   final[n], final[n+1].  Returns count, or < 0 an error. */
+int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t max_plies, int64_t first,
+                    int32_t count, uint64_t seed, int64_t *stats, int32_t *final) {
+    int r = start(e, codes, player, 0);
+    if (r < 0) return r;
+    if (count < 0 || max_plies < 0) return TP_ERR_ARG;
+    Board *B = &e->main;
+    for (int32_t i = 0; i < count; i++) {
+        uint64_t s = seed ^ ((uint64_t)(first + i) * 0xD1B54A32D192ED03ULL);
+        int32_t p = player, q = ply, played = 0, why = 3;
+        const int32_t *last = NULL;
+        int32_t nlast = 0;
+        while (played < max_plies) {
+            r = ended(e, B, p, q, last, nlast);
+            if (r < 0) return r;
+            if (r) {
+                why = 1;
+                break;
+            }
+            int32_t k0 = e->nkeys, c0 = e->nchg;
+            int32_t legal = node_turns(e, B, p);
+            if (legal < 0) return legal;
+            if (legal == 0) {
+                e->nkeys = k0;
+                e->nchg = c0;
+                why = 2;
+                break;
+            }
+            int32_t pick = (int32_t)(splitmix(&s) % (uint64_t)legal);
+            for (int32_t k = k0; k < e->nkeys; k++) {
+                if (!e->keys[k].legal) continue;
+                if (pick-- == 0) {
+                    if (apply_key(e, B, &e->keys[k]) < 0) return TP_ERR_CAP;
+                    last = e->chg + 2 * (size_t)e->keys[k].off; /* kept until the next node_turns writes there */
+                    nlast = e->keys[k].len;
+                    break;
+                }
+            }
+            e->nkeys = k0;
+            e->nchg = c0;
+            p = (p + 1) % e->t.np;
+            q++;
+            played++;
+        }
+        stats[0] += played;
+        stats[why]++;
+        if (count == 1 && final) {
+            memcpy(final, B->codes, (size_t)e->t.n * sizeof *final);
+            final[e->t.n] = p;
+            final[e->t.n + 1] = q;
+        }
+        restore(e, B, 0);
+        e->undo_top = 0;
+    }
+    return count;
 }

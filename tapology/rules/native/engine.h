@@ -106,6 +106,10 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
                   int32_t cap_hash, int32_t cap_chains);
 void tp_free(tp_engine *e);
 int64_t tp_perft(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth);
+int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int32_t made);
+int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player);
+int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t max_plies, int64_t first,
+                    int32_t count, uint64_t seed, int64_t *stats, int32_t *final);
 int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t chains);
 int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int64_t *counts,
                   int32_t cap);

@@ -1,0 +1,180 @@
+"""Compiled tables kept on disk between runs: a rule set's tables for one board, built once per machine.
+
+A :class:`tapology.rules.compiled.Compiled` fills its tables lazily (applications, entries, links,
+clean-ups, the attack index) and the native engine flattens them (:mod:`tapology.rules.native.tables`);
+on chess ``torus:12x8`` that costs seconds.  Once every table is built (when the native engine's
+tables are made), :func:`store` writes them to ``<cache>/tables/<key>.pickle``; a later process
+opening the same rule set on the same board finds them with :func:`restore`.
+
+The key is a hash of everything the tables depend on: the rule set's content (every field, in a
+canonical form), the board's gluing, the atlas charts, the regions, and the engine version (the
+source of ``tapology/rules`` and its native engine, the Python version).  A changed rule file,
+board or engine gives another key; an entry is written to a temporary file and renamed over its
+place (concurrent writers never leave half a file); an entry that cannot be read, or whose stored
+key is not its own, is ignored.  ``<cache>`` is ``$TAPOLOGY_CACHE``, else ``$XDG_CACHE_HOME/tapology``,
+else ``~/.cache/tapology``; ``TAPOLOGY_TABLE_CACHE=0`` turns the cache off.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tapology.rules.compiled import App, Compiled
+
+FORMAT = 2  # bump when what is stored changes shape
+HERE = Path(__file__).resolve().parent
+# the state a Compiled builds lazily: restored as is
+# (the attack index and the reach of each application are left out: slow to read back, and where the native engine
+# runs, the royal test is its own; the Python path builds them again when asked)
+# (nor the index of applications by content, which only saves a duplicate when a move is placed anew: every entry,
+# link and clean-up is placed already)
+STATE = ("apps", "_app_key", "maps", "const_of", "_map_index", "_entry_tables", "_links", "_cleanups",
+         "_lines", "_mask_cache", "_values_cache")
+APP_FIELDS = ("ident", "move", "player", "tile", "g", "checks", "writes", "to", "klass", "link_keys", "safe")
+
+
+def cache_root() -> Path:
+    """The user's cache folder for tapology: ``$TAPOLOGY_CACHE``, ``$XDG_CACHE_HOME/tapology`` or
+    ``~/.cache/tapology``."""
+    root = os.environ.get("TAPOLOGY_CACHE")
+    if root:
+        return Path(root)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return Path(xdg if xdg else os.path.join(os.path.expanduser("~"), ".cache")) / "tapology"
+
+
+def enabled() -> bool:
+    """False when ``TAPOLOGY_TABLE_CACHE=0``."""
+    return os.environ.get("TAPOLOGY_TABLE_CACHE", "1") != "0"
+
+
+@cache
+def engine_version() -> str:
+    """A hash of the sources the tables are built by (``tapology/rules`` with its native engine, the lines of a
+    board) and of the Python version and this cache's format."""
+    h = hashlib.sha256(f"{FORMAT} {sys.version}".encode())
+    files = sorted(HERE.glob("*.py")) + sorted((HERE / "native").glob("*.[ch]")) + sorted((HERE / "native").glob("*.py"))
+    files.append(HERE.parent / "model" / "lines.py")
+    for f in files:
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def canonical(obj: Any) -> Any:
+    """A value with the same content and a repr that does not depend on the process (sets sorted, dataclasses as
+    their fields)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return (type(obj).__name__, tuple((f.name, canonical(getattr(obj, f.name))) for f in dataclasses.fields(obj)))
+    if isinstance(obj, dict):
+        return ("dict", tuple(sorted(((canonical(k), canonical(v)) for k, v in obj.items()), key=repr)))
+    if isinstance(obj, (set, frozenset)):
+        return ("set", tuple(sorted((canonical(x) for x in obj), key=repr)))
+    if isinstance(obj, (list, tuple)):
+        return tuple(canonical(x) for x in obj)
+    if hasattr(obj, "tolist"):  # numpy arrays
+        return canonical(obj.tolist())
+    if callable(obj):  # a function a value carries (a group's action): what it computes follows from the value's data
+        return ("fn", getattr(obj, "__qualname__", type(obj).__name__))
+    if hasattr(obj, "__dict__") and not isinstance(obj, type):
+        return (type(obj).__name__, canonical(vars(obj)))
+    return obj
+
+
+def key(comp: Compiled) -> str:
+    """The cache key of a compiled board's tables (see the module's docstring)."""
+    h = hashlib.sha256(engine_version().encode())
+    for part in (comp.rules, comp.board.glue, comp.board.extra, len(comp.board.tiles), comp.chart, comp.regions):
+        h.update(repr(canonical(part)).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:40]
+
+
+def _path(k: str) -> Path:
+    return cache_root() / "tables" / f"{k}.pickle"
+
+
+def _app(row: tuple) -> App:
+    """An :class:`App` from its fields in order, without the frozen dataclass's checks (a third of the time)."""
+    app = object.__new__(App)
+    app.__dict__.update(zip(APP_FIELDS, row, strict=True))
+    return app
+
+
+def restore(comp: Compiled) -> Any | None:
+    """Fill a fresh compiled board's tables from the cache; returns the native tables stored with them (None when
+    there is no usable entry: the tables are then built as usual).  Cost: one file read and unpickling."""
+    if not enabled():
+        return None
+    k = key(comp)
+    try:
+        with open(_path(k), "rb") as f:
+            data = pickle.load(f)
+        if not isinstance(data, dict) or data.get("key") != k or data.get("format") != FORMAT:
+            return None
+        state = data["state"]
+        entries = state["_entry_tables"]
+        if not all(len(tab) == comp.n for tab in entries.values()) or len(state["apps"]) < 0:
+            return None
+    except Exception:  # no entry, or a corrupt one: built anew (and written over)
+        return None
+    state["apps"] = [_app(row) for row in state["apps"]]
+    for name in STATE:
+        setattr(comp, name, state[name])
+    comp.cache_key = k
+    return data.get("native")
+
+
+def store(comp: Compiled, native: Any | None = None) -> bool:
+    """Write a compiled board's tables (and the native tables made of them) to the cache, atomically; False when
+    that is not possible (a read-only folder: the run goes on without)."""
+    if not enabled():
+        return False
+    k = key(comp)
+    path = _path(k)
+    state = {name: getattr(comp, name) for name in STATE}
+    state["apps"] = [tuple(getattr(a, f) for f in APP_FIELDS) for a in comp.apps]  # plain tuples: read back fast
+    data = {"key": k, "format": FORMAT, "state": state, "native": native}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        return False
+    comp.cache_key = k
+    _trim(path.parent)
+    return True
+
+
+LIMIT_BYTES = 512 << 20  # the entries kept: the least recently written go first beyond this
+
+
+def _trim(folder: Path) -> None:
+    """Remove the oldest entries while the folder holds more than :data:`LIMIT_BYTES` (entries of an older engine
+    version are never read again)."""
+    try:
+        entries = [(e.stat().st_mtime, e.stat().st_size, e) for e in folder.glob("*.pickle")]
+    except OSError:
+        return
+    total = sum(size for _t, size, _e in entries)
+    for _t, size, e in sorted(entries, key=lambda x: x[0]):
+        if total <= LIMIT_BYTES:
+            break
+        try:
+            e.unlink()
+        except OSError:  # another process removed it first
+            pass
+        total -= size

@@ -1,0 +1,56 @@
+"""Every shipped game of the registry on every surface of its board's size: the native engine against the Python
+chain walk (the reference) on positions along random native playouts: the same turn sets, the same perft counts.
+A game added to ``SHIPPED`` is covered without a new row."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tapology.games.registry import SHIPPED, open_game
+from tapology.rules import native
+from tapology.rules.perft import count_leaves
+from tapology.rules.playouts import playout_end
+
+SURFACES = ("plane", "cylinder", "mobius", "torus", "klein")
+needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+
+
+def _cases() -> list[tuple[str, str]]:
+    out = []
+    for name in SHIPPED:
+        board = open_game(name).board_name
+        m = re.fullmatch(r"plane:(\d+x\d+)", board)
+        out.extend((name, f"{s}:{m.group(1)}") for s in SURFACES) if m else out.append((name, board))
+    return out
+
+
+CASES = _cases()
+# chess away from the plane: the Python reference builds its attack index per surface (seconds each): -m slow
+PARAMS = [pytest.param(n, b, id=f"{n}-{b}", marks=[pytest.mark.slow] if n == "chess" and not b.startswith("plane")
+                       else []) for n, b in CASES]
+
+
+@needs_native
+@pytest.mark.parametrize(("name", "board"), PARAMS)
+def test_native_matches_the_chain_walk_along_playouts(name: str, board: str) -> None:
+    g = open_game(name, board)
+    chains = g.chains(g.board)
+    eng = native.engine(chains)
+    if eng is None:
+        pytest.skip(f"{name} does not run natively: {native.why_not(chains)}")
+    small = len(g.board.tiles) <= 64 and name != "chess"
+    start = g.initial()
+    for i in range(3):
+        pos = playout_end(g, start, seed=5, index=i, max_plies=[0, 7, 23][i])
+        codes = g.codes(pos)
+        got = eng.turns(chains, codes, pos.to_move)
+        assert got is not None
+        want = chains.turns(codes, pos.to_move)
+        if chains.mandatory and any(f.flagged for f in want.values()):
+            want = {k: f for k, f in want.items() if f.flagged}
+        assert set(got) == set(want), f"{name} on {board}, playout {i}"
+        depth = 2 if small else 1
+        assert count_leaves(g, pos, depth) == count_leaves(g, pos, depth, native=False)
+        assert count_leaves(g, pos, depth, bulk=False) == count_leaves(g, pos, depth, native=False)

@@ -1,0 +1,138 @@
+"""The disk cache of compiled tables (tapology.rules.cache): the same turns and counts read back as built, a changed
+rule file or board misses it, a corrupt entry is ignored, writers never leave half a file."""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+
+import pytest
+
+from tapology.games.registry import DATA, open_game
+from tapology.rules import cache, native
+from tapology.rules.engine import RuleGame
+from tapology.rules.parse import load_rules as load_rule_file
+from tapology.rules.perft import count_leaves
+
+
+@pytest.fixture
+def tmp_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    native.available()  # the compiled engine stays where it is: only the tables go to the temporary cache
+    monkeypatch.setenv("TAPOLOGY_CACHE", str(tmp_path))
+    monkeypatch.delenv("TAPOLOGY_TABLE_CACHE", raising=False)
+    return tmp_path / "tables"
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.pickle")) if folder.exists() else []
+
+
+def _turn_sets(game: RuleGame, seed: int, plies: int = 12) -> list[list[str]]:
+    """The turn labels along a random game (the same game whatever the tables' origin)."""
+    rng = random.Random(seed)
+    pos = game.initial()
+    out = []
+    for _ in range(plies):
+        turns = game.turns(pos)
+        out.append([t.label for t in turns])
+        if not turns:
+            break
+        pos = turns[rng.randrange(len(turns))].result
+    return out
+
+
+def _warm(game: RuleGame) -> None:
+    native.engine(game.chains(game.board))  # every table built, and stored
+
+
+@pytest.mark.parametrize(("name", "board", "depth"), [("chess", "torus:8x8", 2), ("checkers", None, 5),
+                                                      ("chinese-checkers", None, 3), ("tictactoe", None, 5)])
+def test_cached_tables_give_the_same_answers(tmp_cache: Path, monkeypatch: pytest.MonkeyPatch, name: str,
+                                             board: str | None, depth: int) -> None:
+    monkeypatch.setenv("TAPOLOGY_TABLE_CACHE", "0")
+    built = open_game(name, board)
+    want_perft = count_leaves(built, built.initial(), depth)
+    want_turns = _turn_sets(built, 3)
+    assert _entries(tmp_cache) == []
+    monkeypatch.delenv("TAPOLOGY_TABLE_CACHE")
+    first = open_game(name, board)
+    assert first.compiled(first.board).cache_key is None  # nothing on disk yet
+    _warm(first)
+    assert len(_entries(tmp_cache)) == 1
+    again = open_game(name, board)
+    comp = again.compiled(again.board)
+    assert comp.cache_key is not None and comp.native_tables is not None  # read back
+    assert native.ready(again.chains(again.board)) == native.available()
+    assert count_leaves(again, again.initial(), depth) == want_perft
+    assert count_leaves(again, again.initial(), depth, native=False) == want_perft
+    assert _turn_sets(again, 3) == want_turns
+    assert len(_entries(tmp_cache)) == 1
+
+
+def test_a_changed_rule_file_misses_the_cache(tmp_cache: Path, tmp_path: Path) -> None:
+    src = (DATA / "checkers.toml").read_text()
+    path = tmp_path / "mine.toml"
+    path.write_text(src)
+    g = RuleGame(load_rule_file(path))
+    _warm(g)
+    assert len(_entries(tmp_cache)) == 1
+    assert RuleGame(load_rule_file(path)).compiled(g.board).cache_key is not None
+    path.write_text(src.replace('name = "checkers"', 'name = "checkers, changed"', 1))
+    changed = RuleGame(load_rule_file(path))
+    assert changed.name != g.name
+    assert changed.compiled(changed.board).cache_key is None
+    _warm(changed)
+    assert len(_entries(tmp_cache)) == 2
+    # another board of the same rules is another entry too
+    other = RuleGame(load_rule_file(path), "cylinder:8x8")
+    assert other.compiled(other.board).cache_key is None
+
+
+def test_a_corrupt_entry_is_ignored_and_written_anew(tmp_cache: Path) -> None:
+    g = open_game("checkers")
+    _warm(g)
+    (entry,) = _entries(tmp_cache)
+    for junk in (b"", b"not a pickle", entry.read_bytes()[:1000]):
+        entry.write_bytes(junk)
+        again = open_game("checkers")
+        assert again.compiled(again.board).cache_key is None
+        assert count_leaves(again, again.initial(), 4) == 1469
+        _warm(again)
+        assert open_game("checkers").compiled(g.board).cache_key is not None
+
+
+def test_the_cache_can_be_turned_off_or_read_only(tmp_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAPOLOGY_TABLE_CACHE", "0")
+    _warm(open_game("tictactoe"))
+    assert _entries(tmp_cache) == []
+    monkeypatch.delenv("TAPOLOGY_TABLE_CACHE")
+    tmp_cache.parent.mkdir(exist_ok=True)
+    tmp_cache.write_text("a file where the folder should be")  # the entry cannot be written: the run goes on
+    g = open_game("tictactoe")
+    _warm(g)
+    assert count_leaves(g, g.initial(), 3) == 504
+
+
+def test_concurrent_writers_leave_a_whole_entry(tmp_cache: Path) -> None:
+    g = open_game("checkers")
+    _warm(g)
+    comp = g.compiled(g.board)
+    threads = [threading.Thread(target=cache.store, args=(comp, comp.native_tables)) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(_entries(tmp_cache)) == 1
+    assert not list(tmp_cache.glob(".tmp-*"))
+    again = open_game("checkers")
+    assert again.compiled(again.board).cache_key is not None
+    assert count_leaves(again, again.initial(), 4) == 1469
+
+
+def test_cache_folder_honours_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("TAPOLOGY_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.cache_root() == tmp_path / "tapology"
+    monkeypatch.setenv("TAPOLOGY_CACHE", str(tmp_path / "x"))
+    assert cache.cache_root() == tmp_path / "x"

@@ -125,6 +125,19 @@ class RuleGame:
                     raise PositionError(str(exc)) from None
                 states[t] = sd.value
                 frames[t] = default_frames.get(sd.name, 0)
+        filled: dict[int, str] = {}
+        for name, region in ini.fill:
+            if region not in self.regions:
+                raise PositionError(f"{where}: fill: {name} = {region!r}: board {self.board_name!r} has no such region "
+                                    f"(regions: {', '.join(sorted(self.regions)) or 'none'})")
+            sd = r.state_index[name]
+            for t in self.regions[region]:
+                if t in filled and filled[t] != name:
+                    raise PositionError(f"{where}: fill: regions of {filled[t]} and {name} meet on tile "
+                                        f"{self.board.tiles[t]} of board {self.board_name!r} (too small)")
+                filled[t] = name
+                states[t] = sd.value
+                frames[t] = default_frames.get(sd.name, 0)
         return self.make_position(self.board, states, frames, ini.to_move, 0)
 
     def make_position(self, board: Board, states, frames, to_move: int, ply: int,

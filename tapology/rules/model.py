@@ -188,12 +188,14 @@ class EndRule:
 
 @dataclass(frozen=True)
 class Initial:
-    """The start position: a layout of state symbols over the tiles in board order, lists of tiles per state, frames."""
+    """The start position: a layout of state symbols over the tiles in board order, lists of tiles per state, frames,
+    and regions filled with a state (``fill``: one rule set sets up every board size, as breakthrough's home rows)."""
 
     layout: tuple[str, ...] = ()
     tiles: tuple[tuple[str, tuple[str, ...]], ...] = ()
     frames: tuple[tuple[str, int], ...] = ()
     to_move: int = 0
+    fill: tuple[tuple[str, str], ...] = ()  # state -> region name, applied after layout and tiles
 
 
 @dataclass(frozen=True)

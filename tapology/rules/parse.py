@@ -678,14 +678,14 @@ class _Reader:
     def _setups(self) -> tuple[Setup, ...]:
         out = []
         for i, st in enumerate(self._list("setup")):
-            bad = sorted(set(st) - {"boards", "layout", "tiles", "frames", "to_move", "regions"})
+            bad = sorted(set(st) - {"boards", "layout", "tiles", "frames", "to_move", "fill", "regions"})
             if bad:
                 raise self.where.err(f"[[setup]]: unknown key {bad[0]!r} (known: boards, layout, tiles, frames, to_move, "
-                                     "regions)", "setup", i, bad[0])
+                                     "fill, regions)", "setup", i, bad[0])
             boards = st.get("boards")
             if not isinstance(boards, list) or not boards or not all(isinstance(b, str) for b in boards):
                 raise self.where.err("[[setup]]: boards must be a list of board names or patterns", "setup", i, "boards")
-            ini = {k: v for k, v in st.items() if k in ("layout", "tiles", "frames", "to_move")}
+            ini = {k: v for k, v in st.items() if k in ("layout", "tiles", "frames", "to_move", "fill")}
             out.append(Setup(tuple(boards), self._initial(ini, "setup", i),
                              self._regions(st.get("regions", {}), "[[setup]] regions", "setup", i)))
         return tuple(out)
@@ -695,9 +695,10 @@ class _Reader:
         what = f"[{table}]" if table == "initial" else f"[[{table}]]"
         if not isinstance(ini, dict):
             raise w.err(f"{what}: expected a table", table, index)
-        bad = sorted(set(ini) - {"layout", "tiles", "frames", "to_move"})
+        bad = sorted(set(ini) - {"layout", "tiles", "frames", "to_move", "fill"})
         if bad:
-            raise w.err(f"{what}: unknown key {bad[0]!r} (known: layout, tiles, frames, to_move)", table, index, bad[0])
+            raise w.err(f"{what}: unknown key {bad[0]!r} (known: layout, tiles, frames, to_move, fill)", table, index,
+                        bad[0])
         layout = ini.get("layout", "")
         if not isinstance(layout, str):
             raise w.err(f"{what}: layout must be a string", table, index, "layout")
@@ -721,8 +722,14 @@ class _Reader:
         to_move = ini.get("to_move", self.players[0])
         if to_move not in self.players:
             raise w.err(f"{what}: to_move: unknown player {to_move!r}", table, index, "to_move")
+        fill = ini.get("fill", {})
+        if not isinstance(fill, dict) or not all(isinstance(v, str) for v in fill.values()):
+            raise w.err(f"{what}: fill must be a table state = region name", table, index, "fill")
+        for x in fill:
+            if x not in self.state_names:
+                raise w.err(f"{what}: fill: unknown state {x!r}", table, index, "fill")
         return Initial(toks, tuple((x, tuple(str(v) for v in vs)) for x, vs in tiles.items()),
-                       tuple(frames.items()), self.players.index(to_move))
+                       tuple(frames.items()), self.players.index(to_move), tuple(fill.items()))
 
 
 def parse_rules(text: str, source: str = "<rules>") -> RuleSet:

@@ -13,7 +13,8 @@ from tapology.games import SHIPPED, load_rules
 from tapology.rules import RuleGame
 
 # positions cross-checked with z3 in the default run: every k-th ply (1 = all)
-SAMPLE = {"tictactoe": 1, "tictactopology": 1, "checkers": 15, "chinese-checkers": 150, "chess": 150}
+SAMPLE = {"tictactoe": 1, "tictactopology": 1, "checkers": 15, "chinese-checkers": 150, "chess": 150,
+          "chess-king-capture": 150}  # a shipped game not named here: every 20th
 PLAYOUTS = {"tictactoe": 3, "tictactopology": 2, "checkers": 1, "chinese-checkers": 1, "chess": 1}
 
 

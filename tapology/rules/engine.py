@@ -358,7 +358,7 @@ class RuleGame:
         raise TurnError(f"turn {label!r} is not legal here (legal: {shown or 'none, the game is over'})")
 
     # ---- perft ------------------------------------------------------------------------------
-    def perft(self, pos: Position, depth: int) -> int:
+    def perft(self, pos: Position, depth: int, rbg: bool = False) -> int:
         """Leaf turns at ``depth`` (a finished game has no children; optional end rules left out), counting the last
-        ply in bulk.  See :mod:`tapology.rules.perft`."""
-        return count_leaves(self, pos, depth)
+        ply in bulk; ``rbg``: each turn once per way of playing it, as RBG counts.  See :mod:`tapology.rules.perft`."""
+        return count_leaves(self, pos, depth, rbg=rbg)

@@ -6,6 +6,10 @@ generated kernels of :mod:`tapology.rules.kernel` where the rule set has no clea
 pieces, every other position through :class:`tapology.rules.chains.Chains`.  Rule sets with
 tape moves, chain end rules, or end rules that read counters or the history are counted over
 positions (:meth:`RuleGame.turns` with the optional rules left out).
+
+``rbg=True`` counts as Regular Boardgames does: a turn once per **way of playing it** (each
+distinct sequence of placed moves: a multi-jump once per order of its jumps) instead of once per
+result.  It runs in Python on the chain walk; docs/games.md says how each game's turns map.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tapology.game import Position
-from tapology.rules.chains import Chains
+from tapology.errors import RuleError
+from tapology.rules.chains import Chains, Found
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import Situation
 from tapology.rules.kernel import KernelSet
@@ -44,11 +49,17 @@ def on_codes(game: RuleGame) -> bool:
                                                for e in game.strict_ends.ends)
 
 
-def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True) -> int:
+def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True, rbg: bool = False) -> int:
     """Leaf turns at ``depth`` below ``pos``; a finished game has no children.  Cost: the tree above the last ply.
-    The native engine counts where it can (``native=False``: always in Python)."""
+    The native engine counts where it can (``native=False``: always in Python).  ``rbg``: each turn once per way of
+    playing it, as RBG counts (see the module docstring)."""
     if depth <= 0:
         return 1
+    if rbg:
+        if not on_codes(game):
+            raise RuleError(f"perft --rbg: {game.name} has tape moves or strict end rules that read chains, counters "
+                            "or the history; --rbg counts over tile codes only")
+        return _counter(game, pos, paths=True)(game.codes(pos), pos.to_move, pos.ply, depth)
     if not on_codes(game):
         return _by_positions(game, pos, depth)
     if native:
@@ -82,13 +93,35 @@ def _by_positions(game: RuleGame, pos: Position, depth: int) -> int:
     return sum(_by_positions(game, t.result, depth - 1) for t in turns)
 
 
-def _counter(game: RuleGame, pos: Position) -> Callable[[list[int], int, int, int], int]:
-    """The recursive counter over codes for the board of ``pos``."""
+def play_paths(chains: Chains, codes: list[int], player: int, mandatory: bool = True) -> list[Key]:
+    """The turns of ``player``, each once per way of playing it: a key for every distinct sequence of placed moves
+    (two placements that check and write the same are one) whose chain is complete, the turn's clean-ups and the
+    royal rule applied; with ``mandatory``, only the chains holding a mandatory class where some does.  Cost: the
+    chain walk."""
+    apps = chains.comp.apps
+    out: dict[tuple, tuple[Key, bool]] = {}
+
+    def visit(work: list[int], diff: dict[int, int], start: int, path, flagged: bool, seq: tuple[int, ...]) -> bool:
+        found: dict[Key, Found] = {}
+        chains.finish(work, codes, diff, player, start, path, flagged, seq, found)
+        for key in found:
+            out.setdefault(tuple((apps[i].checks, apps[i].writes) for i in seq), (key, flagged))
+        return False
+
+    chains.walk(codes, player, chains.entries(codes, player), visit)
+    got = list(out.values())
+    if mandatory and chains.mandatory and any(f for _k, f in got):
+        got = [(k, f) for k, f in got if f]
+    return [k for k, _f in got]
+
+
+def _counter(game: RuleGame, pos: Position, paths: bool = False) -> Callable[[list[int], int, int, int], int]:
+    """The recursive counter over codes for the board of ``pos`` (``paths``: each turn once per way of playing it)."""
     chains = game.chains(pos.board)
     comp = chains.comp
     n_players = len(game.players)
     mandatory = game.mandatory
-    use_kernel = not game.rules.cleanups and not game.royal_values
+    use_kernel = not game.rules.cleanups and not game.royal_values and not paths
     kernels = [kernels_for(chains).kernel(p) for p in range(n_players)] if use_kernel else []
     keys = kernels_for(chains).keys if use_kernel else []
     ends = game.strict_ends
@@ -106,6 +139,8 @@ def _counter(game: RuleGame, pos: Position) -> Callable[[list[int], int, int, in
         return ends.outcome(comp, chains, sit, part="moves") is not None
 
     def legal(codes: list[int], p: int) -> list:
+        if paths:
+            return play_paths(chains, codes, p)
         if use_kernel:
             got = kernels[p](codes)
             if got is not None:

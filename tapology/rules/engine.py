@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 from collections import OrderedDict
 
-from tapology.errors import PositionError, RuleError, TapologyError, TurnError
+from tapology.errors import GameError, PositionError, RuleError, TapologyError, TurnError
 from tapology.game import Position, Turn
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board
@@ -54,6 +54,9 @@ class RuleGame:
         self.name = rules.name
         self.players = rules.players
         self.board_name = board or rules.board
+        why = rules.refusal(self.board_name)
+        if why is not None:
+            raise GameError(f"{rules.name} on {self.board_name!r}: not meaningful: {why}")
         self.board, atlas, file_regions = open_game_board(self.board_name, rules)
         self.regions: Regions = resolve_regions(rules, self.board_name, self.board, file_regions)
         self.h = rules.grid.group.order

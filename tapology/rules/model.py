@@ -231,6 +231,11 @@ class RuleSet:
     setups: tuple[Setup, ...] = ()
     counters: tuple[Counter, ...] = ()
     notation: str = ""  # a game notation for labels and positions ("chess": UCI, SAN, FEN)
+    refused: tuple[tuple[tuple[str, ...], str], ...] = ()  # board patterns the game is not meaningful on, with why
+
+    def refusal(self, board: str) -> str | None:
+        """Why the game is not meaningful on ``board`` (the first ``[[refuse]]`` whose patterns match), or None."""
+        return next((why for pats, why in self.refused if any(fnmatchcase(board, p) for p in pats)), None)
 
     @cached_property
     def state_index(self) -> dict[str, StateDef]:

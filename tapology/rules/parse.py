@@ -39,7 +39,7 @@ from tapology.rules.model import (
 from tapology.rules.pattern import parse_pattern
 
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
-            "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation"}
+            "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "refuse"}
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe"}
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
@@ -211,7 +211,23 @@ class _Reader:
         return RuleSet(str(name), self.grid, self.players, self.states, tuple(moves), tuple(cleanups), tape,
                        tuple(ends), self._initial(self.data.get("initial", {}), "initial"), board, tuple(boards),
                        mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters,
-                       self._notation())
+                       self._notation(), self._refused())
+
+    def _refused(self) -> tuple[tuple[tuple[str, ...], str], ...]:
+        """``[[refuse]]``: boards (fnmatch patterns) the game is not meaningful on, each with the reason."""
+        out = []
+        for i, r in enumerate(self._list("refuse")):
+            bad = sorted(set(r) - {"boards", "reason"})
+            if bad:
+                raise self.where.err(f"[[refuse]]: unknown key {bad[0]!r} (known: boards, reason)", "refuse", i, bad[0])
+            boards, reason = r.get("boards"), r.get("reason")
+            if not isinstance(boards, list) or not boards or not all(isinstance(b, str) for b in boards):
+                raise self.where.err("[[refuse]]: boards must be a list of board names or patterns", "refuse", i,
+                                     "boards")
+            if not isinstance(reason, str) or not reason.strip() or "\n" in reason:
+                raise self.where.err("[[refuse]]: reason must be one line of text", "refuse", i, "reason")
+            out.append((tuple(boards), reason.strip()))
+        return tuple(out)
 
     def _notation(self) -> str:
         note = self.data.get("notation", "")

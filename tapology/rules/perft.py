@@ -8,8 +8,8 @@ tape moves, chain end rules, or end rules that read counters or the history are 
 positions (:meth:`RuleGame.turns` with the optional rules left out).
 
 ``rbg=True`` counts as Regular Boardgames does: a turn once per **way of playing it** (each
-distinct sequence of placed moves: a multi-jump once per order of its jumps) instead of once per
-result.  It runs in Python on the chain walk; docs/games.md says how each game's turns map.
+distinct order in which it changes tiles: a multi-jump once per order of the pieces it takes)
+instead of once per result.  It runs in Python on the chain walk; docs/games.md says how each game's turns map.
 """
 
 from __future__ import annotations
@@ -94,18 +94,24 @@ def _by_positions(game: RuleGame, pos: Position, depth: int) -> int:
 
 
 def play_paths(chains: Chains, codes: list[int], player: int, mandatory: bool = True) -> list[Key]:
-    """The turns of ``player``, each once per way of playing it: a key for every distinct sequence of placed moves
-    (two placements that check and write the same are one) whose chain is complete, the turn's clean-ups and the
-    royal rule applied; with ``mandatory``, only the chains holding a mandatory class where some does.  Cost: the
-    chain walk."""
+    """The turns of ``player``, each once per way of playing it, as RBG tells its moves apart: a key for every
+    complete chain (the turn's clean-ups and the royal rule applied) per distinct order in which the chain first
+    writes the tiles it changes — a multi-jump once per order of the pieces it takes, while the empty tiles a
+    piece only passes over do not count; with ``mandatory``, only the chains holding a mandatory class where some
+    does.  Cost: the chain walk."""
     apps = chains.comp.apps
     out: dict[tuple, tuple[Key, bool]] = {}
 
     def visit(work: list[int], diff: dict[int, int], start: int, path, flagged: bool, seq: tuple[int, ...]) -> bool:
         found: dict[Key, Found] = {}
         chains.finish(work, codes, diff, player, start, path, flagged, seq, found)
+        order: list[int] = []
+        for i in seq:
+            for u, _src, _map in apps[i].writes:
+                if u in diff and u not in order:
+                    order.append(u)
         for key in found:
-            out.setdefault(tuple((apps[i].checks, apps[i].writes) for i in seq), (key, flagged))
+            out.setdefault((key, tuple(order)), (key, flagged))
         return False
 
     chains.walk(codes, player, chains.entries(codes, player), visit)

@@ -63,14 +63,19 @@ def load_rules(spec: str) -> RuleSet:
         return dataclasses.replace(base, name=text, board=board, boards=(board,), ends=ends)
     shipped = shipped_name(text)
     if shipped is not None:
-        return load_rule_file(DATA / f"{shipped}.toml")
+        return load_shipped(shipped)
     m = _SIZED.match(text)
     if m and shipped_name(m.group(1)) is not None and not Path(text).exists():
-        return sized_rules(load_rule_file(DATA / f"{shipped_name(m.group(1))}.toml"), text, m.group(2), m.group(3))
+        return sized_rules(load_shipped(str(shipped_name(m.group(1)))), text, m.group(2), m.group(3))
     if not Path(text).exists():
         raise RuleError(f"{spec}: no such rule file or built-in game (built-in: {', '.join(SHIPPED)}, "
                         "tictactoe:K, tictactoe:M,N,K, NAME:MxN)")
     return load_rule_file(text)
+
+
+def load_shipped(name: str) -> RuleSet:
+    """A shipped rule set by its file name."""
+    return load_rule_file(DATA / f"{name}.toml")
 
 
 def _squash(name: str) -> str:

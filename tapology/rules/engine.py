@@ -24,6 +24,7 @@ from tapology.rules.chains import Chains, Found
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import EndRules, Score, Situation
 from tapology.rules.labels import Notation, path_label, unique_labels
+from tapology.rules.maximum import keep_most
 from tapology.rules.model import Initial, RuleSet
 from tapology.rules.native import turn_keys as native_turn_keys
 from tapology.rules.perft import count_leaves
@@ -248,7 +249,7 @@ class RuleGame:
             raise RuleError(f"unknown backend {backend!r} (use {', '.join(BACKENDS)})")
         if self.mandatory and any(f.flagged for f in found.values()):
             found = {k: f for k, f in found.items() if f.flagged}
-        return found
+        return keep_most(ch, found)
 
     def _all_turns(self, pos: Position, backend: str) -> list[Turn]:
         ch = self.chains(pos.board)

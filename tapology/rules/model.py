@@ -120,6 +120,7 @@ class Move:
     safe: tuple[Cell, ...] = ()
     line: int = 0
     slide: bool = False  # set by ``repeat``: a repeated move labels only where the piece ends
+    final: bool = True  # False: a chain may not end with this move (a flying king's approach must end in a capture)
 
     @cached_property
     def origin(self) -> PatternCell:
@@ -232,6 +233,7 @@ class RuleSet:
     counters: tuple[Counter, ...] = ()
     notation: str = ""  # a game notation for labels and positions ("chess": UCI, SAN, FEN)
     refused: tuple[tuple[tuple[str, ...], str], ...] = ()  # board patterns the game is not meaningful on, with why
+    maximum: tuple[str, ...] = ()  # move classes of which a legal turn must hold the most (draughts' maximum capture)
 
     def refusal(self, board: str) -> str | None:
         """Why the game is not meaningful on ``board`` (the first ``[[refuse]]`` whose patterns match), or None."""

@@ -39,8 +39,10 @@ from tapology.rules.model import (
 from tapology.rules.pattern import parse_pattern
 
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
-            "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "refuse"}
-MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe"}
+            "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "refuse",
+            "maximum"}
+MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
+             "final"}
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
             "optional", "counter"}
@@ -194,6 +196,8 @@ class _Reader:
                 raise w.err(f"[[move]] {m.name!r}: safe cells are tested as if a royal piece of the mover stood there, "
                             "but the rule set names no royal states", "move", i, "safe")
         self._check_mandatory(mandatory, moves)
+        maximum = self._names_list("maximum")
+        self._check_mandatory(maximum, moves, "maximum")
         regions = self._regions(self.data.get("regions", {}), "[regions]", "regions")
         setups = self._setups()
         extra: list[Cell] = []
@@ -211,7 +215,7 @@ class _Reader:
         return RuleSet(str(name), self.grid, self.players, self.states, tuple(moves), tuple(cleanups), tape,
                        tuple(ends), self._initial(self.data.get("initial", {}), "initial"), board, tuple(boards),
                        mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters,
-                       self._notation(), self._refused())
+                       self._notation(), self._refused(), maximum)
 
     def _refused(self) -> tuple[tuple[tuple[str, ...], str], ...]:
         """``[[refuse]]``: boards (fnmatch patterns) the game is not meaningful on, each with the reason."""
@@ -235,12 +239,12 @@ class _Reader:
             raise self.where.err(f"notation {note!r}: the known notation is \"chess\"", key="notation")
         return str(note)
 
-    def _check_mandatory(self, mandatory: tuple[str, ...], moves: list[Move]) -> None:
+    def _check_mandatory(self, mandatory: tuple[str, ...], moves: list[Move], key: str = "mandatory") -> None:
         classes = {m.klass for m in moves if m.klass}
         for c in mandatory:
             if c not in classes:
-                raise self.where.err(f"mandatory: no move has class {c!r} (classes: {', '.join(sorted(classes)) or 'none'})",
-                                     key="mandatory")
+                raise self.where.err(f"{key}: no move has class {c!r} (classes: {', '.join(sorted(classes)) or 'none'})",
+                                     key=key)
 
     # ---- pieces ------------------------------------------------------------------
     def _list(self, key: str) -> list[dict[str, Any]]:
@@ -472,8 +476,13 @@ class _Reader:
         start = spec.get("start", True)
         if not isinstance(start, bool) or not isinstance(klass, str):
             raise w.err(f"{what}: start must be true/false and class a name", "move", i, "start")
+        final = spec.get("final", True)
+        if not isinstance(final, bool):
+            raise w.err(f"{what}: final must be true or false", "move", i, "final")
+        if not final and not links and not rep:
+            raise w.err(f"{what}: final = false needs links (or repeat): no chain could ever end", "move", i, "final")
         return Move(name, cells, orients, players, to, tuple(links), start, klass, tuple(safe), w.line("move", i),
-                    bool(rep))
+                    bool(rep), final)
 
     def _expand_links(self, m: Move) -> Move:
         """Links naming a move with alternatives reach each of its variants."""

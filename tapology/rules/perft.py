@@ -24,6 +24,7 @@ from tapology.rules.chains import Chains, Found
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import Situation
 from tapology.rules.kernel import KernelSet
+from tapology.rules.maximum import count_of, keep_most
 from tapology.rules.native import perft as native_perft
 
 if TYPE_CHECKING:
@@ -111,14 +112,15 @@ def play_paths(chains: Chains, codes: list[int], player: int, mandatory: bool = 
                 if u in diff and u not in order:
                     order.append(u)
         for key in found:
-            out.setdefault((key, tuple(order)), (key, flagged))
+            out.setdefault((key, tuple(order)), (key, flagged, count_of(chains, seq)))
         return False
 
     chains.walk(codes, player, chains.entries(codes, player), visit)
     got = list(out.values())
-    if mandatory and chains.mandatory and any(f for _k, f in got):
-        got = [(k, f) for k, f in got if f]
-    return [k for k, _f in got]
+    if mandatory and chains.mandatory and any(f for _k, f, _n in got):
+        got = [g for g in got if g[1]]
+    most = max((n for _k, _f, n in got), default=0)
+    return [k for k, _f, n in got if n == most]
 
 
 def _counter(game: RuleGame, pos: Position, paths: bool = False) -> Callable[[list[int], int, int, int], int]:
@@ -127,7 +129,7 @@ def _counter(game: RuleGame, pos: Position, paths: bool = False) -> Callable[[li
     comp = chains.comp
     n_players = len(game.players)
     mandatory = game.mandatory
-    use_kernel = not game.rules.cleanups and not game.royal_values and not paths
+    use_kernel = not game.rules.cleanups and not game.royal_values and not paths and not game.rules.maximum
     kernels = [kernels_for(chains).kernel(p) for p in range(n_players)] if use_kernel else []
     keys = kernels_for(chains).keys if use_kernel else []
     ends = game.strict_ends
@@ -153,8 +155,8 @@ def _counter(game: RuleGame, pos: Position, paths: bool = False) -> Callable[[li
                 return [keys[i] for i in got]
         found = chains.turns(codes, p)
         if mandatory and any(f.flagged for f in found.values()):
-            return [k for k, f in found.items() if f.flagged]
-        return list(found)
+            found = {k: f for k, f in found.items() if f.flagged}
+        return list(keep_most(chains, found))
 
     def count(codes: list[int], p: int) -> int:
         if use_kernel:

@@ -20,6 +20,8 @@ CATALOGUE = {  # RBG's file name -> the shipped rule set
     "chessLosAlamos6x6_kingCapture": "chess-los-alamos-6x6-king-capture",
     "chessSilverman4x5_kingCapture": "chess-silverman-4x5-king-capture",
     "englishDraughts": "english-draughts",
+    "internationalDraughts": "international-draughts",
+    "canadianDraughts": "canadian-draughts",
 }
 
 
@@ -83,3 +85,79 @@ def test_rbg_count_needs_no_divide() -> None:
     with pytest.raises(OptionError, match="--rbg with --divide"):
         perft_report("english-draughts", 2, by_first_turn=True, rbg=True)
     assert perft_report("english-draughts", 3, rbg=True).nodes == 302
+
+
+def _flying_king():
+    from pathlib import Path
+
+    from tapology.games.registry import open_position
+
+    path = Path(__file__).parent / "data" / "perft" / "international-draughts-king.toml"
+    return open_position("international-draughts", None, str(path))
+
+
+def test_maximum_rule_keeps_only_the_turns_that_take_the_most() -> None:
+    import dataclasses
+
+    from tapology.rules import RuleGame
+
+    g, pos = _flying_king()
+    turns = g.turns(pos)
+    assert len(turns) == 2 and all(t.label.count("x") == 2 for t in turns)  # both take the two men
+    lax = RuleGame(dataclasses.replace(g.rules, maximum=()), g.board_name)
+    loose = lax.turns(pos)
+    assert len(loose) > 2 and any(t.label.count("x") == 1 for t in loose)  # single captures come back
+
+
+def test_a_move_that_may_not_end_a_chain_never_ends_a_turn() -> None:
+    import dataclasses
+
+    from tapology.rules import RuleGame
+
+    g, pos = _flying_king()
+    moves = tuple(dataclasses.replace(m, final=True) if m.name == "king-approach" else m for m in g.rules.moves)
+    lax = RuleGame(dataclasses.replace(g.rules, moves=moves, maximum=()), g.board_name)
+    strict = RuleGame(dataclasses.replace(g.rules, maximum=()), g.board_name)
+    # an approach that ends without a jump would be a capture turn that slides on afterwards
+    assert len(lax.turns(pos)) > len(strict.turns(pos))
+
+
+def test_maximum_and_final_are_checked_and_run_in_python() -> None:
+    from tapology.rules import native
+
+    base = 'name = "x"\nplayers = ["a", "b"]\n[states]\nempty = 0\np = { value = 1, owner = "a" }\n'
+    with pytest.raises(RuleError, match="maximum: no move has class 'take'"):
+        parse_rules('maximum = ["take"]\n' + base + '[[move]]\nname = "m"\ncells = [[0, 0, "own", "empty"]]\n')
+    with pytest.raises(RuleError, match="final = false needs links"):
+        parse_rules(base + '[[move]]\nname = "m"\nfinal = false\ncells = [[0, 0, "own", "empty"]]\n')
+    g, pos = _flying_king()
+    if native.available():
+        assert "maximum" in native.why_not(g.chains(pos.board))
+
+
+def test_refuse_entries_are_checked() -> None:
+    base = ('name = "x"\nplayers = ["a", "b"]\n[states]\nempty = 0\np = { value = 1, owner = "a" }\n'
+            '[[move]]\nname = "m"\ncells = [[0, 0, "own", "empty"]]\n')
+    with pytest.raises(RuleError, match="reason must be one line"):
+        parse_rules(base + '[[refuse]]\nboards = ["torus:*"]\nreason = ""\n')
+    with pytest.raises(RuleError, match="boards must be a list"):
+        parse_rules(base + '[[refuse]]\nboards = "torus:*"\nreason = "no"\n')
+    from tapology.errors import GameError
+    from tapology.rules import RuleGame
+
+    rules = parse_rules(base + '[[refuse]]\nboards = ["torus:*"]\nreason = "wraps"\n')
+    with pytest.raises(GameError, match="not meaningful: wraps"):
+        RuleGame(rules, "torus:3x3")
+    assert RuleGame(rules, "plane:3x3").board_name == "plane:3x3"
+
+
+@pytest.mark.parametrize("name", ["international-draughts-king", "international-draughts-ring",
+                                  "international-draughts-mixed"])
+def test_rbg_count_on_draughts_positions(name: str) -> None:
+    from pathlib import Path
+
+    from tapology.games.registry import open_position
+
+    path = Path(__file__).parent / "data" / "perft" / f"{name}.toml"
+    g, pos = open_position("international-draughts", None, str(path))
+    assert g.perft(pos, 3, rbg=True) == g.perft(pos, 3)

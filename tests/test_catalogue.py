@@ -161,3 +161,47 @@ def test_rbg_count_on_draughts_positions(name: str) -> None:
     path = Path(__file__).parent / "data" / "perft" / f"{name}.toml"
     g, pos = open_position("international-draughts", None, str(path))
     assert g.perft(pos, 3, rbg=True) == g.perft(pos, 3)
+
+
+@pytest.mark.parametrize("game", sorted(set(CATALOGUE.values()) - {"chess"}))
+def test_catalogue_games_are_refereed_and_played_by_computer_players(game: str) -> None:
+    """A random game's transcript (positions, then labels) is valid for the referee; a computer player moves."""
+    import random
+
+    from tapology.adapters.match import make_player, play_game
+    from tapology.play.referee import referee
+    from tapology.play.transcript import read_transcript, write_transcript
+
+    g = open_game(game)
+    rng = random.Random(game)
+    pos = g.initial()
+    positions, labels = [pos], []
+    for _ in range(30):
+        turns = g.turns(pos)
+        if not turns:
+            break
+        t = rng.choice(turns)
+        labels.append(t.label)
+        pos = t.result
+        positions.append(pos)
+    rep = referee(g, read_transcript(g, write_transcript(g, positions)))
+    assert rep.valid and rep.turns == labels
+    rep = referee(g, read_transcript(g, "".join(f'"{lab}"\n' for lab in labels)))
+    assert rep.valid and rep.final == positions[-1]
+    a = make_player(game, None, "alphabeta:1", seed=1, game=g)
+    b = make_player(game, None, "mcts:4", seed=2, engine="own", game=g)
+    out, plies = play_game(g, a, b, max_plies=4)  # a few moves each: the players' search costs seconds a move
+    assert set(out) == set(g.players) and 1 <= plies <= 4
+
+
+def test_position_transcripts_of_games_with_counters_are_refereed() -> None:
+    """A transcript of positions holds no counters: the referee compares the rest (chess's quiet-move counter)."""
+    from tapology.play.referee import referee
+    from tapology.play.transcript import read_transcript, write_transcript
+
+    g = open_game("chess")
+    p = g.initial()
+    q = g.parse_turn(p, "e2e4").result
+    r = g.parse_turn(q, "g8f6").result
+    rep = referee(g, read_transcript(g, write_transcript(g, [p, q, r])))
+    assert rep.valid and rep.turns == ["e2e4", "g8f6"] and rep.final == r and rep.final.counters == r.counters

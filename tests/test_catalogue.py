@@ -19,6 +19,7 @@ CATALOGUE = {  # RBG's file name -> the shipped rule set
     "chessGardner5x5_kingCapture": "chess-gardner-5x5-king-capture",
     "chessLosAlamos6x6_kingCapture": "chess-los-alamos-6x6-king-capture",
     "chessSilverman4x5_kingCapture": "chess-silverman-4x5-king-capture",
+    "doubleChess": "double-chess",
     "englishDraughts": "english-draughts",
     "internationalDraughts": "international-draughts",
     "canadianDraughts": "canadian-draughts",
@@ -163,7 +164,8 @@ def test_rbg_count_on_draughts_positions(name: str) -> None:
     assert g.perft(pos, 3, rbg=True) == g.perft(pos, 3)
 
 
-@pytest.mark.parametrize("game", sorted(set(CATALOGUE.values()) - {"chess"}))
+@pytest.mark.parametrize("game", [pytest.param(g, marks=[pytest.mark.slow] if g == "double-chess" else [])
+                                  for g in sorted(set(CATALOGUE.values()) - {"chess"})])
 def test_catalogue_games_are_refereed_and_played_by_computer_players(game: str) -> None:
     """A random game's transcript (positions, then labels) is valid for the referee; a computer player moves."""
     import random

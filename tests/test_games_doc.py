@@ -14,8 +14,8 @@ from tapology.games.registry import shipped_name
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "games.md"
 SLOW_LEAVES = 100_000  # a row whose perft 3 is bigger runs depth 3 with -m slow only
-HEAVY = {"torus:12x8", "klein:12x8"}  # chess's closed boards take seconds to open: -m slow (test_chess_surfaces
-# covers chess there in the default run)
+HEAVY = {"torus:12x8", "klein:12x8",  # chess's closed boards take seconds to open: -m slow (test_chess_surfaces
+         "cylinder:12x16", "mobius:12x16"}  # covers chess there in the default run); double chess's plane row stays
 
 
 def _table(heading: str) -> list[list[str]]:

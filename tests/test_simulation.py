@@ -18,11 +18,16 @@ SAMPLE = {"tictactoe": 1, "tictactopology": 1, "checkers": 15, "chinese-checkers
 PLAYOUTS = {"tictactoe": 3, "tictactopology": 2, "checkers": 1, "chinese-checkers": 1, "chess": 1}
 
 
+HEAVY = {"double-chess"}  # a random game on 192 tiles takes minutes: -m slow only, sampled
+
+
 def _cases(slow: bool) -> list:
     out = []
     for name in SHIPPED:
+        if slow and name in HEAVY:
+            continue
         for board in load_rules(name).boards:
-            marks = [pytest.mark.slow] if slow else []
+            marks = [pytest.mark.slow] if slow or name in HEAVY else []
             out.append(pytest.param(name, board, slow, id=f"{name}-{board}{'-every-ply' if slow else ''}", marks=marks))
     return out
 

@@ -18,9 +18,9 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tapology.game import Position
 from tapology.errors import RuleError
-from tapology.rules.chains import Chains, Found
+from tapology.game import Position
+from tapology.rules.chains import Chains, Found, Path
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import Situation
 from tapology.rules.kernel import KernelSet
@@ -101,9 +101,10 @@ def play_paths(chains: Chains, codes: list[int], player: int, mandatory: bool = 
     piece only passes over do not count; with ``mandatory``, only the chains holding a mandatory class where some
     does.  Cost: the chain walk."""
     apps = chains.comp.apps
-    out: dict[tuple, tuple[Key, bool]] = {}
+    out: dict[tuple, tuple[Key, bool, int]] = {}
 
-    def visit(work: list[int], diff: dict[int, int], start: int, path, flagged: bool, seq: tuple[int, ...]) -> bool:
+    def visit(work: list[int], diff: dict[int, int], start: int, path: Path, flagged: bool,
+              seq: tuple[int, ...]) -> bool:
         found: dict[Key, Found] = {}
         chains.finish(work, codes, diff, player, start, path, flagged, seq, found)
         order: list[int] = []

@@ -27,7 +27,7 @@ def _sim_cases(slow: bool) -> list:
     for game, board in osp.registry_games():
         if slow and game != "chess":
             continue
-        marks = [pytest.mark.slow] if slow else []
+        marks = [pytest.mark.slow] if slow or game == "double-chess" else []  # 192 tiles: a minute a game
         out.append(pytest.param(game, board, slow, id=f"{game}-{board}{'-full' if slow else ''}", marks=marks))
     return out
 
@@ -35,7 +35,7 @@ def _sim_cases(slow: bool) -> list:
 @pytest.mark.parametrize(("game", "board", "full"), _sim_cases(False) + _sim_cases(True))
 def test_openspiel_random_simulation(game: str, board: str, full: bool) -> None:
     # chess has no ply bound of its own; the default run plays it to a bound of 60 plies (scored a draw there)
-    params = {"max_plies": 60} if game == "chess" and not full else {}
+    params = {"max_plies": 60} if game in ("chess", "double-chess") and not full else {}
     g = pyspiel.load_game(osp.game_string(game, board, **params))
     sims = 1 if game in ("chess", "chinese-checkers") else 3
     pyspiel.random_sim_test(g, num_sims=sims, serialize=True, verbose=False)

@@ -19,8 +19,9 @@ import typer
 from tapology.parallel import Executor, TimeUp, check_timeout, executor
 from tapology.reports.base import Report
 
-GameArg = Annotated[str, typer.Argument(help="A game: tictactoe, tictactoe:K, tictactoe:M,N,K, checkers, chinese-checkers, "
-                                             "tictactopology, chess, or a rule file.")]
+GameArg = Annotated[str, typer.Argument(help="A game: a shipped name (tictactoe, checkers, chess, breakthrough, "
+                                             "english-draughts, … — docs/games.md; RBG's names too), tictactoe:K, "
+                                             "tictactoe:M,N,K, NAME:MxN (breakthrough:10x10), or a rule file.")]
 BoardArg = Annotated[str, typer.Argument(help="A board file (.toml) or a built-in name such as torus:3x3.")]
 BoardOpt = Annotated[str | None, typer.Option("--board", help="Board: a built-in name such as torus:3x3, or a file.")]
 DomainOpt = Annotated[str | None, typer.Option("--domain", help="Chart domain: box, plus, box:R, ball:R.")]

@@ -54,6 +54,9 @@ def register(app: typer.Typer) -> None:
         ray: RayOpt = False,
         ray_address: RayAddressOpt = None,
         timeout: TimeoutOpt = None,
+        rbg: Annotated[bool, typer.Option("--rbg", help="Count each turn once per way of playing it (a multi-jump "
+                                                        "once per order of its jumps), as Regular Boardgames counts; "
+                                                        "docs/games.md.")] = False,
         as_json: JsonOpt = False,
     ) -> None:
         """Count the leaf turns at a depth (a finished game has no children; optional draw rules left out), split
@@ -63,7 +66,7 @@ def register(app: typer.Typer) -> None:
         with stops(), progress_bar(f"perft {depth} tasks") as update:
             rep = perft_report(game, depth, board, position, by_first_turn=by_first, progress=update,
                                ex=executor_option(workers, ray, ray_address), timeout=timeout, plan=note,
-                               bulk=not no_bulk)
+                               bulk=not no_bulk, rbg=rbg)
         emit(rep, as_json)
 
     @app.command()

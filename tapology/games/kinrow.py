@@ -250,7 +250,7 @@ def kinrow_k(rules: RuleSet) -> int | None:
         return None
     if by[1].oriented or by[2].oriented:
         return None
-    if rules.initial.layout or rules.initial.tiles or rules.initial.to_move != 0:
+    if rules.initial.layout or rules.initial.tiles or rules.initial.fill or rules.initial.to_move != 0:
         return None
     kinds = sorted(e.kind for e in rules.ends)
     if kinds != ["line", "no-turns"]:

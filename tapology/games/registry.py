@@ -6,6 +6,8 @@ GAME is
   ``tictactopology``, ``chess`` (files in ``tapology/games/data/``);
 * ``tictactoe:K`` (K in a row on the rule set's board, or ``--board``) or ``tictactoe:M,N,K``
   (K in a row on ``plane:MxN``); ``tic-tac-toe`` and ``mnk`` are other names for it;
+* a shipped rule set by RBG's name for it (``foxAndHounds``, ``chess_kingCapture``: case, ``-`` and ``_`` do not
+  matter), and ``NAME:MxN`` (or RBG's ``NAME_MxN``) for the rule sets set up by regions (``breakthrough:10x10``);
 * the path of a rule file.
 
 :func:`open_game` gives the rule engine's game (:class:`RuleGame`, with the rule set's notation,
@@ -33,7 +35,8 @@ from tapology.rules.parse import load_rules as load_rule_file
 from tapology.rules.position import position_from_table, read_position_file
 
 DATA = Path(__file__).resolve().parent / "data"
-SHIPPED = ("tictactoe", "checkers", "chinese-checkers", "tictactopology", "chess")
+_FIRST = ("tictactoe", "checkers", "chinese-checkers", "tictactopology", "chess")
+SHIPPED = (*_FIRST, *sorted(p.stem for p in DATA.glob("*.toml") if p.stem not in _FIRST))
 NOTATIONS: dict[str, type] = {"chess": ChessNotation}
 _TTT = re.compile(r"^(?:tictactoe|tic-tac-toe|mnk)(?::(\d+)(?:,(\d+),(\d+))?)?$")
 
@@ -58,12 +61,49 @@ def load_rules(spec: str) -> RuleSet:
         ends = tuple(dataclasses.replace(e, k=k) if e.kind == "line" else e for e in base.ends)
         board = f"plane:{rows}x{cols}" if rows else base.board
         return dataclasses.replace(base, name=text, board=board, boards=(board,), ends=ends)
-    if text in SHIPPED:
-        return load_rule_file(DATA / f"{text}.toml")
+    shipped = shipped_name(text)
+    if shipped is not None:
+        return load_shipped(shipped)
+    m = _SIZED.match(text)
+    if m and shipped_name(m.group(1)) is not None and not Path(text).exists():
+        return sized_rules(load_shipped(str(shipped_name(m.group(1)))), text, m.group(2), m.group(3))
     if not Path(text).exists():
         raise RuleError(f"{spec}: no such rule file or built-in game (built-in: {', '.join(SHIPPED)}, "
-                        "tictactoe:K, tictactoe:M,N,K)")
+                        "tictactoe:K, tictactoe:M,N,K, NAME:MxN)")
     return load_rule_file(text)
+
+
+def load_shipped(name: str) -> RuleSet:
+    """A shipped rule set by its file name."""
+    return load_rule_file(DATA / f"{name}.toml")
+
+
+def _squash(name: str) -> str:
+    return name.lower().replace("-", "").replace("_", "")
+
+
+_SQUASHED = {_squash(n): n for n in SHIPPED}
+_SIZED = re.compile(r"^(.+?)[:_](\d{1,4})x(\d{1,4})$")
+
+
+def shipped_name(name: str) -> str | None:
+    """The shipped rule set a name means: its file name, or RBG's (``foxAndHounds``, ``chess_kingCapture``) in any
+    case with or without ``-`` and ``_``; None when no shipped rule set has it."""
+    return _SQUASHED.get(_squash(name))
+
+
+def sized_rules(rules: RuleSet, spec: str, rows: str, cols: str) -> RuleSet:
+    """A shipped rule set on its board kind in another size (``breakthrough:10x10`` is breakthrough on
+    ``plane:10x10``); only for rule sets whose start position is set up by regions (``[initial] fill``), not by a
+    fixed layout."""
+    if rules.initial.layout or rules.initial.tiles or rules.setups:
+        raise RuleError(f"game {spec!r}: {rules.name} has a fixed start position; it has no size variants "
+                        "(use --board for another surface of its size)")
+    if int(rows) < 1 or int(cols) < 1:
+        raise RuleError(f"game {spec!r}: sizes must be at least 1")
+    kind = rules.board.split(":", 1)[0]
+    board = f"{kind}:{int(rows)}x{int(cols)}"
+    return dataclasses.replace(rules, name=f"{rules.name}:{int(rows)}x{int(cols)}", board=board, boards=(board,))
 
 
 def notation_of(rules: RuleSet) -> Notation | None:

@@ -150,16 +150,29 @@ class PerftReport(Report):
 def perft_report(spec: str, depth: int, board: str | None = None, position: str | None = None, *,
                  by_first_turn: bool = False, progress: Progress | None = None, ex: Executor | None = None,
                  timeout: float | None = None, plan: Callable[[str], None] | None = None,
-                 bulk: bool = True) -> PerftReport:
+                 bulk: bool = True, rbg: bool = False) -> PerftReport:
     """perft (optional end rules left out) split into tasks by first turns (:func:`tapology.games.perft.run_perft`)
     on ``ex`` (None: this process for a small count, every core for a big one, as estimated); ``plan(text)`` hears
     the estimate before the count starts.  ``timeout`` seconds or Ctrl-C give the finished tasks' count, partial.
-    ``bulk=False`` makes every leaf turn instead of counting the last ply (the same count, for speed comparisons)."""
+    ``bulk=False`` makes every leaf turn instead of counting the last ply (the same count, for speed comparisons);
+    ``rbg``: each turn once per way of playing it, as Regular Boardgames counts (in this process, in Python)."""
     if depth < 0:
         raise OptionError(f"--depth {depth}: must be ≥ 0")
     check_timeout(timeout)
     check("depth", depth, f"--depth {depth}: turns", OptionError)  # the native engine counts in 32 bits
+    if rbg and by_first_turn:
+        raise OptionError("--rbg with --divide: RBG's count has no first-turn labels (a turn may be played several "
+                          "ways); count without --divide")
     g, pos = perft_game(spec, board, position)  # opened once: run_perft below counts on the same tables
+    if rbg:
+        t0 = time.perf_counter()
+        with time_limit(timeout) as lim:
+            try:
+                nodes, done = g.perft(pos, depth, rbg=True), True
+            except KeyboardInterrupt:
+                nodes, done = 0, False
+        return PerftReport(depth, nodes, time.perf_counter() - t0, None, done, None, 1, int(done), "serial", [],
+                           lim.stopped(done), timeout)
     t0 = time.perf_counter()
     with time_limit(timeout) as lim:  # a limit running out in the estimate leaves nothing to print
         estimate, exact = estimate_leaves(g, pos, depth)

@@ -101,6 +101,7 @@ class Chains:
         self.comp = comp
         self.h = comp.h
         self.mandatory = frozenset(rules.mandatory)
+        self.ends_chain = tuple(m.final for m in rules.moves)  # by move index: may a chain end with it
         self.royal_values = frozenset(rules.state_index[r].value for r in rules.royal)
         self.has_move_cleanup = any(c.when == "move" for c in rules.cleanups)
         self._groups: dict[tuple[int, str], list[tuple[tuple[Condition, ...], list[App]]]] = {}
@@ -247,6 +248,8 @@ class Chains:
     def finish(self, work: list[int], codes: list[int], diff: dict[int, int], player: int, start: int, path: Path,
                flagged: bool, seq: tuple[int, ...], found: dict[Key, Found], royal: bool = True) -> None:
         """Record a complete chain: run the turn's clean-ups, check the royal rule, key the result."""
+        if seq and not self.ends_chain[self.comp.apps[seq[-1]].move]:
+            return  # the last move may not end a chain (``final = false``)
         final = self.final_changes(work, codes, diff, player)
         if final is None:
             return

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 from collections import OrderedDict
 
-from tapology.errors import PositionError, RuleError, TapologyError, TurnError
+from tapology.errors import GameError, PositionError, RuleError, TapologyError, TurnError
 from tapology.game import Position, Turn
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board
@@ -25,6 +25,7 @@ from tapology.rules.chains import Chains, Found
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import Claim, EndRules, Score, Situation, end_text
 from tapology.rules.labels import Notation, path_label, unique_labels
+from tapology.rules.maximum import keep_most
 from tapology.rules.model import Initial, RuleSet
 from tapology.rules.native import ready as native_ready
 from tapology.rules.native import turn_keys as native_turn_keys
@@ -56,6 +57,9 @@ class RuleGame:
         self.name = rules.name
         self.players = rules.players
         self.board_name = board or rules.board
+        why = rules.refusal(self.board_name)
+        if why is not None:
+            raise GameError(f"{rules.name} on {self.board_name!r}: not meaningful: {why}")
         self.board, atlas, file_regions = open_game_board(self.board_name, rules)
         self.regions: Regions = resolve_regions(rules, self.board_name, self.board, file_regions)
         self.h = rules.grid.group.order
@@ -153,6 +157,19 @@ class RuleGame:
                     t = self.board.tile(tid, f"{where} tiles")
                 except TapologyError as exc:
                     raise PositionError(str(exc)) from None
+                states[t] = sd.value
+                frames[t] = self.frame_of(sd.name, default_frames)
+        filled: dict[int, str] = {}
+        for name, region in ini.fill:
+            if region not in self.regions:
+                raise PositionError(f"{where}: fill: {name} = {region!r}: board {self.board_name!r} has no such region "
+                                    f"(regions: {', '.join(sorted(self.regions)) or 'none'})")
+            sd = r.state_index[name]
+            for t in self.regions[region]:
+                if t in filled and filled[t] != name:
+                    raise PositionError(f"{where}: fill: regions of {filled[t]} and {name} meet on tile "
+                                        f"{self.board.tiles[t]} of board {self.board_name!r} (too small)")
+                filled[t] = name
                 states[t] = sd.value
                 frames[t] = self.frame_of(sd.name, default_frames)
         return self.make_position(self.board, states, frames, ini.to_move, 0)
@@ -272,7 +289,7 @@ class RuleGame:
             raise RuleError(f"unknown backend {backend!r} (use {', '.join(BACKENDS)})")
         if self.mandatory and any(f.flagged for f in found.values()):
             found = {k: f for k, f in found.items() if f.flagged}
-        return found
+        return keep_most(ch, found)
 
     @staticmethod
     def _ordered(found: dict[Key, Found]) -> list[tuple[Key, Found]]:
@@ -405,7 +422,7 @@ class RuleGame:
         raise TurnError(f"turn {label!r} is not legal here (legal: {shown or 'none, the game is over'})")
 
     # ---- perft ------------------------------------------------------------------------------
-    def perft(self, pos: Position, depth: int) -> int:
+    def perft(self, pos: Position, depth: int, rbg: bool = False) -> int:
         """Leaf turns at ``depth`` (a finished game has no children; optional end rules left out), counting the last
-        ply in bulk.  See :mod:`tapology.rules.perft`."""
-        return count_leaves(self, pos, depth)
+        ply in bulk; ``rbg``: each turn once per way of playing it, as RBG counts.  See :mod:`tapology.rules.perft`."""
+        return count_leaves(self, pos, depth, rbg=rbg)

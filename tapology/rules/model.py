@@ -120,6 +120,7 @@ class Move:
     safe: tuple[Cell, ...] = ()
     line: int = 0
     slide: bool = False  # set by ``repeat``: a repeated move labels only where the piece ends
+    final: bool = True  # False: a chain may not end with this move (a flying king's approach must end in a capture)
 
     @cached_property
     def origin(self) -> PatternCell:
@@ -193,12 +194,14 @@ class EndRule:
 
 @dataclass(frozen=True)
 class Initial:
-    """The start position: a layout of state symbols over the tiles in board order, lists of tiles per state, frames."""
+    """The start position: a layout of state symbols over the tiles in board order, lists of tiles per state, frames,
+    and regions filled with a state (``fill``: one rule set sets up every board size, as breakthrough's home rows)."""
 
     layout: tuple[str, ...] = ()
     tiles: tuple[tuple[str, tuple[str, ...]], ...] = ()
     frames: tuple[tuple[str, int], ...] = ()
     to_move: int = 0
+    fill: tuple[tuple[str, str], ...] = ()  # state -> region name, applied after layout and tiles
 
 
 @dataclass(frozen=True)
@@ -234,6 +237,12 @@ class RuleSet:
     setups: tuple[Setup, ...] = ()
     counters: tuple[Counter, ...] = ()
     notation: str = ""  # a game notation for labels and positions ("chess": UCI, SAN, FEN)
+    refused: tuple[tuple[tuple[str, ...], str], ...] = ()  # board patterns the game is not meaningful on, with why
+    maximum: tuple[str, ...] = ()  # move classes of which a legal turn must hold the most (draughts' maximum capture)
+
+    def refusal(self, board: str) -> str | None:
+        """Why the game is not meaningful on ``board`` (the first ``[[refuse]]`` whose patterns match), or None."""
+        return next((why for pats, why in self.refused if any(fnmatchcase(board, p) for p in pats)), None)
 
     @cached_property
     def state_index(self) -> dict[str, StateDef]:

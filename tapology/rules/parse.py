@@ -39,8 +39,10 @@ from tapology.rules.model import (
 from tapology.rules.pattern import parse_pattern
 
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
-            "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation"}
-MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe"}
+            "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "refuse",
+            "maximum"}
+MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
+             "final"}
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
             "optional", "counter", "claim", "name"}
@@ -194,6 +196,8 @@ class _Reader:
                 raise w.err(f"[[move]] {m.name!r}: safe cells are tested as if a royal piece of the mover stood there, "
                             "but the rule set names no royal states", "move", i, "safe")
         self._check_mandatory(mandatory, moves)
+        maximum = self._names_list("maximum")
+        self._check_mandatory(maximum, moves, "maximum")
         regions = self._regions(self.data.get("regions", {}), "[regions]", "regions")
         setups = self._setups()
         extra: list[Cell] = []
@@ -211,7 +215,23 @@ class _Reader:
         return RuleSet(str(name), self.grid, self.players, self.states, tuple(moves), tuple(cleanups), tape,
                        tuple(ends), self._initial(self.data.get("initial", {}), "initial"), board, tuple(boards),
                        mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters,
-                       self._notation())
+                       self._notation(), self._refused(), maximum)
+
+    def _refused(self) -> tuple[tuple[tuple[str, ...], str], ...]:
+        """``[[refuse]]``: boards (fnmatch patterns) the game is not meaningful on, each with the reason."""
+        out = []
+        for i, r in enumerate(self._list("refuse")):
+            bad = sorted(set(r) - {"boards", "reason"})
+            if bad:
+                raise self.where.err(f"[[refuse]]: unknown key {bad[0]!r} (known: boards, reason)", "refuse", i, bad[0])
+            boards, reason = r.get("boards"), r.get("reason")
+            if not isinstance(boards, list) or not boards or not all(isinstance(b, str) for b in boards):
+                raise self.where.err("[[refuse]]: boards must be a list of board names or patterns", "refuse", i,
+                                     "boards")
+            if not isinstance(reason, str) or not reason.strip() or "\n" in reason:
+                raise self.where.err("[[refuse]]: reason must be one line of text", "refuse", i, "reason")
+            out.append((tuple(boards), reason.strip()))
+        return tuple(out)
 
     def _notation(self) -> str:
         note = self.data.get("notation", "")
@@ -219,12 +239,12 @@ class _Reader:
             raise self.where.err(f"notation {note!r}: the known notation is \"chess\"", key="notation")
         return str(note)
 
-    def _check_mandatory(self, mandatory: tuple[str, ...], moves: list[Move]) -> None:
+    def _check_mandatory(self, mandatory: tuple[str, ...], moves: list[Move], key: str = "mandatory") -> None:
         classes = {m.klass for m in moves if m.klass}
         for c in mandatory:
             if c not in classes:
-                raise self.where.err(f"mandatory: no move has class {c!r} (classes: {', '.join(sorted(classes)) or 'none'})",
-                                     key="mandatory")
+                raise self.where.err(f"{key}: no move has class {c!r} (classes: {', '.join(sorted(classes)) or 'none'})",
+                                     key=key)
 
     # ---- pieces ------------------------------------------------------------------
     def _list(self, key: str) -> list[dict[str, Any]]:
@@ -456,8 +476,13 @@ class _Reader:
         start = spec.get("start", True)
         if not isinstance(start, bool) or not isinstance(klass, str):
             raise w.err(f"{what}: start must be true/false and class a name", "move", i, "start")
+        final = spec.get("final", True)
+        if not isinstance(final, bool):
+            raise w.err(f"{what}: final must be true or false", "move", i, "final")
+        if not final and not links and not rep:
+            raise w.err(f"{what}: final = false needs links (or repeat): no chain could ever end", "move", i, "final")
         return Move(name, cells, orients, players, to, tuple(links), start, klass, tuple(safe), w.line("move", i),
-                    bool(rep))
+                    bool(rep), final)
 
     def _expand_links(self, m: Move) -> Move:
         """Links naming a move with alternatives reach each of its variants."""
@@ -687,14 +712,14 @@ class _Reader:
     def _setups(self) -> tuple[Setup, ...]:
         out = []
         for i, st in enumerate(self._list("setup")):
-            bad = sorted(set(st) - {"boards", "layout", "tiles", "frames", "to_move", "regions"})
+            bad = sorted(set(st) - {"boards", "layout", "tiles", "frames", "to_move", "fill", "regions"})
             if bad:
                 raise self.where.err(f"[[setup]]: unknown key {bad[0]!r} (known: boards, layout, tiles, frames, to_move, "
-                                     "regions)", "setup", i, bad[0])
+                                     "fill, regions)", "setup", i, bad[0])
             boards = st.get("boards")
             if not isinstance(boards, list) or not boards or not all(isinstance(b, str) for b in boards):
                 raise self.where.err("[[setup]]: boards must be a list of board names or patterns", "setup", i, "boards")
-            ini = {k: v for k, v in st.items() if k in ("layout", "tiles", "frames", "to_move")}
+            ini = {k: v for k, v in st.items() if k in ("layout", "tiles", "frames", "to_move", "fill")}
             out.append(Setup(tuple(boards), self._initial(ini, "setup", i),
                              self._regions(st.get("regions", {}), "[[setup]] regions", "setup", i)))
         return tuple(out)
@@ -704,9 +729,10 @@ class _Reader:
         what = f"[{table}]" if table == "initial" else f"[[{table}]]"
         if not isinstance(ini, dict):
             raise w.err(f"{what}: expected a table", table, index)
-        bad = sorted(set(ini) - {"layout", "tiles", "frames", "to_move"})
+        bad = sorted(set(ini) - {"layout", "tiles", "frames", "to_move", "fill"})
         if bad:
-            raise w.err(f"{what}: unknown key {bad[0]!r} (known: layout, tiles, frames, to_move)", table, index, bad[0])
+            raise w.err(f"{what}: unknown key {bad[0]!r} (known: layout, tiles, frames, to_move, fill)", table, index,
+                        bad[0])
         layout = ini.get("layout", "")
         if not isinstance(layout, str):
             raise w.err(f"{what}: layout must be a string", table, index, "layout")
@@ -730,8 +756,14 @@ class _Reader:
         to_move = ini.get("to_move", self.players[0])
         if to_move not in self.players:
             raise w.err(f"{what}: to_move: unknown player {to_move!r}", table, index, "to_move")
+        fill = ini.get("fill", {})
+        if not isinstance(fill, dict) or not all(isinstance(v, str) for v in fill.values()):
+            raise w.err(f"{what}: fill must be a table state = region name", table, index, "fill")
+        for x in fill:
+            if x not in self.state_names:
+                raise w.err(f"{what}: fill: unknown state {x!r}", table, index, "fill")
         return Initial(toks, tuple((x, tuple(str(v) for v in vs)) for x, vs in tiles.items()),
-                       tuple(frames.items()), self.players.index(to_move))
+                       tuple(frames.items()), self.players.index(to_move), tuple(fill.items()))
 
 
 def parse_rules(text: str, source: str = "<rules>") -> RuleSet:

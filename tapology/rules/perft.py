@@ -6,6 +6,10 @@ generated kernels of :mod:`tapology.rules.kernel` where the rule set has no clea
 pieces, every other position through :class:`tapology.rules.chains.Chains`.  Rule sets with
 tape moves, chain end rules, or end rules that read counters or the history are counted over
 positions (:meth:`RuleGame.turns` with the optional rules left out).
+
+``rbg=True`` counts as Regular Boardgames does: a turn once per **way of playing it** (each
+distinct order in which it changes tiles: a multi-jump once per order of the pieces it takes)
+instead of once per result.  It runs in Python on the chain walk; docs/games.md says how each game's turns map.
 """
 
 from __future__ import annotations
@@ -14,11 +18,13 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from tapology.errors import RuleError
 from tapology.game import Position
-from tapology.rules.chains import Chains
+from tapology.rules.chains import Chains, Found, Path
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import Situation
 from tapology.rules.kernel import KernelSet
+from tapology.rules.maximum import count_of, keep_most
 from tapology.rules.native import perft as native_perft
 
 if TYPE_CHECKING:
@@ -44,12 +50,19 @@ def on_codes(game: RuleGame) -> bool:
                                                for e in game.strict_ends.ends)
 
 
-def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True, bulk: bool = True) -> int:
+def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True, bulk: bool = True,
+                 rbg: bool = False) -> int:
     """Leaf turns at ``depth`` below ``pos``; a finished game has no children.  Cost: the tree above the last ply
     (``bulk=False``: every leaf turn is made too, as perfts that count made moves do).  The native engine counts
-    where it can (``native=False``: always in Python)."""
+    where it can (``native=False``: always in Python).  ``rbg``: each turn once per way of playing it, as RBG
+    counts (see the module docstring)."""
     if depth <= 0:
         return 1
+    if rbg:
+        if not on_codes(game):
+            raise RuleError(f"perft --rbg: {game.name} has tape moves or strict end rules that read chains, counters "
+                            "or the history; --rbg counts over tile codes only")
+        return _counter(game, pos, paths=True)(game.codes(pos), pos.to_move, pos.ply, depth)
     if not on_codes(game):
         return _by_positions(game, pos, depth, bulk)
     if native:
@@ -83,13 +96,45 @@ def _by_positions(game: RuleGame, pos: Position, depth: int, bulk: bool = True) 
     return sum(_by_positions(game, t.result, depth - 1, bulk) for t in turns)
 
 
-def _counter(game: RuleGame, pos: Position, bulk: bool = True) -> Callable[[list[int], int, int, int], int]:
-    """The recursive counter over codes for the board of ``pos`` (``bulk=False``: each leaf turn made)."""
+def play_paths(chains: Chains, codes: list[int], player: int, mandatory: bool = True) -> list[Key]:
+    """The turns of ``player``, each once per way of playing it, as RBG tells its moves apart: a key for every
+    complete chain (the turn's clean-ups and the royal rule applied) per distinct order in which the chain first
+    writes the tiles it changes — a multi-jump once per order of the pieces it takes, while the empty tiles a
+    piece only passes over do not count; with ``mandatory``, only the chains holding a mandatory class where some
+    does.  Cost: the chain walk."""
+    apps = chains.comp.apps
+    out: dict[tuple, tuple[Key, bool, int]] = {}
+
+    def visit(work: list[int], diff: dict[int, int], start: int, path: Path, flagged: bool,
+              seq: tuple[int, ...]) -> bool:
+        found: dict[Key, Found] = {}
+        chains.finish(work, codes, diff, player, start, path, flagged, seq, found)
+        order: list[int] = []
+        for i in seq:
+            for u, _src, _map in apps[i].writes:
+                if u in diff and u not in order:
+                    order.append(u)
+        for key in found:
+            out.setdefault((key, tuple(order)), (key, flagged, count_of(chains, seq)))
+        return False
+
+    chains.walk(codes, player, chains.entries(codes, player), visit)
+    got = list(out.values())
+    if mandatory and chains.mandatory and any(f for _k, f, _n in got):
+        got = [g for g in got if g[1]]
+    most = max((n for _k, _f, n in got), default=0)
+    return [k for k, _f, n in got if n == most]
+
+
+def _counter(game: RuleGame, pos: Position, bulk: bool = True,
+             paths: bool = False) -> Callable[[list[int], int, int, int], int]:
+    """The recursive counter over codes for the board of ``pos`` (``bulk=False``: each leaf turn made; ``paths``:
+    each turn once per way of playing it)."""
     chains = game.chains(pos.board)
     comp = chains.comp
     n_players = len(game.players)
     mandatory = game.mandatory
-    use_kernel = not game.rules.cleanups and not game.royal_values
+    use_kernel = not game.rules.cleanups and not game.royal_values and not paths and not game.rules.maximum
     kernels = [kernels_for(chains).kernel(p) for p in range(n_players)] if use_kernel else []
     keys = kernels_for(chains).keys if use_kernel else []
     ends = game.strict_ends
@@ -107,14 +152,16 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True) -> Callable[[list
         return ends.outcome(comp, chains, sit, part="moves") is not None
 
     def legal(codes: list[int], p: int) -> list:
+        if paths:
+            return play_paths(chains, codes, p)
         if use_kernel:
             got = kernels[p](codes)
             if got is not None:
                 return [keys[i] for i in got]
         found = chains.turns(codes, p)
         if mandatory and any(f.flagged for f in found.values()):
-            return [k for k, f in found.items() if f.flagged]
-        return list(found)
+            found = {k: f for k, f in found.items() if f.flagged}
+        return list(keep_most(chains, found))
 
     def count(codes: list[int], p: int) -> int:
         if use_kernel:

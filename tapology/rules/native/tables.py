@@ -154,6 +154,10 @@ def build(chains: Chains) -> Tables:
         raise Unsupported("tape moves")
     if chains.has_move_cleanup:
         raise Unsupported('clean-ups run after each move (when = "move")')
+    if rules.maximum:
+        raise Unsupported("the maximum rule (turns holding the most moves of a class)")
+    if not all(m.final for m in rules.moves):
+        raise Unsupported("moves that may not end a chain (final = false)")
     _force(chains)
     b = _Builder(chains)
     n, nd, np_, h = comp.n, b.nd, comp.np, comp.h

@@ -1,0 +1,30 @@
+"""The maximum rule (``maximum = ["capture"]``): where some turn holds moves of these classes, only the turns with
+the most of them are legal — international draughts' "take the most pieces".
+
+A turn's count is read on the route its :class:`~tapology.rules.chains.Found` keeps (its shortest); routes to one
+result take the same pieces in draughts, so any route gives the same count.  The native engine does not run this
+rule: rule sets that name it are counted in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tapology.rules.chains import Chains, Found
+from tapology.rules.compiled import Key
+
+
+def count_of(chains: Chains, seq: Sequence[int]) -> int:
+    """How many moves of the rule set's maximum classes the chain ``seq`` holds."""
+    classes = chains.rules.maximum
+    apps = chains.comp.apps
+    return sum(1 for i in seq if apps[i].klass in classes)
+
+
+def keep_most(chains: Chains, found: dict[Key, Found]) -> dict[Key, Found]:
+    """``found`` after the maximum rule (unchanged when the rule set names none, or no turn holds such a move)."""
+    if not chains.rules.maximum or not found:
+        return found
+    counts = {k: count_of(chains, f.apps) for k, f in found.items()}
+    most = max(counts.values())
+    return found if most == 0 else {k: f for k, f in found.items() if counts[k] == most}

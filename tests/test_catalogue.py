@@ -1,0 +1,209 @@
+"""The games of the Regular Boardgames catalogue shipped as rule sets: names, size variants, set-ups by region,
+and ``perft --rbg`` (each turn once per way of playing it).  Their counts against RBG are in tests/data/perft."""
+
+from __future__ import annotations
+
+import pytest
+
+from tapology.errors import OptionError, PositionError, RuleError
+from tapology.games import SHIPPED, load_rules, open_game
+from tapology.games.registry import shipped_name
+from tapology.reports.games import perft_report
+from tapology.rules.parse import parse_rules
+
+CATALOGUE = {  # RBG's file name -> the shipped rule set
+    "breakthrough": "breakthrough",
+    "knightthrough": "knightthrough",
+    "chess": "chess",
+    "chess_kingCapture": "chess-king-capture",
+    "chessGardner5x5_kingCapture": "chess-gardner-5x5-king-capture",
+    "chessLosAlamos6x6_kingCapture": "chess-los-alamos-6x6-king-capture",
+    "chessSilverman4x5_kingCapture": "chess-silverman-4x5-king-capture",
+    "doubleChess": "double-chess",
+    "englishDraughts": "english-draughts",
+    "internationalDraughts": "international-draughts",
+    "canadianDraughts": "canadian-draughts",
+}
+
+
+@pytest.mark.parametrize(("rbg", "shipped"), sorted(CATALOGUE.items()))
+def test_rbg_names_and_kebab_names_load_the_shipped_rule_set(rbg: str, shipped: str) -> None:
+    assert shipped in SHIPPED
+    assert shipped_name(rbg) == shipped
+    assert shipped_name(rbg.lower()) == shipped
+    assert load_rules(rbg).source == load_rules(shipped).source
+
+
+def test_unknown_names_are_refused_in_one_line() -> None:
+    with pytest.raises(RuleError, match="no such rule file or built-in game"):
+        load_rules("breakthroughs")
+
+
+@pytest.mark.parametrize(("spec", "board", "first"), [("breakthrough:5x5", "plane:5x5", 13),
+                                                      ("breakthrough_10x10", "plane:10x10", 28),
+                                                      ("knightthrough:6x6", "plane:6x6", 28)])
+def test_size_variants_come_from_one_rule_set(spec: str, board: str, first: int) -> None:
+    g = open_game(spec)
+    assert g.board_name == board
+    pos = g.initial()
+    n = int(board.split(":")[1].split("x")[1])
+    assert pos.board.states.count(1) == pos.board.states.count(2) == 2 * n  # two home rows each, filled by region
+    assert g.perft(pos, 1) == first
+
+
+def test_size_variants_need_a_start_set_up_by_regions() -> None:
+    with pytest.raises(RuleError, match="fixed start position"):
+        load_rules("chess:10x10")
+    with pytest.raises(PositionError, match="meet on tile"):  # home rows overlap: refused, not overwritten
+        open_game("breakthrough:3x3").initial()
+
+
+def test_fill_names_states_and_regions() -> None:
+    base = 'name = "x"\nplayers = ["a", "b"]\n[states]\nempty = 0\np = { value = 1, owner = "a" }\n'
+    move = '[[move]]\nname = "m"\ncells = [[0, 0, "own", "empty"]]\n'
+    with pytest.raises(RuleError, match="fill: unknown state 'q'"):
+        parse_rules(base + '[initial]\nfill = { q = "home" }\n' + move)
+    rules = parse_rules(base + '[regions]\nhome = "row:1"\n[initial]\nfill = { p = "home" }\n'
+                        '[[move]]\nname = "m"\ncells = [[0, 0, "own", "empty"]]\n')
+    assert rules.initial.fill == (("p", "home"),)
+    from tapology.rules import RuleGame
+
+    assert RuleGame(rules, "plane:2x3").initial().board.states == (1, 1, 1, 0, 0, 0)
+    bad = parse_rules(base + '[initial]\nfill = { p = "nowhere" }\n[[move]]\nname = "m"\ncells = [[0, 0, "own", "empty"]]\n')
+    with pytest.raises(PositionError, match="no such region"):
+        RuleGame(bad, "plane:2x3").initial()
+
+
+@pytest.mark.parametrize(("game", "depth"), [("breakthrough", 3), ("knightthrough", 2), ("chess-king-capture", 2),
+                                             ("english-draughts", 4), ("chess", 2)])
+def test_rbg_count_equals_tapology_count_where_each_turn_has_one_way(game: str, depth: int) -> None:
+    g = open_game(game)
+    pos = g.initial()
+    assert g.perft(pos, depth, rbg=True) == g.perft(pos, depth)
+
+
+def test_rbg_count_needs_no_divide() -> None:
+    with pytest.raises(OptionError, match="--rbg with --divide"):
+        perft_report("english-draughts", 2, by_first_turn=True, rbg=True)
+    assert perft_report("english-draughts", 3, rbg=True).nodes == 302
+
+
+def _flying_king():
+    from pathlib import Path
+
+    from tapology.games.registry import open_position
+
+    path = Path(__file__).parent / "data" / "perft" / "international-draughts-king.toml"
+    return open_position("international-draughts", None, str(path))
+
+
+def test_maximum_rule_keeps_only_the_turns_that_take_the_most() -> None:
+    import dataclasses
+
+    from tapology.rules import RuleGame
+
+    g, pos = _flying_king()
+    turns = g.turns(pos)
+    assert len(turns) == 2 and all(t.label.count("x") == 2 for t in turns)  # both take the two men
+    lax = RuleGame(dataclasses.replace(g.rules, maximum=()), g.board_name)
+    loose = lax.turns(pos)
+    assert len(loose) > 2 and any(t.label.count("x") == 1 for t in loose)  # single captures come back
+
+
+def test_a_move_that_may_not_end_a_chain_never_ends_a_turn() -> None:
+    import dataclasses
+
+    from tapology.rules import RuleGame
+
+    g, pos = _flying_king()
+    moves = tuple(dataclasses.replace(m, final=True) if m.name == "king-approach" else m for m in g.rules.moves)
+    lax = RuleGame(dataclasses.replace(g.rules, moves=moves, maximum=()), g.board_name)
+    strict = RuleGame(dataclasses.replace(g.rules, maximum=()), g.board_name)
+    # an approach that ends without a jump would be a capture turn that slides on afterwards
+    assert len(lax.turns(pos)) > len(strict.turns(pos))
+
+
+def test_maximum_and_final_are_checked_and_run_in_python() -> None:
+    from tapology.rules import native
+
+    base = 'name = "x"\nplayers = ["a", "b"]\n[states]\nempty = 0\np = { value = 1, owner = "a" }\n'
+    with pytest.raises(RuleError, match="maximum: no move has class 'take'"):
+        parse_rules('maximum = ["take"]\n' + base + '[[move]]\nname = "m"\ncells = [[0, 0, "own", "empty"]]\n')
+    with pytest.raises(RuleError, match="final = false needs links"):
+        parse_rules(base + '[[move]]\nname = "m"\nfinal = false\ncells = [[0, 0, "own", "empty"]]\n')
+    g, pos = _flying_king()
+    if native.available():
+        assert "maximum" in native.why_not(g.chains(pos.board))
+
+
+def test_refuse_entries_are_checked() -> None:
+    base = ('name = "x"\nplayers = ["a", "b"]\n[states]\nempty = 0\np = { value = 1, owner = "a" }\n'
+            '[[move]]\nname = "m"\ncells = [[0, 0, "own", "empty"]]\n')
+    with pytest.raises(RuleError, match="reason must be one line"):
+        parse_rules(base + '[[refuse]]\nboards = ["torus:*"]\nreason = ""\n')
+    with pytest.raises(RuleError, match="boards must be a list"):
+        parse_rules(base + '[[refuse]]\nboards = "torus:*"\nreason = "no"\n')
+    from tapology.errors import GameError
+    from tapology.rules import RuleGame
+
+    rules = parse_rules(base + '[[refuse]]\nboards = ["torus:*"]\nreason = "wraps"\n')
+    with pytest.raises(GameError, match="not meaningful: wraps"):
+        RuleGame(rules, "torus:3x3")
+    assert RuleGame(rules, "plane:3x3").board_name == "plane:3x3"
+
+
+@pytest.mark.parametrize("name", ["international-draughts-king", "international-draughts-ring",
+                                  "international-draughts-mixed"])
+def test_rbg_count_on_draughts_positions(name: str) -> None:
+    from pathlib import Path
+
+    from tapology.games.registry import open_position
+
+    path = Path(__file__).parent / "data" / "perft" / f"{name}.toml"
+    g, pos = open_position("international-draughts", None, str(path))
+    assert g.perft(pos, 3, rbg=True) == g.perft(pos, 3)
+
+
+@pytest.mark.parametrize("game", [pytest.param(g, marks=[pytest.mark.slow] if g == "double-chess" else [])
+                                  for g in sorted(set(CATALOGUE.values()) - {"chess"})])
+def test_catalogue_games_are_refereed_and_played_by_computer_players(game: str) -> None:
+    """A random game's transcript (positions, then labels) is valid for the referee; a computer player moves."""
+    import random
+
+    from tapology.adapters.match import make_player, play_game
+    from tapology.play.referee import referee
+    from tapology.play.transcript import read_transcript, write_transcript
+
+    g = open_game(game)
+    rng = random.Random(game)
+    pos = g.initial()
+    positions, labels = [pos], []
+    for _ in range(30):
+        turns = g.turns(pos)
+        if not turns:
+            break
+        t = rng.choice(turns)
+        labels.append(t.label)
+        pos = t.result
+        positions.append(pos)
+    rep = referee(g, read_transcript(g, write_transcript(g, positions)))
+    assert rep.valid and rep.turns == labels
+    rep = referee(g, read_transcript(g, "".join(f'"{lab}"\n' for lab in labels)))
+    assert rep.valid and rep.final == positions[-1]
+    a = make_player(game, None, "alphabeta:1", seed=1, game=g)
+    b = make_player(game, None, "mcts:4", seed=2, engine="own", game=g)
+    out, plies = play_game(g, a, b, max_plies=4)  # a few moves each: the players' search costs seconds a move
+    assert set(out) == set(g.players) and 1 <= plies <= 4
+
+
+def test_position_transcripts_of_games_with_counters_are_refereed() -> None:
+    """A transcript of positions holds no counters: the referee compares the rest (chess's quiet-move counter)."""
+    from tapology.play.referee import referee
+    from tapology.play.transcript import read_transcript, write_transcript
+
+    g = open_game("chess")
+    p = g.initial()
+    q = g.parse_turn(p, "e2e4").result
+    r = g.parse_turn(q, "g8f6").result
+    rep = referee(g, read_transcript(g, write_transcript(g, [p, q, r])))
+    assert rep.valid and rep.turns == ["e2e4", "g8f6"] and rep.final == r and rep.final.counters == r.counters

@@ -33,7 +33,8 @@ from tapology.rules.parse import load_rules as load_rule_file
 from tapology.rules.position import position_from_table, read_position_file
 
 DATA = Path(__file__).resolve().parent / "data"
-SHIPPED = ("tictactoe", "checkers", "chinese-checkers", "tictactopology", "chess")
+SHIPPED = ("tictactoe", "checkers", "chinese-checkers", "tictactopology", "chess", "reversi")
+SIZED = re.compile(r"^([a-z][a-z0-9\-_]*):(\d{1,4})x(\d{1,4})$")
 NOTATIONS: dict[str, type] = {"chess": ChessNotation}
 _TTT = re.compile(r"^(?:tictactoe|tic-tac-toe|mnk)(?::(\d+)(?:,(\d+),(\d+))?)?$")
 
@@ -60,10 +61,26 @@ def load_rules(spec: str) -> RuleSet:
         return dataclasses.replace(base, name=text, board=board, boards=(board,), ends=ends)
     if text in SHIPPED:
         return load_rule_file(DATA / f"{text}.toml")
+    sized = SIZED.match(text)
+    if sized and sized.group(1) in SHIPPED:
+        return _sized(load_rule_file(DATA / f"{sized.group(1)}.toml"), text, int(sized.group(2)), int(sized.group(3)))
     if not Path(text).exists():
         raise RuleError(f"{spec}: no such rule file or built-in game (built-in: {', '.join(SHIPPED)}, "
                         "tictactoe:K, tictactoe:M,N,K)")
     return load_rule_file(text)
+
+
+def _sized(base: RuleSet, name: str, rows: int, cols: int) -> RuleSet:
+    """A shipped rule set on boards of another size (``reversi:6x6``): its boards' kinds at RxC, where its start
+    position fits (a [[setup]] for that size, or a start position without a layout)."""
+    kind = base.board.partition(":")[0]
+    board = f"{kind}:{rows}x{cols}"
+    if base.initial.layout and base.setup_for(board) is None and f"{rows}x{cols}" != base.board.partition(":")[2]:
+        sizes = sorted({p.rpartition(":")[2] for s in base.setups for p in s.boards if "x" in p.rpartition(":")[2]})
+        raise RuleError(f"game {name!r}: {base.name} has no start position for {rows}x{cols} (sizes: "
+                        f"{', '.join([base.board.partition(':')[2], *sizes])})")
+    boards = tuple(dict.fromkeys(f"{b.partition(':')[0]}:{rows}x{cols}" for b in base.boards))
+    return dataclasses.replace(base, name=name, board=board, boards=boards)
 
 
 def notation_of(rules: RuleSet) -> Notation | None:

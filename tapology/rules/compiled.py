@@ -45,6 +45,19 @@ class App:
     klass: str
     link_keys: tuple[tuple[bool, tuple[tuple[int, int, int], ...]], ...]  # (forced, ((move, tile, g), ...))
     safe: tuple[int, ...]
+    lines: Rays | None = None  # the move's line capture placed here (reversi), if it has one
+
+
+@dataclass(frozen=True)
+class Rays:
+    """A line capture placed at one tile and orientation: per direction, the tiles stepped from the origin (the last
+    one a tile already passed when ``loops``) and the code each captured tile gets; ``over`` and ``until`` are
+    bitmasks over codes; at least ``need`` runs must be captured for the move to fit."""
+
+    over: int
+    until: int
+    need: int
+    runs: tuple[tuple[tuple[int, ...], tuple[int, ...], bool], ...]  # (tiles, codes written, loops)
 
 
 class Compiled:
@@ -279,14 +292,47 @@ class Compiled:
             links.append((lk.forced, tuple(targets)))
         checks = tuple(sorted(reads.items(), key=lambda kv: (kv[0] != t, kv[0])))
         wr_t = tuple(sorted((u, src, mp) for u, (src, mp) in writes.items()))
-        local = (mi, player, checks, wr_t, to_tile, m.klass, tuple(safe))
+        rays = self._rays(m, player, t, g, where) if m.lines is not None else None
+        local = (mi, player, checks, wr_t, to_tile, m.klass, tuple(safe), rays)
         if not links and local in self._local:
             return self._local[local]
         ident = len(self.apps)
-        self.apps.append(App(ident, mi, player, t, g, checks, wr_t, to_tile, m.klass, tuple(links), tuple(safe)))
+        self.apps.append(App(ident, mi, player, t, g, checks, wr_t, to_tile, m.klass, tuple(links), tuple(safe),
+                             rays))
         if not links:
             self._local[local] = ident
         return ident
+
+    def _rays(self, m: Move, player: int, t: int, g: int, where: str) -> Rays:
+        """A move's line capture placed at (t, g): each direction g(d) walked across the gluings, its frame carried
+        (docs/conventions.md §2), until it leaves the board or meets a tile it passed (kept, as the last tile)."""
+        lc = m.lines
+        assert lc is not None
+        grp = self.rules.grid.group
+        h = self.h
+        v = self.after_state(lc.becomes, player, f"{where}: lines")
+        runs = []
+        for d in lc.directions:
+            tiles: list[int] = []
+            new: list[int] = []
+            seen = {t}
+            u, f = t, g
+            loops = False
+            while True:
+                code = self.chart[u][self.dom_index[grp.act(f, d)]]
+                if code < 0:
+                    break
+                u, o = divmod(code, h)
+                f = self.mul[f][self.inv[o]]
+                tiles.append(u)
+                new.append(v * h + self.canon[v][f])
+                if u in seen:
+                    loops = True
+                    break
+                seen.add(u)
+            if tiles:
+                runs.append((tuple(tiles), tuple(new), loops))
+        return Rays(self.mask(player, lc.over), self.mask(player, lc.until), lc.need, tuple(runs))
 
     # ---- tables used in play ---------------------------------------------------------
     def entry_table(self, player: int) -> list[list[tuple[int, ...] | None]]:
@@ -375,18 +421,46 @@ class Compiled:
         return got
 
     # ---- primitive operations on a code list -------------------------------------------
-    @staticmethod
-    def fits(app: App, codes: list[int]) -> bool:
-        """True when the application's checks hold."""
+    def fits(self, app: App, codes: list[int]) -> bool:
+        """True when the application's checks hold (and its line capture captures enough runs)."""
         for u, msk in app.checks:
             if not (msk >> codes[u]) & 1:
                 return False
+        if app.lines is not None:
+            return len(self.captures(app, codes)) >= app.lines.need
         return True
 
     def new_values(self, app: App, codes: list[int]) -> list[tuple[int, int]]:
-        """(tile, new code) for each write of a fitting application (every source read before any write)."""
+        """(tile, new code) for each write of a fitting application (every source read before any write), then
+        the tiles its line capture takes."""
         maps = self.maps
-        return [(u, maps[m][codes[src]]) for u, src, m in app.writes]
+        out = [(u, maps[m][codes[src]]) for u, src, m in app.writes]
+        if app.lines is not None:
+            written = {u for u, _v in out}
+            for run in self.captures(app, codes):
+                for u, v in run:
+                    if u in written:
+                        out = [(w, x) for w, x in out if w != u]
+                    written.add(u)
+                    out.append((u, v))
+        return out
+
+    def captures(self, app: App, codes: list[int]) -> list[list[tuple[int, int]]]:
+        """The runs a line capture takes, each as (tile, new code): read on the position after the pattern's own
+        writes, every direction on the same position.  Cost O(length of the lines)."""
+        rays = app.lines
+        assert rays is not None
+        maps = self.maps
+        after = {u: maps[m][codes[src]] for u, src, m in app.writes}
+        out = []
+        for tiles, new, loops in rays.runs:
+            last = len(tiles) - 1 if loops else len(tiles)
+            i = 0
+            while i < last and (rays.over >> after.get(tiles[i], codes[tiles[i]])) & 1:
+                i += 1
+            if 0 < i < len(tiles) and (rays.until >> after.get(tiles[i], codes[tiles[i]])) & 1:
+                out.append(list(zip(tiles[:i], new[:i], strict=True)))
+        return out
 
     # ---- static reach (for the royal test) ----------------------------------------------
     def reach(self, ident: int) -> frozenset[int]:
@@ -399,6 +473,9 @@ class Compiled:
             while todo:
                 a = todo.pop()
                 tiles.update(u for u, _s, _m in self.apps[a].writes)
+                lines = self.apps[a].lines
+                if lines is not None:
+                    tiles.update(u for run, _new, _loops in lines.runs for u in run)
                 for _forced, ids in self.links(a):
                     for j in ids:
                         if j not in seen:

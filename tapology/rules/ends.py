@@ -46,6 +46,27 @@ def score(players: tuple[str, ...], player: int, result: str) -> Score:
     return out
 
 
+def board_scores(comp: Compiled, codes: list[int], e: EndRule, n_players: int) -> list[int]:
+    """Each player's score on the board: ``pieces`` counts the tiles holding their states (``e.states`` read for
+    the player, or every state they own)."""
+    h = comp.h
+    out = []
+    for p in range(n_players):
+        vals = comp.state_values(e.states, p)
+        out.append(sum(1 for c in codes if c // h in vals))
+    return out
+
+
+def ranked(players: tuple[str, ...], scores: list[int]) -> Score:
+    """Win for the highest score, draw when several share it (the others lose)."""
+    best = max(scores)
+    top = [i for i, s in enumerate(scores) if s == best]
+    if len(top) == 1:
+        return score(players, top[0], "win") if len(players) == 2 else \
+            {p: 1 if i == top[0] else -1 for i, p in enumerate(players)}
+    return {p: 0 if i in top else -1 for i, p in enumerate(players)}
+
+
 def has_line(comp: Compiled, codes: list[int], e: EndRule, player: int) -> bool:
     """True when some line of ``e.k`` distinct tiles holds the player's states (``e.states``, or all they own)."""
     h = comp.h
@@ -89,11 +110,17 @@ class EndRules:
                 if in_check != e.check:
                     continue
             if e.kind == "no-turns":
-                return score(self.players, sit.to_move, e.result)
+                return self._final(comp, sit, e, score(self.players, sit.to_move, e.result))
             got = self._rule(comp, chains, sit, e)
             if got is not None:
-                return got
+                return self._final(comp, sit, e, got)
         return None
+
+    def _final(self, comp: Compiled, sit: Situation, e: EndRule, got: Score) -> Score:
+        """The rule's score: as it says, or (``result = "score"``) read off the board."""
+        if e.result != "score":
+            return got
+        return ranked(self.players, board_scores(comp, sit.codes, e, len(self.players)))
 
     def _rule(self, comp: Compiled, chains: Chains, sit: Situation, e: EndRule) -> Score | None:
         players = self.players

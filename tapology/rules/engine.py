@@ -31,6 +31,7 @@ from tapology.rules.regions import Regions, resolve_regions
 from tapology.rules.tapeturns import tape_turns
 
 BACKENDS = ("propagate", "z3", "csp")
+PASS = "pass"  # the label of a pass (rule sets with ``pass = "when-stuck"``)
 NATIVE_AFTER = 32  # turn listings on one board before the native engine takes over
 
 
@@ -205,11 +206,26 @@ class RuleGame:
         got = self._turn_cache.get(pos)
         if got is not None:
             return True if got else bool(self._all_turns(pos, "propagate"))
-        if self.turn_keys(pos):
+        if self._can_move(pos, pos.to_move):
             return True
-        if self.rules.tape is not None and pos.to_move in self.rules.tape.players:
-            return bool(tape_turns(self.rules.tape, pos, pos.to_move, first_only=True))
+        return bool(self.rules.passing) and self._others_can_move(pos)
+
+    def _can_move(self, pos: Position, player: int) -> bool:
+        """True when ``player`` has a move chain or a tape turn on the position (whoever is to move)."""
+        if pos.to_move == player:
+            if self.turn_keys(pos):
+                return True
+        else:
+            if self.chains(pos.board).turns(self.codes(pos), player):
+                return True
+        if self.rules.tape is not None and player in self.rules.tape.players:
+            return bool(tape_turns(self.rules.tape, pos, player, first_only=True))
         return False
+
+    def _others_can_move(self, pos: Position) -> bool:
+        """True when some player other than the one to move has a turn on the position (who may then pass)."""
+        n = len(self.players)
+        return any(self._can_move(pos, (pos.to_move + i) % n) for i in range(1, n))
 
     # ---- enumeration ----------------------------------------------------------------------
     def turn_keys(self, pos: Position, backend: str = "propagate") -> dict[Key, Found]:
@@ -256,6 +272,9 @@ class RuleGame:
         if self.rules.tape is not None and pos.to_move in self.rules.tape.players:
             counters, history = self._carry(pos, codes, None, None)
             out.extend(tape_turns(self.rules.tape, pos, nxt, counters=counters, history=history))
+        if not out and self.rules.passing and self._others_can_move(pos):
+            counters, history = self._carry(pos, codes, None, None)
+            out.append(Turn(PASS, self.position_from_codes(pos.board, codes, nxt, pos.ply + 1, counters, history)))
         return out
 
     # ---- counters and history --------------------------------------------------------------

@@ -79,7 +79,7 @@ class KernelSet:
                         else:
                             conds.append(f"({msk} >> codes[{u}]) & 1")
                     cond = " and ".join(conds) or "True"
-                    if a.link_keys:
+                    if a.link_keys or a.lines is not None:  # chains, or writes that depend on the board
                         body.append(f"if {cond}: X({ident}, codes, F, P)")
                         continue
                     changes = []

@@ -106,6 +106,22 @@ class Link:
 
 
 @dataclass(frozen=True)
+class LineCapture:
+    """A line capture (reversi's flanking): from the move's origin, along each of ``directions`` (read in the move's
+    frame and carried across gluings), a run of one or more tiles holding ``over`` closed by a tile holding
+    ``until`` is captured: its tiles become ``becomes``.  Every direction reads the position after the move's own
+    pattern writes, and all runs are captured at once.  The move fits only where at least ``need`` runs are
+    captured.  A line that comes back to a tile it already passed ends there: that tile may close the run (the
+    move's origin closes a line that wraps round the board) but is not captured twice."""
+
+    over: tuple[str, ...]
+    until: tuple[str, ...]
+    becomes: str
+    directions: tuple[Cell, ...]
+    need: int = 1
+
+
+@dataclass(frozen=True)
 class Move:
     """A local rewrite applied at a tile under each orientation in ``orientations`` (relative to the piece's frame)."""
 
@@ -120,6 +136,7 @@ class Move:
     safe: tuple[Cell, ...] = ()
     line: int = 0
     slide: bool = False  # set by ``repeat``: a repeated move labels only where the piece ends
+    lines: LineCapture | None = None  # a line capture run from the origin (reversi)
 
     @cached_property
     def origin(self) -> PatternCell:
@@ -164,7 +181,8 @@ class EndRule:
     ``conditions`` holds: counts of states, optionally inside a region), ``chain`` (a move chain of
     ``value`` moves fits: its player wins), ``plies`` (after ``value`` turns: ``result``),
     ``counter`` (the counter named ``counter`` compared by ``op`` with ``value``), ``repetition``
-    (the position stands for the ``value``-th time with the same player to move).
+    (the position stands for the ``value``-th time with the same player to move).  ``result = "score"`` ends the
+    game with each player's ``score`` read off the board: the highest wins, equal highest draw.
 
     ``check`` (None, True or False) makes the rule apply only when the player to move is (not) in
     check: one of their royal pieces capturable.  ``optional`` rules (draw claims, house rules)
@@ -184,6 +202,7 @@ class EndRule:
     optional: bool = False
     counter: str = ""
     line: int = 0
+    score: str = ""  # with result = "score": how each player's score is read ("pieces": tiles holding their states)
 
 
 @dataclass(frozen=True)
@@ -229,6 +248,7 @@ class RuleSet:
     setups: tuple[Setup, ...] = ()
     counters: tuple[Counter, ...] = ()
     notation: str = ""  # a game notation for labels and positions ("chess": UCI, SAN, FEN)
+    passing: str = ""  # "" no passing; "when-stuck": a player without a turn passes while another player has one
 
     @cached_property
     def state_index(self) -> dict[str, StateDef]:
@@ -292,6 +312,8 @@ def derive_domain(rules: RuleSet) -> ChartDomain:
         for lk in m.links:
             if lk.anchor is not None:
                 cells.add(lk.anchor)
+        if m.lines is not None:
+            cells.update(m.lines.directions)
     if any(e.kind == "line" for e in rules.ends):
         cells.update(line_vectors(grid))
     filled: set[Cell] = set()

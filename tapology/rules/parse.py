@@ -17,6 +17,7 @@ from tapology.files import read_text
 from tapology.limits import LIMITS, check_data_depth, check_nesting, limit
 from tapology.model.grid import ReferenceGrid, get_grid
 from tapology.model.group import Cell
+from tapology.model.lines import line_vectors
 from tapology.rules.model import (
     ANY,
     COPY,
@@ -28,6 +29,7 @@ from tapology.rules.model import (
     Counter,
     EndRule,
     Initial,
+    LineCapture,
     Link,
     Move,
     PatternCell,
@@ -39,11 +41,15 @@ from tapology.rules.model import (
 from tapology.rules.pattern import parse_pattern
 
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
-            "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation"}
-MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe"}
+            "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "pass"}
+MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
+             "lines"}
+LINES_KEYS = {"over", "until", "becomes", "directions", "need"}
+PASSING = ("when-stuck",)
+SCORES = ("pieces",)
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
-            "optional", "counter"}
+            "optional", "counter", "score"}
 END_KINDS = ("line", "no-turns", "count", "chain", "plies", "counter", "repetition")
 CONDITION_KEYS = {"states", "op", "value", "region"}
 REGION_SPEC = re.compile(r"^(row|column|parity):(-?\d+)$")
@@ -211,7 +217,14 @@ class _Reader:
         return RuleSet(str(name), self.grid, self.players, self.states, tuple(moves), tuple(cleanups), tape,
                        tuple(ends), self._initial(self.data.get("initial", {}), "initial"), board, tuple(boards),
                        mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters,
-                       self._notation())
+                       self._notation(), self._passing())
+
+    def _passing(self) -> str:
+        got = self.data.get("pass", "")
+        if got not in ("", *PASSING):
+            raise self.where.err(f"pass {got!r}: use {', '.join(repr(p) for p in PASSING)} (a player without a turn "
+                                 "passes while another player has one)", key="pass")
+        return str(got)
 
     def _notation(self) -> str:
         note = self.data.get("notation", "")
@@ -456,8 +469,52 @@ class _Reader:
         start = spec.get("start", True)
         if not isinstance(start, bool) or not isinstance(klass, str):
             raise w.err(f"{what}: start must be true/false and class a name", "move", i, "start")
+        lines = None
+        if "lines" in spec:
+            try:
+                lines = self._lines(spec["lines"], what)
+            except RuleError as exc:
+                raise w.err(str(exc), "move", i, "lines") from None
         return Move(name, cells, orients, players, to, tuple(links), start, klass, tuple(safe), w.line("move", i),
-                    bool(rep))
+                    bool(rep), lines)
+
+    def _lines(self, spec: Any, what: str) -> LineCapture:
+        """A move's line capture: ``{ over = "foe", until = "own", becomes = "own", directions = "lines", need = 1 }``."""
+        what = f"{what}: lines"
+        if not isinstance(spec, dict):
+            raise RuleError(f"{what}: write a table {{ over = \"foe\", until = \"own\", becomes = \"own\" }}")
+        bad = sorted(set(spec) - LINES_KEYS)
+        if bad:
+            raise RuleError(f"{what}: unknown key {bad[0]!r} (known: {', '.join(sorted(LINES_KEYS))})")
+        toks = {}
+        for key in ("over", "until"):
+            v = spec.get(key)
+            if not isinstance(v, str) or not v:
+                raise RuleError(f"{what}: {key} must name the states of the run's tiles, e.g. \"foe\"")
+            acc = self._accept(v, f"{what}: {key}")
+            if acc.kind != "states":
+                raise RuleError(f"{what}: {key} must name states, not {v!r}")
+            toks[key] = acc.tokens
+        becomes = self._after(spec.get("becomes"), f"{what}: becomes") if isinstance(spec.get("becomes"), str) else None
+        if becomes is None or becomes == COPY or "|" in becomes or becomes.endswith("^"):
+            raise RuleError(f"{what}: becomes must name one state (or own:KIND), got {spec.get('becomes')!r}")
+        dirs = spec.get("directions", "lines")
+        if dirs == "lines":
+            base = line_vectors(self.grid)
+            directions = tuple(dict.fromkeys([*base, *(self.grid.neg(v) for v in base)]))
+        elif dirs == "sides":
+            directions = tuple(self.grid.directions)
+        elif isinstance(dirs, list) and dirs:
+            directions = tuple(dict.fromkeys(_cell(c, self.grid, f"{what}: directions") for c in dirs))
+            if self.grid.origin in directions:
+                raise RuleError(f"{what}: directions: [0, 0] is no direction")
+        else:
+            raise RuleError(f"{what}: directions must be \"lines\" (rows, columns and diagonals both ways), "
+                            f"\"sides\" (the unit directions) or a list of steps, got {dirs!r}")
+        need = spec.get("need", 1)
+        if not isinstance(need, int) or isinstance(need, bool) or need < 0:
+            raise RuleError(f"{what}: need must be a whole number ≥ 0, got {need!r}")
+        return LineCapture(toks["over"], toks["until"], becomes, directions, need)
 
     def _expand_links(self, m: Move) -> Move:
         """Links naming a move with alternatives reach each of its variants."""
@@ -574,8 +631,13 @@ class _Reader:
         if kind not in END_KINDS:
             raise w.err(f"[[end]]: kind {kind!r}: use {', '.join(END_KINDS)}", "end", i, "kind")
         result = spec.get("result", "draw" if kind in ("no-turns", "plies", "counter", "repetition") else "win")
-        if result not in ("win", "loss", "draw"):
-            raise w.err(f"{what}: result {result!r}: use win, loss or draw", "end", i, "result")
+        if result not in ("win", "loss", "draw", "score"):
+            raise w.err(f"{what}: result {result!r}: use win, loss, draw or score", "end", i, "result")
+        score_kind = spec.get("score", "pieces" if result == "score" else "")
+        if result == "score" and score_kind not in SCORES:
+            raise w.err(f"{what}: score {score_kind!r}: use {', '.join(SCORES)}", "end", i, "score")
+        if result != "score" and "score" in spec:
+            raise w.err(f"{what}: score is read only with result = \"score\"", "end", i, "score")
         player = spec.get("player", "*")
         if player != "*" and player not in self.players:
             raise w.err(f"{what}: unknown player {player!r}", "end", i, "player")
@@ -635,7 +697,7 @@ class _Reader:
         if kind == "repetition" and value < 2:
             raise w.err(f"{what}: value must be at least 2 (the number of times a position stands)", "end", i, "value")
         return EndRule(kind, k, tuple(states), pl, result, op, value, mv, conditions, check, optional, str(counter),
-                       w.line("end", i))
+                       w.line("end", i), str(score_kind))
 
     def _tape(self) -> TapeRule | None:
         t = self.data.get("tape")

@@ -93,6 +93,7 @@ def _counter(game: RuleGame, pos: Position) -> Callable[[list[int], int, int, in
     keys = kernels_for(chains).keys if use_kernel else []
     ends = game.strict_ends
     plain_lines = _line_checker(game, comp)
+    passing = bool(game.rules.passing)
     kinds = {e.kind for e in ends.ends}
     max_ply = min((e.value for e in ends.ends if e.kind == "plies"), default=None)
     plies_only = kinds <= {"plies", "no-turns"} and not any(e.check is not None for e in ends.ends)
@@ -122,15 +123,23 @@ def _counter(game: RuleGame, pos: Position) -> Callable[[list[int], int, int, in
                 return len(got)
         return len(legal(codes, p))
 
+    def passes(codes: list[int], p: int) -> bool:
+        """``pass = "when-stuck"``: a player without a turn passes while another player has one."""
+        return passing and any(count(codes, (p + i) % n_players) for i in range(1, n_players))
+
     def rec(codes: list[int], p: int, ply: int, d: int) -> int:
         if ended(codes, p, ply):
             return 0
-        if d == 1:
-            return count(codes, p)
-        total = 0
         q = (p + 1) % n_players
+        if d == 1:
+            got = count(codes, p)
+            return got if got or not passes(codes, p) else 1
+        total = 0
         key: Key
-        for key in legal(codes, p):
+        turns = legal(codes, p)
+        if not turns and passes(codes, p):
+            return rec(codes, q, ply + 1, d - 1)
+        for key in turns:
             new = list(codes)
             for u, v in key[2]:
                 new[u] = v

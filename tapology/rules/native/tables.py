@@ -154,6 +154,10 @@ def build(chains: Chains) -> Tables:
         raise Unsupported("tape moves")
     if chains.has_move_cleanup:
         raise Unsupported('clean-ups run after each move (when = "move")')
+    if any(m.lines is not None for m in rules.moves):
+        raise Unsupported("line captures (a move with lines = {...})")
+    if rules.passing:
+        raise Unsupported(f"passing (pass = {rules.passing!r})")
     _force(chains)
     b = _Builder(chains)
     n, nd, np_, h = comp.n, b.nd, comp.np, comp.h

@@ -38,6 +38,10 @@ CASES = [
     ("chess", "klein:12x8", 4, 1),
     *((str(EXAMPLES / "line-counting.toml"), b, 9, 3) for b in ("plane:3x3", "torus:3x3", "klein:3x3")),
     *((str(EXAMPLES / "rook-and-king.toml"), b, 20, 3) for b in ("plane:4x4", "cylinder:4x4", "torus:4x4")),
+    # line captures and passing (reversi), on the plane and across seams
+    ("reversi", "plane:8x8", 60, 2),
+    *(("reversi:4x4", b, 16, 3) for b in ("plane:4x4", "torus:4x4", "klein:4x4", "mobius:4x4")),
+    *(("reversi:6x6", b, 32, 2) for b in ("cylinder:6x6", "torus:6x6")),
 ]
 _GAMES: dict[tuple[str, str], RuleGame] = {}
 

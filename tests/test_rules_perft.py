@@ -41,6 +41,8 @@ def _entries() -> list:
     for e in out:
         for d, n in e["perft"]:
             marks = [pytest.mark.slow] if n > (limit if e["game"] == "chess" else SLOW_NODES) else []
+            if "slow-from" in e and d >= int(e["slow-from"]):  # an entry may put its deeper counts in the slow set
+                marks = [pytest.mark.slow]
             params.append(pytest.param(e, d, n, id=f"{e['id']}-{d}", marks=marks))
     return params
 

@@ -83,6 +83,7 @@ struct tp_engine {
     int32_t *seq; /* applications of the chain(s) being walked; never deeper than path */
     int32_t seq_top;
     int32_t *nv;  /* [maxw] new values of one application's writes */
+    int32_t *capbuf; /* [2*maxray] (tile, code) pairs one application's line capture takes */
 
     Key *keys;
     int32_t nkeys, key_cap;
@@ -190,13 +191,48 @@ static void recount(const tp_engine *E, Board *B) {
     B->hash = 0;
 }
 
+static int32_t captures(const tp_tables *T, const int32_t *codes, int32_t a, int32_t *out, int32_t *nout);
+
 /* Compiled.fits */
 static inline int fits(const tp_tables *T, const int32_t *codes, int32_t a) {
     const uint8_t *masks = T->masks;
     size_t nd = (size_t)T->nd;
     for (int32_t k = T->chk_off[a]; k < T->chk_off[a + 1]; k++)
         if (!masks[(size_t)T->chk_mask[k] * nd + (size_t)codes[T->chk_tile[k]]]) return 0;
+    if (T->app_ray_off[a + 1] > T->app_ray_off[a] && captures(T, codes, a, NULL, NULL) < T->app_need[a]) return 0;
     return 1;
+}
+
+/* ---- line captures (Compiled.captures) ----------------------------------------------------------- */
+
+/* The code of tile u after application a's own pattern writes (every source read before any write). */
+static inline int32_t after_pattern(const tp_tables *T, const int32_t *codes, int32_t a, int32_t u) {
+    for (int32_t k = T->wr_off[a]; k < T->wr_off[a + 1]; k++)
+        if (T->wr_tile[k] == u) return T->maps[(size_t)T->wr_map[k] * (size_t)T->nd + (size_t)codes[T->wr_src[k]]];
+    return codes[u];
+}
+
+/* The runs application a's line capture takes on `codes` (read after its pattern writes, every direction on the
+   same position): their number; with `out`, the captured (tile, dense code) pairs, *nout of them. */
+static int32_t captures(const tp_tables *T, const int32_t *codes, int32_t a, int32_t *out, int32_t *nout) {
+    size_t nd = (size_t)T->nd;
+    const uint8_t *over = T->masks + (size_t)T->app_over[a] * nd, *until = T->masks + (size_t)T->app_until[a] * nd;
+    int32_t runs = 0, m = 0;
+    for (int32_t r = T->app_ray_off[a]; r < T->app_ray_off[a + 1]; r++) {
+        int32_t t0 = T->ray_tile_off[r], len = T->ray_tile_off[r + 1] - t0;
+        int32_t last = T->ray_loop[r] ? len - 1 : len, i = 0;
+        while (i < last && over[after_pattern(T, codes, a, T->ray_tiles[t0 + i])]) i++;
+        if (i > 0 && i < len && until[after_pattern(T, codes, a, T->ray_tiles[t0 + i])]) {
+            runs++;
+            if (out)
+                for (int32_t j = 0; j < i; j++, m++) {
+                    out[2 * m] = T->ray_tiles[t0 + j];
+                    out[2 * m + 1] = T->ray_code[t0 + j];
+                }
+        }
+    }
+    if (nout) *nout = m;
+    return runs;
 }
 
 /* Compiled.new_values into E->nv (every source read before any write); returns the count. */
@@ -251,6 +287,8 @@ static void track_app(tp_engine *E, int32_t a) {
         read[T->wr_tile[k]] = gen;
         read[T->wr_src[k]] = gen;
     }
+    for (int32_t k = T->ray_tile_off[T->app_ray_off[a]]; k < T->ray_tile_off[T->app_ray_off[a + 1]]; k++)
+        read[T->ray_tiles[k]] = gen;
 }
 
 /* False only when no tile holds a code without which no application of the group fits. */
@@ -373,10 +411,12 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     const tp_tables *T = &E->t;
     Board *B = W->b;
     int32_t mark = E->undo_top;
-    int32_t nw = new_values(E, B, a);
-    if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
+    int32_t nw = new_values(E, B, a), ncap = 0;
+    if (T->app_ray_off[a + 1] > T->app_ray_off[a]) captures(T, B->codes, a, E->capbuf, &ncap);
+    if (E->undo_top + nw + ncap > E->undo_cap) return TP_ERR_CAP;
     if (E->tracking) track_app(E, a);
     for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
+    for (int32_t k = 0; k < ncap; k++) put(E, B, E->capbuf[2 * k], E->capbuf[2 * k + 1]);
     if (repeats(E, W)) {
         restore(E, B, mark);
         return 0;
@@ -800,11 +840,28 @@ static int apply_key(tp_engine *E, Board *B, const Key *K) {
     return 0;
 }
 
+static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth);
+
+/* pass = "when-stuck" (RuleGame._all_turns): the player to move has no turn; if another player has one, the pass
+   is the only turn (leaves below it), else there is none. */
+static int64_t pass_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int32_t k0, int32_t c0) {
+    int32_t np = E->t.np;
+    for (int32_t i = 1; i < np; i++) {
+        int32_t got = node_turns(E, B, (p + i) % np);
+        E->nkeys = k0;
+        E->nchg = c0;
+        if (got < 0) return got;
+        if (got > 0) return depth > 1 ? perft(E, B, (p + 1) % np, ply + 1, depth - 1) : 1;
+    }
+    return 0;
+}
+
 static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth) {
     int r = ended(E, B, p, ply);
     if (r) return r < 0 ? r : 0;
     int32_t k0 = E->nkeys, c0 = E->nchg;
     int64_t total = node_turns(E, B, p);
+    int stuck = total == 0;
     if (total >= 0 && depth > 1) {
         int32_t k1 = E->nkeys, q = (p + 1) % E->t.np;
         total = 0;
@@ -821,6 +878,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
             total += sub;
         }
     }
+    if (stuck && E->t.passing) total = pass_turn(E, B, p, ply, depth, k0, c0);
     E->nkeys = k0;
     E->nchg = c0;
     return total;
@@ -889,6 +947,11 @@ int32_t tp_check(const tp_tables *t) {
             CHECK(t->end_kind[e] == END_LINE ? (v >= -1 && v < t->nmasks) : (v == 0 || v == 1));
         }
     }
+    CHECK(offsets_ok(t->app_ray_off, na, t->nrays) && offsets_ok(t->ray_tile_off, t->nrays, t->nray_tiles)
+          && all_below(t->ray_tiles, t->nray_tiles, 0, n) && all_below(t->ray_code, t->nray_tiles, 0, nd));
+    CHECK(all_below(t->app_over, na, 0, t->nmasks > 0 ? t->nmasks : 1)
+          && all_below(t->app_until, na, 0, t->nmasks > 0 ? t->nmasks : 1) && all_below(t->app_need, na, 0, INT32_MAX));
+    for (int32_t a = 0; a < na; a++) CHECK(t->app_ray_off[a + 1] == t->app_ray_off[a] || t->nmasks > 0);
 #undef CHECK
     return 0;
 }
@@ -923,6 +986,12 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->path_undo = malloc((size_t)cap_depth * sizeof(int32_t));
     E->seq = malloc((size_t)cap_depth * sizeof(int32_t));
     E->nv = malloc(((size_t)E->maxw + 1) * sizeof(int32_t));
+    int32_t maxray = 0;
+    for (size_t a = 0; a < na; a++) {
+        int32_t k = t->ray_tile_off[t->app_ray_off[a + 1]] - t->ray_tile_off[t->app_ray_off[a]];
+        if (k > maxray) maxray = k;
+    }
+    E->capbuf = malloc((2 * (size_t)maxray + 1) * sizeof(int32_t));
     E->key_cap = cap_keys;
     E->keys = malloc((size_t)cap_keys * sizeof(Key));
     E->chg_cap = cap_changes;
@@ -950,7 +1019,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->seq || !E->nv || !E->keys || !E->chg
         || !E->ht || !E->ht_gen || !E->tmp || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
         || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
-        || !E->at_gat || !E->chains) {
+        || !E->at_gat || !E->chains || !E->capbuf) {
         tp_free(E);
         return NULL;
     }
@@ -995,6 +1064,7 @@ void tp_free(tp_engine *e) {
     free(e->path_undo);
     free(e->seq);
     free(e->nv);
+    free(e->capbuf);
     free(e->keys);
     free(e->chg);
     free(e->ht);
@@ -1059,6 +1129,7 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
     if (r) return r < 0 ? r : 0;
     r = node_turns(e, &e->main, player);
     if (r < 0) return r;
+    if (r == 0 && e->t.passing) return TP_ERR_ARG; /* the pass is a turn without a key: counted in Python */
     int32_t nk = e->nkeys;
     if (nk > cap) return TP_ERR_CAP;
     for (int32_t k = 0; k < nk; k++) {

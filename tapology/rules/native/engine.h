@@ -96,6 +96,20 @@ typedef struct {
     const int32_t *end_k;       /* [nends] line length */
     const int32_t *end_line_off;/* [nends+1] -> line_tiles (k tiles a line) */
     const int32_t *line_tiles;  /* [nline_tiles] */
+
+    /* line captures (Compiled.captures): an application's rays are ray rows app_ray_off[a] .. app_ray_off[a+1];
+       a ray's tiles (stepped from the origin; the last one a tile already passed when ray_loop) with the dense
+       code each captured tile gets */
+    int32_t nrays, nray_tiles;
+    int32_t passing;            /* 1: a player without a turn passes while another player has one */
+    const int32_t *app_ray_off; /* [napps+1] -> rays */
+    const int32_t *app_over;    /* [napps] mask row of the run's codes (0 where the application has no rays) */
+    const int32_t *app_until;   /* [napps] mask row of the code closing a run */
+    const int32_t *app_need;    /* [napps] runs that must be captured for the application to fit */
+    const int32_t *ray_tile_off;/* [nrays+1] -> ray_tiles, ray_code */
+    const uint8_t *ray_loop;    /* [nrays] */
+    const int32_t *ray_tiles;   /* [nray_tiles] */
+    const int32_t *ray_code;    /* [nray_tiles] */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;

@@ -40,7 +40,8 @@ def _csr(rows: Iterable[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(off, np.int32), np.asarray(items, np.int32)
 
 
-BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any"})
+BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any",
+                   "ray_loop"})
 
 
 def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
@@ -56,12 +57,15 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
             "ngrp_app": ("grp_app",), "ngrp_trig": ("grp_trig",), "nconds": ("cond_kind", "cond_op", "cond_value", "cond_mask"),
             "ncond_codes": ("cond_codes",), "ncond_tiles": ("cond_tiles",), "natt": ("att_tile", "att_mask"),
             "natt_apps": ("att_app", "att_app_mask"), "nends": ("end_kind", "end_check", "end_value", "end_k"),
-            "nend_conds": ("end_conds",), "nline_tiles": ("line_tiles",)}
+            "nend_conds": ("end_conds",), "nline_tiles": ("line_tiles",),
+            "nrays": ("ray_loop",), "nray_tiles": ("ray_tiles", "ray_code")}
+    out.update({name: g["napps"] for name in ("app_over", "app_until", "app_need")})
     for size, names in rows.items():
         out.update({name: g[size] for name in names})
     offsets = {"napps": ("chk_off", "wr_off", "lnk_off", "safe_off"), "nlinks": ("tgt_off",),
                "ngroups": ("grp_cond_off", "grp_app_off", "grp_trig_off"), "nconds": ("cond_code_off", "cond_tile_off"),
-               "natt": ("att_app_off",), "nends": ("end_line_off",)}
+               "natt": ("att_app_off",), "nends": ("end_line_off",), "nrays": ("ray_tile_off",)}
+    out["app_ray_off"] = g["napps"] + 1
     for size, names in offsets.items():
         out.update({name: g[size] + 1 for name in names})
     return out
@@ -146,6 +150,23 @@ def _force(chains: Chains) -> None:
             comp.attack_index(p)
 
 
+def _line_captures(b: _Builder, f: dict[str, np.ndarray | int]) -> None:
+    """The applications' line captures (Compiled.captures): rays per application, tiles and written codes per ray."""
+    apps = b.comp.apps
+    rays = [a.lines.runs if a.lines is not None else () for a in apps]
+    f["app_ray_off"], _ = _csr([range(len(r)) for r in rays])
+    f["app_over"] = np.asarray([b.mask_bits(a.lines.over) if a.lines is not None else 0 for a in apps], np.int32)
+    f["app_until"] = np.asarray([b.mask_bits(a.lines.until) if a.lines is not None else 0 for a in apps], np.int32)
+    f["app_need"] = np.asarray([a.lines.need if a.lines is not None else 0 for a in apps], np.int32)
+    runs = [run for r in rays for run in r]
+    f["ray_tile_off"], f["ray_tiles"] = _csr([tiles for tiles, _new, _loops in runs])
+    codes = [int(b.dense[c]) for _tiles, new, _loops in runs for c in new]
+    if any(c < 0 for c in codes):
+        raise Unsupported("a line capture writes a code that no state stands for")
+    f["ray_code"] = np.asarray(codes, np.int32)
+    f["ray_loop"] = np.asarray([loops for _tiles, _new, loops in runs], np.uint8)
+
+
 def build(chains: Chains) -> Tables:
     """The flat tables of ``chains``; raises :class:`Unsupported` for what the engine does not run."""
     rules = chains.rules
@@ -154,10 +175,6 @@ def build(chains: Chains) -> Tables:
         raise Unsupported("tape moves")
     if chains.has_move_cleanup:
         raise Unsupported('clean-ups run after each move (when = "move")')
-    if any(m.lines is not None for m in rules.moves):
-        raise Unsupported("line captures (a move with lines = {...})")
-    if rules.passing:
-        raise Unsupported(f"passing (pass = {rules.passing!r})")
     _force(chains)
     b = _Builder(chains)
     n, nd, np_, h = comp.n, b.nd, comp.np, comp.h
@@ -190,6 +207,8 @@ def build(chains: Chains) -> Tables:
     f["lnk_forced"] = np.asarray([forced for ls in links for forced, _ids in ls], np.uint8)
     f["tgt_off"], f["tgt"] = _csr([ids for ls in links for _forced, ids in ls])
     f["safe_off"], f["safe_tile"] = _csr([a.safe for a in apps])
+    _line_captures(b, f)
+    f["passing"] = int(rules.passing == "when-stuck")
 
     # entries: (player, tile, dense code) -> applications
     f["ent_off"], f["ent_app"] = _csr([comp.entries(p, t, c) for p in range(np_) for t in range(n) for c in b.valid])
@@ -313,6 +332,7 @@ def build(chains: Chains) -> Tables:
                       ("nsafe", "safe_tile"), ("nent", "ent_app"), ("ngroups", "grp_always"), ("ngrp_cond", "grp_cond"),
                       ("ngrp_app", "grp_app"), ("ngrp_trig", "grp_trig"), ("ncond_codes", "cond_codes"),
                       ("ncond_tiles", "cond_tiles"), ("natt", "att_tile"), ("natt_apps", "att_app"),
-                      ("nend_conds", "end_conds"), ("nline_tiles", "line_tiles")):
+                      ("nend_conds", "end_conds"), ("nline_tiles", "line_tiles"), ("nrays", "ray_loop"),
+                      ("nray_tiles", "ray_tiles")):
         f[size] = len(cast("np.ndarray", f[arr]))
     return Tables(f, b.dense, perft_reason)

@@ -1,0 +1,182 @@
+"""Placement mechanics of the rule language: line captures (reversi), passing when stuck, and score ends — their
+meaning on the plane and across seams, the native engine against the Python chain walk, and the CSP backend."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from tapology.errors import RuleError
+from tapology.games import open_game
+from tapology.games.registry import load_rules
+from tapology.rules import native
+from tapology.rules.cspenum import csp_chains
+from tapology.rules.engine import PASS, RuleGame
+from tapology.rules.parse import parse_rules
+from tapology.rules.perft import count_leaves
+
+
+def _at(g: RuleGame, layout: str, to_move: int = 0):
+    """A position from a layout of state names ('.' empty), board order."""
+    toks = layout.split()
+    states = [0 if t == "." else g.rules.state_index[t].value for t in toks]
+    return g.make_position(g.board, states, [0] * len(states), to_move, 0)
+
+
+def _changed(g: RuleGame, pos, label: str) -> dict[int, int]:
+    new = g.parse_turn(pos, label).result
+    return {t: s for t, (s, old) in enumerate(zip(new.board.states, pos.board.states, strict=True)) if s != old}
+
+
+# ---- line captures -----------------------------------------------------------------------------------------
+
+ROW = """
+. w w w
+. . . .
+. . . .
+. . . .
+"""
+
+
+def test_a_line_that_wraps_round_a_torus_is_closed_by_the_placed_disc() -> None:
+    """On torus:4x4 the row . w w w comes back to the tile black places on: both ways round, the placed disc
+    closes the run, and the three white discs turn (each once).  On the plane nothing closes it: no placement."""
+    torus = open_game("reversi:4x4", "torus:4x4")
+    pos = _at(torus, ROW)
+    labels = [t.label for t in torus.turns(pos)]
+    assert labels == ["1"]
+    assert _changed(torus, pos, "1") == {0: 1, 1: 1, 2: 1, 3: 1}
+    plane = open_game("reversi:4x4", "plane:4x4")
+    assert [t.label for t in plane.turns(_at(plane, ROW))] != ["1"]
+
+
+def test_every_direction_reads_the_position_before_any_run_turns() -> None:
+    """On torus:4x4 the two diagonals from tile 1 meet again at tile 11.  Down-right, w w b, takes 6 and 11;
+    down-left, w w ., closes nothing on the position before the turn — read after the first run had turned 11 it
+    would take 8.  All runs are read on one position, so the order of the directions does not matter."""
+    g = open_game("reversi:4x4", "torus:4x4")
+    pos = _at(g, """
+    . . . .
+    . w . w
+    . . w .
+    . . . b
+    """)
+    assert _changed(g, pos, "1") == {0: 1, 5: 1, 10: 1}
+
+
+def test_removing_the_line_capture_changes_the_counts() -> None:
+    """Without its line capture reversi is a different game: the perft counts move (the mechanic is load-bearing)."""
+    rules = load_rules("reversi")
+    g = open_game("reversi")
+    bare = dataclasses.replace(rules, moves=tuple(dataclasses.replace(m, lines=None) for m in rules.moves))
+    h = RuleGame(bare)
+    assert [g.perft(g.initial(), d) for d in (1, 2)] == [4, 12]
+    assert h.perft(h.initial(), 1) == 60
+
+
+def test_line_capture_errors_name_the_entry() -> None:
+    base = """
+name = "x"
+players = ["a", "b"]
+[states]
+empty = 0
+A = { value = 1, owner = "a", kind = "d" }
+B = { value = 2, owner = "b", kind = "d" }
+[[move]]
+name = "place"
+pattern = "*empty => *own:d"
+"""
+    with pytest.raises(RuleError, match=r"lines: unknown key 'ovr'"):
+        parse_rules(base + 'lines = { ovr = "foe", until = "own", becomes = "own:d" }\n', "x.toml")
+    with pytest.raises(RuleError, match=r"becomes must name one state"):
+        parse_rules(base + 'lines = { over = "foe", until = "own", becomes = "@" }\n', "x.toml")
+    with pytest.raises(RuleError, match=r"directions"):
+        parse_rules(base + 'lines = { over = "foe", until = "own", becomes = "own:d", directions = "all" }\n', "x.toml")
+    with pytest.raises(RuleError, match=r"pass 'always'"):
+        parse_rules('pass = "always"\n' + base, "x.toml")
+
+
+# ---- passing and score ends -------------------------------------------------------------------------------------
+
+
+def test_a_player_without_a_placement_passes_and_the_game_goes_on() -> None:
+    g = open_game("reversi:4x4")
+    pos = _at(g, """
+    b b b b
+    b b b b
+    b w . .
+    . . . .
+    """, to_move=1)
+    # white flanks nothing anywhere: its only turn is the pass; black then moves
+    assert [t.label for t in g.turns(pos)] == [PASS]
+    after = g.parse_turn(pos, PASS).result
+    assert after.to_move == 0 and after.board.states == pos.board.states
+    assert g.turns(after)
+    assert g.outcome(pos) is None
+
+
+def test_when_nobody_can_place_the_majority_wins() -> None:
+    g = open_game("reversi:4x4")
+    pos = _at(g, """
+    b b b b
+    b b b b
+    b b b b
+    w w w .
+    """)
+    assert g.turns(pos) == []
+    assert g.outcome(pos) == {"black": 1, "white": -1}
+    even = _at(g, """
+    b b b b
+    b b b b
+    w w w w
+    w w w w
+    """)
+    assert g.outcome(even) == {"black": 0, "white": 0}
+
+
+def test_perft_counts_the_pass_as_a_turn() -> None:
+    """RBG counts reversi's pass as a turn; so does tapology: 4x4 perft 12 = 55112 (tests/data/perft/reversi.perft)
+    needs passes.  Here the Python counter and the native one agree on a position whose player must pass."""
+    g = open_game("reversi:4x4")
+    pos = _at(g, """
+    b b b b
+    b b b b
+    b w . .
+    . . . .
+    """, to_move=1)
+    for d in (1, 2, 3):
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == want
+    assert count_leaves(g, pos, 1) == 1
+
+
+# ---- backends ----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("board", ["plane:4x4", "torus:4x4", "klein:4x4", "mobius:4x4"])
+def test_csp_and_native_turns_equal_the_chain_walk_on_sampled_positions(board: str) -> None:
+    """Depth 1 (the turns) and depth 2 (the turns of each result) of sampled positions: python-constraint's
+    solutions and the native engine's keys equal the chain walk's."""
+    g = open_game("reversi:4x4", board)
+    ch = g.chains(g.board)
+    rng = random.Random(17)
+    pos = g.initial()
+    for _ply in range(10):
+        turns = g.turns(pos)
+        if not turns:
+            break
+        codes = g.codes(pos)
+        want = set(ch.turns(codes, pos.to_move))
+        assert set(csp_chains(ch, codes, pos.to_move)) == want
+        assert set(native.turn_keys(ch, codes, pos.to_move)) == want
+        for t in turns:
+            c2 = g.codes(t.result)
+            assert set(csp_chains(ch, c2, t.result.to_move)) == set(ch.turns(c2, t.result.to_move))
+        pos = rng.choice(turns).result
+
+
+def test_z3_says_it_does_not_model_line_captures() -> None:
+    g = open_game("reversi:4x4")
+    with pytest.raises(RuleError, match="line captures"):
+        g.turns(g.initial(), "z3")

@@ -240,7 +240,9 @@ def kinrow_k(rules: RuleSet) -> int | None:
     if rules.tape is not None or rules.cleanups or len(rules.players) != 2 or len(rules.moves) != 1:
         return None
     mv = rules.moves[0]
-    if mv.links or len(mv.cells) != 1 or any(mv.cells[0].cell) or set(mv.players) != {0, 1}:
+    if mv.links or mv.lines is not None or rules.passing:
+        return None
+    if len(mv.cells) != 1 or any(mv.cells[0].cell) or set(mv.players) != {0, 1}:
         return None
     cell = mv.cells[0]
     if cell.before.kind != "states" or tuple(cell.before.tokens) != ("empty",) or cell.after not in ("own:mark", "own"):

@@ -42,6 +42,8 @@ CASES = [
     ("reversi", "plane:8x8", 60, 2),
     *(("reversi:4x4", b, 16, 3) for b in ("plane:4x4", "torus:4x4", "klein:4x4", "mobius:4x4")),
     *(("reversi:6x6", b, 32, 2) for b in ("cylinder:6x6", "torus:6x6")),
+    # gravity (connect4)
+    *(("connect4", b, 30, 3) for b in ("plane:6x7", "cylinder:6x7", "mobius:6x7")),
 ]
 _GAMES: dict[tuple[str, str], RuleGame] = {}
 

@@ -189,3 +189,59 @@ def test_z3_turns_equal_the_chain_walk_along_a_game(board: str) -> None:
         if not turns:
             break
         pos = rng.choice(turns).result
+
+
+# ---- gravity -------------------------------------------------------------------------------------------------------
+
+def test_a_disc_rests_on_the_bottom_row_or_on_another_disc() -> None:
+    g = open_game("connect4")
+    pos = g.initial()
+    assert [t.label for t in g.turns(pos)] == [str(t) for t in range(36, 43)]
+    after = g.parse_turn(pos, "39").result
+    assert sorted(t.label for t in g.turns(after)) == sorted([*(str(t) for t in range(36, 43) if t != 39), "32"])
+
+
+def test_without_gravity_connect4_is_another_game() -> None:
+    rules = load_rules("connect4")
+    free = dataclasses.replace(rules, moves=tuple(dataclasses.replace(m, fall=None) for m in rules.moves))
+    h = RuleGame(free)
+    assert h.perft(h.initial(), 1) == 42
+    assert open_game("connect4").perft(open_game("connect4").initial(), 1) == 7
+
+
+@pytest.mark.parametrize("board", ["torus:6x7", "klein:6x7"])
+def test_boards_where_a_disc_would_fall_forever_are_refused(board: str) -> None:
+    with pytest.raises(RuleError, match="fall forever from tile 1"):
+        open_game("connect4", board)
+
+
+def test_a_row_wraps_round_the_cylinder() -> None:
+    """Four in a row across the cylinder's seam (columns 6, 7, 1, 2 of the bottom row) wins there, not on the
+    plane; on the Möbius strip the bottom row's ends meet the top row's, mirrored."""
+    layout = """
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    y y y . . . .
+    r r . . . r r
+    """
+    for board, winner in (("plane:6x7", None), ("cylinder:6x7", {"red": 1, "yellow": -1}), ("mobius:6x7", None)):
+        g = open_game("connect4", board)
+        assert g.outcome(_at(g, layout, to_move=1)) == winner, board
+
+
+def test_gravity_needs_an_origin_that_accepts_states() -> None:
+    text = """
+name = "x"
+players = ["a", "b"]
+[states]
+empty = 0
+A = { value = 1, owner = "a", kind = "d" }
+[[move]]
+name = "drop"
+pattern = "*any => *own:d"
+fall = [0, -1]
+"""
+    with pytest.raises(RuleError, match="fall needs an origin that accepts states"):
+        parse_rules(text, "x.toml")

@@ -264,6 +264,14 @@ class Compiled:
                 writes[u] = wr
             if m.to is not None and pc.cell == m.to:
                 to_tile = u
+        if m.fall is not None:
+            # gravity: the tile below (along m.fall) must stop the fall: off the board, or holding a state the
+            # origin does not accept (a piece falls through exactly the states it may be placed on)
+            below = self.land(t, g, m.fall)
+            if below >= 0:
+                u = below // h
+                stop = self.all_mask & ~self.mask(player, m.origin.before.tokens)
+                reads[u] = reads.get(u, self.all_mask) & stop
         for u in keeps & set(writes):
             c = self.const_of[writes[u][1]]
             if c < 0:
@@ -333,6 +341,29 @@ class Compiled:
             if tiles:
                 runs.append((tuple(tiles), tuple(new), loops))
         return Rays(self.mask(player, lc.over), self.mask(player, lc.until), lc.need, tuple(runs))
+
+    def endless_fall(self) -> tuple[str, int] | None:
+        """(move, tile) of a gravity move whose pieces could fall forever from that tile (the line along its
+        ``fall`` closes on itself without reaching the board's edge), or None when every fall ends.  O(n·|H|·n)."""
+        grp = self.rules.grid.group
+        h = self.h
+        for m in self.rules.moves:
+            if m.fall is None:
+                continue
+            for t in range(self.n):
+                for g in m.orientations:
+                    seen = set()
+                    u, f = t, g
+                    while (u, f) not in seen:
+                        seen.add((u, f))
+                        code = self.chart[u][self.dom_index[grp.act(f, m.fall)]]
+                        if code < 0:
+                            break
+                        u, o = divmod(code, h)
+                        f = self.mul[f][self.inv[o]]
+                    else:
+                        return m.name, t
+        return None
 
     # ---- tables used in play ---------------------------------------------------------
     def entry_table(self, player: int) -> list[list[tuple[int, ...] | None]]:

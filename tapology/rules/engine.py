@@ -62,7 +62,14 @@ class RuleGame:
         self.ends = EndRules(rules, optional_ends)
         self.strict_ends = EndRules(rules, optional=False)
         self._tables: OrderedDict[tuple, Chains] = OrderedDict()
-        self._tables[self._board_key(self.board)] = Chains(rules, Compiled(rules, self.board, atlas, self.regions))
+        comp = Compiled(rules, self.board, atlas, self.regions)
+        endless = comp.endless_fall() if any(m.fall is not None for m in rules.moves) else None
+        if endless is not None:
+            raise RuleError(f"{rules.source}: move {endless[0]!r} on board {self.board_name!r}: a piece could fall "
+                            f"forever from tile {self.board.tiles[endless[1]]} (the line it falls along closes on "
+                            "itself without reaching the edge), so gravity means nothing here; use a board whose "
+                            "falls end (a plane, cylinder or Möbius strip)")
+        self._tables[self._board_key(self.board)] = Chains(rules, comp)
         self._turn_cache: OrderedDict[Position, list[Turn]] = OrderedDict()
         self._signatures: dict[tuple, frozenset[str]] = {}
         self._asked: dict[int, int] = {}

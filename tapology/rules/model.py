@@ -137,6 +137,7 @@ class Move:
     line: int = 0
     slide: bool = False  # set by ``repeat``: a repeated move labels only where the piece ends
     lines: LineCapture | None = None  # a line capture run from the origin (reversi)
+    fall: Cell | None = None  # gravity: the piece rests on the origin only where it could fall no further this way
 
     @cached_property
     def origin(self) -> PatternCell:
@@ -314,6 +315,8 @@ def derive_domain(rules: RuleSet) -> ChartDomain:
                 cells.add(lk.anchor)
         if m.lines is not None:
             cells.update(m.lines.directions)
+        if m.fall is not None:
+            cells.add(m.fall)
     if any(e.kind == "line" for e in rules.ends):
         cells.update(line_vectors(grid))
     filled: set[Cell] = set()

@@ -43,7 +43,7 @@ from tapology.rules.pattern import parse_pattern
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
             "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "pass"}
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
-             "lines"}
+             "lines", "fall"}
 LINES_KEYS = {"over", "until", "becomes", "directions", "need"}
 PASSING = ("when-stuck",)
 SCORES = ("pieces",)
@@ -475,8 +475,21 @@ class _Reader:
                 lines = self._lines(spec["lines"], what)
             except RuleError as exc:
                 raise w.err(str(exc), "move", i, "lines") from None
+        fall = None
+        if "fall" in spec:
+            try:
+                fall = _cell(spec["fall"], self.grid, f"{what}: fall")
+            except RuleError as exc:
+                raise w.err(str(exc), "move", i, "fall") from None
+            if fall == self.grid.origin:
+                raise w.err(f"{what}: fall [0, 0] is no direction (write the way pieces fall, e.g. [0, -1])", "move",
+                            i, "fall")
+            origin = next(c for c in cells if c.cell == self.grid.origin)
+            if origin.before.kind != "states":
+                raise w.err(f"{what}: fall needs an origin that accepts states (the states a piece falls through)",
+                            "move", i, "fall")
         return Move(name, cells, orients, players, to, tuple(links), start, klass, tuple(safe), w.line("move", i),
-                    bool(rep), lines)
+                    bool(rep), lines, fall)
 
     def _lines(self, spec: Any, what: str) -> LineCapture:
         """A move's line capture: ``{ over = "foe", until = "own", becomes = "own", directions = "lines", need = 1 }``."""

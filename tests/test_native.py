@@ -44,6 +44,9 @@ CASES = [
     *(("reversi:6x6", b, 32, 2) for b in ("cylinder:6x6", "torus:6x6")),
     # gravity (connect4)
     *(("connect4", b, 30, 3) for b in ("plane:6x7", "cylinder:6x7", "mobius:6x7")),
+    # connection goals (hex)
+    *(("hex:3x3", b, 9, 4) for b in ("hex-rhombus:3x3", "hex-plane:3x3")),
+    ("hex:5x5", "hex-rhombus:5x5", 25, 2),
 ]
 _GAMES: dict[tuple[str, str], RuleGame] = {}
 

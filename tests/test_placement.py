@@ -245,3 +245,53 @@ fall = [0, -1]
 """
     with pytest.raises(RuleError, match="fall needs an origin that accepts states"):
         parse_rules(text, "x.toml")
+
+
+# ---- connection goals ----------------------------------------------------------------------------------------------
+
+def test_a_chain_joining_the_two_sides_wins() -> None:
+    """On hex-rhombus:3x3 each row sits half a cell left of the row above, so tile j touches tiles j and j + 1 of
+    the row below.  Red joins the top and bottom rows with a chain down one column; a chain that looks straight
+    in a drawing with upright rows but skips a neighbour does not join them."""
+    g = open_game("hex:3x3")
+    win = _at(g, """
+    . r .
+    . r .
+    . r .
+    """, to_move=1)
+    assert g.outcome(win) == {"red": 1, "blue": -1}
+    apart = _at(g, """
+    . r .
+    r . .
+    r . .
+    """, to_move=1)
+    assert g.outcome(apart) is None
+    blue = _at(g, """
+    . . .
+    b b b
+    . . .
+    """)
+    assert g.outcome(blue) == {"red": -1, "blue": 1}
+
+
+def test_sides_are_read_through_the_charts() -> None:
+    """edge:SIDE is the tiles with no neighbour on that side: on the rhombus each is one row or column."""
+    g = open_game("hex:4x4")
+    named = {k: sorted(int(g.board.tiles[t]) for t in v) for k, v in g.regions.items()}
+    assert named == {"from-red": [1, 2, 3, 4], "to-red": [13, 14, 15, 16], "from-blue": [1, 5, 9, 13],
+                     "to-blue": [4, 8, 12, 16]}
+
+
+@pytest.mark.parametrize("board", ["hex-cylinder:5x5", "hex-mobius:5x5", "hex-torus:6x6"])
+def test_boards_where_a_side_is_taped_away_are_refused(board: str) -> None:
+    with pytest.raises(RuleError, match="is empty there"):
+        open_game("hex:5x5", board)
+
+
+def test_without_the_connection_goal_hex_never_ends_early() -> None:
+    rules = load_rules("hex:3x3")
+    bare = dataclasses.replace(rules, ends=tuple(e for e in rules.ends if e.kind != "connect"))
+    h = RuleGame(bare)
+    g = open_game("hex:3x3")
+    assert h.perft(h.initial(), 8) == 9 * 8 * 7 * 6 * 5 * 4 * 3 * 2
+    assert g.perft(g.initial(), 8) == 207360  # RBG's count: games end by connection

@@ -67,6 +67,45 @@ def ranked(players: tuple[str, ...], scores: list[int]) -> Score:
     return {p: 0 if i in top else -1 for i, p in enumerate(players)}
 
 
+def connect_regions(comp: Compiled, e: EndRule, player: int) -> list[frozenset[int]] | None:
+    """The regions a connect rule names for ``player`` (``{player}`` read), None if the board lacks one."""
+    out = []
+    for name in e.regions:
+        region = comp.regions.get(name.replace("{player}", comp.rules.players[player]))
+        if region is None:
+            return None
+        out.append(region)
+    return out
+
+
+def connects(comp: Compiled, codes: list[int], e: EndRule, player: int) -> bool:
+    """True when one group of the player's pieces (``e.states`` or all they own), joined through the grid's unit
+    directions across the gluings, touches every region of the rule.  Cost O(n·|S|)."""
+    regions = connect_regions(comp, e, player)
+    if not regions or any(not r for r in regions):
+        return False
+    h = comp.h
+    vals = comp.state_values(e.states, player)
+    glue = comp.board.glue
+    seen: set[int] = set()
+    for t in regions[0]:
+        if t in seen or codes[t] // h not in vals:
+            continue
+        group = {t}
+        todo = [t]
+        while todo:
+            u = todo.pop()
+            for code in glue[u]:
+                v = code // h
+                if code >= 0 and v not in group and codes[v] // h in vals:
+                    group.add(v)
+                    todo.append(v)
+        seen |= group
+        if all(group & r for r in regions[1:]):
+            return True
+    return False
+
+
 def has_line(comp: Compiled, codes: list[int], e: EndRule, player: int) -> bool:
     """True when some line of ``e.k`` distinct tiles holds the player's states (``e.states``, or all they own)."""
     h = comp.h
@@ -146,6 +185,11 @@ class EndRules:
             i = self.counter_index[e.counter]
             n = sit.counters[i] if i < len(sit.counters) else 0
             return score(players, sit.to_move, e.result) if compare(n, e.op, e.value) else None
+        if e.kind == "connect":
+            for p in ([e.player] if e.player is not None else range(len(players))):
+                if connects(comp, sit.codes, e, p):
+                    return score(players, p, e.result)
+            return None
         if e.kind == "repetition":
             return score(players, sit.to_move, e.result) if sit.repeats() >= e.value else None
         raise AssertionError(e.kind)

@@ -69,6 +69,7 @@ class RuleGame:
                             f"forever from tile {self.board.tiles[endless[1]]} (the line it falls along closes on "
                             "itself without reaching the edge), so gravity means nothing here; use a board whose "
                             "falls end (a plane, cylinder or Möbius strip)")
+        self._check_connect(comp)
         self._tables[self._board_key(self.board)] = Chains(rules, comp)
         self._turn_cache: OrderedDict[Position, list[Turn]] = OrderedDict()
         self._signatures: dict[tuple, frozenset[str]] = {}
@@ -76,6 +77,22 @@ class RuleGame:
         self.mandatory = frozenset(rules.mandatory)
         self.royal_values = frozenset(rules.state_index[r].value for r in rules.royal)
         self._history_counter = self._repetition_counter()
+
+    def _check_connect(self, comp: Compiled) -> None:
+        """Refuse a board on which a connection goal means nothing: a region it names is missing or empty there
+        (on a cylinder the sides taped together have no edge)."""
+        for e in self.rules.ends:
+            if e.kind != "connect":
+                continue
+            for p in ([e.player] if e.player is not None else range(len(self.players))):
+                for name in e.regions:
+                    real = name.replace("{player}", self.players[p])
+                    if not comp.regions.get(real):
+                        how = "empty" if real in comp.regions else "missing"
+                        raise RuleError(f"{self.rules.source}:{e.line}: [[end]] 'connect' on board {self.board_name!r}: "
+                                        f"region {real!r} of {self.players[p]} is {how}"
+                                        " there (a side taped to another has no edge), so the connection goal means "
+                                        "nothing; use a board with that side")
 
     # ---- boards ---------------------------------------------------------------------
     @staticmethod

@@ -182,8 +182,10 @@ class EndRule:
     ``conditions`` holds: counts of states, optionally inside a region), ``chain`` (a move chain of
     ``value`` moves fits: its player wins), ``plies`` (after ``value`` turns: ``result``),
     ``counter`` (the counter named ``counter`` compared by ``op`` with ``value``), ``repetition``
-    (the position stands for the ``value``-th time with the same player to move).  ``result = "score"`` ends the
-    game with each player's ``score`` read off the board: the highest wins, equal highest draw.
+    (the position stands for the ``value``-th time with the same player to move), ``connect`` (one group of the
+    player's pieces, joined side to side across the gluings, touches every one of ``regions``: that player wins).
+    ``result = "score"`` ends the game with each player's ``score`` read off the board: the highest wins, equal
+    highest draw.
 
     ``check`` (None, True or False) makes the rule apply only when the player to move is (not) in
     check: one of their royal pieces capturable.  ``optional`` rules (draw claims, house rules)
@@ -204,6 +206,7 @@ class EndRule:
     counter: str = ""
     line: int = 0
     score: str = ""  # with result = "score": how each player's score is read ("pieces": tiles holding their states)
+    regions: tuple[str, ...] = ()  # connect: a group of the player's pieces touches every one of these regions
 
 
 @dataclass(frozen=True)

@@ -49,10 +49,10 @@ PASSING = ("when-stuck",)
 SCORES = ("pieces",)
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
-            "optional", "counter", "score"}
-END_KINDS = ("line", "no-turns", "count", "chain", "plies", "counter", "repetition")
+            "optional", "counter", "score", "regions"}
+END_KINDS = ("line", "no-turns", "count", "chain", "plies", "counter", "repetition", "connect")
 CONDITION_KEYS = {"states", "op", "value", "region"}
-REGION_SPEC = re.compile(r"^(row|column|parity):(-?\d+)$")
+REGION_SPEC = re.compile(r"^(?:(row|column|parity):(-?\d+)|edge:[a-z]+(?:\+[a-z]+)*)$")
 LINK_KEYS = {"move", "moves", "at", "orientations", "forced"}
 RELATIVE = re.compile(r"^(own|foe)(?::([A-Za-z0-9_\-]+))?$")
 OPS = (">=", "<=", "==", "!=", ">", "<")
@@ -693,6 +693,15 @@ class _Reader:
                                                   what),)
             except RuleError as exc:
                 raise w.err(str(exc), "end", i, "all" if "all" in spec else "states") from None
+        regions: tuple[str, ...] = ()
+        if kind == "connect":
+            raw = spec.get("regions")
+            if not isinstance(raw, list) or len(raw) < 2 or not all(isinstance(x, str) and x for x in raw):
+                raise w.err(f"{what}: regions must list at least two region names (\"{{player}}\" stands for the "
+                            "player), e.g. [\"top\", \"bottom\"]", "end", i, "regions")
+            regions = tuple(raw)
+        elif "regions" in spec:
+            raise w.err(f"{what}: regions is read only by kind = \"connect\"", "end", i, "regions")
         check = spec.get("check")
         if check is not None and not isinstance(check, bool):
             raise w.err(f"{what}: check must be true or false", "end", i, "check")
@@ -710,7 +719,7 @@ class _Reader:
         if kind == "repetition" and value < 2:
             raise w.err(f"{what}: value must be at least 2 (the number of times a position stands)", "end", i, "value")
         return EndRule(kind, k, tuple(states), pl, result, op, value, mv, conditions, check, optional, str(counter),
-                       w.line("end", i), str(score_kind))
+                       w.line("end", i), str(score_kind), regions)
 
     def _tape(self) -> TapeRule | None:
         t = self.data.get("tape")
@@ -745,7 +754,8 @@ class _Reader:
             for x in items:
                 x = str(x)
                 if ":" in x and (not REGION_SPEC.match(x) or (x.endswith(":0") and not x.startswith("parity"))):
-                    raise self.where.err(f"{what} {k!r}: bad spec {x!r} (use row:N, column:N, parity:0 or parity:1)",
+                    raise self.where.err(f"{what} {k!r}: bad spec {x!r} (use row:N, column:N, parity:0, parity:1 or "
+                                         "edge:SIDE[+SIDE…])",
                                          table, index, k)
             out.append((k, tuple(str(x) for x in items)))
         return tuple(out)

@@ -30,7 +30,7 @@
 
 enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4 };
 enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
-enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3 };
+enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4 };
 enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2 };
 enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 
@@ -84,6 +84,9 @@ struct tp_engine {
     int32_t seq_top;
     int32_t *nv;  /* [maxw] new values of one application's writes */
     int32_t *capbuf; /* [2*maxray] (tile, code) pairs one application's line capture takes */
+    int32_t *cstack; /* [n] the flood of a connect end rule */
+    uint32_t *cseen; /* [n] */
+    uint32_t cgen;
 
     Key *keys;
     int32_t nkeys, key_cap;
@@ -801,6 +804,35 @@ static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m) {
     return 0;
 }
 
+/* ends.connects: one group of tiles holding codes of mask row m, joined through the neighbour lists, touches every
+   region of connect rule e for player q (bits of conn_bits; a group that does touches the first). */
+static int connects(tp_engine *E, const Board *B, int32_t e, int32_t q, int32_t m) {
+    const tp_tables *T = &E->t;
+    const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
+    const int32_t *bits = T->conn_bits + ((size_t)e * (size_t)T->np + (size_t)q) * (size_t)T->n;
+    int32_t full = T->conn_full[e];
+    uint32_t g = next_gen(&E->cgen, E->cseen, (size_t)T->n);
+    for (int32_t t = 0; t < T->n; t++) {
+        if (!(bits[t] & 1) || !mask[B->codes[t]] || E->cseen[t] == g) continue;
+        int32_t top = 0, acc = 0;
+        E->cseen[t] = g;
+        E->cstack[top++] = t;
+        while (top) {
+            int32_t u = E->cstack[--top];
+            acc |= bits[u];
+            for (int32_t k = T->nbr_off[u]; k < T->nbr_off[u + 1]; k++) {
+                int32_t v = T->nbr[k];
+                if (E->cseen[v] != g && mask[B->codes[v]]) {
+                    E->cseen[v] = g;
+                    E->cstack[top++] = v;
+                }
+            }
+        }
+        if (acc == full) return 1;
+    }
+    return 0;
+}
+
 /* 1 when a strict end rule (no-turns aside) ends the position, 0 if not, < 0 an error. */
 static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply) {
     const tp_tables *T = &E->t;
@@ -821,6 +853,12 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply) {
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t m = T->end_pmask[e * T->np + q];
                 if (m >= 0 && has_line(E, B, e, m)) return 1;
+            }
+            break;
+        case END_CONNECT:
+            for (int32_t q = 0; q < T->np; q++) {
+                int32_t m = T->end_pmask[e * T->np + q];
+                if (m >= 0 && connects(E, B, e, q, m)) return 1;
             }
             break;
         default: /* END_COUNT */
@@ -936,7 +974,7 @@ int32_t tp_check(const tp_tables *t) {
         CHECK(offsets_ok(t->att_app_off, t->natt, t->natt_apps) && all_below(t->att_app, t->natt_apps, 0, na)
               && all_below(t->att_app_mask, t->natt_apps, 0, t->nmasks));
     }
-    CHECK(all_below(t->end_kind, t->nends, 1, 4) && all_below(t->end_check, t->nends, -1, 2));
+    CHECK(all_below(t->end_kind, t->nends, 1, 5) && all_below(t->end_check, t->nends, -1, 2));
     CHECK(offsets_ok(t->end_cond_off, t->nends * np, t->nend_conds) && all_below(t->end_conds, t->nend_conds, 0, t->nconds));
     CHECK(offsets_ok(t->end_line_off, t->nends, t->nline_tiles) && all_below(t->line_tiles, t->nline_tiles, 0, n));
     for (int32_t e = 0; e < t->nends; e++) {
@@ -944,7 +982,8 @@ int32_t tp_check(const tp_tables *t) {
         CHECK(t->end_k[e] <= 0 || (t->end_line_off[e + 1] - t->end_line_off[e]) % t->end_k[e] == 0);
         for (int32_t q = 0; q < np; q++) {
             int32_t v = t->end_pmask[e * np + q];
-            CHECK(t->end_kind[e] == END_LINE ? (v >= -1 && v < t->nmasks) : (v == 0 || v == 1));
+            CHECK(t->end_kind[e] == END_LINE || t->end_kind[e] == END_CONNECT ? (v >= -1 && v < t->nmasks)
+                                                                             : (v == 0 || v == 1));
         }
     }
     CHECK(offsets_ok(t->app_ray_off, na, t->nrays) && offsets_ok(t->ray_tile_off, t->nrays, t->nray_tiles)
@@ -952,6 +991,8 @@ int32_t tp_check(const tp_tables *t) {
     CHECK(all_below(t->app_over, na, 0, t->nmasks > 0 ? t->nmasks : 1)
           && all_below(t->app_until, na, 0, t->nmasks > 0 ? t->nmasks : 1) && all_below(t->app_need, na, 0, INT32_MAX));
     for (int32_t a = 0; a < na; a++) CHECK(t->app_ray_off[a + 1] == t->app_ray_off[a] || t->nmasks > 0);
+    CHECK(offsets_ok(t->nbr_off, n, t->nnbr) && all_below(t->nbr, t->nnbr, 0, n));
+    CHECK(all_below(t->conn_full, t->nends, 0, INT32_MAX));
 #undef CHECK
     return 0;
 }
@@ -992,6 +1033,8 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         if (k > maxray) maxray = k;
     }
     E->capbuf = malloc((2 * (size_t)maxray + 1) * sizeof(int32_t));
+    E->cstack = malloc(n * sizeof(int32_t));
+    E->cseen = calloc(n, sizeof(uint32_t));
     E->key_cap = cap_keys;
     E->keys = malloc((size_t)cap_keys * sizeof(Key));
     E->chg_cap = cap_changes;
@@ -1019,7 +1062,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->seq || !E->nv || !E->keys || !E->chg
         || !E->ht || !E->ht_gen || !E->tmp || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
         || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
-        || !E->at_gat || !E->chains || !E->capbuf) {
+        || !E->at_gat || !E->chains || !E->capbuf || !E->cstack || !E->cseen) {
         tp_free(E);
         return NULL;
     }
@@ -1065,6 +1108,8 @@ void tp_free(tp_engine *e) {
     free(e->seq);
     free(e->nv);
     free(e->capbuf);
+    free(e->cstack);
+    free(e->cseen);
     free(e->keys);
     free(e->chg);
     free(e->ht);

@@ -110,6 +110,15 @@ typedef struct {
     const uint8_t *ray_loop;    /* [nrays] */
     const int32_t *ray_tiles;   /* [nray_tiles] */
     const int32_t *ray_code;    /* [nray_tiles] */
+
+    /* connect end rules (kind 4, ends.connects): end_pmask holds the mask row of the player's states (-1 none);
+       conn_bits row (e*np + q) gives each tile's regions as bits, conn_full[e] all of them; nbr lists each
+       tile's neighbours through the gluing table */
+    int32_t nnbr;
+    const int32_t *conn_bits;   /* [nends*np*n] */
+    const int32_t *conn_full;   /* [nends] */
+    const int32_t *nbr_off;     /* [n+1] -> nbr */
+    const int32_t *nbr;         /* [nnbr] */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;

@@ -18,11 +18,12 @@ from typing import cast
 import numpy as np
 
 from tapology.rules.chains import Chains
-from tapology.rules.ends import EndRules
-from tapology.rules.model import Condition
+from tapology.rules.compiled import Compiled
+from tapology.rules.ends import EndRules, connect_regions
+from tapology.rules.model import Condition, EndRule
 
 OPS = (">=", "<=", "==", "!=", ">", "<")
-END_PLIES, END_LINE, END_COUNT = 1, 2, 3
+END_PLIES, END_LINE, END_COUNT, END_CONNECT = 1, 2, 3, 4
 COND_BOARD, COND_REGION, COND_MISSING = 0, 1, 2
 
 
@@ -60,6 +61,7 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
             "nend_conds": ("end_conds",), "nline_tiles": ("line_tiles",),
             "nrays": ("ray_loop",), "nray_tiles": ("ray_tiles", "ray_code")}
     out.update({name: g["napps"] for name in ("app_over", "app_until", "app_need")})
+    out.update({"conn_bits": g["nends"] * np_ * n, "conn_full": g["nends"], "nbr_off": n + 1, "nbr": g["nnbr"]})
     for size, names in rows.items():
         out.update({name: g[size] for name in names})
     offsets = {"napps": ("chk_off", "wr_off", "lnk_off", "safe_off"), "nlinks": ("tgt_off",),
@@ -148,6 +150,20 @@ def _force(chains: Chains) -> None:
     if chains.royal_values:
         for p in range(comp.np):
             comp.attack_index(p)
+
+
+def _connect_rows(comp: Compiled, e: EndRule) -> list[list[int]]:
+    """Per player, each tile's regions of a connect rule as bits (all 0 where the board lacks a region)."""
+    out = []
+    for p in range(comp.np):
+        regions = connect_regions(comp, e, p)
+        row = [0] * comp.n
+        if regions and all(regions):
+            for i, r in enumerate(regions):
+                for t in r:
+                    row[t] |= 1 << i
+        out.append(row)
+    return out
 
 
 def _line_captures(b: _Builder, f: dict[str, np.ndarray | int]) -> None:
@@ -286,13 +302,17 @@ def build(chains: Chains) -> Tables:
     perft_reason = ""
     end_conds: list[list[int]]
     kinds, checks, values, ks, pmask, end_conds, lines = [], [], [], [], [], [], []
+    conn_rows: list[list[list[int]]] = []
+    conn_full: list[int] = []
     for e in EndRules(rules, optional=False).ends:
         if e.kind == "no-turns":
             continue
-        if e.kind not in ("plies", "line", "count"):
+        if e.kind not in ("plies", "line", "count", "connect"):
             perft_reason = f"a strict {e.kind!r} end rule"
             continue
-        kinds.append({"plies": END_PLIES, "line": END_LINE, "count": END_COUNT}[e.kind])
+        kinds.append({"plies": END_PLIES, "line": END_LINE, "count": END_COUNT, "connect": END_CONNECT}[e.kind])
+        conn_rows.append(_connect_rows(comp, e) if e.kind == "connect" else [[0] * n for _ in range(np_)])
+        conn_full.append((1 << len(e.regions)) - 1 if e.kind == "connect" else 0)
         checks.append(-1 if e.check is None else int(e.check))
         values.append(e.value)
         ks.append(e.k if e.kind == "line" else 0)
@@ -301,6 +321,11 @@ def build(chains: Chains) -> Tables:
             if e.kind == "line":
                 vals = comp.state_values(e.states, p)
                 pmask.append(b.mask(c for c in b.valid if c // h in vals) if vals else -1)
+                end_conds.append([])
+            elif e.kind == "connect":
+                vals = comp.state_values(e.states, p)
+                mine = bool(vals) and (e.player is None or e.player == p) and any(conn_rows[-1][p])
+                pmask.append(b.mask(c for c in b.valid if c // h in vals) if mine else -1)
                 end_conds.append([])
             elif e.kind == "count" and (e.player is None or e.player == p):
                 pmask.append(1)
@@ -316,6 +341,10 @@ def build(chains: Chains) -> Tables:
     f["end_cond_off"], f["end_conds"] = _csr(end_conds)
     f["end_line_off"], f["line_tiles"] = _csr(lines)
     f["nends"] = len(kinds)
+    f["conn_bits"] = np.asarray([x for rows in conn_rows for row in rows for x in row], np.int32)
+    f["conn_full"] = np.asarray(conn_full, np.int32)
+    f["nbr_off"], f["nbr"] = _csr([[c // h for c in row if c >= 0] for row in comp.board.glue])
+    f["nnbr"] = len(cast("np.ndarray", f["nbr"]))
 
     # conditions (from clean-ups and end rules) and masks, last: both grew above
     kinds_c = [c[0] for c in b.conds]

@@ -47,6 +47,9 @@ CASES = [
     # connection goals (hex)
     *(("hex:3x3", b, 9, 4) for b in ("hex-rhombus:3x3", "hex-plane:3x3")),
     ("hex:5x5", "hex-rhombus:5x5", 25, 2),
+    # lines of exactly k (gomoku standard) and of k or more
+    *(("gomoku-standard:6x6", b, 30, 2) for b in ("plane:6x6", "torus:5x5", "mobius:6x6")),
+    ("gomoku-free-style:6x6", "klein:6x6", 30, 2),
 ]
 _GAMES: dict[tuple[str, str], RuleGame] = {}
 

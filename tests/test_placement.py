@@ -295,3 +295,36 @@ def test_without_the_connection_goal_hex_never_ends_early() -> None:
     g = open_game("hex:3x3")
     assert h.perft(h.initial(), 8) == 9 * 8 * 7 * 6 * 5 * 4 * 3 * 2
     assert g.perft(g.initial(), 8) == 207360  # RBG's count: games end by connection
+
+
+# ---- lines of exactly k ------------------------------------------------------------------------------------------
+
+def test_a_ring_of_five_round_a_torus_is_no_line_of_exactly_five() -> None:
+    """On torus:5x5 a full row is a ring: free style counts five in a row, standard wants the tiles beyond both
+    ends not white — beyond each end is the ring's own other end."""
+    ring = """
+    w w w w w
+    b b b b .
+    . . . . .
+    . . . . .
+    . . . . .
+    """
+    for name, want in (("gomoku-free-style:5x5", {"white": 1, "black": -1}), ("gomoku-standard:5x5", None)):
+        g = open_game(name, "torus:5x5")
+        assert g.outcome(_at(g, ring, to_move=1)) == want, name
+    plane = open_game("gomoku-standard:5x5")
+    assert plane.outcome(_at(plane, ring, to_move=1)) == {"white": 1, "black": -1}
+
+
+def test_an_overline_wins_free_style_only() -> None:
+    six = """
+    w w w w w w
+    b b b b . .
+    . . . . b .
+    . . . . . .
+    . . . . . .
+    . . . . . .
+    """
+    free, std = open_game("gomoku-free-style:6x6"), open_game("gomoku-standard:6x6")
+    assert free.outcome(_at(free, six, to_move=1)) == {"white": 1, "black": -1}
+    assert std.outcome(_at(std, six, to_move=1)) is None

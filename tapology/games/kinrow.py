@@ -259,7 +259,7 @@ def kinrow_k(rules: RuleSet) -> int | None:
         return None
     line = next(e for e in rules.ends if e.kind == "line")
     nt = next(e for e in rules.ends if e.kind == "no-turns")
-    if line.states or line.player is not None or line.result != "win" or nt.result != "draw" \
+    if line.states or line.player is not None or line.result != "win" or nt.result != "draw" or line.exact \
             or any(e.check is not None or e.optional for e in rules.ends) or rules.counters or rules.setups:
         return None
     if rules.mandatory or rules.royal:

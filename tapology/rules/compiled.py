@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from tapology.errors import RuleError
 from tapology.model.board import Board
-from tapology.model.lines import board_lines
+from tapology.model.lines import board_lines, bounded_lines
 from tapology.rules.model import ANY, COPY, DONTCARE, OFF, Move, RuleSet
 
 if TYPE_CHECKING:
@@ -442,6 +442,16 @@ class Compiled:
         res = tuple(out)
         self._cleanups[key] = res
         return res
+
+    def exact_lines(self, k: int) -> list[tuple[int, tuple[int, ...], int]]:
+        """Lines of k distinct tiles with the tiles just beyond their ends (−1 off the board), for lines of exactly
+        k (an end rule's ``exact``)."""
+        key = -k
+        got = self._lines.get(key)
+        if got is None:
+            got = bounded_lines(self.atlas, k)
+            self._lines[key] = got  # type: ignore[assignment]
+        return got  # type: ignore[return-value]
 
     def lines(self, k: int) -> list[tuple[int, ...]]:
         """k-in-a-row lines of distinct tiles on this board."""

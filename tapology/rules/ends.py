@@ -107,10 +107,16 @@ def connects(comp: Compiled, codes: list[int], e: EndRule, player: int) -> bool:
 
 
 def has_line(comp: Compiled, codes: list[int], e: EndRule, player: int) -> bool:
-    """True when some line of ``e.k`` distinct tiles holds the player's states (``e.states``, or all they own)."""
+    """True when some line of ``e.k`` distinct tiles holds the player's states (``e.states``, or all they own); with
+    ``e.exact``, a line whose neighbours beyond both ends do not (off the board counts as not)."""
     h = comp.h
     vals = comp.state_values(e.states, player)
-    return bool(vals) and any(all(codes[t] // h in vals for t in line) for line in comp.lines(e.k))
+    if not vals:
+        return False
+    if e.exact:
+        return any(all(codes[t] // h in vals for t in line) and (before < 0 or codes[before] // h not in vals)
+                   and (after < 0 or codes[after] // h not in vals) for before, line, after in comp.exact_lines(e.k))
+    return any(all(codes[t] // h in vals for t in line) for line in comp.lines(e.k))
 
 
 class EndRules:

@@ -207,6 +207,7 @@ class EndRule:
     line: int = 0
     score: str = ""  # with result = "score": how each player's score is read ("pieces": tiles holding their states)
     regions: tuple[str, ...] = ()  # connect: a group of the player's pieces touches every one of these regions
+    exact: bool = False  # line: exactly k in a row (the tiles just beyond both ends are not the player's)
 
 
 @dataclass(frozen=True)

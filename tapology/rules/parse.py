@@ -49,7 +49,7 @@ PASSING = ("when-stuck",)
 SCORES = ("pieces",)
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
-            "optional", "counter", "score", "regions"}
+            "optional", "counter", "score", "regions", "exact"}
 END_KINDS = ("line", "no-turns", "count", "chain", "plies", "counter", "repetition", "connect")
 CONDITION_KEYS = {"states", "op", "value", "region"}
 REGION_SPEC = re.compile(r"^(?:(row|column|parity):(-?\d+)|edge:[a-z]+(?:\+[a-z]+)*)$")
@@ -702,6 +702,9 @@ class _Reader:
             regions = tuple(raw)
         elif "regions" in spec:
             raise w.err(f"{what}: regions is read only by kind = \"connect\"", "end", i, "regions")
+        exact = spec.get("exact", False)
+        if not isinstance(exact, bool) or (exact and kind != "line"):
+            raise w.err(f"{what}: exact must be true or false, and is read only by kind = \"line\"", "end", i, "exact")
         check = spec.get("check")
         if check is not None and not isinstance(check, bool):
             raise w.err(f"{what}: check must be true or false", "end", i, "check")
@@ -719,7 +722,7 @@ class _Reader:
         if kind == "repetition" and value < 2:
             raise w.err(f"{what}: value must be at least 2 (the number of times a position stands)", "end", i, "value")
         return EndRule(kind, k, tuple(states), pl, result, op, value, mv, conditions, check, optional, str(counter),
-                       w.line("end", i), str(score_kind), regions)
+                       w.line("end", i), str(score_kind), regions, exact)
 
     def _tape(self) -> TapeRule | None:
         t = self.data.get("tape")

@@ -152,7 +152,7 @@ def _counter(game: RuleGame, pos: Position) -> Callable[[list[int], int, int, in
 def _line_checker(game: RuleGame, comp: Compiled) -> Callable[[list[int]], bool] | None:
     """A fast "some line is complete" test when the only strict end rules are lines and "no turns"; else None."""
     ends = game.strict_ends.ends
-    if any(e.kind not in ("line", "no-turns") or e.check is not None for e in ends):
+    if any(e.kind not in ("line", "no-turns") or e.check is not None or e.exact for e in ends):
         return None
     h = game.h
     checks = []

@@ -796,6 +796,14 @@ static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m) {
     const tp_tables *T = &E->t;
     const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
     int32_t k = T->end_k[e];
+    if (T->end_exact[e]) {
+        for (int32_t l = T->end_line_off[e]; l < T->end_line_off[e + 1]; l += k + 2) {
+            int32_t i = 1, a = T->line_tiles[l], z = T->line_tiles[l + k + 1];
+            while (i <= k && mask[B->codes[T->line_tiles[l + i]]]) i++;
+            if (i > k && (a < 0 || !mask[B->codes[a]]) && (z < 0 || !mask[B->codes[z]])) return 1;
+        }
+        return 0;
+    }
     for (int32_t l = T->end_line_off[e]; l < T->end_line_off[e + 1]; l += k) {
         int32_t i = 0;
         while (i < k && mask[B->codes[T->line_tiles[l + i]]]) i++;
@@ -976,10 +984,15 @@ int32_t tp_check(const tp_tables *t) {
     }
     CHECK(all_below(t->end_kind, t->nends, 1, 5) && all_below(t->end_check, t->nends, -1, 2));
     CHECK(offsets_ok(t->end_cond_off, t->nends * np, t->nend_conds) && all_below(t->end_conds, t->nend_conds, 0, t->nconds));
-    CHECK(offsets_ok(t->end_line_off, t->nends, t->nline_tiles) && all_below(t->line_tiles, t->nline_tiles, 0, n));
+    CHECK(offsets_ok(t->end_line_off, t->nends, t->nline_tiles) && all_below(t->line_tiles, t->nline_tiles, -1, n)
+          && all_below(t->end_exact, t->nends, 0, 2));
     for (int32_t e = 0; e < t->nends; e++) {
+        int32_t stride = t->end_k[e] + 2 * t->end_exact[e];
         CHECK(t->end_k[e] > 0 || t->end_line_off[e + 1] == t->end_line_off[e]);
-        CHECK(t->end_k[e] <= 0 || (t->end_line_off[e + 1] - t->end_line_off[e]) % t->end_k[e] == 0);
+        CHECK(t->end_k[e] <= 0 || (t->end_line_off[e + 1] - t->end_line_off[e]) % stride == 0);
+        for (int32_t l = t->end_line_off[e]; l < t->end_line_off[e + 1]; l++)
+            CHECK(t->line_tiles[l] >= 0 || (t->end_exact[e] && ((l - t->end_line_off[e]) % stride == 0
+                                                              || (l - t->end_line_off[e]) % stride == stride - 1)));
         for (int32_t q = 0; q < np; q++) {
             int32_t v = t->end_pmask[e * np + q];
             CHECK(t->end_kind[e] == END_LINE || t->end_kind[e] == END_CONNECT ? (v >= -1 && v < t->nmasks)

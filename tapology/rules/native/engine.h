@@ -119,6 +119,8 @@ typedef struct {
     const int32_t *conn_full;   /* [nends] */
     const int32_t *nbr_off;     /* [n+1] -> nbr */
     const int32_t *nbr;         /* [nnbr] */
+    const int32_t *end_exact;   /* [nends] 1: a line rule of exactly k: each line is k+2 tiles, the tile beyond each end
+                                   (-1 off the board) around its k, and those two must not hold the player's states */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;

@@ -61,7 +61,8 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
             "nend_conds": ("end_conds",), "nline_tiles": ("line_tiles",),
             "nrays": ("ray_loop",), "nray_tiles": ("ray_tiles", "ray_code")}
     out.update({name: g["napps"] for name in ("app_over", "app_until", "app_need")})
-    out.update({"conn_bits": g["nends"] * np_ * n, "conn_full": g["nends"], "nbr_off": n + 1, "nbr": g["nnbr"]})
+    out.update({"conn_bits": g["nends"] * np_ * n, "conn_full": g["nends"], "nbr_off": n + 1, "nbr": g["nnbr"],
+                "end_exact": g["nends"]})
     for size, names in rows.items():
         out.update({name: g[size] for name in names})
     offsets = {"napps": ("chk_off", "wr_off", "lnk_off", "safe_off"), "nlinks": ("tgt_off",),
@@ -303,6 +304,7 @@ def build(chains: Chains) -> Tables:
     end_conds: list[list[int]]
     kinds, checks, values, ks, pmask, end_conds, lines = [], [], [], [], [], [], []
     conn_rows: list[list[list[int]]] = []
+    exact: list[int] = []
     conn_full: list[int] = []
     for e in EndRules(rules, optional=False).ends:
         if e.kind == "no-turns":
@@ -316,7 +318,11 @@ def build(chains: Chains) -> Tables:
         checks.append(-1 if e.check is None else int(e.check))
         values.append(e.value)
         ks.append(e.k if e.kind == "line" else 0)
-        lines.append([t for line in comp.lines(e.k) for t in line] if e.kind == "line" else [])
+        if e.kind == "line" and e.exact:
+            lines.append([t for before, line, after in comp.exact_lines(e.k) for t in (before, *line, after)])
+        else:
+            lines.append([t for line in comp.lines(e.k) for t in line] if e.kind == "line" else [])
+        exact.append(int(e.kind == "line" and e.exact))
         for p in range(np_):
             if e.kind == "line":
                 vals = comp.state_values(e.states, p)
@@ -343,6 +349,7 @@ def build(chains: Chains) -> Tables:
     f["nends"] = len(kinds)
     f["conn_bits"] = np.asarray([x for rows in conn_rows for row in rows for x in row], np.int32)
     f["conn_full"] = np.asarray(conn_full, np.int32)
+    f["end_exact"] = np.asarray(exact, np.int32)
     f["nbr_off"], f["nbr"] = _csr([[c // h for c in row if c >= 0] for row in comp.board.glue])
     f["nnbr"] = len(cast("np.ndarray", f["nbr"]))
 

@@ -15,7 +15,8 @@ from tapology.rules import RuleGame
 # positions cross-checked with z3 in the default run: every k-th ply (1 = all)
 SAMPLE = {"tictactoe": 1, "tictactopology": 1, "checkers": 15, "chinese-checkers": 150, "chess": 150}
 PLAYOUTS = {"tictactoe": 3, "tictactopology": 2, "checkers": 1, "chinese-checkers": 1, "chess": 1}
-SAMPLE.update({"reversi": 1000, "connect4": 7, "hex": 40, "gomoku-free-style": 1000, "gomoku-standard": 1000})  # reversi: z3 on the start position (every ply with -m slow)
+# the placement games: z3 on the start position only where its encoding is big (every ply with -m slow)
+SAMPLE.update({"reversi": 1000, "connect4": 7, "hex": 40, "gomoku-free-style": 1000, "gomoku-standard": 1000})
 PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, "gomoku-standard": 1})
 
 

@@ -50,6 +50,8 @@ CASES = [
     # lines of exactly k (gomoku standard) and of k or more
     *(("gomoku-standard:6x6", b, 30, 2) for b in ("plane:6x6", "torus:5x5", "mobius:6x6")),
     ("gomoku-free-style:6x6", "klein:6x6", 30, 2),
+    # several placements in one turn (connect6)
+    *(("connect6:5x5", b, 12, 2) for b in ("plane:5x5", "torus:5x5")),
 ]
 _GAMES: dict[tuple[str, str], RuleGame] = {}
 

@@ -328,3 +328,36 @@ def test_an_overline_wins_free_style_only() -> None:
     free, std = open_game("gomoku-free-style:6x6"), open_game("gomoku-standard:6x6")
     assert free.outcome(_at(free, six, to_move=1)) == {"white": 1, "black": -1}
     assert std.outcome(_at(std, six, to_move=1)) is None
+
+
+# ---- several placements in one turn ------------------------------------------------------------------------------
+
+def test_two_stones_are_one_turn_in_either_order() -> None:
+    """Connect6: black opens with one stone (the link to a second is followed only once a stone stands), then each
+    turn is two stones anywhere, listed once as the pair."""
+    g = open_game("connect6:5x5")
+    first = g.turns(g.initial())
+    assert len(first) == 25 and all("," not in t.label for t in first)
+    pos = g.parse_turn(g.initial(), "13").result
+    turns = g.turns(pos)
+    assert len(turns) == 24 * 23 // 2
+    assert "1,2" in {t.label for t in turns} and "2,1" not in {t.label for t in turns}
+    both = g.parse_turn(pos, "1,2").result
+    assert [both.board.states[t] for t in (0, 1, 12)] == [2, 2, 1]
+
+
+def test_without_the_condition_the_opening_turn_would_have_two_stones() -> None:
+    rules = load_rules("connect6:5x5")
+    moves = tuple(dataclasses.replace(m, links=tuple(dataclasses.replace(lk, conditions=()) for lk in m.links))
+                  for m in rules.moves)
+    h = RuleGame(dataclasses.replace(rules, moves=moves))
+    assert h.perft(h.initial(), 1) == 25 * 24 // 2
+    g = open_game("connect6:5x5")
+    assert g.perft(g.initial(), 2) == 6900
+
+
+def test_csp_finds_the_same_pairs() -> None:
+    g = open_game("connect6:4x4")
+    pos = g.parse_turn(g.initial(), "6").result
+    ch = g.chains(pos.board)
+    assert set(csp_chains(ch, g.codes(pos), pos.to_move)) == set(ch.turns(g.codes(pos), pos.to_move))

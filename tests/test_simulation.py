@@ -16,15 +16,17 @@ from tapology.rules import RuleGame
 SAMPLE = {"tictactoe": 1, "tictactopology": 1, "checkers": 15, "chinese-checkers": 150, "chess": 150}
 PLAYOUTS = {"tictactoe": 3, "tictactopology": 2, "checkers": 1, "chinese-checkers": 1, "chess": 1}
 # the placement games: z3 on the start position only where its encoding is big (every ply with -m slow)
-SAMPLE.update({"reversi": 1000, "connect4": 7, "hex": 40, "gomoku-free-style": 1000, "gomoku-standard": 1000})
-PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, "gomoku-standard": 1})
+SAMPLE.update({"reversi": 1000, "connect4": 7, "hex": 40, "gomoku-free-style": 1000, "gomoku-standard": 1000,
+               "connect6": 1000})
+SLOW_GAMES = {"connect6"}  # tens of thousands of two-stone turns a ply: played out with -m slow only
+PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, "gomoku-standard": 1, "connect6": 1})
 
 
 def _cases(slow: bool) -> list:
     out = []
     for name in SHIPPED:
         for board in load_rules(name).boards:
-            marks = [pytest.mark.slow] if slow else []
+            marks = [pytest.mark.slow] if slow or name in SLOW_GAMES else []
             out.append(pytest.param(name, board, slow, id=f"{name}-{board}{'-every-ply' if slow else ''}", marks=marks))
     return out
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from tapology.errors import RuleError
 from tapology.model.board import Board
 from tapology.model.lines import board_lines, bounded_lines
-from tapology.rules.model import ANY, COPY, DONTCARE, OFF, Move, RuleSet
+from tapology.rules.model import ANY, COPY, DONTCARE, OFF, Condition, Move, RuleSet
 
 if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
@@ -46,6 +46,7 @@ class App:
     link_keys: tuple[tuple[bool, tuple[tuple[int, int, int], ...]], ...]  # (forced, ((move, tile, g), ...))
     safe: tuple[int, ...]
     lines: Rays | None = None  # the move's line capture placed here (reversi), if it has one
+    link_conds: tuple[tuple[Condition, ...], ...] = ()  # per link: the counts that must hold to follow it (or none)
 
 
 @dataclass(frozen=True)
@@ -285,9 +286,20 @@ class Compiled:
             if code >= 0:
                 safe.append(code // h)
         links = []
+        link_conds: list[tuple[Condition, ...]] = []  # parallel to links (a link anchored off the board is dropped)
         for lk in m.links:
+            link_conds.append(lk.conditions)
+            if lk.anywhere:
+                targets = []
+                for name in lk.moves:
+                    mj = self.move_index[name]
+                    orients = lk.orientations or self.rules.moves[mj].orientations
+                    targets.extend((mj, u, a) for u in range(self.n) for a in orients)
+                links.append((lk.forced, tuple(targets)))
+                continue
             anchor = self.land(t, g, lk.anchor)
             if anchor < 0:
+                link_conds.pop()
                 continue
             u, o = divmod(anchor, h)
             g_u = self.mul[g][self.inv[o]]
@@ -305,8 +317,9 @@ class Compiled:
         if not links and local in self._local:
             return self._local[local]
         ident = len(self.apps)
+        conds = tuple(link_conds) if any(link_conds) else ()
         self.apps.append(App(ident, mi, player, t, g, checks, wr_t, to_tile, m.klass, tuple(links), tuple(safe),
-                             rays))
+                             rays, conds))
         if not links:
             self._local[local] = ident
         return ident

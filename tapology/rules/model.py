@@ -96,13 +96,17 @@ class Condition:
 class Link:
     """A follow-up: moves that may continue the chain at an anchor cell, turned by orientations of the move's own frame.
 
-    ``orientations`` empty means the follow-up's own orientation set; ``anchor`` None means the move's ``to`` cell.
+    ``orientations`` empty means the follow-up's own orientation set.  An ``anywhere`` link has no anchor: the
+    follow-up may be placed at every tile, in its own orientations (connect6's second stone).  ``conditions`` are
+    counts read on the position the chain has reached; the link is followed only while they hold.
     """
 
     moves: tuple[str, ...]
     anchor: Cell | None = None
     orientations: tuple[int, ...] = ()
     forced: bool = True
+    anywhere: bool = False  # the follow-up may be placed at any tile (several placements in one turn)
+    conditions: tuple[Condition, ...] = ()  # followed only while these counts hold (read on the chain's position)
 
 
 @dataclass(frozen=True)
@@ -292,6 +296,12 @@ class RuleSet:
     def setup_for(self, board: str) -> Setup | None:
         """The first set-up whose board patterns match ``board``, if any."""
         return next((s for s in self.setups if any(fnmatchcase(board, p) for p in s.boards)), None)
+
+    @cached_property
+    def keyed_by_changes(self) -> bool:
+        """True when some link is ``anywhere``: a turn is then keyed by its changes alone (placing a then b and b
+        then a is one turn), its start and end tile being its least changed tile."""
+        return any(lk.anywhere for m in self.moves for lk in m.links)
 
     @cached_property
     def oriented(self) -> bool:

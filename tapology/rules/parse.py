@@ -53,7 +53,7 @@ END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", 
 END_KINDS = ("line", "no-turns", "count", "chain", "plies", "counter", "repetition", "connect")
 CONDITION_KEYS = {"states", "op", "value", "region"}
 REGION_SPEC = re.compile(r"^(?:(row|column|parity):(-?\d+)|edge:[a-z]+(?:\+[a-z]+)*)$")
-LINK_KEYS = {"move", "moves", "at", "orientations", "forced"}
+LINK_KEYS = {"move", "moves", "at", "orientations", "forced", "anywhere", "if"}
 RELATIVE = re.compile(r"^(own|foe)(?::([A-Za-z0-9_\-]+))?$")
 OPS = (">=", "<=", "==", "!=", ">", "<")
 
@@ -547,6 +547,22 @@ class _Reader:
         names = [names] if isinstance(names, str) else names
         if not isinstance(names, list) or not names or not all(isinstance(x, str) for x in names):
             raise RuleError(f"{what}: links: name the follow-up moves, e.g. moves = [\"jump\"]")
+        anywhere = lk.get("anywhere", False)
+        if not isinstance(anywhere, bool):
+            raise RuleError(f"{what}: links: anywhere must be true or false")
+        conds: tuple[Condition, ...] = ()
+        if "if" in lk:
+            if not isinstance(lk["if"], list) or not lk["if"]:
+                raise RuleError(f"{what}: links: if must be a non-empty list of count conditions")
+            conds = tuple(self._condition(c, f"{what}: links: if") for c in lk["if"])
+        if anywhere:
+            if "at" in lk:
+                raise RuleError(f"{what}: links: an anywhere link has no anchor 'at'")
+            orients = _orientations(lk["orientations"], self.grid, f"{what}: links") if "orientations" in lk else ()
+            forced = lk.get("forced", True)
+            if not isinstance(forced, bool):
+                raise RuleError(f"{what}: links: forced must be true or false")
+            return Link(tuple(names), None, orients, forced, True, conds)
         at = _cell(lk["at"], self.grid, f"{what}: links: at") if "at" in lk else to
         if at is None:
             raise RuleError(f"{what}: links: give an anchor 'at' (the move has no 'to' cell)")
@@ -554,7 +570,7 @@ class _Reader:
         forced = lk.get("forced", True)
         if not isinstance(forced, bool):
             raise RuleError(f"{what}: links: forced must be true or false")
-        return Link(tuple(names), at, orients, forced)
+        return Link(tuple(names), at, orients, forced, False, conds)
 
     def _cleanup(self, spec: dict[str, Any], i: int) -> Cleanup:
         w = self.where

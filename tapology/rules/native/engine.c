@@ -438,6 +438,9 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         stop = touched(W);
     }
     for (int32_t l = T->lnk_off[a]; !stop && l < T->lnk_off[a + 1]; l++) {
+        if (T->lnk_cond_off[l + 1] > T->lnk_cond_off[l]
+            && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1]))
+            continue; /* a link followed only while its counts hold */
         for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1]; k++) {
             int32_t b = T->tgt[k];
             if (E->tracking) track_app(E, b);
@@ -663,10 +666,12 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     }
     int32_t nc = collect_changes(E, W);
     if (nc == 0) goto out;
-    uint64_t seed = ((uint64_t)(uint32_t)W->start << 32) | (uint32_t)end;
+    int32_t kstart = W->start;
+    if (T->keyed_by_changes) kstart = end = E->tmp[0]; /* the changes are sorted by tile */
+    uint64_t seed = ((uint64_t)(uint32_t)kstart << 32) | (uint32_t)end;
     uint64_t h = splitmix(&seed);
     for (int32_t c = 0; c < nc; c++) h ^= E->zob[(size_t)E->tmp[3 * c] * (size_t)T->nd + (size_t)E->tmp[3 * c + 1]];
-    int32_t k = find_key(E, h, W->start, end, nc);
+    int32_t k = find_key(E, h, kstart, end, nc);
     if (k < 0) {
         r = k;
         goto out;
@@ -1005,6 +1010,7 @@ int32_t tp_check(const tp_tables *t) {
           && all_below(t->app_until, na, 0, t->nmasks > 0 ? t->nmasks : 1) && all_below(t->app_need, na, 0, INT32_MAX));
     for (int32_t a = 0; a < na; a++) CHECK(t->app_ray_off[a + 1] == t->app_ray_off[a] || t->nmasks > 0);
     CHECK(offsets_ok(t->nbr_off, n, t->nnbr) && all_below(t->nbr, t->nnbr, 0, n));
+    CHECK(offsets_ok(t->lnk_cond_off, t->nlinks, t->nlnk_cond) && all_below(t->lnk_cond, t->nlnk_cond, 0, t->nconds));
     CHECK(all_below(t->conn_full, t->nends, 0, INT32_MAX));
 #undef CHECK
     return 0;

@@ -121,6 +121,13 @@ typedef struct {
     const int32_t *nbr;         /* [nnbr] */
     const int32_t *end_exact;   /* [nends] 1: a line rule of exactly k: each line is k+2 tiles, the tile beyond each end
                                    (-1 off the board) around its k, and those two must not hold the player's states */
+
+    /* several placements in one turn: conditions on links (chains.py: followed only while their counts hold), and
+       keys by changes alone (start and end: the least changed tile) */
+    int32_t nlnk_cond;
+    int32_t keyed_by_changes;
+    const int32_t *lnk_cond_off;/* [nlinks+1] -> lnk_cond (condition ids) */
+    const int32_t *lnk_cond;    /* [nlnk_cond] */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;

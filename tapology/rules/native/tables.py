@@ -62,7 +62,7 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
             "nrays": ("ray_loop",), "nray_tiles": ("ray_tiles", "ray_code")}
     out.update({name: g["napps"] for name in ("app_over", "app_until", "app_need")})
     out.update({"conn_bits": g["nends"] * np_ * n, "conn_full": g["nends"], "nbr_off": n + 1, "nbr": g["nnbr"],
-                "end_exact": g["nends"]})
+                "end_exact": g["nends"], "lnk_cond_off": g["nlinks"] + 1, "lnk_cond": g["nlnk_cond"]})
     for size, names in rows.items():
         out.update({name: g[size] for name in names})
     offsets = {"napps": ("chk_off", "wr_off", "lnk_off", "safe_off"), "nlinks": ("tgt_off",),
@@ -225,6 +225,12 @@ def build(chains: Chains) -> Tables:
     f["tgt_off"], f["tgt"] = _csr([ids for ls in links for _forced, ids in ls])
     f["safe_off"], f["safe_tile"] = _csr([a.safe for a in apps])
     _line_captures(b, f)
+    if chains.royal_values and any(a.link_conds for a in apps):
+        raise Unsupported("links with count conditions in a rule set with royal states")
+    f["lnk_cond_off"], f["lnk_cond"] = _csr([[b.condition(c, a.player) for c in (a.link_conds[li] if a.link_conds else ())]
+                                             for a, ls in zip(apps, links, strict=True) for li in range(len(ls))])
+    f["nlnk_cond"] = len(cast("np.ndarray", f["lnk_cond"]))
+    f["keyed_by_changes"] = int(rules.keyed_by_changes)
     f["passing"] = int(rules.passing == "when-stuck")
 
     # entries: (player, tile, dense code) -> applications

@@ -18,6 +18,7 @@ PLAYOUTS = {"tictactoe": 3, "tictactopology": 2, "checkers": 1, "chinese-checker
 # the placement games: z3 on the start position only where its encoding is big (every ply with -m slow)
 SAMPLE.update({"reversi": 1000, "connect4": 7, "hex": 40, "gomoku-free-style": 1000, "gomoku-standard": 1000,
                "connect6": 1000})
+CROSS = {"connect6": "csp"}  # z3 does not model links with count conditions: python-constraint cross-checks these
 SLOW_GAMES = {"connect6"}  # tens of thousands of two-stone turns a ply: played out with -m slow only
 PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, "gomoku-standard": 1, "connect6": 1})
 
@@ -32,7 +33,8 @@ def _cases(slow: bool) -> list:
 
 
 def _z3_labels(g: RuleGame, pos) -> set[str]:
-    return {t.label for t in g.turns(pos, "z3") if not t.label.startswith("tape ")}
+    backend = CROSS.get(g.rules.name.partition(":")[0], "z3")
+    return {t.label for t in g.turns(pos, backend) if not t.label.startswith("tape ")}
 
 
 def _z3_tape_ok(turn) -> bool:

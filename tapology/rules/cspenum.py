@@ -12,7 +12,7 @@ from __future__ import annotations
 from constraint import FunctionConstraint, Problem
 
 from tapology.errors import RuleError
-from tapology.rules.chains import Chains
+from tapology.rules.chains import Chains, conditions_hold
 from tapology.rules.compiled import Compiled
 from tapology.rules.z3enum import MAX_STEPS, candidates, record
 
@@ -26,7 +26,7 @@ def _replay(comp: Compiled, codes: list[int], seq: tuple[int, ...],
     for a in seq:
         if a < 0:
             break
-        if prev >= 0 and a not in {j for _f, ids in comp.links(prev) for j in ids}:
+        if prev >= 0 and a not in {j for _f, ids in _open_links(comp, prev, work) for j in ids}:
             return None
         app = comp.apps[a]
         if not comp.fits(app, work):
@@ -43,9 +43,19 @@ def _replay(comp: Compiled, codes: list[int], seq: tuple[int, ...],
     return work, seen
 
 
+def _open_links(comp: Compiled, a: int, work: list[int]) -> list[tuple[bool, tuple[int, ...]]]:
+    """The links of application ``a`` whose count conditions hold on ``work`` (chains.py follows only those)."""
+    app = comp.apps[a]
+    links = comp.links(a)
+    if not app.link_conds:
+        return list(links)
+    return [lk for lk, conds in zip(links, app.link_conds, strict=True)
+            if not conds or conditions_hold(comp, work, conds, app.player)]
+
+
 def _go_on(comp: Compiled, codes: list[int], work: list[int], seen: list[frozenset], a: int, forced_only: bool,
            move_cleanups=None) -> bool:
-    for forced, ids in comp.links(a):
+    for forced, ids in _open_links(comp, a, work):
         if forced_only and not forced:
             continue
         for j in ids:

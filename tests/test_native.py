@@ -52,6 +52,8 @@ CASES = [
     ("gomoku-free-style:6x6", "klein:6x6", 30, 2),
     # several placements in one turn (connect6)
     *(("connect6:5x5", b, 12, 2) for b in ("plane:5x5", "torus:5x5")),
+    # a line that loses (yavalath)
+    *(("yavalath", b, 16, 2) for b in ("hexagon-5", "hex-torus:4x4")),
 ]
 _GAMES: dict[tuple[str, str], RuleGame] = {}
 

@@ -361,3 +361,13 @@ def test_csp_finds_the_same_pairs() -> None:
     pos = g.parse_turn(g.initial(), "6").result
     ch = g.chains(pos.board)
     assert set(csp_chains(ch, g.codes(pos), pos.to_move)) == set(ch.turns(g.codes(pos), pos.to_move))
+
+
+def test_yavalath_three_in_a_row_loses_and_four_wins() -> None:
+    g = open_game("yavalath")
+    three = g.make_position(g.board, [1 if t in (27, 28, 29) else 2 if t in (0, 1) else 0 for t in range(61)],
+                            [0] * 61, 1, 5)
+    assert g.outcome(three) == {"white": -1, "black": 1}
+    four = g.make_position(g.board, [1 if t in (27, 28, 29, 30) else 2 if t in (0, 1, 2) else 0 for t in range(61)],
+                           [0] * 61, 1, 7)
+    assert g.outcome(four) == {"white": 1, "black": -1}

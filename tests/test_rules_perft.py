@@ -57,7 +57,10 @@ def _open(entry: dict):
     spec = entry["game"]
     if spec.endswith(".toml"):
         spec = str((entry["file"].parent / spec).resolve())
-    g = _game(spec, entry.get("board"))
+    board = entry.get("board")
+    if board is not None and board.endswith(".toml"):  # a board file beside the count file
+        board = str((entry["file"].parent / board).resolve())
+    g = _game(spec, board)
     if "fen" in entry:
         return g, position_from_fen(g, entry["fen"])
     if "position" in entry:

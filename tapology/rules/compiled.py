@@ -16,6 +16,7 @@ and cached: cost O(|cells|) per application placed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from tapology.errors import RuleError
@@ -47,6 +48,19 @@ class App:
     safe: tuple[int, ...]
     lines: Rays | None = None  # the move's line capture placed here (reversi), if it has one
     link_conds: tuple[tuple[Condition, ...], ...] = ()  # per link: the counts that must hold to follow it (or none)
+    groups: Groups | None = None  # the move's capture by liberties placed here (go), if it has one
+
+
+@dataclass(frozen=True)
+class Groups:
+    """A capture by liberties placed at one tile: bitmasks over codes of the captured groups' states, of liberties
+    and of the mover's own pieces, the code a captured tile gets, and whether suicide is allowed."""
+
+    foe: int
+    liberty: int
+    own: int
+    becomes: int
+    suicide: bool
 
 
 @dataclass(frozen=True)
@@ -313,13 +327,19 @@ class Compiled:
         checks = tuple(sorted(reads.items(), key=lambda kv: (kv[0] != t, kv[0])))
         wr_t = tuple(sorted((u, src, mp) for u, (src, mp) in writes.items()))
         rays = self._rays(m, player, t, g, where) if m.lines is not None else None
-        local = (mi, player, checks, wr_t, to_tile, m.klass, tuple(safe), rays)
+        local = (mi, player, checks, wr_t, to_tile, m.klass, tuple(safe), rays, m.captures)
         if not links and local in self._local:
             return self._local[local]
         ident = len(self.apps)
         conds = tuple(link_conds) if any(link_conds) else ()
+        groups = None
+        if m.captures is not None:
+            gc = m.captures
+            v = self.after_state(gc.becomes, player, f"{where}: captures")
+            groups = Groups(self.mask(player, gc.groups), self.mask(player, gc.liberties),
+                            self.mask(player, ("own",)), v * h + self.canon[v][g], gc.suicide)
         self.apps.append(App(ident, mi, player, t, g, checks, wr_t, to_tile, m.klass, tuple(links), tuple(safe),
-                             rays, conds))
+                             rays, conds, groups))
         if not links:
             self._local[local] = ident
         return ident
@@ -480,8 +500,11 @@ class Compiled:
         for u, msk in app.checks:
             if not (msk >> codes[u]) & 1:
                 return False
-        if app.lines is not None:
-            return len(self.captures(app, codes)) >= app.lines.need
+        if app.lines is not None and len(self.captures(app, codes)) < app.lines.need:
+            return False
+        if app.groups is not None and not app.groups.suicide:
+            taken, free = self.group_captures(app, codes)
+            return bool(taken) or free
         return True
 
     def new_values(self, app: App, codes: list[int]) -> list[tuple[int, int]]:
@@ -497,7 +520,58 @@ class Compiled:
                         out = [(w, x) for w, x in out if w != u]
                     written.add(u)
                     out.append((u, v))
+        if app.groups is not None:
+            taken, _free = self.group_captures(app, codes)
+            if taken:
+                gone = set(taken)
+                out = [(u, v) for u, v in out if u not in gone] + [(u, app.groups.becomes) for u in taken]
         return out
+
+    @cached_property
+    def neighbours(self) -> list[list[int]]:
+        """Each tile's neighbours through the gluing table (the grid's unit directions)."""
+        h = self.h
+        return [[c // h for c in row if c >= 0] for row in self.board.glue]
+
+    def group_captures(self, app: App, codes: list[int]) -> tuple[list[int], bool]:
+        """(tiles captured, whether the mover's group at the origin has a liberty) of a capture by liberties, read
+        after the pattern's writes.  Cost O(size of the groups next to the origin)."""
+        grp = app.groups
+        assert grp is not None
+        maps = self.maps
+        after = {u: maps[m][codes[src]] for u, src, m in app.writes}
+        nb = self.neighbours
+
+        def cur(u: int) -> int:
+            return after.get(u, codes[u])
+
+        def flood(start: int, mask: int) -> tuple[list[int], bool]:
+            group = [start]
+            seen = {start}
+            free = False
+            i = 0
+            while i < len(group):
+                for v in nb[group[i]]:
+                    c = cur(v)
+                    if (grp.liberty >> c) & 1:
+                        free = True
+                    elif v not in seen and (mask >> c) & 1:
+                        seen.add(v)
+                        group.append(v)
+                i += 1
+            return group, free
+
+        taken: list[int] = []
+        done: set[int] = set()
+        for v in nb[app.tile]:
+            if v in done or not (grp.foe >> cur(v)) & 1:
+                continue
+            group, free = flood(v, grp.foe)
+            done.update(group)
+            if not free:
+                taken.extend(group)
+        own_free = (grp.own >> cur(app.tile)) & 1 and flood(app.tile, grp.own)[1]
+        return sorted(set(taken)), bool(own_free)
 
     def captures(self, app: App, codes: list[int]) -> list[list[tuple[int, int]]]:
         """The runs a line capture takes, each as (tile, new code): read on the position after the pattern's own
@@ -530,6 +604,8 @@ class Compiled:
                 lines = self.apps[a].lines
                 if lines is not None:
                     tiles.update(u for run, _new, _loops in lines.runs for u in run)
+                if self.apps[a].groups is not None:
+                    tiles.update(range(self.n))  # a capture by liberties may reach any tile
                 for _forced, ids in self.links(a):
                     for j in ids:
                         if j not in seen:

@@ -48,12 +48,36 @@ def score(players: tuple[str, ...], player: int, result: str) -> Score:
 
 def board_scores(comp: Compiled, codes: list[int], e: EndRule, n_players: int) -> list[int]:
     """Each player's score on the board: ``pieces`` counts the tiles holding their states (``e.states`` read for
-    the player, or every state they own)."""
+    the player, or every state they own); ``area`` adds each region of empty tiles whose neighbours (across the
+    gluings) are all that player's pieces (go's area scoring)."""
     h = comp.h
     out = []
-    for p in range(n_players):
-        vals = comp.state_values(e.states, p)
+    owned = [comp.state_values(e.states, p) for p in range(n_players)]
+    for vals in owned:
         out.append(sum(1 for c in codes if c // h in vals))
+    if e.score == "area":
+        # and each region of empty tiles (state 0) whose neighbours are all one player's pieces
+        nb = comp.neighbours
+        seen: set[int] = set()
+        for t, c in enumerate(codes):
+            if c // h != 0 or t in seen:
+                continue
+            region = [t]
+            seen.add(t)
+            touch: set[int] = set()
+            i = 0
+            while i < len(region):
+                for v in nb[region[i]]:
+                    s = codes[v] // h
+                    if s == 0:
+                        if v not in seen:
+                            seen.add(v)
+                            region.append(v)
+                    else:
+                        touch.update(p for p, vals in enumerate(owned) if s in vals)
+                i += 1
+            if len(touch) == 1:
+                out[touch.pop()] += len(region)
     return out
 
 

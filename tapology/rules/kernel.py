@@ -83,7 +83,7 @@ class KernelSet:
                         else:
                             conds.append(f"({msk} >> codes[{u}]) & 1")
                     cond = " and ".join(conds) or "True"
-                    if a.link_keys or a.lines is not None:  # chains, or writes that depend on the board
+                    if a.link_keys or a.lines is not None or a.groups is not None:  # chains, or board-dependent writes
                         body.append(f"if {cond}: X({ident}, codes, F, P)")
                         continue
                     changes = []

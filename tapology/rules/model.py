@@ -126,6 +126,19 @@ class LineCapture:
 
 
 @dataclass(frozen=True)
+class GroupCapture:
+    """Capture by liberties (go): after the move's pattern writes, every group of ``groups`` states (tiles joined
+    side to side across the gluings) next to the origin that touches no tile holding a ``liberties`` state is
+    captured (its tiles become ``becomes``).  Unless ``suicide``, the move fits only where the group of the
+    mover's pieces at the origin then has a liberty, or it captures something."""
+
+    groups: tuple[str, ...]
+    liberties: tuple[str, ...]
+    becomes: str
+    suicide: bool = False
+
+
+@dataclass(frozen=True)
 class Move:
     """A local rewrite applied at a tile under each orientation in ``orientations`` (relative to the piece's frame)."""
 
@@ -142,6 +155,7 @@ class Move:
     slide: bool = False  # set by ``repeat``: a repeated move labels only where the piece ends
     lines: LineCapture | None = None  # a line capture run from the origin (reversi)
     fall: Cell | None = None  # gravity: the piece rests on the origin only where it could fall no further this way
+    captures: GroupCapture | None = None  # capture by liberties (go)
 
     @cached_property
     def origin(self) -> PatternCell:

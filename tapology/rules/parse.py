@@ -29,6 +29,7 @@ from tapology.rules.model import (
     Counter,
     EndRule,
     Initial,
+    GroupCapture,
     LineCapture,
     Link,
     Move,
@@ -43,10 +44,10 @@ from tapology.rules.pattern import parse_pattern
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
             "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "pass"}
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
-             "lines", "fall"}
+             "lines", "fall", "captures"}
 LINES_KEYS = {"over", "until", "becomes", "directions", "need"}
 PASSING = ("when-stuck",)
-SCORES = ("pieces",)
+SCORES = ("pieces", "area")
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
             "optional", "counter", "score", "regions", "exact"}
@@ -488,8 +489,38 @@ class _Reader:
             if origin.before.kind != "states":
                 raise w.err(f"{what}: fall needs an origin that accepts states (the states a piece falls through)",
                             "move", i, "fall")
+        captures = None
+        if "captures" in spec:
+            try:
+                captures = self._captures(spec["captures"], what)
+            except RuleError as exc:
+                raise w.err(str(exc), "move", i, "captures") from None
         return Move(name, cells, orients, players, to, tuple(links), start, klass, tuple(safe), w.line("move", i),
-                    bool(rep), lines, fall)
+                    bool(rep), lines, fall, captures)
+
+    def _captures(self, spec: Any, what: str) -> GroupCapture:
+        """Capture by liberties: ``{ groups = "foe", liberties = "empty", becomes = "empty", suicide = false }``."""
+        what = f"{what}: captures"
+        if not isinstance(spec, dict):
+            raise RuleError(f"{what}: write a table {{ groups = \"foe\", liberties = \"empty\", becomes = \"empty\" }}")
+        bad = sorted(set(spec) - {"groups", "liberties", "becomes", "suicide"})
+        if bad:
+            raise RuleError(f"{what}: unknown key {bad[0]!r} (known: becomes, groups, liberties, suicide)")
+        toks = {}
+        for key in ("groups", "liberties"):
+            v = spec.get(key)
+            acc = self._accept(v, f"{what}: {key}") if isinstance(v, str) and v else None
+            if acc is None or acc.kind != "states":
+                raise RuleError(f"{what}: {key} must name states, e.g. \"foe\", got {v!r}")
+            toks[key] = acc.tokens
+        raw = spec.get("becomes")
+        becomes = self._after(raw, f"{what}: becomes") if isinstance(raw, str) else None
+        if becomes is None or becomes == COPY or "|" in becomes or becomes.endswith("^"):
+            raise RuleError(f"{what}: becomes must name one state, got {raw!r}")
+        suicide = spec.get("suicide", False)
+        if not isinstance(suicide, bool):
+            raise RuleError(f"{what}: suicide must be true or false")
+        return GroupCapture(toks["groups"], toks["liberties"], becomes, suicide)
 
     def _lines(self, spec: Any, what: str) -> LineCapture:
         """A move's line capture: ``{ over = "foe", until = "own", becomes = "own", directions = "lines", need = 1 }``."""

@@ -224,6 +224,8 @@ def build(chains: Chains) -> Tables:
     f["lnk_forced"] = np.asarray([forced for ls in links for forced, _ids in ls], np.uint8)
     f["tgt_off"], f["tgt"] = _csr([ids for ls in links for _forced, ids in ls])
     f["safe_off"], f["safe_tile"] = _csr([a.safe for a in apps])
+    if any(a.groups is not None for a in apps):
+        raise Unsupported("captures by liberties (a move with captures = {...}) are counted in Python")
     _line_captures(b, f)
     if chains.royal_values and any(a.link_conds for a in apps):
         raise Unsupported("links with count conditions in a rule set with royal states")

@@ -54,6 +54,9 @@ CASES = [
     *(("connect6:5x5", b, 12, 2) for b in ("plane:5x5", "torus:5x5")),
     # a line that loses (yavalath)
     *(("yavalath", b, 16, 2) for b in ("hexagon-5", "hex-torus:4x4")),
+    # captures by liberties, suicide and passes (go)
+    *(("go-nopass:4x4", b, 40, 3) for b in ("plane:4x4", "torus:4x4", "klein:4x4")),
+    ("go-nopass:3x3", "plane:3x3", 30, 4),
 ]
 _GAMES: dict[tuple[str, str], RuleGame] = {}
 

@@ -371,3 +371,56 @@ def test_yavalath_three_in_a_row_loses_and_four_wins() -> None:
     four = g.make_position(g.board, [1 if t in (27, 28, 29, 30) else 2 if t in (0, 1, 2) else 0 for t in range(61)],
                            [0] * 61, 1, 7)
     assert g.outcome(four) == {"white": 1, "black": -1}
+
+
+# ---- captures by liberties ---------------------------------------------------------------------------------------
+
+def test_a_group_without_liberties_is_captured_and_suicide_is_refused() -> None:
+    g = open_game("go-nopass:3x3")
+    pos = _at(g, """
+    w b .
+    b . .
+    . . .
+    """, to_move=1)
+    # white at 2 would have no liberty and captures nothing: suicide, not a turn; black at 5 takes nothing yet
+    assert "2" not in {t.label for t in g.turns(pos)}
+    cap = _at(g, """
+    . w b
+    . b .
+    . . .
+    """)
+    # black at 1 takes the white stone at 2 (its only liberty)
+    assert _changed(g, cap, "1") == {0: 1, 1: 0}
+
+
+def test_a_group_that_meets_itself_round_a_torus_is_one_group() -> None:
+    """On torus:3x3 a full row of white is one group (it meets itself across the seam) whose neighbours are the
+    rows above and below it — the bottom row is above it across the seam.  Black at 9 takes its last liberty and
+    the whole ring."""
+    g = open_game("go-nopass:3x3", "torus:3x3")
+    pos = _at(g, """
+    w w w
+    b b b
+    b b .
+    """)
+    assert _changed(g, pos, "9") == {0: 0, 1: 0, 2: 0, 8: 1}
+    # on the plane the white row touches only the black rows: black at 9 captures nothing and has no liberty
+    plane = open_game("go-nopass:3x3")
+    assert "9" not in {t.label for t in plane.turns(_at(plane, """
+    w w w
+    b b b
+    b b .
+    """))}
+
+
+def test_area_scoring_counts_stones_and_surrounded_points() -> None:
+    g = open_game("go-nopass:3x3")
+    pos = _at(g, """
+    . b w
+    b b w
+    w w .
+    """)
+    from tapology.rules.ends import board_scores
+
+    end = next(e for e in g.rules.ends if e.kind == "no-turns")
+    assert board_scores(g.compiled(g.board), g.codes(pos), end, 2) == [4, 5]

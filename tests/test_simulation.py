@@ -17,11 +17,12 @@ SAMPLE = {"tictactoe": 1, "tictactopology": 1, "checkers": 15, "chinese-checkers
 PLAYOUTS = {"tictactoe": 3, "tictactopology": 2, "checkers": 1, "chinese-checkers": 1, "chess": 1}
 # the placement games: z3 on the start position only where its encoding is big (every ply with -m slow)
 SAMPLE.update({"reversi": 1000, "connect4": 7, "hex": 40, "gomoku-free-style": 1000, "gomoku-standard": 1000,
-               "connect6": 1000, "yavalath": 20})
+               "connect6": 1000, "yavalath": 20,
+               "go-nopass": 1000})
 CROSS = {"connect6": "csp"}  # z3 does not model links with count conditions: python-constraint cross-checks these
-SLOW_GAMES = {"connect6"}  # tens of thousands of two-stone turns a ply: played out with -m slow only
+SLOW_GAMES = {"connect6", "go-nopass"}  # go: a 19x19 game of hundreds of plies  # tens of thousands of two-stone turns a ply: played out with -m slow only
 PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, "gomoku-standard": 1, "connect6": 1,
-                 "yavalath": 2})
+                 "yavalath": 2, "go-nopass": 1})
 
 
 def _cases(slow: bool) -> list:

@@ -84,7 +84,8 @@ struct tp_engine {
     int32_t seq_top;
     int32_t *nv;  /* [maxw] new values of one application's writes */
     int32_t *capbuf; /* [2*maxray] (tile, code) pairs one application's line capture takes */
-    int32_t *cstack; /* [n] the flood of a connect end rule */
+    int32_t *cstack; /* [n] the flood of a connect end rule (and of a capture by liberties) */
+    int32_t *gcbuf;  /* [n] the tiles a capture by liberties takes */
     uint32_t *cseen; /* [n] */
     uint32_t cgen;
 
@@ -195,6 +196,7 @@ static void recount(const tp_engine *E, Board *B) {
 }
 
 static int32_t captures(const tp_tables *T, const int32_t *codes, int32_t a, int32_t *out, int32_t *nout);
+static int32_t group_captures(tp_engine *E, const int32_t *codes, int32_t a, int32_t *out, int *own_free);
 
 /* Compiled.fits */
 static inline int fits(const tp_tables *T, const int32_t *codes, int32_t a) {
@@ -203,7 +205,67 @@ static inline int fits(const tp_tables *T, const int32_t *codes, int32_t a) {
     for (int32_t k = T->chk_off[a]; k < T->chk_off[a + 1]; k++)
         if (!masks[(size_t)T->chk_mask[k] * nd + (size_t)codes[T->chk_tile[k]]]) return 0;
     if (T->app_ray_off[a + 1] > T->app_ray_off[a] && captures(T, codes, a, NULL, NULL) < T->app_need[a]) return 0;
+    if (T->app_gc[a] >= 0 && !T->gc_suicide[T->app_gc[a]]) {
+        tp_engine *E = (tp_engine *)(uintptr_t)T; /* T is &E->t, the engine's first member */
+        int free = 0;
+        if (group_captures(E, codes, a, E->gcbuf, &free) == 0 && !free) return 0;
+    }
     return 1;
+}
+
+/* ---- captures by liberties (Compiled.group_captures) ------------------------------------------------ */
+
+static int32_t after_pattern(const tp_tables *T, const int32_t *codes, int32_t a, int32_t u);
+
+/* The tiles application a's capture by liberties takes (groups next to its tile without a liberty, read after its
+   pattern writes) into out, their number; with own_free, whether the mover's group at its tile has a liberty. */
+static int32_t group_captures(tp_engine *E, const int32_t *codes, int32_t a, int32_t *out, int *own_free) {
+    const tp_tables *T = &E->t;
+    size_t nd = (size_t)T->nd;
+    int32_t s = T->app_gc[a], t = T->app_tile[a], nout = 0;
+    const uint8_t *foe = T->masks + (size_t)T->gc_foe[s] * nd, *lib = T->masks + (size_t)T->gc_lib[s] * nd;
+    uint32_t g = next_gen(&E->cgen, E->cseen, (size_t)T->n);
+    for (int32_t k = T->nbr_off[t]; k < T->nbr_off[t + 1]; k++) {
+        int32_t v = T->nbr[k];
+        if (E->cseen[v] == g || !foe[after_pattern(T, codes, a, v)]) continue;
+        int32_t i0 = nout, i = nout, free = 0;
+        E->cseen[v] = g;
+        out[nout++] = v;
+        while (i < nout) {
+            int32_t u = out[i++];
+            for (int32_t j = T->nbr_off[u]; j < T->nbr_off[u + 1]; j++) {
+                int32_t w = T->nbr[j], c = after_pattern(T, codes, a, w);
+                if (lib[c]) free = 1;
+                else if (E->cseen[w] != g && foe[c]) {
+                    E->cseen[w] = g;
+                    out[nout++] = w;
+                }
+            }
+        }
+        if (free) nout = i0; /* not captured; its tiles stay seen */
+    }
+    if (own_free) {
+        const uint8_t *own = T->masks + (size_t)T->gc_own[s] * nd;
+        *own_free = 0;
+        if (own[after_pattern(T, codes, a, t)]) {
+            uint32_t g2 = next_gen(&E->cgen, E->cseen, (size_t)T->n);
+            int32_t top = 0;
+            E->cseen[t] = g2;
+            E->cstack[top++] = t;
+            while (top && !*own_free) {
+                int32_t u = E->cstack[--top];
+                for (int32_t j = T->nbr_off[u]; j < T->nbr_off[u + 1]; j++) {
+                    int32_t w = T->nbr[j], c = after_pattern(T, codes, a, w);
+                    if (lib[c]) *own_free = 1;
+                    else if (E->cseen[w] != g2 && own[c]) {
+                        E->cseen[w] = g2;
+                        E->cstack[top++] = w;
+                    }
+                }
+            }
+        }
+    }
+    return nout;
 }
 
 /* ---- line captures (Compiled.captures) ----------------------------------------------------------- */
@@ -416,10 +478,12 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     int32_t mark = E->undo_top;
     int32_t nw = new_values(E, B, a), ncap = 0;
     if (T->app_ray_off[a + 1] > T->app_ray_off[a]) captures(T, B->codes, a, E->capbuf, &ncap);
-    if (E->undo_top + nw + ncap > E->undo_cap) return TP_ERR_CAP;
+    int32_t ngc = T->app_gc[a] >= 0 ? group_captures(E, B->codes, a, E->gcbuf, NULL) : 0;
+    if (E->undo_top + nw + ncap + ngc > E->undo_cap) return TP_ERR_CAP;
     if (E->tracking) track_app(E, a);
     for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
     for (int32_t k = 0; k < ncap; k++) put(E, B, E->capbuf[2 * k], E->capbuf[2 * k + 1]);
+    for (int32_t k = 0; k < ngc; k++) put(E, B, E->gcbuf[k], T->gc_becomes[T->app_gc[a]]);
     if (repeats(E, W)) {
         restore(E, B, mark);
         return 0;
@@ -1011,6 +1075,9 @@ int32_t tp_check(const tp_tables *t) {
     for (int32_t a = 0; a < na; a++) CHECK(t->app_ray_off[a + 1] == t->app_ray_off[a] || t->nmasks > 0);
     CHECK(offsets_ok(t->nbr_off, n, t->nnbr) && all_below(t->nbr, t->nnbr, 0, n));
     CHECK(offsets_ok(t->lnk_cond_off, t->nlinks, t->nlnk_cond) && all_below(t->lnk_cond, t->nlnk_cond, 0, t->nconds));
+    CHECK(all_below(t->app_gc, na, -1, t->ngc) && all_below(t->gc_becomes, t->ngc, 0, nd)
+          && all_below(t->gc_foe, t->ngc, 0, t->nmasks) && all_below(t->gc_lib, t->ngc, 0, t->nmasks)
+          && all_below(t->gc_own, t->ngc, 0, t->nmasks) && all_below(t->gc_suicide, t->ngc, 0, 2));
     CHECK(all_below(t->conn_full, t->nends, 0, INT32_MAX));
 #undef CHECK
     return 0;
@@ -1053,6 +1120,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     }
     E->capbuf = malloc((2 * (size_t)maxray + 1) * sizeof(int32_t));
     E->cstack = malloc(n * sizeof(int32_t));
+    E->gcbuf = malloc(n * sizeof(int32_t));
     E->cseen = calloc(n, sizeof(uint32_t));
     E->key_cap = cap_keys;
     E->keys = malloc((size_t)cap_keys * sizeof(Key));
@@ -1081,7 +1149,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->seq || !E->nv || !E->keys || !E->chg
         || !E->ht || !E->ht_gen || !E->tmp || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
         || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
-        || !E->at_gat || !E->chains || !E->capbuf || !E->cstack || !E->cseen) {
+        || !E->at_gat || !E->chains || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
         tp_free(E);
         return NULL;
     }
@@ -1128,6 +1196,7 @@ void tp_free(tp_engine *e) {
     free(e->nv);
     free(e->capbuf);
     free(e->cstack);
+    free(e->gcbuf);
     free(e->cseen);
     free(e->keys);
     free(e->chg);

@@ -128,6 +128,16 @@ typedef struct {
     int32_t keyed_by_changes;
     const int32_t *lnk_cond_off;/* [nlinks+1] -> lnk_cond (condition ids) */
     const int32_t *lnk_cond;    /* [nlnk_cond] */
+
+    /* captures by liberties (Compiled.group_captures): app_gc[a] is -1 or a spec; its masks of the captured
+       groups' codes, of liberties and of the mover's pieces, the dense code a captured tile gets, suicide allowed */
+    int32_t ngc;
+    const int32_t *app_gc;      /* [napps] */
+    const int32_t *gc_foe;      /* [ngc] mask rows */
+    const int32_t *gc_lib;      /* [ngc] */
+    const int32_t *gc_own;      /* [ngc] */
+    const int32_t *gc_becomes;  /* [ngc] */
+    const int32_t *gc_suicide;  /* [ngc] */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;

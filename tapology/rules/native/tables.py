@@ -62,7 +62,9 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
             "nrays": ("ray_loop",), "nray_tiles": ("ray_tiles", "ray_code")}
     out.update({name: g["napps"] for name in ("app_over", "app_until", "app_need")})
     out.update({"conn_bits": g["nends"] * np_ * n, "conn_full": g["nends"], "nbr_off": n + 1, "nbr": g["nnbr"],
-                "end_exact": g["nends"], "lnk_cond_off": g["nlinks"] + 1, "lnk_cond": g["nlnk_cond"]})
+                "end_exact": g["nends"], "lnk_cond_off": g["nlinks"] + 1, "lnk_cond": g["nlnk_cond"],
+                "app_gc": g["napps"]})
+    out.update({name: g["ngc"] for name in ("gc_foe", "gc_lib", "gc_own", "gc_becomes", "gc_suicide")})
     for size, names in rows.items():
         out.update({name: g[size] for name in names})
     offsets = {"napps": ("chk_off", "wr_off", "lnk_off", "safe_off"), "nlinks": ("tgt_off",),
@@ -167,6 +169,27 @@ def _connect_rows(comp: Compiled, e: EndRule) -> list[list[int]]:
     return out
 
 
+def _group_captures(b: _Builder, f: dict[str, np.ndarray | int]) -> None:
+    """The applications' captures by liberties (Compiled.group_captures): one spec per distinct capture."""
+    specs: dict[tuple, int] = {}
+    app_gc = []
+    for a in b.comp.apps:
+        if a.groups is None:
+            app_gc.append(-1)
+            continue
+        gr = a.groups
+        key = (b.mask_bits(gr.foe), b.mask_bits(gr.liberty), b.mask_bits(gr.own), int(b.dense[gr.becomes]),
+               int(gr.suicide))
+        if key[3] < 0:
+            raise Unsupported("a capture by liberties writes a code that no state stands for")
+        app_gc.append(specs.setdefault(key, len(specs)))
+    rows = list(specs)
+    f["app_gc"] = np.asarray(app_gc, np.int32)
+    for i, name in enumerate(("gc_foe", "gc_lib", "gc_own", "gc_becomes", "gc_suicide")):
+        f[name] = np.asarray([r[i] for r in rows], np.int32)
+    f["ngc"] = len(rows)
+
+
 def _line_captures(b: _Builder, f: dict[str, np.ndarray | int]) -> None:
     """The applications' line captures (Compiled.captures): rays per application, tiles and written codes per ray."""
     apps = b.comp.apps
@@ -224,8 +247,9 @@ def build(chains: Chains) -> Tables:
     f["lnk_forced"] = np.asarray([forced for ls in links for forced, _ids in ls], np.uint8)
     f["tgt_off"], f["tgt"] = _csr([ids for ls in links for _forced, ids in ls])
     f["safe_off"], f["safe_tile"] = _csr([a.safe for a in apps])
-    if any(a.groups is not None for a in apps):
-        raise Unsupported("captures by liberties (a move with captures = {...}) are counted in Python")
+    if any(a.groups is not None for a in apps) and (chains.royal_values or rules.cleanups):
+        raise Unsupported("captures by liberties in a rule set with royal states or clean-ups")
+    _group_captures(b, f)
     _line_captures(b, f)
     if chains.royal_values and any(a.link_conds for a in apps):
         raise Unsupported("links with count conditions in a rule set with royal states")

@@ -20,7 +20,8 @@ SAMPLE.update({"reversi": 1000, "connect4": 7, "hex": 40, "gomoku-free-style": 1
                "connect6": 1000, "yavalath": 20,
                "go-nopass": 1000})
 CROSS = {"connect6": "csp"}  # z3 does not model links with count conditions: python-constraint cross-checks these
-SLOW_GAMES = {"connect6", "go-nopass"}  # go: a 19x19 game of hundreds of plies  # tens of thousands of two-stone turns a ply: played out with -m slow only
+# played out with -m slow only: connect6 (tens of thousands of two-stone turns a ply), go (hundreds of plies on 19x19)
+SLOW_GAMES = {"connect6", "go-nopass"}
 PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, "gomoku-standard": 1, "connect6": 1,
                  "yavalath": 2, "go-nopass": 1})
 

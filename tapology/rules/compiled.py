@@ -119,6 +119,7 @@ class Compiled:
         self._links: dict[int, tuple[tuple[bool, tuple[int, ...]], ...]] = {}
         self._cleanups: dict[tuple[int, str], tuple[App, ...]] = {}
         self._lines: dict[int, list[tuple[int, ...]]] = {}
+        self._exact_lines: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
         self._reach: dict[int, frozenset[int]] = {}
         self._attack: dict[int, dict[int, tuple[tuple[int, frozenset[int]], ...]]] = {}
         self.owner = [-1] * self.n_codes
@@ -304,7 +305,7 @@ class Compiled:
         for lk in m.links:
             link_conds.append(lk.conditions)
             if lk.anywhere:
-                targets = []
+                targets: list[tuple[int, int, int]] = []
                 for name in lk.moves:
                     mj = self.move_index[name]
                     orients = lk.orientations or self.rules.moves[mj].orientations
@@ -479,12 +480,11 @@ class Compiled:
     def exact_lines(self, k: int) -> list[tuple[int, tuple[int, ...], int]]:
         """Lines of k distinct tiles with the tiles just beyond their ends (−1 off the board), for lines of exactly
         k (an end rule's ``exact``)."""
-        key = -k
-        got = self._lines.get(key)
+        got = self._exact_lines.get(k)
         if got is None:
             got = bounded_lines(self.atlas, k)
-            self._lines[key] = got  # type: ignore[assignment]
-        return got  # type: ignore[return-value]
+            self._exact_lines[k] = got
+        return got
 
     def lines(self, k: int) -> list[tuple[int, ...]]:
         """k-in-a-row lines of distinct tiles on this board."""

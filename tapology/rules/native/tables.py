@@ -362,8 +362,8 @@ def build(chains: Chains) -> Tables:
                 end_conds.append([])
             elif e.kind == "connect":
                 vals = comp.state_values(e.states, p)
-                mine = bool(vals) and (e.player is None or e.player == p) and any(conn_rows[-1][p])
-                pmask.append(b.mask(c for c in b.valid if c // h in vals) if mine else -1)
+                ok = bool(vals) and (e.player is None or e.player == p) and any(conn_rows[-1][p])
+                pmask.append(b.mask(c for c in b.valid if c // h in vals) if ok else -1)
                 end_conds.append([])
             elif e.kind == "count" and (e.player is None or e.player == p):
                 pmask.append(1)

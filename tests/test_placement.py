@@ -424,3 +424,29 @@ def test_area_scoring_counts_stones_and_surrounded_points() -> None:
 
     end = next(e for e in g.rules.ends if e.kind == "no-turns")
     assert board_scores(g.compiled(g.board), g.codes(pos), end, 2) == [4, 5]
+
+
+def test_go_passes_at_any_time_and_two_passes_in_a_row_end_it() -> None:
+    g = open_game("go:3x3")
+    pos = g.initial()
+    assert PASS in {t.label for t in g.turns(pos)} and len(g.turns(pos)) == 10
+    once = g.parse_turn(pos, PASS).result
+    assert g.outcome(once) is None
+    twice = g.parse_turn(once, PASS).result
+    assert g.turns(twice) == [] and g.outcome(twice) == {"black": 0, "white": 0}
+    stone = g.parse_turn(g.parse_turn(pos, "5").result, PASS).result
+    assert g.outcome(stone) is None  # a stone between the passes: not two in a row
+    assert g.outcome(g.parse_turn(stone, PASS).result) == {"black": 1, "white": -1}  # black's area: the board
+
+
+def test_csp_replays_captures_and_z3_says_it_does_not_model_them() -> None:
+    g = open_game("go-nopass:3x3")
+    pos = _at(g, """
+    . w b
+    . b .
+    . . .
+    """)
+    ch = g.chains(pos.board)
+    assert set(csp_chains(ch, g.codes(pos), 0)) == set(ch.turns(g.codes(pos), 0))
+    with pytest.raises(RuleError, match="captures by liberties"):
+        g.turns(pos, "z3")

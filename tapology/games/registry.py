@@ -34,7 +34,7 @@ from tapology.rules.position import position_from_table, read_position_file
 
 DATA = Path(__file__).resolve().parent / "data"
 SHIPPED = ("tictactoe", "checkers", "chinese-checkers", "tictactopology", "chess", "reversi", "connect4", "hex",
-           "gomoku-free-style", "gomoku-standard", "connect6", "yavalath", "go-nopass")
+           "gomoku-free-style", "gomoku-standard", "connect6", "yavalath", "go-nopass", "go")
 SIZED = re.compile(r"^([a-z][a-z0-9\-_]*):(\d{1,4})x(\d{1,4})$")
 NOTATIONS: dict[str, type] = {"chess": ChessNotation}
 _TTT = re.compile(r"^(?:tictactoe|tic-tac-toe|mnk)(?::(\d+)(?:,(\d+),(\d+))?)?$")

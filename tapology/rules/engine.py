@@ -232,6 +232,8 @@ class RuleGame:
             return True if got else bool(self._all_turns(pos, "propagate"))
         if self._can_move(pos, pos.to_move):
             return True
+        if self.rules.passing == "always":
+            return True
         return bool(self.rules.passing) and self._others_can_move(pos)
 
     def _can_move(self, pos: Position, player: int) -> bool:
@@ -296,7 +298,7 @@ class RuleGame:
         if self.rules.tape is not None and pos.to_move in self.rules.tape.players:
             counters, history = self._carry(pos, codes, None, None)
             out.extend(tape_turns(self.rules.tape, pos, nxt, counters=counters, history=history))
-        if not out and self.rules.passing and self._others_can_move(pos):
+        if self.rules.passing == "always" or (not out and self.rules.passing and self._others_can_move(pos)):
             counters, history = self._carry(pos, codes, None, None)
             out.append(Turn(PASS, self.position_from_codes(pos.board, codes, nxt, pos.ply + 1, counters, history)))
         return out

@@ -46,7 +46,7 @@ TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
              "lines", "fall", "captures"}
 LINES_KEYS = {"over", "until", "becomes", "directions", "need"}
-PASSING = ("when-stuck",)
+PASSING = ("when-stuck", "always")
 SCORES = ("pieces", "area")
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
@@ -224,7 +224,7 @@ class _Reader:
         got = self.data.get("pass", "")
         if got not in ("", *PASSING):
             raise self.where.err(f"pass {got!r}: use {', '.join(repr(p) for p in PASSING)} (a player without a turn "
-                                 "passes while another player has one)", key="pass")
+                                 "passes while another player has one; a player may always pass)", key="pass")
         return str(got)
 
     def _notation(self) -> str:

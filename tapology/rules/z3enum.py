@@ -237,6 +237,9 @@ def z3_chains(chains: Chains, codes: list[int], player: int) -> dict:
     if chains.has_move_cleanup:
         raise RuleError(f"{chains.rules.source}: the z3 backend does not model clean-ups run after each move "
                         "(when = \"move\"); use --backend propagate or csp")
+    if any(m.captures is not None for m in chains.rules.moves):
+        raise RuleError(f"{chains.rules.source}: the z3 backend does not model captures by liberties (a move with "
+                        "captures = {...}); use --backend propagate or csp")
     if any(lk.conditions for m in chains.rules.moves for lk in m.links):
         raise RuleError(f"{chains.rules.source}: the z3 backend does not model links with count conditions "
                         "(links = [{ if = [...] }]); use --backend propagate or csp")

@@ -258,6 +258,8 @@ def build(chains: Chains) -> Tables:
     f["nlnk_cond"] = len(cast("np.ndarray", f["lnk_cond"]))
     f["keyed_by_changes"] = int(rules.keyed_by_changes)
     f["passing"] = int(rules.passing == "when-stuck")
+    if rules.passing == "always":
+        raise Unsupported('passing at any time (pass = "always") is counted over positions in Python')
 
     # entries: (player, tile, dense code) -> applications
     f["ent_off"], f["ent_app"] = _csr([comp.entries(p, t, c) for p in range(np_) for t in range(n) for c in b.valid])

@@ -52,7 +52,7 @@ def test_size_variants_come_from_one_rule_set(spec: str, board: str, first: int)
 
 
 def test_size_variants_need_a_start_set_up_by_regions() -> None:
-    with pytest.raises(RuleError, match="fixed start position"):
+    with pytest.raises(RuleError, match="no start position for 10x10"):
         load_rules("chess:10x10")
     with pytest.raises(PositionError, match="meet on tile"):  # home rows overlap: refused, not overwritten
         open_game("breakthrough:3x3").initial()

@@ -38,6 +38,25 @@ CASES = [
     ("chess", "klein:12x8", 4, 1),
     *((str(EXAMPLES / "line-counting.toml"), b, 9, 3) for b in ("plane:3x3", "torus:3x3", "klein:3x3")),
     *((str(EXAMPLES / "rook-and-king.toml"), b, 20, 3) for b in ("plane:4x4", "cylinder:4x4", "torus:4x4")),
+    # line captures and passing (reversi), on the plane and across seams
+    ("reversi", "plane:8x8", 60, 2),
+    *(("reversi:4x4", b, 16, 3) for b in ("plane:4x4", "torus:4x4", "klein:4x4", "mobius:4x4")),
+    *(("reversi:6x6", b, 32, 2) for b in ("cylinder:6x6", "torus:6x6")),
+    # gravity (connect4)
+    *(("connect4", b, 30, 3) for b in ("plane:6x7", "cylinder:6x7", "mobius:6x7")),
+    # connection goals (hex)
+    *(("hex:3x3", b, 9, 4) for b in ("hex-rhombus:3x3", "hex-plane:3x3")),
+    ("hex:5x5", "hex-rhombus:5x5", 25, 2),
+    # lines of exactly k (gomoku standard) and of k or more
+    *(("gomoku-standard:6x6", b, 30, 2) for b in ("plane:6x6", "torus:5x5", "mobius:6x6")),
+    ("gomoku-free-style:6x6", "klein:6x6", 30, 2),
+    # several placements in one turn (connect6)
+    *(("connect6:5x5", b, 12, 2) for b in ("plane:5x5", "torus:5x5")),
+    # a line that loses (yavalath)
+    *(("yavalath", b, 16, 2) for b in ("hexagon-5", "hex-torus:4x4")),
+    # captures by liberties, suicide and passes (go)
+    *(("go-nopass:4x4", b, 40, 3) for b in ("plane:4x4", "torus:4x4", "klein:4x4")),
+    ("go-nopass:3x3", "plane:3x3", 30, 4),
 ]
 _GAMES: dict[tuple[str, str], RuleGame] = {}
 

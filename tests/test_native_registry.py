@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from tapology.errors import RuleError
 from tapology.games.registry import SHIPPED, load_rules, open_game
 from tapology.rules import native
 from tapology.rules.perft import count_leaves
@@ -37,7 +38,11 @@ PARAMS = [pytest.param(n, b, id=f"{n}-{b}", marks=[pytest.mark.slow] if n == "ch
 @needs_native
 @pytest.mark.parametrize(("name", "board"), PARAMS)
 def test_native_matches_the_chain_walk_along_playouts(name: str, board: str) -> None:
-    g = open_game(name, board)
+    try:
+        g = open_game(name, board)
+    except RuleError as exc:  # a board the game's mechanics mean nothing on: gravity without end, a goal side taped away
+        assert repr(board) in str(exc) and ("fall forever" in str(exc) or "'connect'" in str(exc)), exc
+        return
     chains = g.chains(g.board)
     eng = native.engine(chains)
     if eng is None:

@@ -22,13 +22,23 @@ def registered() -> None:
     osp.register()
 
 
+# games of hundreds of tiles whose random games run to hundreds of turns: the default run plays each on a small
+# size of the same rule set and surface, the full size with -m slow
+SMALL = {"connect6": 7, "go": 5, "go-nopass": 5, "gomoku-free-style": 9, "gomoku-standard": 9}
+
+
 def _sim_cases(slow: bool) -> list:
     out = []
     for game, board in osp.registry_games():
         if slow and game != "chess":
             continue
-        marks = [pytest.mark.slow] if slow or game == "double-chess" else []  # 192 tiles: a minute a game
+        heavy = game == "double-chess" or game in SMALL  # double chess: 192 tiles, a minute a game
+        marks = [pytest.mark.slow] if slow or heavy else []
         out.append(pytest.param(game, board, slow, id=f"{game}-{board}{'-full' if slow else ''}", marks=marks))
+        if game in SMALL and not slow:
+            n = SMALL[game]
+            small = f"{board.partition(':')[0]}:{n}x{n}"
+            out.append(pytest.param(f"{game}:{n}x{n}", small, False, id=f"{game}:{n}x{n}-{small}"))
     return out
 
 

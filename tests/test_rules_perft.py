@@ -41,6 +41,8 @@ def _entries() -> list:
     for e in out:
         for d, n in e["perft"]:
             marks = [pytest.mark.slow] if n > (limit if e["game"] == "chess" else SLOW_NODES) else []
+            if "slow-from" in e and d >= int(e["slow-from"]):  # an entry may put its deeper counts in the slow set
+                marks = [pytest.mark.slow]
             params.append(pytest.param(e, d, n, id=f"{e['id']}-{d}", marks=marks))
     return params
 
@@ -55,7 +57,10 @@ def _open(entry: dict):
     spec = entry["game"]
     if spec.endswith(".toml"):
         spec = str((entry["file"].parent / spec).resolve())
-    g = _game(spec, entry.get("board"))
+    board = entry.get("board")
+    if board is not None and board.endswith(".toml"):  # a board file beside the count file
+        board = str((entry["file"].parent / board).resolve())
+    g = _game(spec, board)
     if "fen" in entry:
         return g, position_from_fen(g, entry["fen"])
     if "position" in entry:

@@ -16,6 +16,16 @@ from tapology.rules import RuleGame
 SAMPLE = {"tictactoe": 1, "tictactopology": 1, "checkers": 15, "chinese-checkers": 150, "chess": 150,
           "chess-king-capture": 150}  # a shipped game not named here: every 20th
 PLAYOUTS = {"tictactoe": 3, "tictactopology": 2, "checkers": 1, "chinese-checkers": 1, "chess": 1}
+# the placement games: z3 on the start position only where its encoding is big (every ply with -m slow)
+SAMPLE.update({"reversi": 1000, "connect4": 7, "hex": 40, "gomoku-free-style": 1000, "gomoku-standard": 1000,
+               "connect6": 1000, "yavalath": 20,
+               "go-nopass": 1000, "go": 1000})
+# z3 does not model links with count conditions nor captures by liberties: python-constraint cross-checks these
+CROSS = {"connect6": "csp", "go-nopass": "csp", "go": "csp"}
+# played out with -m slow only: connect6 (tens of thousands of two-stone turns a ply), go (hundreds of plies on 19x19)
+SLOW_GAMES = {"connect6", "go-nopass", "go"}
+PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, "gomoku-standard": 1, "connect6": 1,
+                 "yavalath": 2, "go-nopass": 1, "go": 1})
 
 
 HEAVY = {"double-chess"}  # a random game on 192 tiles takes minutes: -m slow only, sampled
@@ -27,13 +37,14 @@ def _cases(slow: bool) -> list:
         if slow and name in HEAVY:
             continue
         for board in load_rules(name).boards:
-            marks = [pytest.mark.slow] if slow or name in HEAVY else []
+            marks = [pytest.mark.slow] if slow or name in HEAVY or name in SLOW_GAMES else []
             out.append(pytest.param(name, board, slow, id=f"{name}-{board}{'-every-ply' if slow else ''}", marks=marks))
     return out
 
 
 def _z3_labels(g: RuleGame, pos) -> set[str]:
-    return {t.label for t in g.turns(pos, "z3") if not t.label.startswith("tape ")}
+    backend = CROSS.get(g.rules.name.partition(":")[0], "z3")
+    return {t.label for t in g.turns(pos, backend) if not t.label.startswith("tape ")}
 
 
 def _z3_tape_ok(turn) -> bool:

@@ -47,7 +47,10 @@ def _warm(game: RuleGame) -> None:
 
 
 @pytest.mark.parametrize(("name", "board", "depth"), [("chess", "torus:8x8", 2), ("checkers", None, 5),
-                                                      ("chinese-checkers", None, 3), ("tictactoe", None, 5)])
+                                                      ("chinese-checkers", None, 3), ("tictactoe", None, 5),
+                                                      # line captures, captures by liberties, linked placements
+                                                      ("reversi", None, 4), ("go-nopass:5x5", None, 2),
+                                                      ("connect6:7x7", None, 2)])
 def test_cached_tables_give_the_same_answers(tmp_cache: Path, monkeypatch: pytest.MonkeyPatch, name: str,
                                              board: str | None, depth: int) -> None:
     monkeypatch.setenv("TAPOLOGY_TABLE_CACHE", "0")

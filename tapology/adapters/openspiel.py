@@ -51,7 +51,7 @@ from tapology.games.kinrow import STATE_NAMES, KInARow
 from tapology.games.registry import SHIPPED, load_game, load_rules
 from tapology.model.board import Board, Fact
 from tapology.model.tape import board_tapings, format_fact, parse_tape
-from tapology.rules.engine import RuleGame
+from tapology.rules.engine import PASS, RuleGame
 
 SHORT_NAME = "tapology"
 DEFAULT_MAX_PLIES = 10_000
@@ -181,6 +181,9 @@ class RuleEngine:
         self.tape_base = n * n * self.variants
         self.taping = rules.tape is not None
         self.num_actions = self.tape_base + (n * m * n * h if self.taping else 0)
+        self.pass_action = self.num_actions if rules.passing else -1  # a pass is one action of its own, the last
+        if rules.passing:
+            self.num_actions += 1
         plies = [e.value for e in rules.ends if e.kind == "plies" and e.check is None]
         open_sides = sum(1 for row in board.glue for c in row if c < 0)
         if plies:
@@ -283,6 +286,9 @@ class RuleEngine:
             if t.label.startswith("tape "):
                 ids[i] = self._tape_action(pos, t.label)
                 continue
+            if t.label == PASS and self.pass_action >= 0:
+                ids[i] = self.pass_action
+                continue
             s, e = self._endpoints(t.label)
             groups.setdefault((s, e), []).append((t.result.board.states[e], t.label, i))
         for (s, e), items in groups.items():
@@ -306,6 +312,8 @@ class RuleEngine:
     def action_text(self, action: int) -> str:
         """What an action id names when it is not legal where asked (legal ones are shown by their turn's label)."""
         tiles = self.board.tiles
+        if action == self.pass_action >= 0:
+            return PASS
         if 0 <= action < self.tape_base:
             se, r = divmod(action, self.variants)
             s, e = divmod(se, self.n)

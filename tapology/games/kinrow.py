@@ -240,7 +240,9 @@ def kinrow_k(rules: RuleSet) -> int | None:
     if rules.tape is not None or rules.cleanups or len(rules.players) != 2 or len(rules.moves) != 1:
         return None
     mv = rules.moves[0]
-    if mv.links or len(mv.cells) != 1 or any(mv.cells[0].cell) or set(mv.players) != {0, 1}:
+    if mv.links or mv.lines is not None or mv.fall is not None or rules.passing:
+        return None
+    if len(mv.cells) != 1 or any(mv.cells[0].cell) or set(mv.players) != {0, 1}:
         return None
     cell = mv.cells[0]
     if cell.before.kind != "states" or tuple(cell.before.tokens) != ("empty",) or cell.after not in ("own:mark", "own"):
@@ -257,7 +259,7 @@ def kinrow_k(rules: RuleSet) -> int | None:
         return None
     line = next(e for e in rules.ends if e.kind == "line")
     nt = next(e for e in rules.ends if e.kind == "no-turns")
-    if line.states or line.player is not None or line.result != "win" or nt.result != "draw" \
+    if line.states or line.player is not None or line.result != "win" or nt.result != "draw" or line.exact \
             or any(e.check is not None or e.optional for e in rules.ends) or rules.counters or rules.setups:
         return None
     if rules.mandatory or rules.royal:

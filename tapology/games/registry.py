@@ -93,17 +93,20 @@ def shipped_name(name: str) -> str | None:
 
 
 def sized_rules(rules: RuleSet, spec: str, rows: str, cols: str) -> RuleSet:
-    """A shipped rule set on its board kind in another size (``breakthrough:10x10`` is breakthrough on
-    ``plane:10x10``); only for rule sets whose start position is set up by regions (``[initial] fill``), not by a
-    fixed layout."""
-    if rules.initial.layout or rules.initial.tiles or rules.setups:
-        raise RuleError(f"game {spec!r}: {rules.name} has a fixed start position; it has no size variants "
-                        "(use --board for another surface of its size)")
-    if int(rows) < 1 or int(cols) < 1:
+    """A shipped rule set on its boards' kinds in another size (``breakthrough:10x10`` is breakthrough on
+    ``plane:10x10``, ``reversi:6x6`` reversi on ``plane:6x6``), where its start position fits: set up by regions
+    (``[initial] fill``), or a ``[[setup]]`` for that size."""
+    r, c = int(rows), int(cols)
+    if r < 1 or c < 1:
         raise RuleError(f"game {spec!r}: sizes must be at least 1")
-    kind = rules.board.split(":", 1)[0]
-    board = f"{kind}:{int(rows)}x{int(cols)}"
-    return dataclasses.replace(rules, name=f"{rules.name}:{int(rows)}x{int(cols)}", board=board, boards=(board,))
+    kind, _, size = rules.board.partition(":")
+    board = f"{kind}:{r}x{c}"
+    if (rules.initial.layout or rules.initial.tiles) and rules.setup_for(board) is None and f"{r}x{c}" != size:
+        sizes = sorted({p.rpartition(":")[2] for s in rules.setups for p in s.boards if "x" in p.rpartition(":")[2]})
+        raise RuleError(f"game {spec!r}: {rules.name} has no start position for {r}x{c} (sizes: "
+                        f"{', '.join([size, *sizes])})")
+    boards = tuple(dict.fromkeys(f"{b.partition(':')[0]}:{r}x{c}" for b in rules.boards))
+    return dataclasses.replace(rules, name=f"{rules.name}:{r}x{c}", board=board, boards=boards)
 
 
 def notation_of(rules: RuleSet) -> Notation | None:

@@ -1,6 +1,9 @@
 """Built-in boards: ``plane:MxN``, ``strip:N``, ``cylinder:MxN``, ``mobius:MxN``, ``torus:MxN``,
 ``klein:MxN``, and on hexes ``hex-plane:MxN``, ``hex-cylinder:MxN``, ``hex-mobius:MxN``,
-``hex-torus:MxN``.
+``hex-torus:MxN``, ``hex-rhombus:MxN``.
+
+``hex-rhombus:MxN`` is the board of the game of Hex: M rows of N hexes, each row half a cell to
+the left of the row above (a parallelogram whose sides run east and north-east), not glued.
 
 M rows of N tiles labelled 1, 2, … row by row from the top left, all in standard
 orientation.  A cylinder tapes each row's right end to its left end; a Möbius strip does
@@ -26,7 +29,7 @@ from tapology.model.grid import HEX, SQUARE, ReferenceGrid
 from tapology.model.group import Cell
 
 KINDS = ("plane", "strip", "cylinder", "mobius", "torus", "klein")
-HEX_KINDS = ("hex-plane", "hex-strip", "hex-cylinder", "hex-mobius", "hex-torus")
+HEX_KINDS = ("hex-plane", "hex-strip", "hex-cylinder", "hex-mobius", "hex-torus", "hex-rhombus")
 _NAME = re.compile(r"^([a-z\-]+):(\d+)(?:x(\d+))?$")
 PLACED_TILES = 100_000  # larger built-ins carry no drawing placement (pictures develop them instead)
 
@@ -78,10 +81,30 @@ def builtin_board(name: str, domain: ChartDomain | str | None = None) -> Board:
         raise BuiltinError(f"built-in board {name!r}: a hex torus needs an even number of rows")
     if grid.is_hex and base == "mobius" and rows % 2 == 0:
         raise BuiltinError(f"built-in board {name!r}: a hex Möbius strip needs an odd number of rows")
+    if base == "rhombus":
+        return _rhombus(grid, dom, rows, cols)
     wrap_rows = base in ("cylinder", "mobius", "torus", "klein")
     flip_rows = base in ("mobius", "klein")
     wrap_cols = base in ("torus", "klein")
     return _glued(grid, dom, rows, cols, wrap_rows, flip_rows, wrap_cols)
+
+
+def _rhombus(grid: ReferenceGrid, dom: ChartDomain, rows: int, cols: int) -> Board:
+    """M rows of N hexes, row k (from the top) at axial r = −k, its tiles at q = 0 … N−1: a parallelogram.  O(M·N)."""
+    h = grid.group.order
+    n = rows * cols
+    glue = []
+    for t in range(n):
+        k, j = divmod(t, cols)
+        row = []
+        for dq, dr in grid.directions:
+            q, r = j + dq, -k + dr
+            row.append((-r * cols + q) * h if 0 <= q < cols and 0 <= -r < rows else -1)
+        glue.append(tuple(row))
+    placement = None
+    if n <= PLACED_TILES:
+        placement = tuple(((t % cols, -(t // cols)), 0) for t in range(n))
+    return Board(grid, dom, tuple(map(str, range(1, n + 1))), (0,) * n, tuple(glue), placement=placement)
 
 
 Affine = tuple[int, Cell]  # x -> L_g(x) + shift

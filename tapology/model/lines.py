@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tapology.model.group import Cell
-from tapology.model.walk import ray
+from tapology.model.walk import ray, step
 
 if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
@@ -39,3 +39,34 @@ def board_lines(atlas: Atlas, k: int, vectors: list[Cell] | None = None) -> list
                 continue
             seen.add(tuple(sorted(tiles)))
     return sorted(seen)
+
+
+def bounded_lines(atlas: Atlas, k: int) -> list[tuple[int, tuple[int, ...], int]]:
+    """Every line of k distinct tiles with the tile just before it and just after it along the line (−1 off the
+    board): (before, tiles in order, after), each line once.  A line whose end steps onto one of its own tiles
+    (a ring of k round a surface) has that tile as its neighbour there.  Cost O(n·|vectors|·k)."""
+    base = [v for v in line_vectors(atlas.grid) if v in atlas.domain.index]
+    vecs = list(dict.fromkeys([*base, *(atlas.grid.neg(v) for v in base)]))
+    seen: set[tuple] = set()
+    out = []
+    for t in range(len(atlas.tiles)):
+        for v in vecs:
+            r = ray(atlas, t, 0, v, k + 1)
+            if r is None:
+                r2 = ray(atlas, t, 0, v, k)
+                if r2 is None:
+                    continue
+                tiles = [p[0] for p in r2]
+                after = -1
+            else:
+                tiles = [p[0] for p in r[:k]]
+                after = r[k][0]
+            if len(set(tiles)) != k:
+                continue
+            back = step(atlas, t, 0, atlas.grid.neg(v))
+            before = -1 if back is None else back[0]
+            key = (tuple(sorted(tiles)), tuple(sorted((before, after))))
+            if key not in seen:
+                seen.add(key)
+                out.append((before, tuple(tiles), after))
+    return sorted(out, key=lambda x: (sorted(x[1]), x[0], x[2]))

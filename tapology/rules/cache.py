@@ -29,7 +29,7 @@ from typing import Any
 
 from tapology.rules.compiled import App, Compiled
 
-FORMAT = 2  # bump when what is stored changes shape
+FORMAT = 3  # bump when what is stored changes shape
 HERE = Path(__file__).resolve().parent
 # the state a Compiled builds lazily: restored as is
 # (the attack index and the reach of each application are left out: slow to read back, and where the native engine
@@ -38,7 +38,7 @@ HERE = Path(__file__).resolve().parent
 # link and clean-up is placed already)
 STATE = ("apps", "_app_key", "maps", "const_of", "_map_index", "_entry_tables", "_links", "_cleanups",
          "_lines", "_mask_cache", "_values_cache")
-APP_FIELDS = ("ident", "move", "player", "tile", "g", "checks", "writes", "to", "klass", "link_keys", "safe")
+APP_FIELDS = tuple(f.name for f in dataclasses.fields(App))  # every field: a field added to App is stored too
 
 
 def cache_root() -> Path:

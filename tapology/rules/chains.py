@@ -201,7 +201,9 @@ class Chains:
             seq = (*seq, app.ident)
             must = False
             stop = False
-            for forced, ids in comp.links(app.ident):
+            for li, (forced, ids) in enumerate(comp.links(app.ident)):
+                if app.link_conds and app.link_conds[li] and not conditions_hold(comp, work, app.link_conds[li], player):
+                    continue  # a link followed only while its counts hold
                 for j in ids:
                     b = apps[j]
                     if fits(b, work):
@@ -260,6 +262,9 @@ class Chains:
             if royal and self.royal_values and not self.royal_safe(work, codes, player, seq):
                 return
             key = (start, path[-1][1], frozenset(changes.items()))
+            if self.rules.keyed_by_changes:  # several placements in one turn: one turn whatever their order
+                least = min(changes)
+                key = (least, least, key[2])
             got = found.get(key)
             if got is None:
                 found[key] = Found(path, flagged, seq)

@@ -16,12 +16,13 @@ and cached: cost O(|cells|) per application placed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from tapology.errors import RuleError
 from tapology.model.board import Board
-from tapology.model.lines import board_lines
-from tapology.rules.model import ANY, COPY, DONTCARE, OFF, Move, RuleSet
+from tapology.model.lines import board_lines, bounded_lines
+from tapology.rules.model import ANY, COPY, DONTCARE, OFF, Condition, Move, RuleSet
 
 if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
@@ -45,6 +46,33 @@ class App:
     klass: str
     link_keys: tuple[tuple[bool, tuple[tuple[int, int, int], ...]], ...]  # (forced, ((move, tile, g), ...))
     safe: tuple[int, ...]
+    lines: Rays | None = None  # the move's line capture placed here (reversi), if it has one
+    link_conds: tuple[tuple[Condition, ...], ...] = ()  # per link: the counts that must hold to follow it (or none)
+    groups: Groups | None = None  # the move's capture by liberties placed here (go), if it has one
+
+
+@dataclass(frozen=True)
+class Groups:
+    """A capture by liberties placed at one tile: bitmasks over codes of the captured groups' states, of liberties
+    and of the mover's own pieces, the code a captured tile gets, and whether suicide is allowed."""
+
+    foe: int
+    liberty: int
+    own: int
+    becomes: int
+    suicide: bool
+
+
+@dataclass(frozen=True)
+class Rays:
+    """A line capture placed at one tile and orientation: per direction, the tiles stepped from the origin (the last
+    one a tile already passed when ``loops``) and the code each captured tile gets; ``over`` and ``until`` are
+    bitmasks over codes; at least ``need`` runs must be captured for the move to fit."""
+
+    over: int
+    until: int
+    need: int
+    runs: tuple[tuple[tuple[int, ...], tuple[int, ...], bool], ...]  # (tiles, codes written, loops)
 
 
 class Compiled:
@@ -91,6 +119,7 @@ class Compiled:
         self._links: dict[int, tuple[tuple[bool, tuple[int, ...]], ...]] = {}
         self._cleanups: dict[tuple[int, str], tuple[App, ...]] = {}
         self._lines: dict[int, list[tuple[int, ...]]] = {}
+        self._exact_lines: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
         self._reach: dict[int, frozenset[int]] = {}
         self._attack: dict[int, dict[int, tuple[tuple[int, frozenset[int]], ...]]] = {}
         self.cache_key: str | None = None  # set when the tables were read from or written to the disk cache
@@ -253,6 +282,14 @@ class Compiled:
                 writes[u] = wr
             if m.to is not None and pc.cell == m.to:
                 to_tile = u
+        if m.fall is not None:
+            # gravity: the tile below (along m.fall) must stop the fall: off the board, or holding a state the
+            # origin does not accept (a piece falls through exactly the states it may be placed on)
+            below = self.land(t, g, m.fall)
+            if below >= 0:
+                u = below // h
+                stop = self.all_mask & ~self.mask(player, m.origin.before.tokens)
+                reads[u] = reads.get(u, self.all_mask) & stop
         for u in keeps & set(writes):
             c = self.const_of[writes[u][1]]
             if c < 0:
@@ -266,9 +303,20 @@ class Compiled:
             if code >= 0:
                 safe.append(code // h)
         links = []
+        link_conds: list[tuple[Condition, ...]] = []  # parallel to links (a link anchored off the board is dropped)
         for lk in m.links:
+            link_conds.append(lk.conditions)
+            if lk.anywhere:
+                targets: list[tuple[int, int, int]] = []
+                for name in lk.moves:
+                    mj = self.move_index[name]
+                    orients = lk.orientations or self.rules.moves[mj].orientations
+                    targets.extend((mj, u, a) for u in range(self.n) for a in orients)
+                links.append((lk.forced, tuple(targets)))
+                continue
             anchor = self.land(t, g, lk.anchor)
             if anchor < 0:
+                link_conds.pop()
                 continue
             u, o = divmod(anchor, h)
             g_u = self.mul[g][self.inv[o]]
@@ -281,14 +329,77 @@ class Compiled:
             links.append((lk.forced, tuple(targets)))
         checks = tuple(sorted(reads.items(), key=lambda kv: (kv[0] != t, kv[0])))
         wr_t = tuple(sorted((u, src, mp) for u, (src, mp) in writes.items()))
-        local = (mi, player, checks, wr_t, to_tile, m.klass, tuple(safe))
+        rays = self._rays(m, player, t, g, where) if m.lines is not None else None
+        local = (mi, player, checks, wr_t, to_tile, m.klass, tuple(safe), rays, m.captures)
         if not links and local in self._local:
             return self._local[local]
         ident = len(self.apps)
-        self.apps.append(App(ident, mi, player, t, g, checks, wr_t, to_tile, m.klass, tuple(links), tuple(safe)))
+        conds = tuple(link_conds) if any(link_conds) else ()
+        groups = None
+        if m.captures is not None:
+            gc = m.captures
+            v = self.after_state(gc.becomes, player, f"{where}: captures")
+            groups = Groups(self.mask(player, gc.groups), self.mask(player, gc.liberties),
+                            self.mask(player, ("own",)), v * h + self.canon[v][g], gc.suicide)
+        self.apps.append(App(ident, mi, player, t, g, checks, wr_t, to_tile, m.klass, tuple(links), tuple(safe),
+                             rays, conds, groups))
         if not links:
             self._local[local] = ident
         return ident
+
+    def _rays(self, m: Move, player: int, t: int, g: int, where: str) -> Rays:
+        """A move's line capture placed at (t, g): each direction g(d) walked across the gluings, its frame carried
+        (docs/conventions.md §2), until it leaves the board or meets a tile it passed (kept, as the last tile)."""
+        lc = m.lines
+        assert lc is not None
+        grp = self.rules.grid.group
+        h = self.h
+        v = self.after_state(lc.becomes, player, f"{where}: lines")
+        runs = []
+        for d in lc.directions:
+            tiles: list[int] = []
+            new: list[int] = []
+            seen = {t}
+            u, f = t, g
+            loops = False
+            while True:
+                code = self.chart[u][self.dom_index[grp.act(f, d)]]
+                if code < 0:
+                    break
+                u, o = divmod(code, h)
+                f = self.mul[f][self.inv[o]]
+                tiles.append(u)
+                new.append(v * h + self.canon[v][f])
+                if u in seen:
+                    loops = True
+                    break
+                seen.add(u)
+            if tiles:
+                runs.append((tuple(tiles), tuple(new), loops))
+        return Rays(self.mask(player, lc.over), self.mask(player, lc.until), lc.need, tuple(runs))
+
+    def endless_fall(self) -> tuple[str, int] | None:
+        """(move, tile) of a gravity move whose pieces could fall forever from that tile (the line along its
+        ``fall`` closes on itself without reaching the board's edge), or None when every fall ends.  O(n·|H|·n)."""
+        grp = self.rules.grid.group
+        h = self.h
+        for m in self.rules.moves:
+            if m.fall is None:
+                continue
+            for t in range(self.n):
+                for g in m.orientations:
+                    seen = set()
+                    u, f = t, g
+                    while (u, f) not in seen:
+                        seen.add((u, f))
+                        code = self.chart[u][self.dom_index[grp.act(f, m.fall)]]
+                        if code < 0:
+                            break
+                        u, o = divmod(code, h)
+                        f = self.mul[f][self.inv[o]]
+                    else:
+                        return m.name, t
+        return None
 
     # ---- tables used in play ---------------------------------------------------------
     def entry_table(self, player: int) -> list[list[tuple[int, ...] | None]]:
@@ -368,6 +479,15 @@ class Compiled:
         self._cleanups[key] = res
         return res
 
+    def exact_lines(self, k: int) -> list[tuple[int, tuple[int, ...], int]]:
+        """Lines of k distinct tiles with the tiles just beyond their ends (−1 off the board), for lines of exactly
+        k (an end rule's ``exact``)."""
+        got = self._exact_lines.get(k)
+        if got is None:
+            got = bounded_lines(self.atlas, k)
+            self._exact_lines[k] = got
+        return got
+
     def lines(self, k: int) -> list[tuple[int, ...]]:
         """k-in-a-row lines of distinct tiles on this board."""
         got = self._lines.get(k)
@@ -377,18 +497,100 @@ class Compiled:
         return got
 
     # ---- primitive operations on a code list -------------------------------------------
-    @staticmethod
-    def fits(app: App, codes: list[int]) -> bool:
-        """True when the application's checks hold."""
+    def fits(self, app: App, codes: list[int]) -> bool:
+        """True when the application's checks hold (and its line capture captures enough runs)."""
         for u, msk in app.checks:
             if not (msk >> codes[u]) & 1:
                 return False
+        if app.lines is not None and len(self.captures(app, codes)) < app.lines.need:
+            return False
+        if app.groups is not None and not app.groups.suicide:
+            taken, free = self.group_captures(app, codes)
+            return bool(taken) or free
         return True
 
     def new_values(self, app: App, codes: list[int]) -> list[tuple[int, int]]:
-        """(tile, new code) for each write of a fitting application (every source read before any write)."""
+        """(tile, new code) for each write of a fitting application (every source read before any write), then
+        the tiles its line capture takes."""
         maps = self.maps
-        return [(u, maps[m][codes[src]]) for u, src, m in app.writes]
+        out = [(u, maps[m][codes[src]]) for u, src, m in app.writes]
+        if app.lines is not None:
+            written = {u for u, _v in out}
+            for run in self.captures(app, codes):
+                for u, v in run:
+                    if u in written:
+                        out = [(w, x) for w, x in out if w != u]
+                    written.add(u)
+                    out.append((u, v))
+        if app.groups is not None:
+            taken, _free = self.group_captures(app, codes)
+            if taken:
+                gone = set(taken)
+                out = [(u, v) for u, v in out if u not in gone] + [(u, app.groups.becomes) for u in taken]
+        return out
+
+    @cached_property
+    def neighbours(self) -> list[list[int]]:
+        """Each tile's neighbours through the gluing table (the grid's unit directions)."""
+        h = self.h
+        return [[c // h for c in row if c >= 0] for row in self.board.glue]
+
+    def group_captures(self, app: App, codes: list[int]) -> tuple[list[int], bool]:
+        """(tiles captured, whether the mover's group at the origin has a liberty) of a capture by liberties, read
+        after the pattern's writes.  Cost O(size of the groups next to the origin)."""
+        grp = app.groups
+        assert grp is not None
+        maps = self.maps
+        after = {u: maps[m][codes[src]] for u, src, m in app.writes}
+        nb = self.neighbours
+
+        def cur(u: int) -> int:
+            return after.get(u, codes[u])
+
+        def flood(start: int, mask: int) -> tuple[list[int], bool]:
+            group = [start]
+            seen = {start}
+            free = False
+            i = 0
+            while i < len(group):
+                for v in nb[group[i]]:
+                    c = cur(v)
+                    if (grp.liberty >> c) & 1:
+                        free = True
+                    elif v not in seen and (mask >> c) & 1:
+                        seen.add(v)
+                        group.append(v)
+                i += 1
+            return group, free
+
+        taken: list[int] = []
+        done: set[int] = set()
+        for v in nb[app.tile]:
+            if v in done or not (grp.foe >> cur(v)) & 1:
+                continue
+            group, free = flood(v, grp.foe)
+            done.update(group)
+            if not free:
+                taken.extend(group)
+        own_free = (grp.own >> cur(app.tile)) & 1 and flood(app.tile, grp.own)[1]
+        return sorted(set(taken)), bool(own_free)
+
+    def captures(self, app: App, codes: list[int]) -> list[list[tuple[int, int]]]:
+        """The runs a line capture takes, each as (tile, new code): read on the position after the pattern's own
+        writes, every direction on the same position.  Cost O(length of the lines)."""
+        rays = app.lines
+        assert rays is not None
+        maps = self.maps
+        after = {u: maps[m][codes[src]] for u, src, m in app.writes}
+        out = []
+        for tiles, new, loops in rays.runs:
+            last = len(tiles) - 1 if loops else len(tiles)
+            i = 0
+            while i < last and (rays.over >> after.get(tiles[i], codes[tiles[i]])) & 1:
+                i += 1
+            if 0 < i < len(tiles) and (rays.until >> after.get(tiles[i], codes[tiles[i]])) & 1:
+                out.append(list(zip(tiles[:i], new[:i], strict=True)))
+        return out
 
     # ---- static reach (for the royal test) ----------------------------------------------
     def reach(self, ident: int) -> frozenset[int]:
@@ -401,6 +603,11 @@ class Compiled:
             while todo:
                 a = todo.pop()
                 tiles.update(u for u, _s, _m in self.apps[a].writes)
+                lines = self.apps[a].lines
+                if lines is not None:
+                    tiles.update(u for run, _new, _loops in lines.runs for u in run)
+                if self.apps[a].groups is not None:
+                    tiles.update(range(self.n))  # a capture by liberties may reach any tile
                 for _forced, ids in self.links(a):
                     for j in ids:
                         if j not in seen:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from constraint import FunctionConstraint, Problem
 
 from tapology.errors import RuleError
-from tapology.rules.chains import Chains, revisits
+from tapology.rules.chains import Chains, conditions_hold, revisits
 from tapology.rules.compiled import Compiled
 from tapology.rules.z3enum import MAX_STEPS, candidates, record
 
@@ -27,7 +27,7 @@ def _replay(comp: Compiled, codes: list[int], seq: tuple[int, ...],
     for k, a in enumerate(seq):
         if a < 0:
             break
-        if prev >= 0 and a not in {j for _f, ids in comp.links(prev) for j in ids}:
+        if prev >= 0 and a not in {j for _f, ids in _open_links(comp, prev, work) for j in ids}:
             return None
         app = comp.apps[a]
         if not comp.fits(app, work) or revisits(comp, seq[:k], app):
@@ -44,10 +44,20 @@ def _replay(comp: Compiled, codes: list[int], seq: tuple[int, ...],
     return work, seen
 
 
+def _open_links(comp: Compiled, a: int, work: list[int]) -> list[tuple[bool, tuple[int, ...]]]:
+    """The links of application ``a`` whose count conditions hold on ``work`` (chains.py follows only those)."""
+    app = comp.apps[a]
+    links = comp.links(a)
+    if not app.link_conds:
+        return list(links)
+    return [lk for lk, conds in zip(links, app.link_conds, strict=True)
+            if not conds or conditions_hold(comp, work, conds, app.player)]
+
+
 def _go_on(comp: Compiled, codes: list[int], work: list[int], seen: list[frozenset], seq: tuple[int, ...],
            forced_only: bool, move_cleanups=None) -> bool:
     """Some (forced) follow-up of the chain ``seq`` fits ``work`` without repeating a position or a slide's tile."""
-    for forced, ids in comp.links(seq[-1]):
+    for forced, ids in _open_links(comp, seq[-1], work):
         if forced_only and not forced:
             continue
         for j in ids:

@@ -79,11 +79,101 @@ def score(players: tuple[str, ...], player: int, result: str) -> Score:
     return out
 
 
-def has_line(comp: Compiled, codes: list[int], e: EndRule, player: int) -> bool:
-    """True when some line of ``e.k`` distinct tiles holds the player's states (``e.states``, or all they own)."""
+def board_scores(comp: Compiled, codes: list[int], e: EndRule, n_players: int) -> list[int]:
+    """Each player's score on the board: ``pieces`` counts the tiles holding their states (``e.states`` read for
+    the player, or every state they own); ``area`` adds each region of empty tiles whose neighbours (across the
+    gluings) are all that player's pieces (go's area scoring)."""
+    h = comp.h
+    out = []
+    owned = [comp.state_values(e.states, p) for p in range(n_players)]
+    for vals in owned:
+        out.append(sum(1 for c in codes if c // h in vals))
+    if e.score == "area":
+        # and each region of empty tiles (state 0) whose neighbours are all one player's pieces
+        nb = comp.neighbours
+        seen: set[int] = set()
+        for t, c in enumerate(codes):
+            if c // h != 0 or t in seen:
+                continue
+            region = [t]
+            seen.add(t)
+            touch: set[int] = set()
+            i = 0
+            while i < len(region):
+                for v in nb[region[i]]:
+                    s = codes[v] // h
+                    if s == 0:
+                        if v not in seen:
+                            seen.add(v)
+                            region.append(v)
+                    else:
+                        touch.update(p for p, vals in enumerate(owned) if s in vals)
+                i += 1
+            if len(touch) == 1:
+                out[touch.pop()] += len(region)
+    return out
+
+
+def ranked(players: tuple[str, ...], scores: list[int]) -> Score:
+    """Win for the highest score, draw when several share it (the others lose)."""
+    best = max(scores)
+    top = [i for i, s in enumerate(scores) if s == best]
+    if len(top) == 1:
+        return score(players, top[0], "win") if len(players) == 2 else \
+            {p: 1 if i == top[0] else -1 for i, p in enumerate(players)}
+    return {p: 0 if i in top else -1 for i, p in enumerate(players)}
+
+
+def connect_regions(comp: Compiled, e: EndRule, player: int) -> list[frozenset[int]] | None:
+    """The regions a connect rule names for ``player`` (``{player}`` read), None if the board lacks one."""
+    out = []
+    for name in e.regions:
+        region = comp.regions.get(name.replace("{player}", comp.rules.players[player]))
+        if region is None:
+            return None
+        out.append(region)
+    return out
+
+
+def connects(comp: Compiled, codes: list[int], e: EndRule, player: int) -> bool:
+    """True when one group of the player's pieces (``e.states`` or all they own), joined through the grid's unit
+    directions across the gluings, touches every region of the rule.  Cost O(n·|S|)."""
+    regions = connect_regions(comp, e, player)
+    if not regions or any(not r for r in regions):
+        return False
     h = comp.h
     vals = comp.state_values(e.states, player)
-    return bool(vals) and any(all(codes[t] // h in vals for t in line) for line in comp.lines(e.k))
+    glue = comp.board.glue
+    seen: set[int] = set()
+    for t in regions[0]:
+        if t in seen or codes[t] // h not in vals:
+            continue
+        group = {t}
+        todo = [t]
+        while todo:
+            u = todo.pop()
+            for code in glue[u]:
+                v = code // h
+                if code >= 0 and v not in group and codes[v] // h in vals:
+                    group.add(v)
+                    todo.append(v)
+        seen |= group
+        if all(group & r for r in regions[1:]):
+            return True
+    return False
+
+
+def has_line(comp: Compiled, codes: list[int], e: EndRule, player: int) -> bool:
+    """True when some line of ``e.k`` distinct tiles holds the player's states (``e.states``, or all they own); with
+    ``e.exact``, a line whose neighbours beyond both ends do not (off the board counts as not)."""
+    h = comp.h
+    vals = comp.state_values(e.states, player)
+    if not vals:
+        return False
+    if e.exact:
+        return any(all(codes[t] // h in vals for t in line) and (before < 0 or codes[before] // h not in vals)
+                   and (after < 0 or codes[after] // h not in vals) for before, line, after in comp.exact_lines(e.k))
+    return any(all(codes[t] // h in vals for t in line) for line in comp.lines(e.k))
 
 
 class EndRules:
@@ -123,10 +213,10 @@ class EndRules:
                 if in_check != e.check:
                     continue
             if e.kind == "no-turns":
-                return score(self.players, sit.to_move, e.result)
+                return self._final(comp, sit, e, score(self.players, sit.to_move, e.result))
             got = self._rule(comp, chains, sit, e)
             if got is not None:
-                return got
+                return self._final(comp, sit, e, got)
         return None
 
     def claims(self, comp: Compiled, chains: Chains, sit: Situation) -> list[tuple[EndRule, Score]]:
@@ -144,6 +234,12 @@ class EndRules:
             if got is not None:
                 out.append((e, got))
         return out
+
+    def _final(self, comp: Compiled, sit: Situation, e: EndRule, got: Score) -> Score:
+        """The rule's score: as it says, or (``result = "score"``) read off the board."""
+        if e.result != "score":
+            return got
+        return ranked(self.players, board_scores(comp, sit.codes, e, len(self.players)))
 
     def _rule(self, comp: Compiled, chains: Chains, sit: Situation, e: EndRule) -> Score | None:
         players = self.players
@@ -169,6 +265,11 @@ class EndRules:
             i = self.counter_index[e.counter]
             n = sit.counters[i] if i < len(sit.counters) else 0
             return score(players, sit.to_move, e.result) if compare(n, e.op, e.value) else None
+        if e.kind == "connect":
+            for p in ([e.player] if e.player is not None else range(len(players))):
+                if connects(comp, sit.codes, e, p):
+                    return score(players, p, e.result)
+            return None
         if e.kind == "repetition":
             return score(players, sit.to_move, e.result) if sit.repeats() >= e.value else None
         raise AssertionError(e.kind)

@@ -34,6 +34,7 @@ from tapology.rules.regions import Regions, resolve_regions
 from tapology.rules.tapeturns import tape_turns
 
 BACKENDS = ("propagate", "z3", "csp")
+PASS = "pass"  # the label of a pass (rule sets with ``pass = "when-stuck"``)
 NATIVE_AFTER = 32  # turn listings on one board before the native engine takes over
 
 
@@ -68,7 +69,15 @@ class RuleGame:
         self.ends = EndRules(rules, optional_ends)
         self.strict_ends = EndRules(rules, optional=False)
         self._tables: OrderedDict[tuple, Chains] = OrderedDict()
-        self._tables[self._board_key(self.board)] = Chains(rules, self._compile(self.board, atlas))
+        comp = self._compile(self.board, atlas)
+        endless = comp.endless_fall() if any(m.fall is not None for m in rules.moves) else None
+        if endless is not None:
+            raise RuleError(f"{rules.source}: move {endless[0]!r} on board {self.board_name!r}: a piece could fall "
+                            f"forever from tile {self.board.tiles[endless[1]]} (the line it falls along closes on "
+                            "itself without reaching the edge), so gravity means nothing here; use a board whose "
+                            "falls end (a plane, cylinder or Möbius strip)")
+        self._check_connect(comp)
+        self._tables[self._board_key(self.board)] = Chains(rules, comp)
         self._turn_cache: OrderedDict[Position, list[Turn]] = OrderedDict()
         self._ends: OrderedDict[Position, list[tuple[int, int]]] = OrderedDict()  # turn_ends of positions asked
         self._signatures: dict[tuple, frozenset[str]] = {}
@@ -76,6 +85,22 @@ class RuleGame:
         self.mandatory = frozenset(rules.mandatory)
         self.royal_values = frozenset(rules.state_index[r].value for r in rules.royal)
         self._history_counter = self._repetition_counter()
+
+    def _check_connect(self, comp: Compiled) -> None:
+        """Refuse a board on which a connection goal means nothing: a region it names is missing or empty there
+        (on a cylinder the sides taped together have no edge)."""
+        for e in self.rules.ends:
+            if e.kind != "connect":
+                continue
+            for p in ([e.player] if e.player is not None else range(len(self.players))):
+                for name in e.regions:
+                    real = name.replace("{player}", self.players[p])
+                    if not comp.regions.get(real):
+                        how = "empty" if real in comp.regions else "missing"
+                        raise RuleError(f"{self.rules.source}:{e.line}: [[end]] 'connect' on board {self.board_name!r}: "
+                                        f"region {real!r} of {self.players[p]} is {how}"
+                                        " there (a side taped to another has no edge), so the connection goal means "
+                                        "nothing; use a board with that side")
 
     # ---- boards ---------------------------------------------------------------------
     @staticmethod
@@ -261,11 +286,28 @@ class RuleGame:
         got = self._turn_cache.get(pos)
         if got is not None:
             return True if got else bool(self._all_turns(pos, "propagate"))
-        if self.turn_keys(pos):
+        if self._can_move(pos, pos.to_move):
             return True
-        if self.rules.tape is not None and pos.to_move in self.rules.tape.players:
-            return bool(tape_turns(self.rules.tape, pos, pos.to_move, first_only=True))
+        if self.rules.passing == "always":
+            return True
+        return bool(self.rules.passing) and self._others_can_move(pos)
+
+    def _can_move(self, pos: Position, player: int) -> bool:
+        """True when ``player`` has a move chain or a tape turn on the position (whoever is to move)."""
+        if pos.to_move == player:
+            if self.turn_keys(pos):
+                return True
+        else:
+            if self.chains(pos.board).turns(self.codes(pos), player):
+                return True
+        if self.rules.tape is not None and player in self.rules.tape.players:
+            return bool(tape_turns(self.rules.tape, pos, player, first_only=True))
         return False
+
+    def _others_can_move(self, pos: Position) -> bool:
+        """True when some player other than the one to move has a turn on the position (who may then pass)."""
+        n = len(self.players)
+        return any(self._can_move(pos, (pos.to_move + i) % n) for i in range(1, n))
 
     # ---- enumeration ----------------------------------------------------------------------
     def turn_keys(self, pos: Position, backend: str = "propagate") -> dict[Key, Found]:
@@ -333,6 +375,9 @@ class RuleGame:
         if self.rules.tape is not None and pos.to_move in self.rules.tape.players:
             counters, history = self._carry(pos, codes, None, None)
             out.extend(tape_turns(self.rules.tape, pos, nxt, counters=counters, history=history))
+        if self.rules.passing == "always" or (not out and self.rules.passing and self._others_can_move(pos)):
+            counters, history = self._carry(pos, codes, None, None)
+            out.append(Turn(PASS, self.position_from_codes(pos.board, codes, nxt, pos.ply + 1, counters, history)))
         return out
 
     # ---- counters and history --------------------------------------------------------------

@@ -41,9 +41,13 @@ class KernelSet:
     def expand(self, ident: int, codes: list[int], flagged: set[int], plain: set[int]) -> None:
         """Every chain from one fitting entry application (no clean-ups, no royal rule), added by turn id: the
         walk of :meth:`Chains.walk`."""
+        by_changes = self.comp.rules.keyed_by_changes  # several placements in one turn: keyed by changes alone
+
         def visit(work, diff, start, path, flag, seq) -> bool:
             if diff:
-                kid = self.key_id((start, path[-1][1], tuple(sorted(diff.items()))))
+                changes = tuple(sorted(diff.items()))
+                first, last = (changes[0][0], changes[0][0]) if by_changes else (start, path[-1][1])
+                kid = self.key_id((first, last, changes))
                 (flagged if flag else plain).add(kid)
             return False
 
@@ -79,7 +83,7 @@ class KernelSet:
                         else:
                             conds.append(f"({msk} >> codes[{u}]) & 1")
                     cond = " and ".join(conds) or "True"
-                    if a.link_keys:
+                    if a.link_keys or a.lines is not None or a.groups is not None:  # chains, or board-dependent writes
                         body.append(f"if {cond}: X({ident}, codes, F, P)")
                         continue
                     changes = []

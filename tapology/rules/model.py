@@ -96,13 +96,46 @@ class Condition:
 class Link:
     """A follow-up: moves that may continue the chain at an anchor cell, turned by orientations of the move's own frame.
 
-    ``orientations`` empty means the follow-up's own orientation set; ``anchor`` None means the move's ``to`` cell.
+    ``orientations`` empty means the follow-up's own orientation set.  An ``anywhere`` link has no anchor: the
+    follow-up may be placed at every tile, in its own orientations (connect6's second stone).  ``conditions`` are
+    counts read on the position the chain has reached; the link is followed only while they hold.
     """
 
     moves: tuple[str, ...]
     anchor: Cell | None = None
     orientations: tuple[int, ...] = ()
     forced: bool = True
+    anywhere: bool = False  # the follow-up may be placed at any tile (several placements in one turn)
+    conditions: tuple[Condition, ...] = ()  # followed only while these counts hold (read on the chain's position)
+
+
+@dataclass(frozen=True)
+class LineCapture:
+    """A line capture (reversi's flanking): from the move's origin, along each of ``directions`` (read in the move's
+    frame and carried across gluings), a run of one or more tiles holding ``over`` closed by a tile holding
+    ``until`` is captured: its tiles become ``becomes``.  Every direction reads the position after the move's own
+    pattern writes, and all runs are captured at once.  The move fits only where at least ``need`` runs are
+    captured.  A line that comes back to a tile it already passed ends there: that tile may close the run (the
+    move's origin closes a line that wraps round the board) but is not captured twice."""
+
+    over: tuple[str, ...]
+    until: tuple[str, ...]
+    becomes: str
+    directions: tuple[Cell, ...]
+    need: int = 1
+
+
+@dataclass(frozen=True)
+class GroupCapture:
+    """Capture by liberties (go): after the move's pattern writes, every group of ``groups`` states (tiles joined
+    side to side across the gluings) next to the origin that touches no tile holding a ``liberties`` state is
+    captured (its tiles become ``becomes``).  Unless ``suicide``, the move fits only where the group of the
+    mover's pieces at the origin then has a liberty, or it captures something."""
+
+    groups: tuple[str, ...]
+    liberties: tuple[str, ...]
+    becomes: str
+    suicide: bool = False
 
 
 @dataclass(frozen=True)
@@ -121,6 +154,9 @@ class Move:
     line: int = 0
     slide: bool = False  # set by ``repeat``: a repeated move labels only where the piece ends
     final: bool = True  # False: a chain may not end with this move (a flying king's approach must end in a capture)
+    lines: LineCapture | None = None  # a line capture run from the origin (reversi)
+    fall: Cell | None = None  # gravity: the piece rests on the origin only where it could fall no further this way
+    captures: GroupCapture | None = None  # capture by liberties (go)
 
     @cached_property
     def origin(self) -> PatternCell:
@@ -165,7 +201,10 @@ class EndRule:
     ``conditions`` holds: counts of states, optionally inside a region), ``chain`` (a move chain of
     ``value`` moves fits: its player wins), ``plies`` (after ``value`` turns: ``result``),
     ``counter`` (the counter named ``counter`` compared by ``op`` with ``value``), ``repetition``
-    (the position stands for the ``value``-th time with the same player to move).
+    (the position stands for the ``value``-th time with the same player to move), ``connect`` (one group of the
+    player's pieces, joined side to side across the gluings, touches every one of ``regions``: that player wins).
+    ``result = "score"`` ends the game with each player's ``score`` read off the board: the highest wins, equal
+    highest draw.
 
     ``check`` (None, True or False) makes the rule apply only when the player to move is (not) in
     check: one of their royal pieces capturable.  ``optional`` rules (house rules, and the automatic
@@ -190,6 +229,9 @@ class EndRule:
     line: int = 0
     claim: bool = False
     name: str = ""
+    score: str = ""  # with result = "score": how each player's score is read ("pieces": tiles holding their states)
+    regions: tuple[str, ...] = ()  # connect: a group of the player's pieces touches every one of these regions
+    exact: bool = False  # line: exactly k in a row (the tiles just beyond both ends are not the player's)
 
 
 @dataclass(frozen=True)
@@ -239,6 +281,7 @@ class RuleSet:
     notation: str = ""  # a game notation for labels and positions ("chess": UCI, SAN, FEN)
     refused: tuple[tuple[tuple[str, ...], str], ...] = ()  # board patterns the game is not meaningful on, with why
     maximum: tuple[str, ...] = ()  # move classes of which a legal turn must hold the most (draughts' maximum capture)
+    passing: str = ""  # "" no passing; "when-stuck": a player without a turn passes while another player has one
 
     def refusal(self, board: str) -> str | None:
         """Why the game is not meaningful on ``board`` (the first ``[[refuse]]`` whose patterns match), or None."""
@@ -283,6 +326,12 @@ class RuleSet:
         return next((s for s in self.setups if any(fnmatchcase(board, p) for p in s.boards)), None)
 
     @cached_property
+    def keyed_by_changes(self) -> bool:
+        """True when some link is ``anywhere``: a turn is then keyed by its changes alone (placing a then b and b
+        then a is one turn), its start and end tile being its least changed tile."""
+        return any(lk.anywhere for m in self.moves for lk in m.links)
+
+    @cached_property
     def oriented(self) -> bool:
         """True when some state carries a frame."""
         return any(s.oriented for s in self.states)
@@ -306,6 +355,10 @@ def derive_domain(rules: RuleSet) -> ChartDomain:
         for lk in m.links:
             if lk.anchor is not None:
                 cells.add(lk.anchor)
+        if m.lines is not None:
+            cells.update(m.lines.directions)
+        if m.fall is not None:
+            cells.add(m.fall)
     if any(e.kind == "line" for e in rules.ends):
         cells.update(line_vectors(grid))
     filled: set[Cell] = set()

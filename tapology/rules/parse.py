@@ -17,6 +17,7 @@ from tapology.files import read_text
 from tapology.limits import LIMITS, check_data_depth, check_nesting, limit
 from tapology.model.grid import ReferenceGrid, get_grid
 from tapology.model.group import Cell
+from tapology.model.lines import line_vectors
 from tapology.rules.model import (
     ANY,
     COPY,
@@ -27,7 +28,9 @@ from tapology.rules.model import (
     Condition,
     Counter,
     EndRule,
+    GroupCapture,
     Initial,
+    LineCapture,
     Link,
     Move,
     PatternCell,
@@ -40,16 +43,19 @@ from tapology.rules.pattern import parse_pattern
 
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
             "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "refuse",
-            "maximum"}
+            "maximum", "pass"}
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
-             "final"}
+             "final", "lines", "fall", "captures"}
+LINES_KEYS = {"over", "until", "becomes", "directions", "need"}
+PASSING = ("when-stuck", "always")
+SCORES = ("pieces", "area")
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
-            "optional", "counter", "claim", "name"}
-END_KINDS = ("line", "no-turns", "count", "chain", "plies", "counter", "repetition")
+            "optional", "counter", "claim", "name", "score", "regions", "exact"}
+END_KINDS = ("line", "no-turns", "count", "chain", "plies", "counter", "repetition", "connect")
 CONDITION_KEYS = {"states", "op", "value", "region"}
-REGION_SPEC = re.compile(r"^(row|column|parity):(-?\d+)$")
-LINK_KEYS = {"move", "moves", "at", "orientations", "forced"}
+REGION_SPEC = re.compile(r"^(?:(row|column|parity):(-?\d+)|edge:[a-z]+(?:\+[a-z]+)*)$")
+LINK_KEYS = {"move", "moves", "at", "orientations", "forced", "anywhere", "if"}
 RELATIVE = re.compile(r"^(own|foe)(?::([A-Za-z0-9_\-]+))?$")
 OPS = (">=", "<=", "==", "!=", ">", "<")
 
@@ -215,7 +221,7 @@ class _Reader:
         return RuleSet(str(name), self.grid, self.players, self.states, tuple(moves), tuple(cleanups), tape,
                        tuple(ends), self._initial(self.data.get("initial", {}), "initial"), board, tuple(boards),
                        mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters,
-                       self._notation(), self._refused(), maximum)
+                       self._notation(), self._refused(), maximum, self._passing())
 
     def _refused(self) -> tuple[tuple[tuple[str, ...], str], ...]:
         """``[[refuse]]``: boards (fnmatch patterns) the game is not meaningful on, each with the reason."""
@@ -232,6 +238,13 @@ class _Reader:
                 raise self.where.err("[[refuse]]: reason must be one line of text", "refuse", i, "reason")
             out.append((tuple(boards), reason.strip()))
         return tuple(out)
+
+    def _passing(self) -> str:
+        got = self.data.get("pass", "")
+        if got not in ("", *PASSING):
+            raise self.where.err(f"pass {got!r}: use {', '.join(repr(p) for p in PASSING)} (a player without a turn "
+                                 "passes while another player has one; a player may always pass)", key="pass")
+        return str(got)
 
     def _notation(self) -> str:
         note = self.data.get("notation", "")
@@ -481,8 +494,95 @@ class _Reader:
             raise w.err(f"{what}: final must be true or false", "move", i, "final")
         if not final and not links and not rep:
             raise w.err(f"{what}: final = false needs links (or repeat): no chain could ever end", "move", i, "final")
+        lines = None
+        if "lines" in spec:
+            try:
+                lines = self._lines(spec["lines"], what)
+            except RuleError as exc:
+                raise w.err(str(exc), "move", i, "lines") from None
+        fall = None
+        if "fall" in spec:
+            try:
+                fall = _cell(spec["fall"], self.grid, f"{what}: fall")
+            except RuleError as exc:
+                raise w.err(str(exc), "move", i, "fall") from None
+            if fall == self.grid.origin:
+                raise w.err(f"{what}: fall [0, 0] is no direction (write the way pieces fall, e.g. [0, -1])", "move",
+                            i, "fall")
+            origin = next(c for c in cells if c.cell == self.grid.origin)
+            if origin.before.kind != "states":
+                raise w.err(f"{what}: fall needs an origin that accepts states (the states a piece falls through)",
+                            "move", i, "fall")
+        captures = None
+        if "captures" in spec:
+            try:
+                captures = self._captures(spec["captures"], what)
+            except RuleError as exc:
+                raise w.err(str(exc), "move", i, "captures") from None
         return Move(name, cells, orients, players, to, tuple(links), start, klass, tuple(safe), w.line("move", i),
-                    bool(rep), final)
+                    bool(rep), final, lines, fall, captures)
+
+    def _captures(self, spec: Any, what: str) -> GroupCapture:
+        """Capture by liberties: ``{ groups = "foe", liberties = "empty", becomes = "empty", suicide = false }``."""
+        what = f"{what}: captures"
+        if not isinstance(spec, dict):
+            raise RuleError(f"{what}: write a table {{ groups = \"foe\", liberties = \"empty\", becomes = \"empty\" }}")
+        bad = sorted(set(spec) - {"groups", "liberties", "becomes", "suicide"})
+        if bad:
+            raise RuleError(f"{what}: unknown key {bad[0]!r} (known: becomes, groups, liberties, suicide)")
+        toks = {}
+        for key in ("groups", "liberties"):
+            v = spec.get(key)
+            acc = self._accept(v, f"{what}: {key}") if isinstance(v, str) and v else None
+            if acc is None or acc.kind != "states":
+                raise RuleError(f"{what}: {key} must name states, e.g. \"foe\", got {v!r}")
+            toks[key] = acc.tokens
+        raw = spec.get("becomes")
+        becomes = self._after(raw, f"{what}: becomes") if isinstance(raw, str) else None
+        if becomes is None or becomes == COPY or "|" in becomes or becomes.endswith("^"):
+            raise RuleError(f"{what}: becomes must name one state, got {raw!r}")
+        suicide = spec.get("suicide", False)
+        if not isinstance(suicide, bool):
+            raise RuleError(f"{what}: suicide must be true or false")
+        return GroupCapture(toks["groups"], toks["liberties"], becomes, suicide)
+
+    def _lines(self, spec: Any, what: str) -> LineCapture:
+        """A move's line capture: ``{ over = "foe", until = "own", becomes = "own", directions = "lines", need = 1 }``."""
+        what = f"{what}: lines"
+        if not isinstance(spec, dict):
+            raise RuleError(f"{what}: write a table {{ over = \"foe\", until = \"own\", becomes = \"own\" }}")
+        bad = sorted(set(spec) - LINES_KEYS)
+        if bad:
+            raise RuleError(f"{what}: unknown key {bad[0]!r} (known: {', '.join(sorted(LINES_KEYS))})")
+        toks = {}
+        for key in ("over", "until"):
+            v = spec.get(key)
+            if not isinstance(v, str) or not v:
+                raise RuleError(f"{what}: {key} must name the states of the run's tiles, e.g. \"foe\"")
+            acc = self._accept(v, f"{what}: {key}")
+            if acc.kind != "states":
+                raise RuleError(f"{what}: {key} must name states, not {v!r}")
+            toks[key] = acc.tokens
+        becomes = self._after(spec.get("becomes"), f"{what}: becomes") if isinstance(spec.get("becomes"), str) else None
+        if becomes is None or becomes == COPY or "|" in becomes or becomes.endswith("^"):
+            raise RuleError(f"{what}: becomes must name one state (or own:KIND), got {spec.get('becomes')!r}")
+        dirs = spec.get("directions", "lines")
+        if dirs == "lines":
+            base = line_vectors(self.grid)
+            directions = tuple(dict.fromkeys([*base, *(self.grid.neg(v) for v in base)]))
+        elif dirs == "sides":
+            directions = tuple(self.grid.directions)
+        elif isinstance(dirs, list) and dirs:
+            directions = tuple(dict.fromkeys(_cell(c, self.grid, f"{what}: directions") for c in dirs))
+            if self.grid.origin in directions:
+                raise RuleError(f"{what}: directions: [0, 0] is no direction")
+        else:
+            raise RuleError(f"{what}: directions must be \"lines\" (rows, columns and diagonals both ways), "
+                            f"\"sides\" (the unit directions) or a list of steps, got {dirs!r}")
+        need = spec.get("need", 1)
+        if not isinstance(need, int) or isinstance(need, bool) or need < 0:
+            raise RuleError(f"{what}: need must be a whole number ≥ 0, got {need!r}")
+        return LineCapture(toks["over"], toks["until"], becomes, directions, need)
 
     def _expand_links(self, m: Move) -> Move:
         """Links naming a move with alternatives reach each of its variants."""
@@ -502,6 +602,22 @@ class _Reader:
         names = [names] if isinstance(names, str) else names
         if not isinstance(names, list) or not names or not all(isinstance(x, str) for x in names):
             raise RuleError(f"{what}: links: name the follow-up moves, e.g. moves = [\"jump\"]")
+        anywhere = lk.get("anywhere", False)
+        if not isinstance(anywhere, bool):
+            raise RuleError(f"{what}: links: anywhere must be true or false")
+        conds: tuple[Condition, ...] = ()
+        if "if" in lk:
+            if not isinstance(lk["if"], list) or not lk["if"]:
+                raise RuleError(f"{what}: links: if must be a non-empty list of count conditions")
+            conds = tuple(self._condition(c, f"{what}: links: if") for c in lk["if"])
+        if anywhere:
+            if "at" in lk:
+                raise RuleError(f"{what}: links: an anywhere link has no anchor 'at'")
+            orients = _orientations(lk["orientations"], self.grid, f"{what}: links") if "orientations" in lk else ()
+            forced = lk.get("forced", True)
+            if not isinstance(forced, bool):
+                raise RuleError(f"{what}: links: forced must be true or false")
+            return Link(tuple(names), None, orients, forced, True, conds)
         at = _cell(lk["at"], self.grid, f"{what}: links: at") if "at" in lk else to
         if at is None:
             raise RuleError(f"{what}: links: give an anchor 'at' (the move has no 'to' cell)")
@@ -509,7 +625,7 @@ class _Reader:
         forced = lk.get("forced", True)
         if not isinstance(forced, bool):
             raise RuleError(f"{what}: links: forced must be true or false")
-        return Link(tuple(names), at, orients, forced)
+        return Link(tuple(names), at, orients, forced, False, conds)
 
     def _cleanup(self, spec: dict[str, Any], i: int) -> Cleanup:
         w = self.where
@@ -599,8 +715,13 @@ class _Reader:
         if kind not in END_KINDS:
             raise w.err(f"[[end]]: kind {kind!r}: use {', '.join(END_KINDS)}", "end", i, "kind")
         result = spec.get("result", "draw" if kind in ("no-turns", "plies", "counter", "repetition") else "win")
-        if result not in ("win", "loss", "draw"):
-            raise w.err(f"{what}: result {result!r}: use win, loss or draw", "end", i, "result")
+        if result not in ("win", "loss", "draw", "score"):
+            raise w.err(f"{what}: result {result!r}: use win, loss, draw or score", "end", i, "result")
+        score_kind = spec.get("score", "pieces" if result == "score" else "")
+        if result == "score" and score_kind not in SCORES:
+            raise w.err(f"{what}: score {score_kind!r}: use {', '.join(SCORES)}", "end", i, "score")
+        if result != "score" and "score" in spec:
+            raise w.err(f"{what}: score is read only with result = \"score\"", "end", i, "score")
         player = spec.get("player", "*")
         if player != "*" and player not in self.players:
             raise w.err(f"{what}: unknown player {player!r}", "end", i, "player")
@@ -643,6 +764,18 @@ class _Reader:
                                                   what),)
             except RuleError as exc:
                 raise w.err(str(exc), "end", i, "all" if "all" in spec else "states") from None
+        regions: tuple[str, ...] = ()
+        if kind == "connect":
+            raw = spec.get("regions")
+            if not isinstance(raw, list) or len(raw) < 2 or not all(isinstance(x, str) and x for x in raw):
+                raise w.err(f"{what}: regions must list at least two region names (\"{{player}}\" stands for the "
+                            "player), e.g. [\"top\", \"bottom\"]", "end", i, "regions")
+            regions = tuple(raw)
+        elif "regions" in spec:
+            raise w.err(f"{what}: regions is read only by kind = \"connect\"", "end", i, "regions")
+        exact = spec.get("exact", False)
+        if not isinstance(exact, bool) or (exact and kind != "line"):
+            raise w.err(f"{what}: exact must be true or false, and is read only by kind = \"line\"", "end", i, "exact")
         check = spec.get("check")
         if check is not None and not isinstance(check, bool):
             raise w.err(f"{what}: check must be true or false", "end", i, "check")
@@ -669,7 +802,7 @@ class _Reader:
         if kind == "repetition" and value < 2:
             raise w.err(f"{what}: value must be at least 2 (the number of times a position stands)", "end", i, "value")
         return EndRule(kind, k, tuple(states), pl, result, op, value, mv, conditions, check, optional or claim,
-                       str(counter), w.line("end", i), claim, name)
+                       str(counter), w.line("end", i), claim, name, str(score_kind), regions, exact)
 
     def _tape(self) -> TapeRule | None:
         t = self.data.get("tape")
@@ -704,7 +837,8 @@ class _Reader:
             for x in items:
                 x = str(x)
                 if ":" in x and (not REGION_SPEC.match(x) or (x.endswith(":0") and not x.startswith("parity"))):
-                    raise self.where.err(f"{what} {k!r}: bad spec {x!r} (use row:N, column:N, parity:0 or parity:1)",
+                    raise self.where.err(f"{what} {k!r}: bad spec {x!r} (use row:N, column:N, parity:0, parity:1 or "
+                                         "edge:SIDE[+SIDE…])",
                                          table, index, k)
             out.append((k, tuple(str(x) for x in items)))
         return tuple(out)

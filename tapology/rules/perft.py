@@ -46,8 +46,8 @@ def kernels_for(chains: Chains) -> KernelSet:
 def on_codes(game: RuleGame) -> bool:
     """True when perft can run on tile codes: no tape moves, and no strict end rule needs chains, counters or the
     history."""
-    return game.rules.tape is None and not any(e.kind in ("chain", "counter", "repetition")
-                                               for e in game.strict_ends.ends)
+    return game.rules.tape is None and game.rules.passing != "always" and \
+        not any(e.kind in ("chain", "counter", "repetition") for e in game.strict_ends.ends)
 
 
 def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True, bulk: bool = True,
@@ -139,6 +139,7 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
     keys = kernels_for(chains).keys if use_kernel else []
     ends = game.strict_ends
     plain_lines = _line_checker(game, comp)
+    passing = bool(game.rules.passing)
     kinds = {e.kind for e in ends.ends}
     max_ply = min((e.value for e in ends.ends if e.kind == "plies"), default=None)
     plies_only = kinds <= {"plies", "no-turns"} and not any(e.check is not None for e in ends.ends)
@@ -170,23 +171,31 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
                 return len(got)
         return len(legal(codes, p))
 
+    def passes(codes: list[int], p: int) -> bool:
+        """``pass = "when-stuck"``: a player without a turn passes while another player has one."""
+        return passing and any(count(codes, (p + i) % n_players) for i in range(1, n_players))
+
     def rec(codes: list[int], p: int, ply: int, d: int) -> int:
         if ended(codes, p, ply):
             return 0
-        if d == 1 and bulk:
-            return count(codes, p)
+        q = (p + 1) % n_players
         key: Key
         if d == 1:
-            made = 0
-            for key in legal(codes, p):
-                new = list(codes)
-                for u, v in key[2]:
-                    new[u] = v
-                made += 1
-            return made
+            if bulk:
+                got = count(codes, p)
+            else:  # each leaf turn made, as perfts that count made moves do
+                got = 0
+                for key in legal(codes, p):
+                    new = list(codes)
+                    for u, v in key[2]:
+                        new[u] = v
+                    got += 1
+            return got if got or not passes(codes, p) else 1
         total = 0
-        q = (p + 1) % n_players
-        for key in legal(codes, p):
+        turns = legal(codes, p)
+        if not turns and passes(codes, p):
+            return rec(codes, q, ply + 1, d - 1)
+        for key in turns:
             new = list(codes)
             for u, v in key[2]:
                 new[u] = v
@@ -199,7 +208,7 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
 def _line_checker(game: RuleGame, comp: Compiled) -> Callable[[list[int]], bool] | None:
     """A fast "some line is complete" test when the only strict end rules are lines and "no turns"; else None."""
     ends = game.strict_ends.ends
-    if any(e.kind not in ("line", "no-turns") or e.check is not None for e in ends):
+    if any(e.kind not in ("line", "no-turns") or e.check is not None or e.exact for e in ends):
         return None
     h = game.h
     checks = []

@@ -3,8 +3,10 @@
 A board file names regions by tile ids; a rule set (or the set-up it has for a board) names
 them by tile ids and by specs read off the board's drawing: ``row:N`` and ``column:N``
 (counted from 1 at the top / left, negative from the bottom / right) and ``parity:K`` (tiles
-whose drawn cell has x + y ≡ K mod 2: one colour of a checkerboard).  A board file's own
-regions win over the rule set's of the same name.
+whose drawn cell has x + y ≡ K mod 2: one colour of a checkerboard), and by ``edge:SIDE[+SIDE…]``:
+the tiles whose neighbours on all the given sides are off the board, read through the charts —
+so a side taped to another has no edge, and on a cylinder ``edge:w`` is empty.  A board file's
+own regions win over the rule set's of the same name.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ def _spec_tiles(board: Board, name: str, spec: str) -> set[int]:
         except TapologyError as exc:
             raise PositionError(str(exc)) from None
     kind, _, num = spec.partition(":")
+    if kind == "edge":
+        return _edge(board, name, num)
     k = int(num)
     drawn = _drawn(board, name, spec)
     if kind == "parity":
@@ -46,6 +50,16 @@ def _spec_tiles(board: Board, name: str, spec: str) -> set[int]:
         raise PositionError(f"region {name!r}: {spec!r}: the board has {len(values)} {kind}s")
     want = values[k - 1] if k > 0 else values[k]
     return {d[0] for d in drawn if d[axis] == want}
+
+
+def _edge(board: Board, name: str, sides: str) -> set[int]:
+    """Tiles with no neighbour on any of the ``+``-joined sides (the chart holds ∅ there)."""
+    grid = board.grid
+    try:
+        dirs = [grid.side(s) for s in sides.split("+")]
+    except TapologyError as exc:
+        raise PositionError(f"region {name!r}: edge:{sides}: {exc}") from None
+    return {t for t, row in enumerate(board.glue) if all(row[d] < 0 for d in dirs)}
 
 
 def resolve_regions(rules: RuleSet, board_name: str, board: Board,

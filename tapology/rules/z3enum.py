@@ -41,6 +41,10 @@ def candidates(comp: Compiled, codes: list[int], player: int, steps: int) -> lis
             for u, src, mp in app.writes:
                 sources = origins if src == app.tile else {codes[src], *possible.get(src, ())}
                 possible.setdefault(u, set()).update(comp.maps[mp][c] for c in sources)
+            if app.lines is not None:
+                for tiles, new, _loops in app.lines.runs:
+                    for u, v in zip(tiles, new, strict=True):
+                        possible.setdefault(u, set()).add(v)
 
     first: list[int] = []
     for t in range(comp.n):
@@ -65,7 +69,13 @@ def _touched(comp: Compiled, cands: list[list[int]]) -> list[int]:
             tiles.update(u for u, _ in app.checks)
             tiles.update(u for u, _, _ in app.writes)
             tiles.update(src for _, src, _ in app.writes)
+            tiles.update(_ray_tiles(app))
     return sorted(tiles)
+
+
+def _ray_tiles(app: App) -> set[int]:
+    """The tiles a placed move's line capture reads (and may write)."""
+    return set() if app.lines is None else {u for tiles, _new, _loops in app.lines.runs for u in tiles}
 
 
 class _Encoding:
@@ -77,7 +87,9 @@ class _Encoding:
         self.cands = more[:steps]
         self.allowed = [set(c) for c in more]
         self.tiles = _touched(comp, more)
-        self.written_tiles = sorted({u for step in more for a in step for u, _, _ in comp.apps[a].writes})
+        self.written_tiles = sorted({u for step in more for a in step
+                                     for u in [*(w for w, _, _ in comp.apps[a].writes), *_ray_tiles(comp.apps[a])]})
+        self._runs: dict[tuple[int, int], tuple[list[list[z3.BoolRef]], dict]] = {}
         self.solver = z3.Solver()
         self._revisit: dict[tuple[int, int, int], z3.BoolRef] = {}
         s = self.solver
@@ -149,10 +161,63 @@ class _Encoding:
         for u, msk in app.checks:
             vals = [v for v in self.comp.valid_codes if (msk >> v) & 1]
             conds.append(z3.Or([st[u] == v for v in vals]))
+        if app.lines is not None and app.lines.need > 0:
+            runs = [z3.Or(r) if r else z3.BoolVal(False) for r in self.runs(app, st)]
+            conds.append(z3.Sum([z3.If(r, 1, 0) for r in runs]) >= app.lines.need if runs else z3.BoolVal(False))
         return z3.And(conds)
 
+    def _in(self, expr: z3.ArithRef, mask: int) -> z3.BoolRef:
+        return z3.Or([expr == v for v in self.comp.valid_codes if (mask >> v) & 1] or [z3.BoolVal(False)])
+
+    def runs(self, app: App, st: dict[int, z3.ArithRef]) -> list[list[z3.BoolRef]]:
+        """Per direction of the line capture, "the run has length i" for each possible i (Compiled.captures read
+        over ``st`` after the move's pattern writes).  Cached per application and state; O(line length) terms."""
+        key = (app.ident, id(st))
+        got = self._runs.get(key)
+        if got is not None:
+            return got[0]
+        rays = app.lines
+        assert rays is not None
+        after = self.pattern_exprs(app, st)
+        over: dict[int, z3.BoolRef] = {}
+        until: dict[int, z3.BoolRef] = {}
+        out = []
+        for tiles, _new, loops in rays.runs:
+            last = len(tiles) - 1 if loops else len(tiles)
+            lengths = []
+            prefix: z3.BoolRef = z3.BoolVal(True)
+            for i in range(1, min(last, len(tiles) - 1) + 1):
+                for u in (tiles[i - 1], tiles[i]):
+                    if u not in over:
+                        v = after.get(u, st[u])
+                        over[u] = self._in(v, rays.over)
+                        until[u] = self._in(v, rays.until)
+                prefix = z3.And(prefix, over[tiles[i - 1]])
+                parts = [prefix, until[tiles[i]]]
+                if i < last:
+                    parts.append(z3.Not(over[tiles[i]]))
+                lengths.append(z3.And(parts))
+            out.append(lengths)
+        self._runs[key] = (out, st)  # st kept alive: its id stays its own
+        return out
+
     def write_exprs(self, app: App, st: dict[int, z3.ArithRef]) -> dict[int, z3.ArithRef]:
-        """The code each tile the move writes gets, over the state ``st``."""
+        """The code each tile the move writes gets, over the state ``st`` (its line capture's runs last)."""
+        out = self.pattern_exprs(app, st)
+        if app.lines is not None:
+            base = dict(st)
+            base.update(out)
+            taken: dict[int, tuple[int, list[z3.BoolRef]]] = {}
+            for (tiles, new, _loops), lengths in zip(app.lines.runs, self.runs(app, st), strict=True):
+                for i, ok in enumerate(lengths, start=1):
+                    for j in range(i):
+                        taken.setdefault(tiles[j], (new[j], []))[1].append(ok)
+            for u, (v, why) in taken.items():
+                out[u] = z3.If(z3.Or(why), z3.IntVal(v), base[u])
+        return out
+
+    def pattern_exprs(self, app: App, st: dict[int, z3.ArithRef]) -> dict[int, z3.ArithRef]:
+        """The code each tile the move's pattern writes gets, over the state ``st``."""
         out = {}
         for u, src, mp in app.writes:
             const = self.comp.const_of[mp]
@@ -207,6 +272,12 @@ def z3_chains(chains: Chains, codes: list[int], player: int) -> dict:
     if chains.has_move_cleanup:
         raise RuleError(f"{chains.rules.source}: the z3 backend does not model clean-ups run after each move "
                         "(when = \"move\"); use --backend propagate or csp")
+    if any(m.captures is not None for m in chains.rules.moves):
+        raise RuleError(f"{chains.rules.source}: the z3 backend does not model captures by liberties (a move with "
+                        "captures = {...}); use --backend propagate or csp")
+    if any(lk.conditions for m in chains.rules.moves for lk in m.links):
+        raise RuleError(f"{chains.rules.source}: the z3 backend does not model links with count conditions "
+                        "(links = [{ if = [...] }]); use --backend propagate or csp")
     steps = 2
     while True:
         enc = _Encoding(comp, codes, player, steps)

@@ -30,7 +30,7 @@
 
 enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4 };
 enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
-enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3 };
+enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4 };
 enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2 };
 enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 
@@ -83,6 +83,11 @@ struct tp_engine {
     int32_t *seq; /* applications of the chain(s) being walked; never deeper than path */
     int32_t seq_top;
     int32_t *nv;  /* [maxw] new values of one application's writes */
+    int32_t *capbuf; /* [2*maxray] (tile, code) pairs one application's line capture takes */
+    int32_t *cstack; /* [n] the flood of a connect end rule (and of a capture by liberties) */
+    int32_t *gcbuf;  /* [n] the tiles a capture by liberties takes */
+    uint32_t *cseen; /* [n] */
+    uint32_t cgen;
 
     Key *keys;
     int32_t nkeys, key_cap;
@@ -197,6 +202,9 @@ static void recount(const tp_engine *E, Board *B) {
     B->hash = 0;
 }
 
+static int32_t captures(const tp_tables *T, const int32_t *codes, int32_t a, int32_t *out, int32_t *nout);
+static int32_t group_captures(tp_engine *E, const int32_t *codes, int32_t a, int32_t *out, int *own_free);
+
 /* Compiled.fits, over the checks as tp_new packs them: (tile, offset of the mask row), the most selective first
    and the move's own tile last (an entry or a link target is placed where its piece stands). */
 static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
@@ -204,7 +212,100 @@ static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
     const int32_t *c = E->pk_chk + 2 * (size_t)E->t.chk_off[a], *c1 = E->pk_chk + 2 * (size_t)E->t.chk_off[a + 1];
     for (; c < c1; c += 2)
         if (!masks[(size_t)c[1] + (size_t)codes[c[0]]]) return 0;
+    const tp_tables *T = &E->t;
+    if (T->app_ray_off[a + 1] > T->app_ray_off[a] && captures(T, codes, a, NULL, NULL) < T->app_need[a]) return 0;
+    if (T->app_gc[a] >= 0 && !T->gc_suicide[T->app_gc[a]]) {
+        int free = 0;
+        if (group_captures((tp_engine *)E, codes, a, E->gcbuf, &free) == 0 && !free) return 0;
+    }
     return 1;
+}
+
+/* ---- captures by liberties (Compiled.group_captures) ------------------------------------------------ */
+
+static int32_t after_pattern(const tp_tables *T, const int32_t *codes, int32_t a, int32_t u);
+
+/* The tiles application a's capture by liberties takes (groups next to its tile without a liberty, read after its
+   pattern writes) into out, their number; with own_free, whether the mover's group at its tile has a liberty. */
+static int32_t group_captures(tp_engine *E, const int32_t *codes, int32_t a, int32_t *out, int *own_free) {
+    const tp_tables *T = &E->t;
+    size_t nd = (size_t)T->nd;
+    int32_t s = T->app_gc[a], t = T->app_tile[a], nout = 0;
+    const uint8_t *foe = T->masks + (size_t)T->gc_foe[s] * nd, *lib = T->masks + (size_t)T->gc_lib[s] * nd;
+    uint32_t g = next_gen(&E->cgen, E->cseen, (size_t)T->n);
+    for (int32_t k = T->nbr_off[t]; k < T->nbr_off[t + 1]; k++) {
+        int32_t v = T->nbr[k];
+        if (E->cseen[v] == g || !foe[after_pattern(T, codes, a, v)]) continue;
+        int32_t i0 = nout, i = nout, free = 0;
+        E->cseen[v] = g;
+        out[nout++] = v;
+        while (i < nout) {
+            int32_t u = out[i++];
+            for (int32_t j = T->nbr_off[u]; j < T->nbr_off[u + 1]; j++) {
+                int32_t w = T->nbr[j], c = after_pattern(T, codes, a, w);
+                if (lib[c]) free = 1;
+                else if (E->cseen[w] != g && foe[c]) {
+                    E->cseen[w] = g;
+                    out[nout++] = w;
+                }
+            }
+        }
+        if (free) nout = i0; /* not captured; its tiles stay seen */
+    }
+    if (own_free) {
+        const uint8_t *own = T->masks + (size_t)T->gc_own[s] * nd;
+        *own_free = 0;
+        if (own[after_pattern(T, codes, a, t)]) {
+            uint32_t g2 = next_gen(&E->cgen, E->cseen, (size_t)T->n);
+            int32_t top = 0;
+            E->cseen[t] = g2;
+            E->cstack[top++] = t;
+            while (top && !*own_free) {
+                int32_t u = E->cstack[--top];
+                for (int32_t j = T->nbr_off[u]; j < T->nbr_off[u + 1]; j++) {
+                    int32_t w = T->nbr[j], c = after_pattern(T, codes, a, w);
+                    if (lib[c]) *own_free = 1;
+                    else if (E->cseen[w] != g2 && own[c]) {
+                        E->cseen[w] = g2;
+                        E->cstack[top++] = w;
+                    }
+                }
+            }
+        }
+    }
+    return nout;
+}
+
+/* ---- line captures (Compiled.captures) ----------------------------------------------------------- */
+
+/* The code of tile u after application a's own pattern writes (every source read before any write). */
+static inline int32_t after_pattern(const tp_tables *T, const int32_t *codes, int32_t a, int32_t u) {
+    for (int32_t k = T->wr_off[a]; k < T->wr_off[a + 1]; k++)
+        if (T->wr_tile[k] == u) return T->maps[(size_t)T->wr_map[k] * (size_t)T->nd + (size_t)codes[T->wr_src[k]]];
+    return codes[u];
+}
+
+/* The runs application a's line capture takes on `codes` (read after its pattern writes, every direction on the
+   same position): their number; with `out`, the captured (tile, dense code) pairs, *nout of them. */
+static int32_t captures(const tp_tables *T, const int32_t *codes, int32_t a, int32_t *out, int32_t *nout) {
+    size_t nd = (size_t)T->nd;
+    const uint8_t *over = T->masks + (size_t)T->app_over[a] * nd, *until = T->masks + (size_t)T->app_until[a] * nd;
+    int32_t runs = 0, m = 0;
+    for (int32_t r = T->app_ray_off[a]; r < T->app_ray_off[a + 1]; r++) {
+        int32_t t0 = T->ray_tile_off[r], len = T->ray_tile_off[r + 1] - t0;
+        int32_t last = T->ray_loop[r] ? len - 1 : len, i = 0;
+        while (i < last && over[after_pattern(T, codes, a, T->ray_tiles[t0 + i])]) i++;
+        if (i > 0 && i < len && until[after_pattern(T, codes, a, T->ray_tiles[t0 + i])]) {
+            runs++;
+            if (out)
+                for (int32_t j = 0; j < i; j++, m++) {
+                    out[2 * m] = T->ray_tiles[t0 + j];
+                    out[2 * m + 1] = T->ray_code[t0 + j];
+                }
+        }
+    }
+    if (nout) *nout = m;
+    return runs;
 }
 
 /* Compiled.new_values into E->nv (every source read before any write); returns the count. */
@@ -259,6 +360,8 @@ static void track_app(tp_engine *E, int32_t a) {
         read[T->wr_tile[k]] = gen;
         read[T->wr_src[k]] = gen;
     }
+    for (int32_t k = T->ray_tile_off[T->app_ray_off[a]]; k < T->ray_tile_off[T->app_ray_off[a + 1]]; k++)
+        read[T->ray_tiles[k]] = gen;
 }
 
 /* False only when no tile holds a code without which no application of the group fits. */
@@ -490,10 +593,14 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         if (r != FAST_NO) return r;
     }
     int32_t mark = E->undo_top;
-    int32_t nw = new_values(E, B, a);
-    if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
+    int32_t nw = new_values(E, B, a), ncap = 0;
+    if (T->app_ray_off[a + 1] > T->app_ray_off[a]) captures(T, B->codes, a, E->capbuf, &ncap);
+    int32_t ngc = T->app_gc[a] >= 0 ? group_captures(E, B->codes, a, E->gcbuf, NULL) : 0;
+    if (E->undo_top + nw + ncap + ngc > E->undo_cap) return TP_ERR_CAP;
     if (E->tracking) track_app(E, a);
     for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
+    for (int32_t k = 0; k < ncap; k++) put(E, B, E->capbuf[2 * k], E->capbuf[2 * k + 1]);
+    for (int32_t k = 0; k < ngc; k++) put(E, B, E->gcbuf[k], T->gc_becomes[T->app_gc[a]]);
     if (repeats(E, W)) {
         restore(E, B, mark);
         return 0;
@@ -512,6 +619,9 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         stop = touched(W);
     }
     for (int32_t l = T->lnk_off[a]; !stop && l < T->lnk_off[a + 1]; l++) {
+        if (T->lnk_cond_off[l + 1] > T->lnk_cond_off[l]
+            && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1]))
+            continue; /* a link followed only while its counts hold */
         for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1]; k++) {
             int32_t b = T->tgt[k];
             if (E->tracking) track_app(E, b);
@@ -752,10 +862,12 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     }
     int32_t nc = collect_changes(E, W);
     if (nc == 0) goto out;
-    uint64_t seed = ((uint64_t)(uint32_t)W->start << 32) | (uint32_t)end;
+    int32_t kstart = W->start;
+    if (T->keyed_by_changes) kstart = end = E->tmp[0]; /* the changes are sorted by tile */
+    uint64_t seed = ((uint64_t)(uint32_t)kstart << 32) | (uint32_t)end;
     uint64_t h = splitmix(&seed);
     for (int32_t c = 0; c < nc; c++) h ^= E->zob[(size_t)E->tmp[3 * c] * (size_t)T->nd + (size_t)E->tmp[3 * c + 1]];
-    int32_t k = find_key(E, h, W->start, end, nc);
+    int32_t k = find_key(E, h, kstart, end, nc);
     if (k < 0) {
         r = k;
         goto out;
@@ -885,6 +997,14 @@ static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m) {
     const tp_tables *T = &E->t;
     const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
     int32_t k = T->end_k[e];
+    if (T->end_exact[e]) {
+        for (int32_t l = T->end_line_off[e]; l < T->end_line_off[e + 1]; l += k + 2) {
+            int32_t i = 1, a = T->line_tiles[l], z = T->line_tiles[l + k + 1];
+            while (i <= k && mask[B->codes[T->line_tiles[l + i]]]) i++;
+            if (i > k && (a < 0 || !mask[B->codes[a]]) && (z < 0 || !mask[B->codes[z]])) return 1;
+        }
+        return 0;
+    }
     for (int32_t l = T->end_line_off[e]; l < T->end_line_off[e + 1]; l += k) {
         int32_t i = 0;
         while (i < k && mask[B->codes[T->line_tiles[l + i]]]) i++;
@@ -913,6 +1033,35 @@ static int has_line_at(const tp_engine *E, const Board *B, int32_t e, int32_t m,
     return 0;
 }
 
+/* ends.connects: one group of tiles holding codes of mask row m, joined through the neighbour lists, touches every
+   region of connect rule e for player q (bits of conn_bits; a group that does touches the first). */
+static int connects(tp_engine *E, const Board *B, int32_t e, int32_t q, int32_t m) {
+    const tp_tables *T = &E->t;
+    const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
+    const int32_t *bits = T->conn_bits + ((size_t)e * (size_t)T->np + (size_t)q) * (size_t)T->n;
+    int32_t full = T->conn_full[e];
+    uint32_t g = next_gen(&E->cgen, E->cseen, (size_t)T->n);
+    for (int32_t t = 0; t < T->n; t++) {
+        if (!(bits[t] & 1) || !mask[B->codes[t]] || E->cseen[t] == g) continue;
+        int32_t top = 0, acc = 0;
+        E->cseen[t] = g;
+        E->cstack[top++] = t;
+        while (top) {
+            int32_t u = E->cstack[--top];
+            acc |= bits[u];
+            for (int32_t k = T->nbr_off[u]; k < T->nbr_off[u + 1]; k++) {
+                int32_t v = T->nbr[k];
+                if (E->cseen[v] != g && mask[B->codes[v]]) {
+                    E->cseen[v] = g;
+                    E->cstack[top++] = v;
+                }
+            }
+        }
+        if (acc == full) return 1;
+    }
+    return 0;
+}
+
 /* 1 when a strict end rule (no-turns aside) ends the position, 0 if not, < 0 an error.  With `chg` (the last
    turn's changes, from a position no end rule ended), line rules read only the lines through the changed tiles. */
 static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *chg, int32_t nchg) {
@@ -933,8 +1082,14 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
         case END_LINE:
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t m = T->end_pmask[e * T->np + q];
-                if (m >= 0 && (chg && T->end_check[e] < 0 ? has_line_at(E, B, e, m, chg, nchg) : has_line(E, B, e, m)))
+                if (m >= 0 && (chg && T->end_check[e] < 0 && !T->end_exact[e] ? has_line_at(E, B, e, m, chg, nchg) : has_line(E, B, e, m)))
                     return 1;
+            }
+            break;
+        case END_CONNECT:
+            for (int32_t q = 0; q < T->np; q++) {
+                int32_t m = T->end_pmask[e * T->np + q];
+                if (m >= 0 && connects(E, B, e, q, m)) return 1;
             }
             break;
         default: /* END_COUNT */
@@ -955,11 +1110,29 @@ static int apply_key(tp_engine *E, Board *B, const Key *K) {
 }
 
 static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
+                     int32_t nlast);
+
+/* pass = "when-stuck" (RuleGame._all_turns): the player to move has no turn; if another player has one, the pass
+   is the only turn (leaves below it), else there is none. */
+static int64_t pass_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int32_t k0, int32_t c0) {
+    int32_t np = E->t.np;
+    for (int32_t i = 1; i < np; i++) {
+        int32_t got = node_turns(E, B, (p + i) % np);
+        E->nkeys = k0;
+        E->nchg = c0;
+        if (got < 0) return got;
+        if (got > 0) return depth > 1 ? perft(E, B, (p + 1) % np, ply + 1, depth - 1, NULL, 0) : 1;
+    }
+    return 0;
+}
+
+static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
                      int32_t nlast) {
     int r = ended(E, B, p, ply, last, nlast);
     if (r) return r < 0 ? r : 0;
     int32_t k0 = E->nkeys, c0 = E->nchg;
     int64_t total = node_turns(E, B, p);
+    int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
             if (!E->keys[k].legal) continue;
@@ -985,6 +1158,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
             total += sub;
         }
     }
+    if (stuck && E->t.passing) total = pass_turn(E, B, p, ply, depth, k0, c0);
     E->nkeys = k0;
     E->nchg = c0;
     return total;
@@ -1043,17 +1217,34 @@ int32_t tp_check(const tp_tables *t) {
         CHECK(offsets_ok(t->att_app_off, t->natt, t->natt_apps) && all_below(t->att_app, t->natt_apps, 0, na)
               && all_below(t->att_app_mask, t->natt_apps, 0, t->nmasks));
     }
-    CHECK(all_below(t->end_kind, t->nends, 1, 4) && all_below(t->end_check, t->nends, -1, 2));
+    CHECK(all_below(t->end_kind, t->nends, 1, 5) && all_below(t->end_check, t->nends, -1, 2));
     CHECK(offsets_ok(t->end_cond_off, t->nends * np, t->nend_conds) && all_below(t->end_conds, t->nend_conds, 0, t->nconds));
-    CHECK(offsets_ok(t->end_line_off, t->nends, t->nline_tiles) && all_below(t->line_tiles, t->nline_tiles, 0, n));
+    CHECK(offsets_ok(t->end_line_off, t->nends, t->nline_tiles) && all_below(t->line_tiles, t->nline_tiles, -1, n)
+          && all_below(t->end_exact, t->nends, 0, 2));
     for (int32_t e = 0; e < t->nends; e++) {
+        int32_t stride = t->end_k[e] + 2 * t->end_exact[e];
         CHECK(t->end_k[e] > 0 || t->end_line_off[e + 1] == t->end_line_off[e]);
-        CHECK(t->end_k[e] <= 0 || (t->end_line_off[e + 1] - t->end_line_off[e]) % t->end_k[e] == 0);
+        CHECK(t->end_k[e] <= 0 || (t->end_line_off[e + 1] - t->end_line_off[e]) % stride == 0);
+        for (int32_t l = t->end_line_off[e]; l < t->end_line_off[e + 1]; l++)
+            CHECK(t->line_tiles[l] >= 0 || (t->end_exact[e] && ((l - t->end_line_off[e]) % stride == 0
+                                                              || (l - t->end_line_off[e]) % stride == stride - 1)));
         for (int32_t q = 0; q < np; q++) {
             int32_t v = t->end_pmask[e * np + q];
-            CHECK(t->end_kind[e] == END_LINE ? (v >= -1 && v < t->nmasks) : (v == 0 || v == 1));
+            CHECK(t->end_kind[e] == END_LINE || t->end_kind[e] == END_CONNECT ? (v >= -1 && v < t->nmasks)
+                                                                             : (v == 0 || v == 1));
         }
     }
+    CHECK(offsets_ok(t->app_ray_off, na, t->nrays) && offsets_ok(t->ray_tile_off, t->nrays, t->nray_tiles)
+          && all_below(t->ray_tiles, t->nray_tiles, 0, n) && all_below(t->ray_code, t->nray_tiles, 0, nd));
+    CHECK(all_below(t->app_over, na, 0, t->nmasks > 0 ? t->nmasks : 1)
+          && all_below(t->app_until, na, 0, t->nmasks > 0 ? t->nmasks : 1) && all_below(t->app_need, na, 0, INT32_MAX));
+    for (int32_t a = 0; a < na; a++) CHECK(t->app_ray_off[a + 1] == t->app_ray_off[a] || t->nmasks > 0);
+    CHECK(offsets_ok(t->nbr_off, n, t->nnbr) && all_below(t->nbr, t->nnbr, 0, n));
+    CHECK(offsets_ok(t->lnk_cond_off, t->nlinks, t->nlnk_cond) && all_below(t->lnk_cond, t->nlnk_cond, 0, t->nconds));
+    CHECK(all_below(t->app_gc, na, -1, t->ngc) && all_below(t->gc_becomes, t->ngc, 0, nd)
+          && all_below(t->gc_foe, t->ngc, 0, t->nmasks) && all_below(t->gc_lib, t->ngc, 0, t->nmasks)
+          && all_below(t->gc_own, t->ngc, 0, t->nmasks) && all_below(t->gc_suicide, t->ngc, 0, 2));
+    CHECK(all_below(t->conn_full, t->nends, 0, INT32_MAX));
 #undef CHECK
     return 0;
 }
@@ -1088,6 +1279,15 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->path_undo = malloc((size_t)cap_depth * sizeof(int32_t));
     E->seq = malloc((size_t)cap_depth * sizeof(int32_t));
     E->nv = malloc(((size_t)E->maxw + 1) * sizeof(int32_t));
+    int32_t maxray = 0;
+    for (size_t a = 0; a < na; a++) {
+        int32_t k = t->ray_tile_off[t->app_ray_off[a + 1]] - t->ray_tile_off[t->app_ray_off[a]];
+        if (k > maxray) maxray = k;
+    }
+    E->capbuf = malloc((2 * (size_t)maxray + 1) * sizeof(int32_t));
+    E->cstack = malloc(n * sizeof(int32_t));
+    E->gcbuf = malloc(n * sizeof(int32_t));
+    E->cseen = calloc(n, sizeof(uint32_t));
     E->key_cap = cap_keys;
     E->keys = malloc((size_t)cap_keys * sizeof(Key));
     E->chg_cap = cap_changes;
@@ -1115,7 +1315,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->seq || !E->nv || !E->keys || !E->chg
         || !E->ht || !E->ht_gen || !E->tmp || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
         || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
-        || !E->at_gat || !E->chains) {
+        || !E->at_gat || !E->chains || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
         tp_free(E);
         return NULL;
     }
@@ -1170,7 +1370,8 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         return NULL;
     }
     for (size_t a = 0; a < na; a++) {
-        int ok = t->lnk_off[a + 1] == t->lnk_off[a] && t->safe_off[a + 1] == t->safe_off[a];
+        int ok = t->lnk_off[a + 1] == t->lnk_off[a] && t->safe_off[a + 1] == t->safe_off[a]
+                 && t->app_ray_off[a + 1] == t->app_ray_off[a] && t->app_gc[a] < 0; /* captures write more */
         for (int32_t i = t->wr_off[a]; ok && i < t->wr_off[a + 1]; i++)
             for (int32_t j = t->wr_off[a]; j < i; j++) ok &= t->wr_tile[j] != t->wr_tile[i];
         E->leaf[a] = (uint8_t)ok;
@@ -1181,8 +1382,9 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         tp_free(E);
         return NULL;
     }
-    for (int32_t e = 0; e < t->nends; e++) /* counts per row, then offsets, then the lines */
-        for (int32_t i = t->end_line_off[e]; i < t->end_line_off[e + 1]; i++) E->lt_off[(size_t)e * n + (size_t)t->line_tiles[i] + 1]++;
+    for (int32_t e = 0; e < t->nends; e++) /* counts per row, then offsets, then the lines (exact lines: none) */
+        for (int32_t i = t->end_line_off[e]; !t->end_exact[e] && i < t->end_line_off[e + 1]; i++)
+            E->lt_off[(size_t)e * n + (size_t)t->line_tiles[i] + 1]++;
     for (size_t i = 0; i < (size_t)t->nends * n; i++) E->lt_off[i + 1] += E->lt_off[i];
     {
         int32_t *fill = calloc((size_t)t->nends * n + 1, sizeof(int32_t));
@@ -1191,7 +1393,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
             return NULL;
         }
         for (int32_t e = 0; e < t->nends; e++) {
-            int32_t k = t->end_k[e];
+            int32_t k = t->end_exact[e] ? 0 : t->end_k[e]; /* an exact line is read whole (has_line) */
             for (int32_t l = t->end_line_off[e]; k > 0 && l < t->end_line_off[e + 1]; l += k)
                 for (int32_t i = 0; i < k; i++) {
                     size_t row = (size_t)e * n + (size_t)t->line_tiles[l + i];
@@ -1223,6 +1425,10 @@ void tp_free(tp_engine *e) {
     free(e->path_undo);
     free(e->seq);
     free(e->nv);
+    free(e->capbuf);
+    free(e->cstack);
+    free(e->gcbuf);
+    free(e->cseen);
     free(e->keys);
     free(e->chg);
     free(e->ht);
@@ -1300,6 +1506,7 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
     if (r) return r < 0 ? r : 0;
     r = node_turns(e, &e->main, player);
     if (r < 0) return r;
+    if (r == 0 && e->t.passing) return TP_ERR_ARG; /* the pass is a turn without a key: counted in Python */
     int32_t nk = e->nkeys;
     if (nk > cap) return TP_ERR_CAP;
     for (int32_t k = 0; k < nk; k++) {
@@ -1387,6 +1594,22 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
             if (legal == 0) {
                 e->nkeys = k0;
                 e->nchg = c0;
+                int other = 0; /* pass = "when-stuck": a stuck player passes while another player has a turn */
+                for (int32_t o = 1; e->t.passing && !other && o < e->t.np; o++) {
+                    int32_t got = node_turns(e, B, (p + o) % e->t.np);
+                    e->nkeys = k0;
+                    e->nchg = c0;
+                    if (got < 0) return got;
+                    other = got > 0;
+                }
+                if (other) {
+                    p = (p + 1) % e->t.np;
+                    q++;
+                    played++;
+                    last = NULL;
+                    nlast = 0;
+                    continue;
+                }
                 why = 2;
                 break;
             }

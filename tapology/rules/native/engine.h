@@ -97,6 +97,48 @@ typedef struct {
     const int32_t *end_k;       /* [nends] line length */
     const int32_t *end_line_off;/* [nends+1] -> line_tiles (k tiles a line) */
     const int32_t *line_tiles;  /* [nline_tiles] */
+
+    /* line captures (Compiled.captures): an application's rays are ray rows app_ray_off[a] .. app_ray_off[a+1];
+       a ray's tiles (stepped from the origin; the last one a tile already passed when ray_loop) with the dense
+       code each captured tile gets */
+    int32_t nrays, nray_tiles;
+    int32_t passing;            /* 1: a player without a turn passes while another player has one */
+    const int32_t *app_ray_off; /* [napps+1] -> rays */
+    const int32_t *app_over;    /* [napps] mask row of the run's codes (0 where the application has no rays) */
+    const int32_t *app_until;   /* [napps] mask row of the code closing a run */
+    const int32_t *app_need;    /* [napps] runs that must be captured for the application to fit */
+    const int32_t *ray_tile_off;/* [nrays+1] -> ray_tiles, ray_code */
+    const uint8_t *ray_loop;    /* [nrays] */
+    const int32_t *ray_tiles;   /* [nray_tiles] */
+    const int32_t *ray_code;    /* [nray_tiles] */
+
+    /* connect end rules (kind 4, ends.connects): end_pmask holds the mask row of the player's states (-1 none);
+       conn_bits row (e*np + q) gives each tile's regions as bits, conn_full[e] all of them; nbr lists each
+       tile's neighbours through the gluing table */
+    int32_t nnbr;
+    const int32_t *conn_bits;   /* [nends*np*n] */
+    const int32_t *conn_full;   /* [nends] */
+    const int32_t *nbr_off;     /* [n+1] -> nbr */
+    const int32_t *nbr;         /* [nnbr] */
+    const int32_t *end_exact;   /* [nends] 1: a line rule of exactly k: each line is k+2 tiles, the tile beyond each end
+                                   (-1 off the board) around its k, and those two must not hold the player's states */
+
+    /* several placements in one turn: conditions on links (chains.py: followed only while their counts hold), and
+       keys by changes alone (start and end: the least changed tile) */
+    int32_t nlnk_cond;
+    int32_t keyed_by_changes;
+    const int32_t *lnk_cond_off;/* [nlinks+1] -> lnk_cond (condition ids) */
+    const int32_t *lnk_cond;    /* [nlnk_cond] */
+
+    /* captures by liberties (Compiled.group_captures): app_gc[a] is -1 or a spec; its masks of the captured
+       groups' codes, of liberties and of the mover's pieces, the dense code a captured tile gets, suicide allowed */
+    int32_t ngc;
+    const int32_t *app_gc;      /* [napps] */
+    const int32_t *gc_foe;      /* [ngc] mask rows */
+    const int32_t *gc_lib;      /* [ngc] */
+    const int32_t *gc_own;      /* [ngc] */
+    const int32_t *gc_becomes;  /* [ngc] */
+    const int32_t *gc_suicide;  /* [ngc] */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;

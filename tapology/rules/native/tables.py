@@ -18,11 +18,12 @@ from typing import cast
 import numpy as np
 
 from tapology.rules.chains import Chains
-from tapology.rules.ends import EndRules
-from tapology.rules.model import Condition
+from tapology.rules.compiled import Compiled
+from tapology.rules.ends import EndRules, connect_regions
+from tapology.rules.model import Condition, EndRule
 
 OPS = (">=", "<=", "==", "!=", ">", "<")
-END_PLIES, END_LINE, END_COUNT = 1, 2, 3
+END_PLIES, END_LINE, END_COUNT, END_CONNECT = 1, 2, 3, 4
 COND_BOARD, COND_REGION, COND_MISSING = 0, 1, 2
 
 
@@ -40,7 +41,8 @@ def _csr(rows: Iterable[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(off, np.int32), np.asarray(items, np.int32)
 
 
-BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any"})
+BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any",
+                   "ray_loop"})
 
 
 def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
@@ -56,12 +58,19 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
             "ngrp_app": ("grp_app",), "ngrp_trig": ("grp_trig",), "nconds": ("cond_kind", "cond_op", "cond_value", "cond_mask"),
             "ncond_codes": ("cond_codes",), "ncond_tiles": ("cond_tiles",), "natt": ("att_tile", "att_mask"),
             "natt_apps": ("att_app", "att_app_mask"), "nends": ("end_kind", "end_check", "end_value", "end_k"),
-            "nend_conds": ("end_conds",), "nline_tiles": ("line_tiles",)}
+            "nend_conds": ("end_conds",), "nline_tiles": ("line_tiles",),
+            "nrays": ("ray_loop",), "nray_tiles": ("ray_tiles", "ray_code")}
+    out.update({name: g["napps"] for name in ("app_over", "app_until", "app_need")})
+    out.update({"conn_bits": g["nends"] * np_ * n, "conn_full": g["nends"], "nbr_off": n + 1, "nbr": g["nnbr"],
+                "end_exact": g["nends"], "lnk_cond_off": g["nlinks"] + 1, "lnk_cond": g["nlnk_cond"],
+                "app_gc": g["napps"]})
+    out.update({name: g["ngc"] for name in ("gc_foe", "gc_lib", "gc_own", "gc_becomes", "gc_suicide")})
     for size, names in rows.items():
         out.update({name: g[size] for name in names})
     offsets = {"napps": ("chk_off", "wr_off", "lnk_off", "safe_off"), "nlinks": ("tgt_off",),
                "ngroups": ("grp_cond_off", "grp_app_off", "grp_trig_off"), "nconds": ("cond_code_off", "cond_tile_off"),
-               "natt": ("att_app_off",), "nends": ("end_line_off",)}
+               "natt": ("att_app_off",), "nends": ("end_line_off",), "nrays": ("ray_tile_off",)}
+    out["app_ray_off"] = g["napps"] + 1
     for size, names in offsets.items():
         out.update({name: g[size] + 1 for name in names})
     return out
@@ -146,6 +155,58 @@ def _force(chains: Chains) -> None:
             comp.attack_index(p)
 
 
+def _connect_rows(comp: Compiled, e: EndRule) -> list[list[int]]:
+    """Per player, each tile's regions of a connect rule as bits (all 0 where the board lacks a region)."""
+    out = []
+    for p in range(comp.np):
+        regions = connect_regions(comp, e, p)
+        row = [0] * comp.n
+        if regions and all(regions):
+            for i, r in enumerate(regions):
+                for t in r:
+                    row[t] |= 1 << i
+        out.append(row)
+    return out
+
+
+def _group_captures(b: _Builder, f: dict[str, np.ndarray | int]) -> None:
+    """The applications' captures by liberties (Compiled.group_captures): one spec per distinct capture."""
+    specs: dict[tuple, int] = {}
+    app_gc = []
+    for a in b.comp.apps:
+        if a.groups is None:
+            app_gc.append(-1)
+            continue
+        gr = a.groups
+        key = (b.mask_bits(gr.foe), b.mask_bits(gr.liberty), b.mask_bits(gr.own), int(b.dense[gr.becomes]),
+               int(gr.suicide))
+        if key[3] < 0:
+            raise Unsupported("a capture by liberties writes a code that no state stands for")
+        app_gc.append(specs.setdefault(key, len(specs)))
+    rows = list(specs)
+    f["app_gc"] = np.asarray(app_gc, np.int32)
+    for i, name in enumerate(("gc_foe", "gc_lib", "gc_own", "gc_becomes", "gc_suicide")):
+        f[name] = np.asarray([r[i] for r in rows], np.int32)
+    f["ngc"] = len(rows)
+
+
+def _line_captures(b: _Builder, f: dict[str, np.ndarray | int]) -> None:
+    """The applications' line captures (Compiled.captures): rays per application, tiles and written codes per ray."""
+    apps = b.comp.apps
+    rays = [a.lines.runs if a.lines is not None else () for a in apps]
+    f["app_ray_off"], _ = _csr([range(len(r)) for r in rays])
+    f["app_over"] = np.asarray([b.mask_bits(a.lines.over) if a.lines is not None else 0 for a in apps], np.int32)
+    f["app_until"] = np.asarray([b.mask_bits(a.lines.until) if a.lines is not None else 0 for a in apps], np.int32)
+    f["app_need"] = np.asarray([a.lines.need if a.lines is not None else 0 for a in apps], np.int32)
+    runs = [run for r in rays for run in r]
+    f["ray_tile_off"], f["ray_tiles"] = _csr([tiles for tiles, _new, _loops in runs])
+    codes = [int(b.dense[c]) for _tiles, new, _loops in runs for c in new]
+    if any(c < 0 for c in codes):
+        raise Unsupported("a line capture writes a code that no state stands for")
+    f["ray_code"] = np.asarray(codes, np.int32)
+    f["ray_loop"] = np.asarray([loops for _tiles, _new, loops in runs], np.uint8)
+
+
 def build(chains: Chains) -> Tables:
     """The flat tables of ``chains``; raises :class:`Unsupported` for what the engine does not run."""
     rules = chains.rules
@@ -192,6 +253,19 @@ def build(chains: Chains) -> Tables:
     f["lnk_forced"] = np.asarray([forced for ls in links for forced, _ids in ls], np.uint8)
     f["tgt_off"], f["tgt"] = _csr([ids for ls in links for _forced, ids in ls])
     f["safe_off"], f["safe_tile"] = _csr([a.safe for a in apps])
+    if any(a.groups is not None for a in apps) and (chains.royal_values or rules.cleanups):
+        raise Unsupported("captures by liberties in a rule set with royal states or clean-ups")
+    _group_captures(b, f)
+    _line_captures(b, f)
+    if chains.royal_values and any(a.link_conds for a in apps):
+        raise Unsupported("links with count conditions in a rule set with royal states")
+    f["lnk_cond_off"], f["lnk_cond"] = _csr([[b.condition(c, a.player) for c in (a.link_conds[li] if a.link_conds else ())]
+                                             for a, ls in zip(apps, links, strict=True) for li in range(len(ls))])
+    f["nlnk_cond"] = len(cast("np.ndarray", f["lnk_cond"]))
+    f["keyed_by_changes"] = int(rules.keyed_by_changes)
+    f["passing"] = int(rules.passing == "when-stuck")
+    if rules.passing == "always":
+        raise Unsupported('passing at any time (pass = "always") is counted over positions in Python')
 
     # entries: (player, tile, dense code) -> applications
     f["ent_off"], f["ent_app"] = _csr([comp.entries(p, t, c) for p in range(np_) for t in range(n) for c in b.valid])
@@ -269,21 +343,35 @@ def build(chains: Chains) -> Tables:
     perft_reason = ""
     end_conds: list[list[int]]
     kinds, checks, values, ks, pmask, end_conds, lines = [], [], [], [], [], [], []
+    conn_rows: list[list[list[int]]] = []
+    exact: list[int] = []
+    conn_full: list[int] = []
     for e in EndRules(rules, optional=False).ends:
         if e.kind == "no-turns":
             continue
-        if e.kind not in ("plies", "line", "count"):
+        if e.kind not in ("plies", "line", "count", "connect"):
             perft_reason = f"a strict {e.kind!r} end rule"
             continue
-        kinds.append({"plies": END_PLIES, "line": END_LINE, "count": END_COUNT}[e.kind])
+        kinds.append({"plies": END_PLIES, "line": END_LINE, "count": END_COUNT, "connect": END_CONNECT}[e.kind])
+        conn_rows.append(_connect_rows(comp, e) if e.kind == "connect" else [[0] * n for _ in range(np_)])
+        conn_full.append((1 << len(e.regions)) - 1 if e.kind == "connect" else 0)
         checks.append(-1 if e.check is None else int(e.check))
         values.append(e.value)
         ks.append(e.k if e.kind == "line" else 0)
-        lines.append([t for line in comp.lines(e.k) for t in line] if e.kind == "line" else [])
+        if e.kind == "line" and e.exact:
+            lines.append([t for before, line, after in comp.exact_lines(e.k) for t in (before, *line, after)])
+        else:
+            lines.append([t for line in comp.lines(e.k) for t in line] if e.kind == "line" else [])
+        exact.append(int(e.kind == "line" and e.exact))
         for p in range(np_):
             if e.kind == "line":
                 vals = comp.state_values(e.states, p)
                 pmask.append(b.mask(c for c in b.valid if c // h in vals) if vals else -1)
+                end_conds.append([])
+            elif e.kind == "connect":
+                vals = comp.state_values(e.states, p)
+                ok = bool(vals) and (e.player is None or e.player == p) and any(conn_rows[-1][p])
+                pmask.append(b.mask(c for c in b.valid if c // h in vals) if ok else -1)
                 end_conds.append([])
             elif e.kind == "count" and (e.player is None or e.player == p):
                 pmask.append(1)
@@ -299,6 +387,11 @@ def build(chains: Chains) -> Tables:
     f["end_cond_off"], f["end_conds"] = _csr(end_conds)
     f["end_line_off"], f["line_tiles"] = _csr(lines)
     f["nends"] = len(kinds)
+    f["conn_bits"] = np.asarray([x for rows in conn_rows for row in rows for x in row], np.int32)
+    f["conn_full"] = np.asarray(conn_full, np.int32)
+    f["end_exact"] = np.asarray(exact, np.int32)
+    f["nbr_off"], f["nbr"] = _csr([[c // h for c in row if c >= 0] for row in comp.board.glue])
+    f["nnbr"] = len(cast("np.ndarray", f["nbr"]))
 
     # conditions (from clean-ups and end rules) and masks, last: both grew above
     kinds_c = [c[0] for c in b.conds]
@@ -315,6 +408,7 @@ def build(chains: Chains) -> Tables:
                       ("nsafe", "safe_tile"), ("nent", "ent_app"), ("ngroups", "grp_always"), ("ngrp_cond", "grp_cond"),
                       ("ngrp_app", "grp_app"), ("ngrp_trig", "grp_trig"), ("ncond_codes", "cond_codes"),
                       ("ncond_tiles", "cond_tiles"), ("natt", "att_tile"), ("natt_apps", "att_app"),
-                      ("nend_conds", "end_conds"), ("nline_tiles", "line_tiles")):
+                      ("nend_conds", "end_conds"), ("nline_tiles", "line_tiles"), ("nrays", "ray_loop"),
+                      ("nray_tiles", "ray_tiles")):
         f[size] = len(cast("np.ndarray", f[arr]))
     return Tables(f, b.dense, perft_reason)

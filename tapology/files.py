@@ -8,6 +8,7 @@ file the link points to, leaving the link in place.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -67,9 +68,25 @@ def read_text(path: str | os.PathLike[str], what: str, error: type[TapologyError
 
 
 def check_target(path: str | os.PathLike[str], error: type[TapologyError] = TapologyError) -> Path:
-    """The file to write for ``path`` (a symbolic link's target), or ``error`` naming it when it is a folder or
-    another non-regular file, or its folder is missing."""
-    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    """The file to write for ``path`` (a symbolic link's target), or ``error`` naming it when it is a folder (or is
+    written as one, ending in ``/``), another non-regular file, a symbolic link that loops or refers to itself, or
+    its folder is missing."""
+    name = os.fspath(path)
+    if name.endswith(("/", os.sep)) or os.path.basename(name) in (".", ".."):
+        raise error(f"{path}: names a folder, not a file")
+    if os.path.islink(name):
+        try:
+            target = Path(os.path.realpath(name, strict=True))
+        except FileNotFoundError:  # a link to a file not made yet: written through, the link kept
+            target = Path(os.path.realpath(name))
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise error(f"{path}: is a symbolic link that loops (refers to itself); not written") from None
+            raise error(f"{path}: cannot write: {exc.strerror}") from None
+        if os.path.islink(target):  # realpath stopped on a link it could not resolve
+            raise error(f"{path}: is a symbolic link that loops (refers to itself); not written")
+    else:
+        target = Path(name)
     if target.is_dir():
         raise error(f"{path}: is a folder, not a file")
     if target.exists() and not target.is_file():

@@ -166,3 +166,25 @@ def check_data_depth(obj: object, what: str) -> None:
     if depth > bound:
         raise LimitError(f"{what}: nested {depth} deep, more than the limit nesting={bound} "
                          f"({LIMITS['nesting'].what}; raise it with --limit nesting=N)")
+
+
+def raised_limits() -> dict[str, int]:
+    """The limits now above their defaults (by ``--limit``, the environment or :func:`raised`)."""
+    try:
+        return {name: limit(name) for name, lim in LIMITS.items() if limit(name) > lim.default}
+    except TapologyError:  # a malformed environment: nothing to name
+        return {}
+
+
+RECURSIVE = ("nesting", "predicate_depth", "depth")  # the limits that bound how deep Python's stack goes
+
+
+def exhausted(resource: str, deep: bool = False) -> str:
+    """One line saying that ``resource`` ran out (memory, Python's stack) and which raised limits to lower to stay
+    within it; ``deep``: only the limits on depth can be the cause."""
+    up = {k: v for k, v in raised_limits().items() if not deep or k in RECURSIVE}
+    if up:
+        names = ", ".join(f"{k}={v}" for k, v in up.items())
+        return (f"{resource} ran out: the raised limit{'s' if len(up) > 1 else ''} {names} let in more than this "
+                f"machine holds; lower {'them' if len(up) > 1 else 'it'} (--limit NAME=N; defaults in docs/limits.md)")
+    return f"{resource} ran out: this input asks for more than this machine holds; give a smaller one"

@@ -21,7 +21,9 @@ total)`` hears after each finished task.
 
 :func:`time_limit` turns a number of seconds into the same stop as Ctrl-C: when the time is up a
 :class:`TimeUp` (a ``KeyboardInterrupt``) is raised in the main thread, so every job that stops
-cleanly on Ctrl-C stops cleanly on a timeout too, and the limit says that it fired.
+cleanly on Ctrl-C stops cleanly on a timeout too, and the limit says that it fired.  In the same way
+:func:`terminate_as_interrupt` turns SIGTERM into a :class:`Terminated` (a ``KeyboardInterrupt``): a job asked to
+stop by ``kill`` or a service manager ends its workers and reports what it finished, as on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -175,6 +177,33 @@ def time_limit(seconds: float | None) -> Iterator[Limit]:
         signal.signal(signal.SIGALRM, old)
         if lim.fired:  # the job stopped wherever it was: no worker goes on with a task of it
             shutdown()
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: raised in the main thread where Ctrl-C would be, and handled as Ctrl-C is."""
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Inside the block SIGTERM raises :class:`Terminated` in the main thread (once: a second SIGTERM while the job
+    is stopping is ignored, so that its workers are ended and its partial answer printed); outside the main thread,
+    or where SIGTERM's handler is not the default one, nothing changes."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM") \
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+    fired = [False]
+
+    def stop(_signum: int, _frame: Any) -> None:
+        if not fired[0]:
+            fired[0] = True
+            raise Terminated
+
+    old = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 # ---- the per-process cache -------------------------------------------------------------------

@@ -40,6 +40,8 @@ LIMITS: dict[str, Limit] = {lim.name: lim for lim in (
           "quadratic on boards with few symmetries)"),
     Limit("predicate_depth", 64, "nesting depth of a --reach or --invariant predicate (parentheses, not, and, or)"),
     Limit("predicate_length", 10_000, "characters in one predicate"),
+    Limit("turn_tiles", 10_000_000, "turns listed at once x tiles of the board (each turn holds the position it "
+          "leads to: tictactoe:60,60,5 has 3,600 x 3,600)"),
     Limit("depth", 10_000, "turns of a --depth when the game does not bound it itself, and an alphabeta:D player's D"),
     Limit("playouts", 1_000_000, "playouts of an mcts:N player's move"),
 )}

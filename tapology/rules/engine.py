@@ -15,6 +15,7 @@ import copy
 from collections import OrderedDict
 
 from tapology.errors import PositionError, RuleError, TapologyError, TurnError
+from tapology.limits import check
 from tapology.game import Position, Turn
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board
@@ -240,6 +241,8 @@ class RuleGame:
         found = self.turn_keys(pos, backend)
         nxt = (pos.to_move + 1) % len(self.players)
         codes = self.codes(pos)
+        check("turn_tiles", len(found) * len(codes), f"{self.name} on {self.board_name}: {len(found)} turns of "
+              f"{len(codes)} tiles each")  # every turn holds a whole position: refused before the memory is spent
         items = sorted(found.items(), key=lambda kv: (kv[0][0], kv[0][1], sorted(kv[0][2])))
         labels = []
         for key, f in items:

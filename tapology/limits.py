@@ -26,6 +26,7 @@ class Limit:
     name: str
     default: int
     what: str
+    most: int | None = None  # a bound no setting may pass (code that recurses once per level stays within Python's stack)
 
 
 LIMITS: dict[str, Limit] = {lim.name: lim for lim in (
@@ -38,7 +39,8 @@ LIMITS: dict[str, Limit] = {lim.name: lim for lim in (
     Limit("chart_entries", 10_000_000, "tiles x chart-domain cells of a board (the atlas's size)"),
     Limit("canonical_tiles", 10_000, "tiles of a board whose canonical form signature and same compute (the walk is "
           "quadratic on boards with few symmetries)"),
-    Limit("predicate_depth", 64, "nesting depth of a --reach or --invariant predicate (parentheses, not, and, or)"),
+    Limit("predicate_depth", 64, "nesting depth of a --reach or --invariant predicate (parentheses, not, and, or)",
+          most=256),
     Limit("predicate_length", 10_000, "characters in one predicate"),
     Limit("turn_tiles", 10_000_000, "turns listed at once x tiles of the board (each turn holds the position it "
           "leads to: tictactoe:60,60,5 has 3,600 x 3,600)"),
@@ -63,7 +65,15 @@ def parse_setting(text: str, where: str = "--limit") -> tuple[str, int]:
     v = value.strip()
     if not v.isdigit() or len(v) > 18 or int(v) < 1:
         raise OptionError(f"{where} {text!r}: the value must be a whole number from 1 to 10**18")
+    _check_most(name, int(v), f"{where} {text!r}")
     return name, int(v)
+
+
+def _check_most(name: str, value: int, where: str) -> None:
+    most = LIMITS[name].most
+    if most is not None and value > most:
+        raise OptionError(f"{where}: {name} is at most {most} (the code that reads it goes one call deeper per level, "
+                          "and Python's stack is bounded)")
 
 
 def limit(name: str) -> int:
@@ -78,6 +88,7 @@ def set_limits(settings: dict[str, int]) -> None:
     for name in settings:
         if name not in LIMITS:
             raise OptionError(f"--limit {name!r}: unknown limit (known: {', '.join(LIMITS)})")
+        _check_most(name, settings[name], f"--limit {name}={settings[name]}")
     _raised.update(settings)
 
 

@@ -14,6 +14,7 @@ import re
 import stat
 import tempfile
 from pathlib import Path
+from typing import IO
 
 from tapology.errors import TapologyError
 from tapology.limits import LIMITS, limit
@@ -65,6 +66,26 @@ def read_text(path: str | os.PathLike[str], what: str, error: type[TapologyError
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise error(f"{os.fspath(path)}: cannot read: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def read_stream(stream: IO[str] | None, what: str, error: type[TapologyError] = TapologyError) -> str:
+    """The UTF-8 text of a stream (standard input for a file named ``-``), at most ``file_bytes`` of it; ``error``
+    saying so when the stream is closed, unreadable, too big or not UTF-8."""
+    if stream is None or getattr(stream, "closed", False):
+        raise error(f"-: standard input is closed: no {what} to read")
+    bound = limit("file_bytes")
+    try:
+        raw = getattr(stream, "buffer", None)
+        data: str | bytes = raw.read(bound + 1) if raw is not None else stream.read(bound + 1)
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data.removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise error(f"-: cannot read standard input: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except (OSError, ValueError) as exc:
+        raise error(f"-: cannot read standard input: {getattr(exc, 'strerror', None) or exc}") from None
+    if len(data) > bound:
+        raise error(f"-: standard input holds more than the limit file_bytes={bound} bytes "
+                    f"({LIMITS['file_bytes'].what}; raise it with --limit file_bytes=N)")
+    return text
 
 
 def check_target(path: str | os.PathLike[str], error: type[TapologyError] = TapologyError) -> Path:

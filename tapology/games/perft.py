@@ -107,6 +107,7 @@ def _count(ctx: tuple[str, str | None, str | None, int], path: Path) -> int:
 
 
 ESTIMATE_LEAVES = 10_000  # the estimate counts exactly, ply by ply, until a count passes this
+ESTIMATE_MOST = 1e30  # the estimate says at most this many leaf turns (a deep perft's growth would reach inf)
 POOL_FROM = 5_000_000  # leaf turns estimated from which a perft without an executor asked for runs on every core
 
 
@@ -129,6 +130,8 @@ def estimate_leaves(game: RuleGame, pos: Position, depth: int) -> tuple[int, int
     for _ in range(depth - exact):
         growth *= trend
         est *= max(growth, 1.0)
+        if est > ESTIMATE_MOST:  # beyond any count that can finish: said as this bound, not as infinity
+            return int(ESTIMATE_MOST), exact
     return int(est), exact
 
 

@@ -25,6 +25,7 @@ except ImportError:  # pragma: no cover - older typer on top of click
 from tapology import __version__
 from tapology.commands import register_all
 from tapology.errors import TapologyError
+from tapology.files import WRITE_ERRORS, write_error
 from tapology.limits import LIMITS, exhausted, parse_setting, reset_limits, set_limits
 from tapology.parallel import terminate_as_interrupt
 
@@ -59,15 +60,11 @@ def _options(
 register_all(app)
 
 
-WRITE_ERRORS = {errno.ENOSPC: "no space left on device", errno.EPIPE: "broken pipe (the reader of the output "
-                "went away)", errno.EDQUOT: "disk quota exceeded", errno.EFBIG: "file too large", errno.EIO: "input/output error"}
-
-
 def os_error(exc: OSError) -> str:
     """One line for an operating-system error: ``write error: no space left on device`` for a full disk or
     ``/dev/full``, else the file and the system's words."""
     if exc.errno in WRITE_ERRORS:
-        return f"write error: {WRITE_ERRORS[exc.errno]}" + (f" ({exc.filename})" if exc.filename else "")
+        return write_error(exc) + (f" ({exc.filename})" if exc.filename else "")
     what = exc.strerror or str(exc)
     return f"{exc.filename}: {what}" if exc.filename else what
 
@@ -94,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning bad input into one line on stderr and exit code 2 (SIGTERM is handled as
     Ctrl-C: workers are ended and a partial answer printed)."""
     command = typer.main.get_command(app)
+    if sys.stdout is None:  # started with standard output closed: the answer would be lost without a word
+        typer.echo("tapology: error: standard output is closed: nowhere to print the answer", err=True)
+        return 2
     try:
         with terminate_as_interrupt():
             rv = command.main(args=argv, prog_name="tapology", standalone_mode=False)

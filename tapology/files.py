@@ -23,6 +23,18 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK,
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
 
 
+WRITE_ERRORS = {errno.ENOSPC: "no space left on device", errno.EPIPE: "broken pipe (the reader of the output went "
+                "away)", errno.EDQUOT: "disk quota exceeded", errno.EFBIG: "file too large", errno.EIO: "input/output error"}
+
+
+def write_error(exc: OSError) -> str:
+    """What a failed write says: ``write error: no space left on device`` (a full disk, ``/dev/full``), a closed
+    pipe, a quota or size limit; else ``cannot write:`` and the system's words."""
+    if exc.errno in WRITE_ERRORS:
+        return f"write error: {WRITE_ERRORS[exc.errno]}"
+    return f"cannot write: {exc.strerror or exc}"
+
+
 def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
@@ -146,7 +158,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, error: type[Ta
         os.replace(tmp, target)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise error(f"{path}: cannot write: {exc.strerror}") from None
+        raise error(f"{path}: {write_error(exc)}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

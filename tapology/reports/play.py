@@ -264,6 +264,9 @@ def referee_report(game: str, transcript: str | None = None, board: str | None =
     stdin = stdin if stdin is not None else sys.stdin
     if pgn is not None:
         lg = load_game(game, board)
+        if lg.generic.notation is None:  # a PGN game is in chess notation: no other rule set reads it
+            raise OptionError(f"--pgn {pgn}: PGN holds chess games, and {lg.name} has no chess notation "
+                              "(give a transcript of its turns instead)")
         text = read_stream(stdin, "PGN", TranscriptError) if pgn == "-" else read_text(pgn, "PGN file", TranscriptError)
         return RefereeReport(ref.referee_pgn(lg.generic, text, pgn), pgn=True)
     assert transcript is not None

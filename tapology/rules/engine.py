@@ -154,6 +154,24 @@ class RuleGame:
         fr = tuple(c % h for c in codes) if self.rules.oriented else ()
         return Position(_fast_with_states(board, states), to_move, fr, ply, counters, history)
 
+    def search_key(self, pos: Position) -> tuple:
+        """The position as a search tells positions apart: the ply, counters and history only where some end rule
+        reads them (so that play coming back to a position is seen as a cycle although its ply grew)."""
+        kinds = self._end_kinds
+        b = pos.board
+        k: tuple = (b.states, pos.extra, b.glue, b.extra, pos.to_move)
+        if "plies" in kinds:
+            k += (pos.ply,)
+        if "counter" in kinds:
+            k += (pos.counters,)
+        if "repetition" in kinds:
+            k += (tuple((h.board.states, h.extra, h.board.glue, h.to_move) for h in pos.history),)
+        return k
+
+    @property
+    def _end_kinds(self) -> frozenset[str]:
+        return frozenset(e.kind for e in self.ends.ends)
+
     # ---- the game contract ----------------------------------------------------------------
     def turns(self, pos: Position, backend: str = "propagate") -> list[Turn]:
         """The legal turns, each once, in a stable order; [] when the game is over."""

@@ -36,6 +36,8 @@ LIMITS: dict[str, Limit] = {lim.name: lim for lim in (
     Limit("tiles", 250_000, "tiles of a board (torus:500x500 has 250,000)"),
     Limit("coordinate", 8, "|x| or |y| of a rule set's cell: pattern extent, link anchor, safe and domain cells"),
     Limit("domain_cells", 289, "cells of a chart domain (box:8 has 17 x 17 = 289)"),
+    Limit("domain_table", 4_000_000, "cells x orientations x cells of a chart domain's transition table (box:8 has "
+          "289 x 8 x 289 = 668,168; it is built in about 1 s a million)"),
     Limit("chart_entries", 10_000_000, "tiles x chart-domain cells of a board (the atlas's size)"),
     Limit("canonical_tiles", 10_000, "tiles of a board whose canonical form signature and same compute (the walk is "
           "quadratic on boards with few symmetries)"),

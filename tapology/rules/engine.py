@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections import OrderedDict
+from functools import cached_property
 
 from tapology.errors import PositionError, RuleError, TapologyError, TurnError
 from tapology.limits import check
@@ -168,7 +169,7 @@ class RuleGame:
             k += (tuple((h.board.states, h.extra, h.board.glue, h.to_move) for h in pos.history),)
         return k
 
-    @property
+    @cached_property
     def _end_kinds(self) -> frozenset[str]:
         return frozenset(e.kind for e in self.ends.ends)
 

@@ -229,8 +229,8 @@ def signal_scenes() -> list[Scene]:
     """SIGINT and SIGTERM in the middle of long commands: workers ended, partial answers printed, exit 130."""
     out = []
     for sig in (signal.SIGTERM, signal.SIGINT):
-        out.append(Scene("signal", ["match", "tictactoe:4", "--a", "alphabeta:3", "--b", "random", "--games", "400",
-                                    "--workers", "2"], signal=sig, after=4.0))
+        out.append(Scene("signal", ["match", "tictactoe:4,4,4", "--a", "random", "--b", "random", "--games",
+                                    "100000", "--workers", "2"], signal=sig, after=4.0))
         out.append(Scene("signal", ["perft", "chess", "--depth", "6", "--json", "--workers", "2"], signal=sig,
                          after=4.0, json=True))
     out.append(Scene("signal", ["perft", "chess", "--depth", "5", "--json", "--workers", "1"], signal=signal.SIGINT,

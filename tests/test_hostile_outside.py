@@ -110,7 +110,7 @@ def test_perft_estimate_of_a_huge_depth(tmp_path):
     from tapology.games.registry import open_position
 
     g, pos = open_position("chess")
-    assert estimate_leaves(g, pos, 10_000) == (int(1e30), 3)
+    assert estimate_leaves(g, pos, 10_000) == (int(1e30), 4)
 
 
 def test_ray_address_where_nothing_listens(tmp_path):

@@ -10,7 +10,6 @@ it), a full disk or a closed pipe on standard output (``write error: ...``), eac
 
 from __future__ import annotations
 
-import errno
 import os
 import sys
 from typing import Annotated

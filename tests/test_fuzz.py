@@ -23,7 +23,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.fuzz import run_checked
-from tests.fuzz.outside import Scene, lay_out, many_scenes, quick_scenes, run_scene
 from tests.fuzz.inputs import (
     Case,
     board_case,
@@ -41,6 +40,7 @@ from tests.fuzz.inputs import (
     transcript_case,
     transcripts,
 )
+from tests.fuzz.outside import Scene, lay_out, many_scenes, quick_scenes, run_scene
 from tests.helpers import examples
 
 REGRESSIONS = Path(__file__).resolve().parent / "data" / "fuzz"

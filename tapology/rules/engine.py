@@ -16,8 +16,8 @@ from collections import OrderedDict
 from functools import cached_property
 
 from tapology.errors import PositionError, RuleError, TapologyError, TurnError
-from tapology.limits import check
 from tapology.game import Position, Turn
+from tapology.limits import check
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board
 from tapology.model.tape import format_fact, parse_tape

@@ -129,7 +129,7 @@ def run_scene(scene: Scene, folder: Path) -> Result:
     stdout: object = subprocess.PIPE
     full = None
     if scene.stdout == "full":
-        full = open("/dev/full", "w")  # noqa: SIM115  # closed below
+        full = open("/dev/full", "w")  # closed below
         stdout = full
 
     def prepare() -> None:

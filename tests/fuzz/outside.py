@@ -289,7 +289,7 @@ def stream_scenes() -> list[Scene]:
     """Standard input or output closed."""
     return [
         Scene("stream", ["referee", "tictactoe", "-"], stdin="closed", codes=(2,), error="standard input"),
-        Scene("stream", ["referee", "tictactoe", "--pgn", "-"], stdin="closed", codes=(2,), error="standard input"),
+        Scene("stream", ["referee", "chess", "--pgn", "-"], stdin="closed", codes=(2,), error="standard input"),
         Scene("stream", ["play", "tictactoe"], stdin="closed", codes=(2,), error="standard input"),
         Scene("stream", ["referee", "tictactoe", "-"], stdin="\"5\"\n" * 3, codes=(1,)),
         Scene("stream", ["classify", "torus:3x3"], stdout="closed", codes=(2,), error="standard output"),

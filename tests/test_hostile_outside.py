@@ -58,7 +58,7 @@ def test_custom_grid_without_directions(tmp_path):
 
 def test_big_claim_game_refused_by_the_limits(tmp_path):
     refused(tmp_path, ["moves", "tictactoe:500,500,5"], "turn_tiles")
-    refused(tmp_path, ["moves", "tictactoe", "--board", "torus:500x500"], "turn_tiles")
+    refused(tmp_path, ["moves", "tictactoe", "--board", "torus:300x300"], "turn_tiles")
     assert run_checked(["moves", "tictactoe:10,10,5"], tmp_path).code == 0
 
 
@@ -117,6 +117,17 @@ def test_ray_address_where_nothing_listens(tmp_path):
     pytest.importorskip("ray")
     refused(tmp_path, ["perft", "tictactoe", "--depth", "2", "--ray-address", "127.0.0.1:1"], "127.0.0.1:1",
             "nothing answers", deadline=10.0)
+
+
+def test_ray_start_up_error_is_one_line(tmp_path, monkeypatch):
+    ray = pytest.importorskip("ray")
+
+    def timed_out(*_a, **_k):
+        raise TimeoutError("Timed out after 60 s waiting for the GCS\n  at node 10.0.0.2\n  see the logs")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", timed_out)
+    refused(tmp_path, ["perft", "tictactoe", "--depth", "3", "--ray"], "cannot start or reach Ray: Timed out after 60 s")
 
 
 def test_raised_nesting_limit_runs_out_of_stack_in_one_line(tmp_path):

@@ -2,11 +2,15 @@
 (:mod:`tapology.commands`; their answers are the reports of :mod:`tapology.reports`).
 
 Exit codes: 0 yes / done, 1 no (inconsistent, refused), 2 bad input (one line on stderr,
-nothing written), 130 interrupted.
+nothing written), 130 interrupted (Ctrl-C, SIGTERM or a time limit: partial answers are printed).
+
+What the machine runs out of is bad input too: memory or Python's stack (a limit raised too far: the line names
+it), a full disk or a closed pipe on standard output (``write error: ...``), each one line and exit code 2.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated
 
@@ -20,7 +24,9 @@ except ImportError:  # pragma: no cover - older typer on top of click
 from tapology import __version__
 from tapology.commands import register_all
 from tapology.errors import TapologyError
-from tapology.limits import LIMITS, parse_setting, reset_limits, set_limits
+from tapology.files import WRITE_ERRORS, write_error
+from tapology.limits import LIMITS, exhausted, parse_setting, reset_limits, set_limits
+from tapology.parallel import terminate_as_interrupt
 
 app = typer.Typer(
     name="tapology",
@@ -53,11 +59,44 @@ def _options(
 register_all(app)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the app, turning bad input into one line on stderr and exit code 2."""
-    command = typer.main.get_command(app)
+def os_error(exc: OSError) -> str:
+    """One line for an operating-system error: ``write error: no space left on device`` for a full disk or
+    ``/dev/full``, else the file and the system's words."""
+    if exc.errno in WRITE_ERRORS:
+        return write_error(exc) + (f" ({exc.filename})" if exc.filename else "")
+    what = exc.strerror or str(exc)
+    return f"{exc.filename}: {what}" if exc.filename else what
+
+
+def _flush_stdout() -> None:
+    """Flush standard output now (a full disk is reported here, not as Python's "Exception ignored" at exit)."""
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
+def _drop_stdout() -> None:
+    """After a write error on standard output: what is still buffered is dropped, so that nothing fails at exit."""
     try:
-        rv = command.main(args=argv, prog_name="tapology", standalone_mode=False)
+        fd = sys.stdout.fileno() if sys.stdout is not None else -1
+    except (OSError, ValueError, AttributeError):  # not a file (a test's StringIO)
+        return
+    if fd >= 0:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the app, turning bad input into one line on stderr and exit code 2 (SIGTERM is handled as
+    Ctrl-C: workers are ended and a partial answer printed)."""
+    command = typer.main.get_command(app)
+    if sys.stdout is None:  # started with standard output closed: the answer would be lost without a word
+        typer.echo("tapology: error: standard output is closed: nowhere to print the answer", err=True)
+        return 2
+    try:
+        with terminate_as_interrupt():
+            rv = command.main(args=argv, prog_name="tapology", standalone_mode=False)
+            _flush_stdout()
     except click_exc.NoArgsIsHelpError:
         return 0
     except click_exc.UsageError as exc:
@@ -73,8 +112,16 @@ def main(argv: list[str] | None = None) -> int:
     except TapologyError as exc:
         typer.echo(f"tapology: error: {exc}", err=True)
         return 2
+    except MemoryError:
+        typer.echo(f"tapology: error: {exhausted('memory')}", err=True)
+        return 2
+    except RecursionError:
+        typer.echo(f"tapology: error: {exhausted('Python stack (input nested too deep)', deep=True)}", err=True)
+        return 2
     except OSError as exc:
-        typer.echo(f"tapology: error: {exc.filename or ''}: {exc.strerror}", err=True)
+        if exc.errno in WRITE_ERRORS:
+            _drop_stdout()
+        typer.echo(f"tapology: error: {os_error(exc)}", err=True)
         return 2
     finally:
         reset_limits()  # a --limit holds for one command

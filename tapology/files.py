@@ -8,17 +8,31 @@ file the link points to, leaving the link in place.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
 import tempfile
 from pathlib import Path
+from typing import IO
 
 from tapology.errors import TapologyError
 from tapology.limits import LIMITS, limit
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+WRITE_ERRORS = {errno.ENOSPC: "no space left on device", errno.EPIPE: "broken pipe (the reader of the output went "
+                "away)", errno.EDQUOT: "disk quota exceeded", errno.EFBIG: "file too large", errno.EIO: "input/output error"}
+
+
+def write_error(exc: OSError) -> str:
+    """What a failed write says: ``write error: no space left on device`` (a full disk, ``/dev/full``), a closed
+    pipe, a quota or size limit; else ``cannot write:`` and the system's words."""
+    if exc.errno in WRITE_ERRORS:
+        return f"write error: {WRITE_ERRORS[exc.errno]}"
+    return f"cannot write: {exc.strerror or exc}"
 
 
 def _kind(mode: int) -> str:
@@ -66,10 +80,46 @@ def read_text(path: str | os.PathLike[str], what: str, error: type[TapologyError
         raise error(f"{os.fspath(path)}: cannot read: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
+def read_stream(stream: IO[str] | None, what: str, error: type[TapologyError] = TapologyError) -> str:
+    """The UTF-8 text of a stream (standard input for a file named ``-``), at most ``file_bytes`` of it; ``error``
+    saying so when the stream is closed, unreadable, too big or not UTF-8."""
+    if stream is None or getattr(stream, "closed", False):
+        raise error(f"-: standard input is closed: no {what} to read")
+    bound = limit("file_bytes")
+    try:
+        raw = getattr(stream, "buffer", None)
+        data: str | bytes = raw.read(bound + 1) if raw is not None else stream.read(bound + 1)
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data.removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise error(f"-: cannot read standard input: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except (OSError, ValueError) as exc:
+        raise error(f"-: cannot read standard input: {getattr(exc, 'strerror', None) or exc}") from None
+    if len(data) > bound:
+        raise error(f"-: standard input holds more than the limit file_bytes={bound} bytes "
+                    f"({LIMITS['file_bytes'].what}; raise it with --limit file_bytes=N)")
+    return text
+
+
 def check_target(path: str | os.PathLike[str], error: type[TapologyError] = TapologyError) -> Path:
-    """The file to write for ``path`` (a symbolic link's target), or ``error`` naming it when it is a folder or
-    another non-regular file, or its folder is missing."""
-    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    """The file to write for ``path`` (a symbolic link's target), or ``error`` naming it when it is a folder (or is
+    written as one, ending in ``/``), another non-regular file, a symbolic link that loops or refers to itself, or
+    its folder is missing."""
+    name = os.fspath(path)
+    if name.endswith(("/", os.sep)) or os.path.basename(name) in (".", ".."):
+        raise error(f"{path}: names a folder, not a file")
+    if os.path.islink(name):
+        try:
+            target = Path(os.path.realpath(name, strict=True))
+        except FileNotFoundError:  # a link to a file not made yet: written through, the link kept
+            target = Path(os.path.realpath(name))
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise error(f"{path}: is a symbolic link that loops (refers to itself); not written") from None
+            raise error(f"{path}: cannot write: {exc.strerror}") from None
+        if os.path.islink(target):  # realpath stopped on a link it could not resolve
+            raise error(f"{path}: is a symbolic link that loops (refers to itself); not written")
+    else:
+        target = Path(name)
     if target.is_dir():
         raise error(f"{path}: is a folder, not a file")
     if target.exists() and not target.is_file():
@@ -108,7 +158,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, error: type[Ta
         os.replace(tmp, target)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise error(f"{path}: cannot write: {exc.strerror}") from None
+        raise error(f"{path}: {write_error(exc)}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -26,6 +26,7 @@ class Limit:
     name: str
     default: int
     what: str
+    most: int | None = None  # a bound no setting may pass (code that recurses once per level stays within Python's stack)
 
 
 LIMITS: dict[str, Limit] = {lim.name: lim for lim in (
@@ -35,11 +36,16 @@ LIMITS: dict[str, Limit] = {lim.name: lim for lim in (
     Limit("tiles", 250_000, "tiles of a board (torus:500x500 has 250,000)"),
     Limit("coordinate", 8, "|x| or |y| of a rule set's cell: pattern extent, link anchor, safe and domain cells"),
     Limit("domain_cells", 289, "cells of a chart domain (box:8 has 17 x 17 = 289)"),
+    Limit("domain_table", 4_000_000, "cells x orientations x cells of a chart domain's transition table (box:8 has "
+          "289 x 8 x 289 = 668,168; it is built in about 1 s a million)"),
     Limit("chart_entries", 10_000_000, "tiles x chart-domain cells of a board (the atlas's size)"),
     Limit("canonical_tiles", 10_000, "tiles of a board whose canonical form signature and same compute (the walk is "
           "quadratic on boards with few symmetries)"),
-    Limit("predicate_depth", 64, "nesting depth of a --reach or --invariant predicate (parentheses, not, and, or)"),
+    Limit("predicate_depth", 64, "nesting depth of a --reach or --invariant predicate (parentheses, not, and, or)",
+          most=256),
     Limit("predicate_length", 10_000, "characters in one predicate"),
+    Limit("turn_tiles", 40_000_000, "turns listed at once x tiles of the board (each turn holds the position it "
+          "leads to: tictactoe:60,60,5 has 3,600 x 3,600)"),
     Limit("depth", 10_000, "turns of a --depth when the game does not bound it itself, and an alphabeta:D player's D"),
     Limit("playouts", 1_000_000, "playouts of an mcts:N player's move"),
 )}
@@ -61,7 +67,15 @@ def parse_setting(text: str, where: str = "--limit") -> tuple[str, int]:
     v = value.strip()
     if not v.isdigit() or len(v) > 18 or int(v) < 1:
         raise OptionError(f"{where} {text!r}: the value must be a whole number from 1 to 10**18")
+    _check_most(name, int(v), f"{where} {text!r}")
     return name, int(v)
+
+
+def _check_most(name: str, value: int, where: str) -> None:
+    most = LIMITS[name].most
+    if most is not None and value > most:
+        raise OptionError(f"{where}: {name} is at most {most} (the code that reads it goes one call deeper per level, "
+                          "and Python's stack is bounded)")
 
 
 def limit(name: str) -> int:
@@ -76,6 +90,7 @@ def set_limits(settings: dict[str, int]) -> None:
     for name in settings:
         if name not in LIMITS:
             raise OptionError(f"--limit {name!r}: unknown limit (known: {', '.join(LIMITS)})")
+        _check_most(name, settings[name], f"--limit {name}={settings[name]}")
     _raised.update(settings)
 
 
@@ -166,3 +181,25 @@ def check_data_depth(obj: object, what: str) -> None:
     if depth > bound:
         raise LimitError(f"{what}: nested {depth} deep, more than the limit nesting={bound} "
                          f"({LIMITS['nesting'].what}; raise it with --limit nesting=N)")
+
+
+def raised_limits() -> dict[str, int]:
+    """The limits now above their defaults (by ``--limit``, the environment or :func:`raised`)."""
+    try:
+        return {name: limit(name) for name, lim in LIMITS.items() if limit(name) > lim.default}
+    except TapologyError:  # a malformed environment: nothing to name
+        return {}
+
+
+RECURSIVE = ("nesting", "predicate_depth", "depth")  # the limits that bound how deep Python's stack goes
+
+
+def exhausted(resource: str, deep: bool = False) -> str:
+    """One line saying that ``resource`` ran out (memory, Python's stack) and which raised limits to lower to stay
+    within it; ``deep``: only the limits on depth can be the cause."""
+    up = {k: v for k, v in raised_limits().items() if not deep or k in RECURSIVE}
+    if up:
+        names = ", ".join(f"{k}={v}" for k, v in up.items())
+        return (f"{resource} ran out: the raised limit{'s' if len(up) > 1 else ''} {names} let in more than this "
+                f"machine holds; lower {'them' if len(up) > 1 else 'it'} (--limit NAME=N; defaults in docs/limits.md)")
+    return f"{resource} ran out: this input asks for more than this machine holds; give a smaller one"

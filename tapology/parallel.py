@@ -21,7 +21,9 @@ total)`` hears after each finished task.
 
 :func:`time_limit` turns a number of seconds into the same stop as Ctrl-C: when the time is up a
 :class:`TimeUp` (a ``KeyboardInterrupt``) is raised in the main thread, so every job that stops
-cleanly on Ctrl-C stops cleanly on a timeout too, and the limit says that it fired.
+cleanly on Ctrl-C stops cleanly on a timeout too, and the limit says that it fired.  In the same way
+:func:`terminate_as_interrupt` turns SIGTERM into a :class:`Terminated` (a ``KeyboardInterrupt``): a job asked to
+stop by ``kill`` or a service manager ends its workers and reports what it finished, as on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import multiprocessing
 import multiprocessing.pool
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -177,6 +180,33 @@ def time_limit(seconds: float | None) -> Iterator[Limit]:
             shutdown()
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: raised in the main thread where Ctrl-C would be, and handled as Ctrl-C is."""
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Inside the block SIGTERM raises :class:`Terminated` in the main thread (once: a second SIGTERM while the job
+    is stopping is ignored, so that its workers are ended and its partial answer printed); outside the main thread,
+    or where SIGTERM's handler is not the default one, nothing changes."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM") \
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+    fired = [False]
+
+    def stop(_signum: int, _frame: Any) -> None:
+        if not fired[0]:
+            fired[0] = True
+            raise Terminated
+
+    old = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
 # ---- the per-process cache -------------------------------------------------------------------
 _CACHE: dict[Hashable, Any] = {}
 _CACHE_LIMIT = 16
@@ -310,6 +340,24 @@ def ray_available() -> bool:
     return True
 
 
+RAY_CONNECT = 3.0  # seconds a Ray address has to accept a connection before it is refused
+
+
+def probe_address(address: str, seconds: float = RAY_CONNECT) -> None:
+    """:class:`ExecutorError` when nothing accepts a connection at a ``HOST:PORT`` (or ``ray://HOST:PORT``) address
+    within ``seconds``: Ray itself would wait minutes.  Other forms (``auto``, ``local``) are left to Ray."""
+    hostport = address.removeprefix("ray://")
+    host, colon, port = hostport.rpartition(":")
+    if not colon or not port.isdigit() or not host:
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=seconds):
+            pass
+    except (OSError, ValueError, OverflowError) as exc:
+        why = "no answer" if isinstance(exc, TimeoutError) else (getattr(exc, "strerror", None) or str(exc))
+        raise ExecutorError(f"--ray-address {address}: nothing answers there ({why} within {seconds:g} s)") from None
+
+
 def _ray_task(fn: Callable[[Any, Any], Any], context: Any, task: Any) -> Any:
     return fn(context, task)
 
@@ -321,13 +369,16 @@ def _run_ray(fn: Callable[[Any, T], R], tasks: Sequence[T], context: Any, addres
     except ImportError:
         raise ExecutorError("--ray: Ray is not installed (pip install 'tapology[ray]')") from None
     if not ray.is_initialized():
+        if address:
+            probe_address(address)
         try:
             if address:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False)
             else:
                 ray.init(include_dashboard=False, log_to_driver=False)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise ExecutorError(f"--ray {address or '(local)'}: cannot start or reach Ray: {exc}") from None
+        except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:  # Ray's words, first line only
+            said = next((ln.strip() for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
+            raise ExecutorError(f"--ray {address or '(local)'}: cannot start or reach Ray: {said[:300]}") from None
     remote = ray.remote(_ray_task)
     ctx = ray.put(context)
     index = {remote.remote(fn, ctx, t): i for i, t in enumerate(tasks)}

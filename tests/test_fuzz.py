@@ -3,7 +3,9 @@ or 2 only, no traceback, on exit 2 one line ``tapology: error: ...`` on stderr a
 within a deadline and a memory bound (tests/fuzz/__init__.py).
 
 The default run tries a few hundred inputs: Hypothesis strategies for TAPE strings, predicates, FEN positions,
-transcripts, built-in names and whole command lines, and seeded mutations of the shipped rule and board files.
+transcripts, built-in names and whole command lines, seeded mutations of the shipped rule and board files, and
+one scene of each hostile condition from outside the input (tests/fuzz/outside.py: raised limits, signals, a full
+disk, symlink loops, an unreachable service, closed standard streams), each run as a process of its own.
 ``-m slow`` runs tens of thousands (``TAPOLOGY_FUZZ_N``, default 20,000).  Every input that once broke the
 contract is a regression file under tests/data/fuzz/, replayed here.
 """
@@ -38,6 +40,7 @@ from tests.fuzz.inputs import (
     transcript_case,
     transcripts,
 )
+from tests.fuzz.outside import Scene, lay_out, many_scenes, quick_scenes, run_scene
 from tests.helpers import examples
 
 REGRESSIONS = Path(__file__).resolve().parent / "data" / "fuzz"
@@ -120,6 +123,25 @@ def test_fuzz_regressions(path):
     assert res.code == data["exit"], (path.name, res.code, res.err)
     if "error" in data:
         assert data["error"] in res.err, (path.name, res.err)
+
+
+def _run_scene(sc: Scene) -> list[str]:
+    with tempfile.TemporaryDirectory(prefix="tapology-outside-") as tmp:
+        lay_out(sc, Path(tmp))
+        return run_scene(sc, Path(tmp)).problems
+
+
+@pytest.mark.parametrize("sc", quick_scenes(), ids=lambda sc: f"{sc.kind}-{sc.argv[0] if sc.argv[0] != '--limit' else 'limit'}")
+def test_fuzz_outside_conditions(sc):
+    """Each class of hostile condition from outside the input (tests/fuzz/outside.py), once."""
+    assert _run_scene(sc) == [], (sc.kind, [a[:80] for a in sc.argv])
+
+
+@pytest.mark.slow
+def test_fuzz_outside_conditions_all():
+    """Every scene of every class: raised limits, signals, full disks, symlink loops, services, closed streams."""
+    broken = [(sc.kind, [a[:60] for a in sc.argv], got) for sc in many_scenes() if (got := _run_scene(sc))]
+    assert not broken, broken
 
 
 def test_regression_corpus_is_there():

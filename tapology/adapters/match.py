@@ -31,10 +31,12 @@ from tapology.play.ai import Agent, PlayerSpec, make_search_agent, parse_player
 
 ENGINES = ("auto", "openspiel", "own")
 Z95 = 1.959963984540054
+MAX_SEED = 2**63 - 1  # a match seed: game i seeds its players from it (numpy takes those modulo 2**32)
 
 
 class _TimedBot:
-    """OpenSpiel's MCTSBot with a time limit: when the time is up the search stops after the simulation under way."""
+    """OpenSpiel's MCTSBot with a time limit: when the time is up the search stops after the simulation under way
+    (once the root's turns are in the tree: however short the limit, the bot has a turn to choose)."""
 
     def __init__(self, bot_cls: Any, *args: Any, seconds: float | None = None, **kw: Any) -> None:
         outer = self
@@ -42,7 +44,8 @@ class _TimedBot:
         class Timed(bot_cls):
             def _apply_tree_policy(self, root: Any, state: Any) -> Any:
                 got = super()._apply_tree_policy(root, state)
-                if outer.deadline is not None and time.monotonic() > outer.deadline and root.outcome is None:
+                if (outer.deadline is not None and time.monotonic() > outer.deadline and root.outcome is None
+                        and root.children):
                     root.outcome = [0.0] * len(state.returns())  # ends mcts_search's loop after this simulation
                 return got
 
@@ -68,7 +71,7 @@ class SpielMCTSAgent:
         from open_spiel.python.algorithms import mcts  # the optional extra tapology[openspiel]
 
         self.game = openspiel.load(spec, board)
-        rs = np.random.RandomState(seed)
+        rs = np.random.RandomState(None if seed is None else seed % 2**32)  # numpy takes 32 bits
         self.bot = _TimedBot(mcts.MCTSBot, self.game, uct_c, simulations, mcts.RandomRolloutEvaluator(1, rs),
                              seconds=seconds, solve=True, random_state=rs)
 
@@ -216,6 +219,8 @@ def run_match(spec: str, board: str | None, a: str, b: str, games: int = 200, *,
     """Play ``games`` games of A against B (one task each) on ``ex``; Ctrl-C stops and keeps the finished games."""
     if games < 1:
         raise OptionError(f"--games {games}: must be at least 1")
+    if not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"--seed {seed}: give a whole number from 0 to {MAX_SEED}")
     for opt, p in (("--a", a), ("--b", b)):
         parse_player(p, opt)
     lg = _context_game(spec, board)

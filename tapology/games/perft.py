@@ -115,6 +115,7 @@ def _count(ctx: Context, path: Path) -> int:
 
 
 ESTIMATE_LEAVES = 10_000  # the estimate counts exactly, ply by ply, until a count passes this
+ESTIMATE_MOST = 1e30  # the estimate says at most this many leaf turns (a deep perft's growth would reach inf)
 # leaf turns estimated from which a perft without an executor asked for runs on every core: the native engine counts
 # some 5·10⁶ a second, and a pool's start (each worker importing and reading the tables from the disk cache) costs
 # about a second, so below some ten seconds of counting it does not pay (Kiwipete perft 4 ran 1.5× slower on a pool)
@@ -140,6 +141,8 @@ def estimate_leaves(game: RuleGame, pos: Position, depth: int) -> tuple[int, int
     for _ in range(depth - exact):
         growth *= trend
         est *= max(growth, 1.0)
+        if est > ESTIMATE_MOST:  # beyond any count that can finish: said as this bound, not as infinity
+            return int(ESTIMATE_MOST), exact
     return int(est), exact
 
 

@@ -27,7 +27,8 @@ from tapology.files import read_text
 from tapology.game import Game, Position
 from tapology.games.chess import ChessNotation, position_from_fen
 from tapology.games.kinrow import MAX_TILES as KINROW_TILES
-from tapology.games.kinrow import KInARow, kinrow_of_rules
+from tapology.games.kinrow import KInARow, kinrow_k, kinrow_of_rules
+from tapology.limits import check
 from tapology.rules.engine import RuleGame
 from tapology.rules.labels import Notation
 from tapology.rules.model import RuleSet
@@ -118,7 +119,11 @@ def notation_of(rules: RuleSet) -> Notation | None:
 def open_game(spec: str, board: str | None = None, *, optional_ends: bool = True) -> RuleGame:
     """The game GAME names on ``board`` (default: the rule set's own), played by the rule engine."""
     rules = load_rules(spec)
-    return RuleGame(rules, board, optional_ends=optional_ends, notation=notation_of(rules))
+    game = RuleGame(rules, board, optional_ends=optional_ends, notation=notation_of(rules))
+    if kinrow_k(rules) is not None:  # a claim game starts with a turn per tile, each holding a whole position
+        n = len(game.board.tiles)
+        check("turn_tiles", n * n, f"{rules.name} on {game.board_name}: {n} turns of {n} tiles each at the start")
+    return game
 
 
 @dataclass

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from tapology.errors import BoardError, BoardFileError, LimitError, TapologyError
 from tapology.files import read_text, write_atomic
-from tapology.limits import check_data_depth, check_nesting
+from tapology.limits import check, check_data_depth, check_nesting
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board, Taping, check_tile_id
 from tapology.model.builtins import builtin_board, is_builtin
@@ -115,6 +115,11 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
     tiles: list[str] = []
     placed: dict[str, tuple[Cell, int]] = {}
     rows = layout.split("\n")
+    listed = data.get("tiles")
+    drawn = sum(len(line.split()) - line.split().count(".") for line in rows)
+    # measured before any work is spent on the tiles
+    check("tiles", max(drawn, len(listed) if isinstance(listed, list) else 0), f"{where}: tiles", BoardFileError)
+    first = _first_row(rows)
     for k, line in enumerate(rows):
         for j, tok in enumerate(line.split()):
             if tok == ".":
@@ -132,21 +137,22 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
             if tid in placed:
                 raise BoardFileError(f"{place}: tile {tid!r} is drawn twice")
             tiles.append(tid)
-            placed[tid] = (grid.layout_cell(k - _first_row(rows), j), g)
-    listed = data.get("tiles")
+            placed[tid] = (grid.layout_cell(k - first, j), g)
     if listed is not None:
         if not isinstance(listed, list):
             raise BoardFileError(f"{where}: tiles must be a list of tile ids")
         order: list[str] = []
+        seen: set[str] = set()  # a set, not the list: a board of 250,000 tiles is read in linear time
         for tid in listed:
             try:
                 check_tile_id(str(tid), f"{where}: tiles")
             except BoardError as exc:
                 raise BoardFileError(str(exc)) from None
-            if str(tid) in order:
+            if str(tid) in seen:
                 raise BoardFileError(f"{where}: tiles: tile {str(tid)!r} is listed twice")
             order.append(str(tid))
-        missing = [t for t in tiles if t not in order]
+            seen.add(str(tid))
+        missing = [t for t in tiles if t not in seen]
         if missing:
             raise BoardFileError(f"{where}: tiles: layout tile {missing[0]!r} is not listed (list every tile, or none)")
         tiles = order

@@ -31,6 +31,9 @@ class ChartDomain:
     def __post_init__(self) -> None:
         g = self.grid
         check("domain_cells", len(self.cells), f"chart domain {self.name!r}: cells", DomainError)
+        n = len(self.cells)  # the transition table (trans) has cells x orientations x cells entries
+        check("domain_table", n * n * g.group.order, f"chart domain {self.name!r}: {n} cells x {g.group.order} "
+              f"orientations x {n} cells of its transition table", DomainError)
         if g.origin not in self.cells:
             raise DomainError(f"domain {self.name!r} does not contain the origin {g.origin}")
         rest = sorted(set(self.cells) - {g.origin}, key=g.order_key)

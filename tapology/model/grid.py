@@ -252,6 +252,10 @@ def linear_grid(
                         "(whole numbers of at most 64)") from None
     if any(len(d) != 2 for d in directions):
         raise GridError(f"grid {name!r}: every direction needs two coordinates")
+    if not dirs or not mats:
+        raise GridError(f"grid {name!r}: needs at least one direction and one orientation (the identity first)")
+    if len(direction_names) != len(dirs):
+        raise GridError(f"grid {name!r}: {len(dirs)} directions but {len(direction_names)} names")
     group = OrientationGroup.from_matrices(f"{name}-orientations", mats)
     spec = (("name", name), ("directions", tuple(dirs)), ("names", tuple(direction_names)), ("orientations", mats))
     grid = _planar(name, group, dirs, tuple(direction_names), spec=spec)

@@ -42,11 +42,12 @@ Booleans count as 0/1 in sums and comparisons; numbers as true when non-zero.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tapology.errors import PredicateError
-from tapology.limits import limit
+from tapology.limits import LIMITS, limit
 
 TERMS_WITH_ARG = {"count", "line", "lines", "live", "turn", "pieces"}
 BOARD_TERMS = {"open", "closed", "consistent", "manifold", "orientable", "euler"}
@@ -103,9 +104,23 @@ def _tokens(text: str) -> list[tuple[str, int]]:
     return out
 
 
+PARSE_FRAMES = 6  # calls of the parser per level of parentheses (atom, or, and, not, comparison, sum)
+
+
 def parse_predicate(text: str) -> Node:
     """Parse a predicate; :class:`PredicateError` naming the column of the first problem, or the limit on its
-    length or nesting depth (:mod:`tapology.limits`) that it exceeds."""
+    length or nesting depth (:mod:`tapology.limits`) that it exceeds.  The parser goes a bounded number of calls deep
+    whatever the input or the limit says: ``predicate_depth`` is at most 256 levels, and the stack for them is
+    granted for the parse."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(before + PARSE_FRAMES * min(limit("predicate_depth"), LIMITS["predicate_depth"].most or 0))
+    try:
+        return _parse(text)
+    finally:
+        sys.setrecursionlimit(before)
+
+
+def _parse(text: str) -> Node:
     if len(text) > limit("predicate_length"):
         raise PredicateError(f"predicate {_short(text)}: {len(text)} characters is more than the limit "
                              f"predicate_length={limit('predicate_length')} (raise it with --limit predicate_length=N)")

@@ -17,7 +17,7 @@ Values are read from the first player's side; ``plies`` is the length of optimal
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 from math import comb, prod
@@ -544,19 +544,23 @@ def solve_game(game: Game, *, progress: Progress | None = None, board_name: str 
         raise SolveError(f"{game.name}: solve handles two-player games, this one has {len(players)} players")
     first = players[0]
     # per position: (score, draw length, games, wins first, wins second, draws)
-    memo: dict[Position, tuple[int, int, int, int, int, int]] = {}
+    # positions as the game tells them apart (a rule game drops the ply where no end rule reads it: a play that
+    # comes back to a position is then a cycle, refused, instead of a search that never ends)
+    key: Callable[[Position], Hashable] = getattr(game, "search_key", lambda p: p)
+    memo: dict[Hashable, tuple[int, int, int, int, int, int]] = {}
     terminal = 0
     complete = True
     start = game.initial()
     stack: list[tuple[Position, list[Position] | None]] = [(start, None)]
-    on_path: set[Position] = set()
+    on_path: set[Hashable] = set()
     try:
         while stack:
             if (deadline is not None and len(memo) % 256 == 0 and time.monotonic() > deadline) or \
                     (max_positions is not None and len(memo) > max_positions):
                 raise KeyboardInterrupt
             pos, kids = stack[-1]
-            if pos in memo:
+            pk = key(pos)
+            if kids is None and pk in memo:
                 stack.pop()
                 continue
             if kids is None:
@@ -564,7 +568,7 @@ def solve_game(game: Game, *, progress: Progress | None = None, board_name: str 
                 if out is not None:
                     terminal += 1
                     r = out.get(first, 0)
-                    memo[pos] = (WIN * r, 0, 1, int(r > 0), int(r < 0), int(r == 0))
+                    memo[pk] = (WIN * r, 0, 1, int(r > 0), int(r < 0), int(r == 0))
                     stack.pop()
                     if progress and len(memo) % 1000 == 0:
                         progress("positions", len(memo), 0)
@@ -573,30 +577,30 @@ def solve_game(game: Game, *, progress: Progress | None = None, board_name: str 
                 if not kids:
                     raise SolveError(f"{game.name}: a position with no legal turn has no outcome (ply {pos.ply})")
                 stack[-1] = (pos, kids)
-                on_path.add(pos)
+                on_path.add(pk)
                 for c in kids:
-                    if c in on_path:
+                    if key(c) in on_path:
                         raise SolveError(f"{game.name}: the game can repeat a position (ply {c.ply}); solve needs a finite game")
-                    if c not in memo:
+                    if key(c) not in memo:
                         stack.append((c, None))
                 continue
             stack.pop()
-            on_path.discard(pos)
-            vals = [memo[c] for c in kids]
+            on_path.discard(pk)
+            vals = [memo[key(c)] for c in kids]
             scores = [v[0] for v in vals]
             b = max(scores) if players[pos.to_move] == first else min(scores)
             s = b - 1 if b > 0 else b + 1 if b < 0 else 0
             dl = 1 + max((v[1] for v in vals if v[0] == 0), default=-1)
-            memo[pos] = (s, dl, sum(v[2] for v in vals), sum(v[3] for v in vals), sum(v[4] for v in vals),
+            memo[pk] = (s, dl, sum(v[2] for v in vals), sum(v[3] for v in vals), sum(v[4] for v in vals),
                          sum(v[5] for v in vals))
             if progress and len(memo) % 1000 == 0:
                 progress("positions", len(memo), 0)
     except KeyboardInterrupt:
         complete = False
-    if not complete or start not in memo:
+    if not complete or key(start) not in memo:
         return SolveResult(game.name, board_name, None, None, len(memo), terminal, 0, {players[0]: 0, players[1]: 0}, 0,
                            seconds=time.perf_counter() - t0, method="memoised search", complete=False)
-    s, dl, g, w1, w2, d = memo[start]
+    s, dl, g, w1, w2, d = memo[key(start)]
     value, plies = score_plies(s, dl)
     return SolveResult(game.name, board_name, value, plies, len(memo), terminal, g, {players[0]: w1, players[1]: w2}, d,
                        classes=len(memo), seconds=time.perf_counter() - t0, method="memoised search")

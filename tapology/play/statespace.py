@@ -94,22 +94,10 @@ class RuleSpace(Space):
     def __init__(self, game: RuleGame) -> None:
         super().__init__(game)
         self.rg = game
-        kinds = {e.kind for e in game.ends.ends}
-        self.keep_ply = "plies" in kinds
-        self.keep_counters = "counter" in kinds
-        self.keep_history = "repetition" in kinds
         self._fallback: RuleGame | None = None
 
     def key(self, pos: Position) -> Hashable:
-        b = pos.board
-        k: tuple = (b.states, pos.extra, b.glue, b.extra, pos.to_move)
-        if self.keep_ply:
-            k += (pos.ply,)
-        if self.keep_counters:
-            k += (pos.counters,)
-        if self.keep_history:
-            k += (tuple((h.board.states, h.extra, h.board.glue, h.to_move) for h in pos.history),)
-        return k
+        return self.rg.search_key(pos)
 
     def unscored(self, pos: Position) -> bool:
         if self.game.turns(pos):

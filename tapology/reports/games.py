@@ -174,8 +174,12 @@ def perft_report(spec: str, depth: int, board: str | None = None, position: str 
         return PerftReport(depth, nodes, time.perf_counter() - t0, None, done, None, 1, int(done), "serial", [],
                            lim.stopped(done), timeout)
     t0 = time.perf_counter()
-    with time_limit(timeout) as lim:  # a limit running out in the estimate leaves nothing to print
-        estimate, exact = estimate_leaves(g, pos, depth)
+    with time_limit(timeout) as lim:
+        try:
+            estimate, exact = estimate_leaves(g, pos, depth)
+        except KeyboardInterrupt:  # stopped while estimating (Ctrl-C, SIGTERM, the time limit): nothing counted yet
+            return PerftReport(depth, 0, time.perf_counter() - t0, None, False, None, 0, 0, "serial",
+                               [t.label for t in g.perft_turns(pos)], lim.stopped(False), timeout)
         if ex is None:
             ex = auto_executor(estimate)
         if plan is not None:

@@ -20,7 +20,7 @@ from tapology.errors import (
     TapologyError,
     TranscriptError,
 )
-from tapology.files import read_text
+from tapology.files import read_stream, read_text
 from tapology.games.kinrow import MAX_TILES as KINROW_TILES
 from tapology.games.kinrow import kinrow_k
 from tapology.games.registry import LoadedGame, load_game
@@ -110,6 +110,9 @@ def play_report(game: str, board: str | None = None, x: str | None = None, o: st
         pgn_out = str(Path(target).with_suffix(".pgn"))  # the autosave of a chess game comes with its PGN
     seats = [_seat(lg, opt, who, depth, None if seed is None else seed + k, move_time, game, board)
              for k, (opt, who) in enumerate((("--x", x), ("--o", o)))]
+    if any(seat is None for seat in seats) and (stdin is None or getattr(stdin, "closed", False)):
+        raise OptionError("play: standard input is closed, and a human player reads turns from it (give computer "
+                          "players: --x ai --o ai)")
     sess = PlaySession(lg.game, seats, stdin, show, game_name=game, board_name=lg.board_name, early_draw=early_draw,
                        color=color, record=record, record_where=f"--load {load}", autosave=target, thinking=thinking,
                        pgn_out=pgn_out)
@@ -280,13 +283,17 @@ def referee_report(game: str, transcript: str | None = None, board: str | None =
     """Check a transcript (a file, or ``-`` for ``stdin``) turn by turn, or (``pgn``) every game of a PGN file."""
     if (transcript is None) == (pgn is None):
         raise OptionError("referee: give a transcript or --pgn FILE (one of them)")
-    stdin = stdin or sys.stdin
+    stdin = stdin if stdin is not None else sys.stdin
     if pgn is not None:
         lg = load_game(game, board)
-        text = stdin.read() if pgn == "-" else read_text(pgn, "PGN file", TranscriptError)
+        if lg.generic.notation is None:  # a PGN game is in chess notation: no other rule set reads it
+            raise OptionError(f"--pgn {pgn}: PGN holds chess games, and {lg.name} has no chess notation "
+                              "(give a transcript of its turns instead)")
+        text = read_stream(stdin, "PGN", TranscriptError) if pgn == "-" else read_text(pgn, "PGN file", TranscriptError)
         return RefereeReport(ref.referee_pgn(lg.generic, text, pgn), pgn=True)
     assert transcript is not None
-    text = stdin.read() if transcript == "-" else read_text(transcript, "transcript", TranscriptError)
+    text = (read_stream(stdin, "transcript", TranscriptError) if transcript == "-"
+            else read_text(transcript, "transcript", TranscriptError))
     if f'"{RECORD_FORMAT}"' in text[:4096] and text.lstrip().startswith("{"):
         # a game record as ``play --save`` writes it: its turns, on its board unless --board says otherwise
         rec = GameRecord.from_text(text, transcript)

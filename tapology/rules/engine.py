@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import copy
 from collections import OrderedDict
+from functools import cached_property
 
 from tapology.errors import GameError, PositionError, RuleError, TapologyError, TurnError
 from tapology.game import Position, Turn
+from tapology.limits import check
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board
 from tapology.model.tape import format_fact, parse_tape
@@ -225,6 +227,24 @@ class RuleGame:
         fr = tuple(c % h for c in codes) if self.rules.oriented else ()
         return Position(_fast_with_states(board, states), to_move, fr, ply, counters, history)
 
+    def search_key(self, pos: Position) -> tuple:
+        """The position as a search tells positions apart: the ply, counters and history only where some end rule
+        reads them (so that play coming back to a position is seen as a cycle although its ply grew)."""
+        kinds = self._end_kinds
+        b = pos.board
+        k: tuple = (b.states, pos.extra, b.glue, b.extra, pos.to_move)
+        if "plies" in kinds:
+            k += (pos.ply,)
+        if "counter" in kinds:
+            k += (pos.counters,)
+        if "repetition" in kinds:
+            k += (tuple((h.board.states, h.extra, h.board.glue, h.to_move) for h in pos.history),)
+        return k
+
+    @cached_property
+    def _end_kinds(self) -> frozenset[str]:
+        return frozenset(e.kind for e in self.ends.ends)
+
     # ---- the game contract ----------------------------------------------------------------
     def turns(self, pos: Position, backend: str = "propagate") -> list[Turn]:
         """The legal turns, each once, in a stable order; [] when the game is over."""
@@ -355,6 +375,8 @@ class RuleGame:
         found = self.turn_keys(pos, backend)
         nxt = (pos.to_move + 1) % len(self.players)
         codes = self.codes(pos)
+        check("turn_tiles", len(found) * len(codes), f"{self.name} on {self.board_name}: {len(found)} turns of "
+              f"{len(codes)} tiles each")  # every turn holds a whole position: refused before the memory is spent
         items = self._ordered(found)
         if backend == "propagate":
             self._ends[pos] = [(k[0], k[1]) for k, _f in items]

@@ -54,6 +54,7 @@ END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", 
             "optional", "counter", "claim", "name", "score", "regions", "exact"}
 END_KINDS = ("line", "no-turns", "count", "chain", "plies", "counter", "repetition", "connect")
 CONDITION_KEYS = {"states", "op", "value", "region"}
+MAX_VALUE = 2**31 - 1  # an end rule's k or value, a condition's value: the native engine holds them in 32 bits
 REGION_SPEC = re.compile(r"^(?:(row|column|parity):(-?\d+)|edge:[a-z]+(?:\+[a-z]+)*)$")
 LINK_KEYS = {"move", "moves", "at", "orientations", "forced", "anywhere", "if"}
 RELATIVE = re.compile(r"^(own|foe)(?::([A-Za-z0-9_\-]+))?$")
@@ -676,8 +677,8 @@ class _Reader:
         if op not in OPS:
             raise RuleError(f"{what}: op {op!r}: use one of {' '.join(OPS)}")
         value = spec.get("value", 0)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise RuleError(f"{what}: value must be a whole number ≥ 0, got {value!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_VALUE:
+            raise RuleError(f"{what}: value must be a whole number 0..{MAX_VALUE}, got {value!r}")
         region = spec.get("region", "")
         if not isinstance(region, str):
             raise RuleError(f"{what}: region must be a region name")
@@ -740,8 +741,8 @@ class _Reader:
         k = spec.get("k", 0)
         value = spec.get("value", spec.get("length", 0))
         for key, v in (("k", k), ("value", value)):
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise w.err(f"{what}: {key} must be a whole number ≥ 0, got {v!r}", "end", i, key)
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_VALUE:
+                raise w.err(f"{what}: {key} must be a whole number 0..{MAX_VALUE}, got {v!r}", "end", i, key)
         if kind == "line" and k < 2:
             raise w.err(f"{what}: k must be at least 2", "end", i, "k")
         mv = spec.get("move", "")

@@ -117,6 +117,7 @@ def test_openspiel_mcts_is_the_default_mcts() -> None:
 
 
 @pytest.mark.skipif(not ray_available(), reason="the ray extra is not installed")
+@pytest.mark.xdist_group("ray")  # one local Ray cluster, on one test process
 def test_match_on_ray() -> None:
     import ray  # the optional extra
 

@@ -45,9 +45,9 @@ from typing import Any
 import numpy as np
 
 from tapology.errors import GameError, TapologyError
-from tapology.game import Position, Turn
+from tapology.game import ClaimGame, Position, Turn
 from tapology.games.chess import ChessNotation, squares
-from tapology.games.kinrow import STATE_NAMES, KInARow
+from tapology.games.kinrow import STATE_NAMES
 from tapology.games.registry import SHIPPED, load_game, load_rules
 from tapology.model.board import Board, Fact
 from tapology.model.tape import board_tapings, format_fact, parse_tape
@@ -93,7 +93,7 @@ class KinrowEngine:
 
     kind = "kinrow"
 
-    def __init__(self, game: KInARow) -> None:
+    def __init__(self, game: ClaimGame) -> None:
         self.game = game
         self.n = game.n
         self.num_actions = game.n

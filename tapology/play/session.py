@@ -28,7 +28,6 @@ from typing import Any, TextIO
 from tapology.errors import LimitError, RecordError, TapologyError
 from tapology.files import check_target, read_text, write_atomic
 from tapology.game import Game, Position, Turn
-from tapology.games.kinrow import KInARow
 from tapology.limits import check_nesting
 from tapology.model.board import Board
 from tapology.model.group import Cell
@@ -228,7 +227,7 @@ class PlaySession:
         self.out = out
         self.game_name = game_name or game.name
         self.board_name = board_name
-        self.early_draw = early_draw and isinstance(game, KInARow)
+        self.early_draw = early_draw
         self.color = color
         self.start = game.initial()
         self.history: list[Position] = [self.start]
@@ -301,7 +300,7 @@ class PlaySession:
         ``MENU_LINES`` lines unless ``full`` (``only``: the turns whose label contains it), so that the board stays
         on screen."""
         items = self.menu(turns)
-        if isinstance(self.game, KInARow):
+        if self.game.claims:
             self.say("free tiles: " + " ".join(n for n, _ in items))
             return
         if only:
@@ -335,7 +334,7 @@ class PlaySession:
         if s.isdigit():
             if s in by_num:
                 return by_num[s], ""
-            if isinstance(self.game, KInARow) and s in self.game.label_index:
+            if self.game.claims and s in self.pos.board.tile_index:
                 _, why = apply_turn(self.game, self.pos, s)
                 return None, why
             nums = [n for n, _ in items]
@@ -366,7 +365,7 @@ class PlaySession:
 
     def _by_tile(self, tile: int, turns: Sequence[Turn]) -> tuple[Turn | None, str]:
         tid = self.pos.board.tiles[tile]
-        if isinstance(self.game, KInARow):
+        if self.game.claims:
             t, why = apply_turn(self.game, self.pos, tid)
             return t, why
         hits = [t for t in turns if t.result.states[tile] != self.pos.states[tile]]
@@ -392,7 +391,7 @@ class PlaySession:
         """Make a turn."""
         self.history.append(turn.result)
         self.labels.append(turn.label)
-        verb = "claims tile" if isinstance(self.game, KInARow) else "plays"
+        verb = "claims tile" if self.game.claims else "plays"
         self.note = (self.note + "\n" if self.note else "") + f"{self.seat_name(who)} {verb} {turn.label}"
         self.save_now()
 
@@ -445,13 +444,10 @@ class PlaySession:
         if out is not None:
             self.result = out
             return True
-        if self.early_draw:
-            assert isinstance(self.game, KInARow)
-            x, o = self.game.masks_of(self.pos)
-            if self.game.dead_draw(x, o):
-                self.result = {p: 0 for p in self.game.players}
-                self.note = (self.note + "\n" if self.note else "") + "no line can still be completed: the game is drawn"
-                return True
+        if self.early_draw and self.game.drawn_early(self.pos):
+            self.result = {p: 0 for p in self.game.players}
+            self.note = (self.note + "\n" if self.note else "") + "no line can still be completed: the game is drawn"
+            return True
         return False
 
     def announce(self) -> None:
@@ -460,12 +456,9 @@ class PlaySession:
         winners = [p for p, v in self.result.items() if v > 0]
         if winners:
             text = f"{winners[0]} wins"
-            if isinstance(self.game, KInARow):
-                x, o = self.game.masks_of(self.pos)
-                mask = x if winners[0] == "X" else o
-                got = self.game.lines_of(mask)
-                if got:
-                    text += " with the line " + "-".join(self.game.board.tiles[t] for t in self.game.lines[got[0]])
+            detail = self.game.win_detail(self.pos, winners[0])
+            if detail:
+                text += " with " + detail
         else:
             text = "the game is a draw"
         self.say(f"game over after {len(self.labels)} turns: {text}")
@@ -475,8 +468,8 @@ class PlaySession:
         g = self.game
         self.say(f"{self.game_name} on {self.board_name or 'the board'}: "
                  + " vs ".join(self.seat_name(p) for p in range(len(g.players))))
-        if isinstance(g, KInARow):
-            self.say(f"{len(g.lines)} lines of {g.k}; type help for commands")
+        if g.intro():
+            self.say(f"{g.intro()}; type help for commands")
         quit_ = False
         all_ai = all(s is not None for s in self.seats)
         while True:

@@ -26,8 +26,7 @@ from typing import Any
 import numpy as np
 
 from tapology.errors import SolveError
-from tapology.game import Game, Position
-from tapology.games.kinrow import KInARow
+from tapology.game import ClaimGame, Game, Position
 from tapology.parallel import SERIAL, Executor, cached, run_tasks, shutdown
 from tapology.play.symmetry import Perm, game_symmetries
 
@@ -171,7 +170,7 @@ def _any_line(masks: np.ndarray, lines: tuple[int, ...]) -> np.ndarray:
     return out
 
 
-def _decided_draws(game: KInARow, x: np.ndarray, o: np.ndarray, to_move: int) -> np.ndarray:
+def _decided_draws(game: ClaimGame, x: np.ndarray, o: np.ndarray, to_move: int) -> np.ndarray:
     """Vectorised :meth:`KInARow.dead_draw` for positions that are not over."""
     empties = game.n - np.bitwise_count(x | o).astype(np.int64)
     claims_x = (empties + 1) // 2 if to_move == 0 else empties // 2
@@ -190,7 +189,7 @@ class KinrowTable:
     in d plies; 0: draw).  Lookups canonicalise in plain Python: cost |G|·chunks.
     """
 
-    def __init__(self, game: KInARow, lut: np.ndarray, layers: list[np.ndarray], scores: list[np.ndarray]) -> None:
+    def __init__(self, game: ClaimGame, lut: np.ndarray, layers: list[np.ndarray], scores: list[np.ndarray]) -> None:
         self.game = game
         self.n = game.n
         self.lut = lut.tolist()
@@ -286,7 +285,7 @@ def _stabilisers_split(keys: np.ndarray, perms: list[Perm], ex: Executor) -> np.
     return np.concatenate([r[0] for r in out.results])  # type: ignore[index]
 
 
-def _layer_counts(game: KInARow, keys: np.ndarray, p: int, orbit: np.ndarray, term: np.ndarray, w: np.ndarray,
+def _layer_counts(game: ClaimGame, keys: np.ndarray, p: int, orbit: np.ndarray, term: np.ndarray, w: np.ndarray,
                   paths: np.ndarray) -> tuple[int, int, int, int, int, int, int, int]:
     """One layer's (classes, positions, terminal positions, games ending here, X wins, O wins, draws, decided
     draws)."""
@@ -304,7 +303,7 @@ def _layer_counts(game: KInARow, keys: np.ndarray, p: int, orbit: np.ndarray, te
 AUTO_SYMMETRY = 200_000  # reduce by symmetry when 3**n exceeds this (below it the group costs more than it saves)
 
 
-def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progress | None = None,
+def solve_kinrow(game: ClaimGame, *, symmetry: bool | None = None, progress: Progress | None = None,
                  board_name: str = "", keep_table: bool = False, ex: Executor = SERIAL,
                  low_memory: bool = False) -> SolveResult:
     """Solve a k-in-a-row game exactly, with game-tree counts.  Cost ~ (positions / |G|)·(n + |G|) numpy element steps.
@@ -489,7 +488,7 @@ class SolvePlan:
         return head + f"; {self.method}"
 
 
-def kinrow_plan(game: KInARow, symmetry: bool | None = None, board_name: str = "") -> SolvePlan:
+def kinrow_plan(game: ClaimGame, symmetry: bool | None = None, board_name: str = "") -> SolvePlan:
     """The layered solver's work on a k-in-a-row game: the positions per number of marks (lines ignored), divided
     by the symmetry group it will use; beyond reach past :data:`KINROW_REACH` classes or 31 tiles."""
     n = game.n

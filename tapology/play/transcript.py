@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tapology.errors import LimitError, TranscriptError
-from tapology.game import Game, Position
-from tapology.games.kinrow import KInARow, popcount
+from tapology.game import ClaimGame, Game, Position
+from tapology.games.kinrow import popcount
 from tapology.limits import check_nesting
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board, Fact
@@ -63,7 +63,7 @@ def game_states(game: Game) -> dict[int, str] | None:
     states = getattr(rules, "states", None)
     if states:
         return {int(sd.value): str(sd.symbol or sd.name) for sd in states}
-    if isinstance(game, KInARow):
+    if isinstance(game, ClaimGame):
         return {0: "empty", 1: "X", 2: "O"}
     return None
 
@@ -206,7 +206,7 @@ def parse_position(game: Game, obj: dict[str, Any], where: str, prev: Position |
     given = "to_move" in obj
     if given:
         to_move = _player(game, obj["to_move"], where)
-    elif isinstance(game, KInARow):
+    elif isinstance(game, ClaimGame):
         to_move = 1 if popcount(sum(1 << i for i, s in enumerate(states) if s == 1)) > \
             popcount(sum(1 << i for i, s in enumerate(states) if s == 2)) else 0
     elif prev is not None:
@@ -217,7 +217,7 @@ def parse_position(game: Game, obj: dict[str, Any], where: str, prev: Position |
         ply = obj["ply"]
         if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
             raise TranscriptError(f"{where}: 'ply' must be a non-negative integer")
-    elif isinstance(game, KInARow):
+    elif isinstance(game, ClaimGame):
         ply = sum(1 for s in states if s)
     else:
         ply = prev.ply + 1 if prev is not None else 0

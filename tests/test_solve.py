@@ -162,7 +162,6 @@ def test_symmetries_fall_back_to_board_group_when_lines_allow_everything():
 
 def test_solve_through_the_rule_engine(capsys):
     """The generic path (memoised search over the rule engine's turns) gives the same acceptance figures."""
-    pytest.importorskip("tapology.rules")
     code = main(["solve", "tictactoe", "--board", "plane:3x3", "--generic", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["method"] == "memoised search"

@@ -41,7 +41,7 @@ from tapology.play.solve import (
 )
 from tapology.play.transcript import read_transcript
 from tapology.play.verify import Finding, lines_of_game, static_checks
-from tapology.reports.base import UNDECIDED, Report, stop_exit, stop_text
+from tapology.reports.base import UNDECIDED, Report, engine_json, engine_of, engine_text, stop_exit, stop_text
 
 StageProgress = Callable[[str, int, int], None]  # (stage, done, total)
 DEFAULT_MOVE_TIME = 10.0  # seconds a computer player searches a move for, unless told otherwise
@@ -140,6 +140,7 @@ class SolveReport(Report):
     stopped: str | None = None
     timeout: float | None = None
     plan: SolvePlan | None = None
+    engine: tuple[str, str] = ("python", "")
 
     @property
     def exit_code(self) -> int:  # type: ignore[override]
@@ -148,7 +149,7 @@ class SolveReport(Report):
         return stop_exit(self.stopped or "interrupted")
 
     def to_json(self) -> dict[str, Any]:
-        out = self.result.to_json()
+        out = self.result.to_json() | engine_json(self.engine)
         if not self.timings:
             del out["seconds"]
         if not self.result.complete:
@@ -167,7 +168,7 @@ class SolveReport(Report):
                     f"{res.positions:,} positions{classes} explored")
             if self.plan is not None:
                 line += f"; the whole: at most {self.plan.bound:.3g} positions"
-            return line
+            return line + "\n" + engine_text(self.engine)
         lines = [f"{res.game} on {res.board}: {res.to_json()['value']} in {res.plies} plies",
                  f"positions {res.positions:,} (terminal {res.terminal_positions:,}); games {res.games:,} ("
                  + ", ".join(f"{p} {v:,}" for p, v in res.wins.items()) + f", draws {res.draws:,})"]
@@ -175,6 +176,7 @@ class SolveReport(Report):
             took = f"{res.seconds:.2f} s " if self.timings else ""
             lines.append(f"symmetry: {res.group} group of order {res.symmetries}, {res.classes:,} classes; "
                          f"{took}({res.method})")
+        lines.append(engine_text(self.engine))
         return "\n".join(lines)
 
 
@@ -221,7 +223,7 @@ def solve_report(game: str, board: str | None = None, symmetry: bool | None = No
             res = SolveResult(lg.name, lg.board_name, None, None, 0, 0, 0, {p: 0 for p in lg.game.players}, 0,
                               complete=False)
     res.game = lg.name
-    return SolveReport(res, lim.stopped(res.complete), timeout, sp)
+    return SolveReport(res, lim.stopped(res.complete), timeout, sp, engine_of(lg.game))
 
 
 # ---- referee -------------------------------------------------------------------------------------

@@ -25,13 +25,11 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from tapology.errors import BoardError, BoardFileError, LimitError, TapologyError
-from tapology.files import read_text, write_atomic
-from tapology.limits import check_data_depth, check_nesting
+from tapology.errors import BoardError, BoardFileError, TapologyError
+from tapology.files import parse_toml, read_text, write_atomic
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board, Taping, check_tile_id
 from tapology.model.builtins import builtin_board, is_builtin
@@ -88,16 +86,7 @@ def placement_board(grid: ReferenceGrid, domain: ChartDomain, tiles: list[str], 
 def parse_board(text: str, where: str = "<board>", domain_override: str | None = None) -> BoardSource:
     """Parse a board file's text; :class:`BoardFileError` names ``where``, the line and the entry."""
     text = text.removeprefix("\ufeff")
-    try:
-        check_nesting(text, where)
-        data = tomllib.loads(text)
-        check_data_depth(data, where)
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardFileError(f"{where}: not valid TOML: {exc}") from None
-    except LimitError as exc:
-        raise BoardFileError(str(exc)) from None
-    except ValueError as exc:  # an integer too long to convert
-        raise BoardFileError(f"{where}: not valid TOML: {exc}") from None
+    data = parse_toml(text, where, BoardFileError)
     unknown = sorted(set(data) - KEYS)
     if unknown:
         raise BoardFileError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(KEYS))})")

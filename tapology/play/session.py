@@ -25,10 +25,9 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from tapology.errors import LimitError, RecordError, TapologyError
-from tapology.files import check_target, read_text, write_atomic
+from tapology.errors import RecordError, TapologyError
+from tapology.files import check_target, parse_json, read_text, write_atomic
 from tapology.game import Game, Position, Turn
-from tapology.limits import check_nesting
 from tapology.model.board import Board
 from tapology.model.group import Cell
 from tapology.model.tape import board_tapings
@@ -72,15 +71,7 @@ class GameRecord:
     @classmethod
     def from_text(cls, text: str, path: str | os.PathLike[str] = "record") -> GameRecord:
         """A record from its JSON text; :class:`RecordError` naming ``path`` and the problem."""
-        try:
-            check_nesting(text, os.fspath(path), json_like=True)
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
-        except LimitError as exc:
-            raise RecordError(str(exc)) from None
-        except ValueError as exc:  # an integer too long to convert
-            raise RecordError(f"{path}: not JSON: {exc}") from None
+        data = parse_json(text, os.fspath(path), RecordError)
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(f"{path}: not a game record (expected \"format\": \"{RECORD_FORMAT}\")")
         turns = data.get("turns")

@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tapology.errors import LimitError, TranscriptError
+from tapology.errors import TranscriptError
+from tapology.files import parse_json
 from tapology.game import ClaimGame, Game, Position
 from tapology.games.kinrow import popcount
-from tapology.limits import check_nesting
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board, Fact
 
@@ -234,15 +234,7 @@ def read_transcript(game: Game, text: str, where: str = "transcript") -> list[En
         if not line or line.startswith("#"):
             continue
         at = f"{where}:{i}"
-        try:
-            check_nesting(line, at, json_like=True)
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise TranscriptError(f"{at}: not JSON: {exc.msg}") from None
-        except LimitError as exc:
-            raise TranscriptError(str(exc)) from None
-        except ValueError as exc:  # an integer too long to convert
-            raise TranscriptError(f"{at}: not JSON: {exc}") from None
+        obj = parse_json(line, at, TranscriptError, line=False)
         if isinstance(obj, str):
             out.append(Entry(i, turn=obj))
             continue

@@ -97,10 +97,33 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
         domain = domain_from_spec(grid, domain_override if domain_override is not None else data.get("domain"))
     except TapologyError as exc:
         raise BoardFileError(f"{where}: {exc}") from None
-    layout = data.get("layout", "")
+    tiles, placed = _layout(data.get("layout", ""), grid, _line_of(text, "layout"), where)
+    if data.get("tiles") is not None:
+        tiles = _listed_tiles(data["tiles"], tiles, where)
+    index = {t: i for i, t in enumerate(tiles)}
+    states = _states(data.get("states", {}), index, where)
+    if not tiles:
+        raise BoardFileError(f"{where}: the board has no tiles (give a layout or tiles)")
+    try:
+        board = placement_board(grid, domain, tiles, states, placed)
+    except TapologyError as exc:
+        raise BoardFileError(f"{where}: {exc}") from None
+    tapes = data.get("tapes", [])
+    if not isinstance(tapes, list) or not all(isinstance(t, str) for t in tapes):
+        raise BoardFileError(f"{where}: tapes must be a list of strings like \"3.up=4.down\"")
+    tapings = []
+    for i, t in enumerate(tapes):
+        try:
+            tapings.append(parse_tape(t, board, where=f"tapes[{i}]"))
+        except TapologyError as exc:
+            raise BoardFileError(f"{where}: {exc}") from None
+    return BoardSource(board, tuple(tapings), where, _regions(data.get("regions", {}), index, where))
+
+
+def _layout(layout: object, grid: ReferenceGrid, layout_line: int, where: str) -> tuple[list[str], dict[str, tuple[Cell, int]]]:
+    """The tiles a layout draws, in reading order, and where each sits (cell, orientation)."""
     if not isinstance(layout, str):
         raise BoardFileError(f"{where}: layout must be a string of rows")
-    layout_line = _line_of(text, "layout")
     tiles: list[str] = []
     placed: dict[str, tuple[Cell, int]] = {}
     rows = layout.split("\n")
@@ -122,50 +145,44 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
                 raise BoardFileError(f"{place}: tile {tid!r} is drawn twice")
             tiles.append(tid)
             placed[tid] = (grid.layout_cell(k - _first_row(rows), j), g)
-    listed = data.get("tiles")
-    if listed is not None:
-        if not isinstance(listed, list):
-            raise BoardFileError(f"{where}: tiles must be a list of tile ids")
-        order: list[str] = []
-        for tid in listed:
-            try:
-                check_tile_id(str(tid), f"{where}: tiles")
-            except BoardError as exc:
-                raise BoardFileError(str(exc)) from None
-            if str(tid) in order:
-                raise BoardFileError(f"{where}: tiles: tile {str(tid)!r} is listed twice")
-            order.append(str(tid))
-        missing = [t for t in tiles if t not in order]
-        if missing:
-            raise BoardFileError(f"{where}: tiles: layout tile {missing[0]!r} is not listed (list every tile, or none)")
-        tiles = order
-    states = [0] * len(tiles)
-    st = data.get("states", {})
+    return tiles, placed
+
+
+def _listed_tiles(listed: object, drawn: list[str], where: str) -> list[str]:
+    """The tile order a ``tiles`` list gives (every drawn tile must be in it)."""
+    if not isinstance(listed, list):
+        raise BoardFileError(f"{where}: tiles must be a list of tile ids")
+    order: list[str] = []
+    for tid in listed:
+        try:
+            check_tile_id(str(tid), f"{where}: tiles")
+        except BoardError as exc:
+            raise BoardFileError(str(exc)) from None
+        if str(tid) in order:
+            raise BoardFileError(f"{where}: tiles: tile {str(tid)!r} is listed twice")
+        order.append(str(tid))
+    missing = [t for t in drawn if t not in order]
+    if missing:
+        raise BoardFileError(f"{where}: tiles: layout tile {missing[0]!r} is not listed (list every tile, or none)")
+    return order
+
+
+def _states(st: object, index: dict[str, int], where: str) -> list[int]:
+    """The tile states of a ``[states]`` table (0 where not given)."""
     if not isinstance(st, dict):
         raise BoardFileError(f"{where}: [states] must be a table of tile = state")
-    index = {t: i for i, t in enumerate(tiles)}
+    states = [0] * len(index)
     for tid, val in st.items():
         if tid not in index:
             raise BoardFileError(f"{where}: states: unknown tile {tid!r}")
         if not isinstance(val, int) or isinstance(val, bool) or val < 0:
             raise BoardFileError(f"{where}: states: tile {tid!r}: state must be a whole number ≥ 0, got {val!r}")
         states[index[tid]] = val
-    if not tiles:
-        raise BoardFileError(f"{where}: the board has no tiles (give a layout or tiles)")
-    try:
-        board = placement_board(grid, domain, tiles, states, placed)
-    except TapologyError as exc:
-        raise BoardFileError(f"{where}: {exc}") from None
-    tapes = data.get("tapes", [])
-    if not isinstance(tapes, list) or not all(isinstance(t, str) for t in tapes):
-        raise BoardFileError(f"{where}: tapes must be a list of strings like \"3.up=4.down\"")
-    tapings = []
-    for i, t in enumerate(tapes):
-        try:
-            tapings.append(parse_tape(t, board, where=f"tapes[{i}]"))
-        except TapologyError as exc:
-            raise BoardFileError(f"{where}: {exc}") from None
-    regions = data.get("regions", {})
+    return states
+
+
+def _regions(regions: object, index: dict[str, int], where: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The named regions of a ``[regions]`` table, as sorted tile indices."""
     if not isinstance(regions, dict):
         raise BoardFileError(f"{where}: [regions] must be a table of name = [tile ids]")
     named = []
@@ -176,7 +193,7 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
         if bad:
             raise BoardFileError(f"{where}: regions: {name!r}: unknown tile {bad[0]!r}")
         named.append((name, tuple(sorted({index[str(t)] for t in tids}))))
-    return BoardSource(board, tuple(tapings), where, tuple(named))
+    return tuple(named)
 
 
 def _first_row(rows: list[str]) -> int:

@@ -303,6 +303,36 @@ def _layer_counts(game: ClaimGame, keys: np.ndarray, p: int, orbit: np.ndarray, 
 AUTO_SYMMETRY = 200_000  # reduce by symmetry when 3**n exceeds this (below it the group costs more than it saves)
 
 
+def _ends(keys: np.ndarray, n: int, lines: tuple[int, ...], stop_at_line: bool, p: int) -> tuple[np.ndarray, np.ndarray]:
+    """Which positions of layer ``p`` are over, and their winner (-1 none, 0 X, 1 O; the last mover's line where both
+    have one)."""
+    low = (1 << n) - 1
+    x, o = keys & low, keys >> n
+    xw, ow = _any_line(x, lines), _any_line(o, lines)
+    full = (x | o) == low
+    term = xw | ow | full if stop_at_line else full
+    w = np.full(len(keys), -1, dtype=np.int8)
+    w[term & xw & ~ow] = 0
+    w[term & ow & ~xw] = 1
+    if stop_at_line:
+        w[term & xw & ow] = int(p % 2 == 0)  # the last mover's line
+    return term, w
+
+
+def _children(keys: np.ndarray, live: np.ndarray, n: int, p: int, perms: list[Perm], lut: np.ndarray,
+              ex: Executor | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(parent index, next layer, index of each child in it) of the live positions of layer ``p``; split into tasks on
+    ``ex`` for a big layer; KeyboardInterrupt when a task run was stopped."""
+    shift = 0 if p % 2 == 0 else n
+    if ex is not None and len(live) >= SPLIT_MIN:
+        got = _expand_split(keys, live, n, shift, perms, ex)
+        if got is None:
+            raise KeyboardInterrupt
+        return got
+    lpar, uniq, inv = expand(keys[live], n, shift, lut)
+    return live[lpar], uniq, inv
+
+
 def solve_kinrow(game: ClaimGame, *, symmetry: bool | None = None, progress: Progress | None = None,
                  board_name: str = "", keep_table: bool = False, ex: Executor = SERIAL,
                  low_memory: bool = False) -> SolveResult:
@@ -330,7 +360,6 @@ def solve_kinrow(game: ClaimGame, *, symmetry: bool | None = None, progress: Pro
     order = len(perms)
     split = ex.kind != "serial"
     dtype: Any = np.int64 if n <= 20 else object
-    low = (1 << n) - 1
     lines = game.masks
     layers: list[np.ndarray] = [np.zeros(1, dtype=np.int64)]
     paths: list[np.ndarray] = [np.ones(1, dtype=dtype)]
@@ -342,19 +371,7 @@ def solve_kinrow(game: ClaimGame, *, symmetry: bool | None = None, progress: Pro
     try:
         for p in range(n + 1):
             keys = layers[p]
-            x, o = keys & low, keys >> n
-            xw, ow = _any_line(x, lines), _any_line(o, lines)
-            full = (x | o) == low
-            if game.stop_at_line:
-                term = xw | ow | full
-            else:
-                term = full
-            w = np.full(len(keys), -1, dtype=np.int8)
-            w[term & xw & ~ow] = 0
-            w[term & ow & ~xw] = 1
-            both = term & xw & ow
-            if game.stop_at_line:
-                w[both] = int(p % 2 == 0)  # the last mover's line
+            term, w = _ends(keys, n, lines, game.stop_at_line, p)
             # this layer's orbit sizes and counts, so that a stop keeps every layer counted so far
             stab = _stabilisers_split(keys, perms, ex) if split and len(keys) >= SPLIT_MIN else stabilisers(keys, lut)
             if stab is None:
@@ -367,16 +384,7 @@ def solve_kinrow(game: ClaimGame, *, symmetry: bool | None = None, progress: Pro
                 progress(f"layers: {p} marks, {row[0]:,} classes", p + 1, n + 1)
             if p == n:
                 break
-            live = np.nonzero(~term)[0]
-            shift = 0 if p % 2 == 0 else n
-            if split and len(live) >= SPLIT_MIN:
-                got = _expand_split(keys, live, n, shift, perms, ex)
-                if got is None:
-                    raise KeyboardInterrupt
-                par, uniq, inv = got
-            else:
-                lpar, uniq, inv = expand(keys[live], n, shift, lut)
-                par = live[lpar]
+            par, uniq, inv = _children(keys, np.nonzero(~term)[0], n, p, perms, lut, ex if split else None)
             nxt = np.zeros(len(uniq), dtype=dtype)
             np.add.at(nxt, inv, paths[p][par])
             if not low_memory:
@@ -406,16 +414,8 @@ def solve_kinrow(game: ClaimGame, *, symmetry: bool | None = None, progress: Pro
                 s[term & (w == 1 - mover)] = -WIN
                 if p < len(layers) - 1:
                     if low_memory:  # the edges again: the children of the live positions are exactly layer p + 1
-                        live = np.nonzero(~term)[0]
-                        shift = 0 if p % 2 == 0 else n
-                        if split and len(live) >= SPLIT_MIN:
-                            got = _expand_split(layers[p], live, n, shift, perms, ex)
-                            if got is None:
-                                raise KeyboardInterrupt
-                            par, _uniq, inv = got
-                        else:
-                            lpar, _uniq, inv = expand(layers[p][live], n, shift, lut)
-                            par = live[lpar]
+                        par, _uniq, inv = _children(layers[p], np.nonzero(~term)[0], n, p, perms, lut,
+                                                    ex if split else None)
                     else:
                         par, inv = edges[p]
                     best = np.full(len(s), -2 * WIN, dtype=np.int32)

@@ -419,6 +419,25 @@ def _engine_for(gs: str, params: dict[str, Any] | None = None) -> Engine:
     return got
 
 
+class BoardObserver:
+    """Planes over the tiles: one per state, then frames, player to move and gluing (rule games); needs no pyspiel."""
+
+    def __init__(self, engine: Engine, params: Any) -> None:
+        if params:
+            raise GameError(f"observation parameters are not supported; got {params}")
+        shape = (engine.planes, engine.n)
+        self.tensor = np.zeros(shape[0] * shape[1], np.float32)
+        self.dict = {"observation": np.reshape(self.tensor, shape)}
+
+    def set_from(self, state: Any, player: int) -> None:
+        """Fill the planes from a state."""
+        state.engine.fill(state.key, self.dict["observation"])
+
+    def string_from(self, state: Any, player: int) -> str:
+        """The state as text."""
+        return str(state)
+
+
 def _classes() -> dict[str, Any]:
     """The pyspiel classes (built once, when OpenSpiel is first asked for)."""
     if _CLASSES:
@@ -534,24 +553,6 @@ def _classes() -> dict[str, Any]:
 
         def __str__(self) -> str:
             return self.engine.text(self._key)
-
-    class BoardObserver:
-        """Planes over the tiles: one per state, then frames, player to move and gluing (rule games)."""
-
-        def __init__(self, engine: Engine, params: Any) -> None:
-            if params:
-                raise GameError(f"observation parameters are not supported; got {params}")
-            shape = (engine.planes, engine.n)
-            self.tensor = np.zeros(shape[0] * shape[1], np.float32)
-            self.dict = {"observation": np.reshape(self.tensor, shape)}
-
-        def set_from(self, state: TapologyState, player: int) -> None:
-            """Fill the planes from a state."""
-            state.engine.fill(state.key, self.dict["observation"])
-
-        def string_from(self, state: TapologyState, player: int) -> str:
-            """The state as text."""
-            return str(state)
 
     _CLASSES.update(game_type=game_type, game=TapologyGame, state=TapologyState, observer=BoardObserver)
     return _CLASSES

@@ -51,9 +51,9 @@ _API: dict[str, tuple[str, str]] = {
     "RuleGame": ("tapology.rules.engine", "RuleGame"),
     "KInARow": ("tapology.games.kinrow", "KInARow"),
     "perft": ("tapology.games.perft", "run_perft"),
-    "solve_game": ("tapology.play.solve", "solve_game"),
-    "solve_kinrow": ("tapology.play.solve", "solve_kinrow"),
-    "referee": ("tapology.play.referee", "referee"),
+    "solve_game": ("tapology.play.solving.solve", "solve_game"),
+    "solve_kinrow": ("tapology.play.solving.solve", "solve_kinrow"),
+    "referee": ("tapology.play.playing.referee", "referee"),
     "TapologyError": ("tapology.errors", "TapologyError"),
 }
 

@@ -12,9 +12,9 @@ from tapology.cli import main
 from tapology.games.kinrow import KInARow
 from tapology.games.registry import load_rules
 from tapology.model.builtins import builtin_board
-from tapology.play.metrics import boards_for_value, census, compare, mean_interval, wilson
-from tapology.play.solve import solve_kinrow
-from tapology.play.statespace import KinrowSpace, attractors, explore
+from tapology.play.analysis.metrics import boards_for_value, census, compare, mean_interval, wilson
+from tapology.play.solving.solve import solve_kinrow
+from tapology.play.solving.statespace import KinrowSpace, attractors, explore
 from tapology.reports.design import value_boards_report
 from tapology.solver.synthesis import Request
 

@@ -9,12 +9,12 @@ import pytest
 
 from tapology.errors import OptionError, PredicateError
 from tapology.games.registry import load_game
-from tapology.play.invariants import boards_invariant, exhaustive_invariant, kinduction, prove_invariant
-from tapology.play.predicate import parse_predicate, uses_prev
-from tapology.play.reach import reach_kinrow
-from tapology.play.referee import referee
-from tapology.play.rewrites import find_ranking
-from tapology.play.transcript import Entry
+from tapology.play.analysis.invariants import boards_invariant, exhaustive_invariant, kinduction, prove_invariant
+from tapology.play.analysis.predicate import parse_predicate, uses_prev
+from tapology.play.analysis.reach import reach_kinrow
+from tapology.play.analysis.rewrites import find_ranking
+from tapology.play.playing.referee import referee
+from tapology.play.playing.transcript import Entry
 
 ROOT = Path(__file__).resolve().parent.parent
 HUNT = str(ROOT / "examples" / "games" / "king-hunt.toml")

@@ -19,10 +19,10 @@ from tapology.errors import OptionError, SolveError
 from tapology.games.perft import POOL_FROM, auto_executor, estimate_leaves
 from tapology.games.registry import load_game, open_position
 from tapology.parallel import SERIAL, TimeUp, check_timeout, executor, time_limit
-from tapology.play.ai import PERFECT, GameAgent, make_agent
-from tapology.play.referee import referee
-from tapology.play.session import GameRecord, PlaySession
-from tapology.play.transcript import read_transcript
+from tapology.play.playing.ai import PERFECT, GameAgent, make_agent
+from tapology.play.playing.referee import referee
+from tapology.play.playing.session import GameRecord, PlaySession
+from tapology.play.playing.transcript import read_transcript
 from tapology.reports.games import perft_report
 from tapology.reports.play import play_report, solve_report
 

@@ -208,7 +208,7 @@ def _solve_facts(res) -> dict:
 
 def test_solve_layers_split_same_figures() -> None:
     from tapology.games.registry import load_game
-    from tapology.play.solve import solve_kinrow
+    from tapology.play.solving.solve import solve_kinrow
 
     g = load_game("tictactoe:4", "plane:4x4").kinrow
     one = solve_kinrow(g)
@@ -222,7 +222,7 @@ def test_solve_layers_split_same_figures() -> None:
 @pytest.mark.xdist_group("ray")  # one local Ray cluster, on one test process
 def test_ray_census_and_solve(ray_cluster) -> None:
     from tapology.games.registry import load_game
-    from tapology.play.solve import solve_kinrow
+    from tapology.play.solving.solve import solve_kinrow
     from tapology.solver.synthesis import census
 
     assert _census_facts(census(range(1, 6), ex=executor(ray=True))) == _census_facts(census(range(1, 6)))

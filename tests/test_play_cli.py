@@ -10,8 +10,8 @@ import pytest
 from tapology.cli import main
 from tapology.errors import RecordError
 from tapology.games.registry import load_game
-from tapology.play.ai import PERFECT, KinrowAgent, make_agent, parse_strength
-from tapology.play.session import GameRecord, PlaySession, replay, rowcol_tiles
+from tapology.play.playing.ai import PERFECT, KinrowAgent, make_agent, parse_strength
+from tapology.play.playing.session import GameRecord, PlaySession, replay, rowcol_tiles
 
 ALL_TILES = "".join(f"{i}\n" for i in range(1, 10))
 

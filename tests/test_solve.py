@@ -12,8 +12,8 @@ from tapology.games.kinrow import KInARow
 from tapology.model.atlas import Atlas
 from tapology.model.builtins import builtin_board
 from tapology.model.lines import board_lines
-from tapology.play.solve import WIN, solve_game, solve_kinrow
-from tapology.play.symmetry import (
+from tapology.play.solving.solve import WIN, solve_game, solve_kinrow
+from tapology.play.solving.symmetry import (
     board_automorphisms,
     board_maps,
     closure,
@@ -194,7 +194,7 @@ def test_orbit_representatives_in_python_and_numpy_agree(name) -> None:
     """``canon_one`` (one key, plain Python, for play and reach) against ``canon`` (whole layers, numpy)."""
     import numpy as np
 
-    from tapology.play.solve import canon, canon_one, key_luts
+    from tapology.play.solving.solve import canon, canon_one, key_luts
 
     g = KInARow(builtin_board(name), 3)
     perms, _group = game_symmetries(g.board, g.lines)

@@ -15,10 +15,10 @@ from tapology.cli import main
 from tapology.errors import PredicateError
 from tapology.games.kinrow import KInARow
 from tapology.model.builtins import builtin_board
-from tapology.play.predicate import evaluate, parse_predicate
-from tapology.play.reach import KinrowTerms, reach_game, reach_kinrow, reach_z3
-from tapology.play.referee import referee
-from tapology.play.transcript import Entry
+from tapology.play.analysis.predicate import evaluate, parse_predicate
+from tapology.play.analysis.reach import KinrowTerms, reach_game, reach_kinrow, reach_z3
+from tapology.play.playing.referee import referee
+from tapology.play.playing.transcript import Entry
 from tests.helpers import examples
 
 
@@ -268,7 +268,7 @@ def test_unloadable_rule_file_is_a_finding(tmp_path, capsys):
 
 def test_reach_through_the_rule_engine(tmp_path):
     from tapology.games.registry import load_game
-    from tapology.play.verify import lines_of_game
+    from tapology.games.verify import lines_of_game
 
     lg = load_game("tictactoe", "plane:3x3", fast=False)
     lines, ps = lines_of_game(lg)

@@ -24,13 +24,15 @@ from tapology.files import read_text
 from tapology.games.kinrow import MAX_TILES as KINROW_TILES
 from tapology.games.kinrow import kinrow_k
 from tapology.games.registry import LoadedGame, load_game
+from tapology.games.verify import Finding, lines_of_game, static_checks
 from tapology.limits import check
 from tapology.parallel import Executor, check_timeout, time_limit
-from tapology.play import referee as ref
-from tapology.play.ai import SEARCHES, Agent, make_agent, parse_player, parse_strength
-from tapology.play.reach import ReachResult, reach_game, reach_kinrow, reach_z3
-from tapology.play.session import RECORD_FORMAT, GameRecord, PlaySession, autosave_path, check_record_target
-from tapology.play.solve import (
+from tapology.play.analysis.reach import ReachResult, reach_game, reach_kinrow, reach_z3
+from tapology.play.playing import referee as ref
+from tapology.play.playing.ai import SEARCHES, Agent, make_agent, parse_player, parse_strength
+from tapology.play.playing.session import RECORD_FORMAT, GameRecord, PlaySession, autosave_path, check_record_target
+from tapology.play.playing.transcript import read_transcript
+from tapology.play.solving.solve import (
     SolvePlan,
     SolveResult,
     game_plan,
@@ -39,8 +41,6 @@ from tapology.play.solve import (
     solve_game,
     solve_kinrow,
 )
-from tapology.play.transcript import read_transcript
-from tapology.play.verify import Finding, lines_of_game, static_checks
 from tapology.reports.base import UNDECIDED, Report, engine_json, engine_of, engine_text, stop_exit, stop_text
 
 StageProgress = Callable[[str, int, int], None]  # (stage, done, total)

@@ -37,8 +37,8 @@ from tapology.model.boardfile import save_board
 from tapology.model.domain import domain_from_spec
 from tapology.model.isomorphism import signature
 from tapology.model.topology import classify
-from tapology.play.solve import VALUES, SolveResult, solve_game, solve_kinrow
-from tapology.play.statespace import Progress, attractors, explore, shortest_lasso, space_of
+from tapology.play.solving.solve import VALUES, SolveResult, solve_game, solve_kinrow
+from tapology.play.solving.statespace import Progress, attractors, explore, shortest_lasso, space_of
 from tapology.render.svg import Canvas
 from tapology.rules.engine import RuleGame
 from tapology.rules.model import RuleSet

@@ -21,9 +21,9 @@ there is one), or *unknown within the bound*, and says how it was reached (``met
 which other methods agree (``also``).  Methods, cheapest first:
 
 * **static** proofs from the rule set: a ranking function over state counts and open sides
-  found by z3 (:mod:`tapology.play.rewrites`), a ``plies`` rule bounding every play, a
+  found by z3 (:mod:`tapology.play.analysis.rewrites`), a ``plies`` rule bounding every play, a
   ``no-turns`` rule covering every position without turns, goal rules without ``check``;
-* **exhaustive** search of the reachable positions (:mod:`tapology.play.statespace`;
+* **exhaustive** search of the reachable positions (:mod:`tapology.play.solving.statespace`;
   k-in-a-row games one per symmetry class): cycles, unscored positions, shortest wins, goal
   conflicts, undone goals, and the positions each player can force a win from;
 * **solve** (k-in-a-row: the layered solver) for strong winnability, cross-checked against
@@ -45,9 +45,9 @@ from tapology.game import ClaimGame, Game, Position
 from tapology.games.registry import LoadedGame
 from tapology.model.atlas import Atlas
 from tapology.model.lines import board_lines
-from tapology.play.rewrites import find_ranking
-from tapology.play.solve import solve_kinrow
-from tapology.play.statespace import (
+from tapology.play.analysis.rewrites import find_ranking
+from tapology.play.solving.solve import solve_kinrow
+from tapology.play.solving.statespace import (
     Graph,
     Progress,
     Space,

@@ -23,10 +23,10 @@ from tapology.games.kinrow import PLAYERS, popcount
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board
 from tapology.model.topology import classify
-from tapology.play.predicate import BOARD_TERMS, Node, evaluate, parse_predicate, term_names, to_z3, uses_prev
-from tapology.play.solve import canon_one, key_luts
-from tapology.play.symmetry import game_symmetries
-from tapology.play.transcript import position_json, state_names
+from tapology.play.analysis.predicate import BOARD_TERMS, Node, evaluate, parse_predicate, term_names, to_z3, uses_prev
+from tapology.play.playing.transcript import position_json, state_names
+from tapology.play.solving.solve import canon_one, key_luts
+from tapology.play.solving.symmetry import game_symmetries
 
 
 @dataclass

@@ -29,7 +29,7 @@ from tapology.errors import StrengthError
 from tapology.game import ClaimGame, Game, Position, Turn
 from tapology.games.kinrow import popcount
 from tapology.limits import check
-from tapology.play.solve import WIN, KinrowTable, solve_kinrow
+from tapology.play.solving.solve import WIN, KinrowTable, solve_kinrow
 
 TABLE_TILES = 20
 PERFECT = 99

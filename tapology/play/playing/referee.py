@@ -17,7 +17,7 @@ from tapology.errors import TapologyError
 from tapology.game import ClaimGame, Game, Position, Turn
 from tapology.games.chess import position_from_fen, read_pgn
 from tapology.games.kinrow import PLAYERS, bits, popcount
-from tapology.play.transcript import Entry, state_names
+from tapology.play.playing.transcript import Entry, state_names
 from tapology.rules.engine import RuleGame
 
 

@@ -31,9 +31,9 @@ from tapology.game import Game, Position, Turn
 from tapology.model.board import Board
 from tapology.model.group import Cell
 from tapology.model.tape import board_tapings
-from tapology.play.ai import Agent
-from tapology.play.referee import apply_turn
-from tapology.play.transcript import position_json, state_names
+from tapology.play.playing.ai import Agent
+from tapology.play.playing.referee import apply_turn
+from tapology.play.playing.transcript import position_json, state_names
 from tapology.render.ascii import draw_board
 from tapology.render.develop import develop_board
 

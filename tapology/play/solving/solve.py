@@ -28,7 +28,7 @@ import numpy as np
 from tapology.errors import SolveError
 from tapology.game import ClaimGame, Game, Position
 from tapology.parallel import SERIAL, Executor, cached, run_tasks, shutdown
-from tapology.play.symmetry import Perm, game_symmetries
+from tapology.play.solving.symmetry import Perm, game_symmetries
 
 WIN = 1000  # score of a win in 0 plies; a win in d plies scores WIN - d
 VALUES = {1: "first player wins", 0: "draw", -1: "second player wins"}

@@ -27,9 +27,9 @@ from typing import Any
 
 from tapology.errors import ReachError
 from tapology.game import ClaimGame, Game, Position, Turn
-from tapology.play.solve import canon_one, key_luts
-from tapology.play.symmetry import game_symmetries
-from tapology.play.transcript import position_json
+from tapology.play.playing.transcript import position_json
+from tapology.play.solving.solve import canon_one, key_luts
+from tapology.play.solving.symmetry import game_symmetries
 from tapology.rules.engine import RuleGame
 from tapology.rules.model import EndRule
 

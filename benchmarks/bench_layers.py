@@ -18,8 +18,8 @@ import numpy as np
 
 from tapology.games.registry import load_game
 from tapology.parallel import SERIAL, executor, shutdown
-from tapology.play.solve import _any_line, _expand_split, expand, key_luts, stabilisers
-from tapology.play.symmetry import game_symmetries
+from tapology.play.solving.solve import _any_line, _expand_split, expand, key_luts, stabilisers
+from tapology.play.solving.symmetry import game_symmetries
 
 
 def main() -> None:

@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> None:
     sys.path.insert(0, str(ROOT))
     from tapology.adapters.match import play_game, wilson
     from tapology.games.registry import open_game
-    from tapology.play.ai import AlphaBetaAgent, MCTSAgent
+    from tapology.play.playing.ai import AlphaBetaAgent, MCTSAgent
 
     rows = []
     t_start = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

@@ -29,7 +29,7 @@ from tapology.adapters.match import run_match
 from tapology.games.perft import run_perft
 from tapology.games.registry import load_game
 from tapology.parallel import SERIAL, executor, ray_available, shutdown
-from tapology.play.solve import solve_kinrow
+from tapology.play.solving.solve import solve_kinrow
 from tapology.solver.synthesis import census
 
 

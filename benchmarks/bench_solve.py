@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tapology.games.kinrow import KInARow
 from tapology.model.builtins import builtin_board
-from tapology.play.solve import WIN, solve_game, solve_kinrow
+from tapology.play.solving.solve import WIN, solve_game, solve_kinrow
 
 
 def naive(game: KInARow) -> dict:

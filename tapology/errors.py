@@ -16,10 +16,6 @@ class LimitError(TapologyError):
     """An input beyond one of the documented limits of :mod:`tapology.limits`; names the input, measure and limit."""
 
 
-class FileKindError(TapologyError):
-    """A path that is not a regular file (a folder, FIFO or device) where a file is read or written."""
-
-
 # ---- boards (tapology.model) ------------------------------------------------------------
 class BoardError(TapologyError):
     """A board refers to an unknown tile, side or orientation, or is malformed."""

@@ -9,15 +9,17 @@ file the link points to, leaving the link in place.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import re
 import stat
 import tempfile
+import tomllib
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
-from tapology.errors import TapologyError
-from tapology.limits import LIMITS, limit
+from tapology.errors import LimitError, TapologyError
+from tapology.limits import LIMITS, check_data_depth, check_nesting, limit
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
@@ -180,3 +182,33 @@ def remove_stale(folder: str | os.PathLike[str], written: set[str], error: type[
                 raise error(f"{path}: cannot remove a board file of an earlier run: {exc.strerror}") from None
             removed.append(entry)
     return removed
+
+
+def parse_toml(text: str, where: str, error: type[TapologyError]) -> dict[str, Any]:
+    """TOML text as a table, within the nesting limits (checked before and after parsing); ``error`` naming ``where``
+    for bad TOML (an integer too long to convert included) and the limit's own message for a limit."""
+    try:
+        check_nesting(text, where)
+        data = tomllib.loads(text)
+        check_data_depth(data, where)
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{where}: not valid TOML: {exc}") from None
+    except LimitError as exc:
+        raise error(str(exc)) from None
+    except ValueError as exc:  # an integer too long to convert
+        raise error(f"{where}: not valid TOML: {exc}") from None
+    return data
+
+
+def parse_json(text: str, where: str, error: type[TapologyError], *, line: bool = True) -> Any:
+    """JSON text as a value, within the nesting limit; ``error`` naming ``where`` (and the line, with ``line``) for bad
+    JSON, the limit's own message for a limit."""
+    try:
+        check_nesting(text, where, json_like=True)
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(f"{where}:{exc.lineno}: not JSON: {exc.msg}" if line else f"{where}: not JSON: {exc.msg}") from None
+    except LimitError as exc:
+        raise error(str(exc)) from None
+    except ValueError as exc:  # an integer too long to convert
+        raise error(f"{where}: not JSON: {exc}") from None

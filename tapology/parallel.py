@@ -301,12 +301,17 @@ def _run_pool(fn: Callable[[Any, T], R], tasks: Sequence[T], context: Any, size:
               progress: Progress | None) -> tuple[int, bool]:
     done = 0
     pool = _get_pool(size)
+    workers = list(getattr(pool, "_pool", []))  # a pool worker only ends when the pool does: any other end loses its task
     try:
         it = pool.imap_unordered(_pool_task, [(i, fn, context, t) for i, t in enumerate(tasks)], chunksize=1)
         while done < len(tasks):
             try:
                 i, res = it.next(timeout=0.2)
             except multiprocessing.TimeoutError:
+                ended = [w for w in workers if w.exitcode is not None]
+                if ended:  # the pool would start a new worker and wait for the lost task for ever
+                    raise ExecutorError(f"a worker process ended (exit code {ended[0].exitcode}, killed or out of "
+                                        f"memory) with {len(tasks) - done} of {len(tasks)} tasks unfinished") from None
                 continue
             results[i] = res
             done += 1

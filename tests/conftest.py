@@ -13,8 +13,10 @@ relative to the profile: ``@settings(max_examples=examples(10))`` (see :func:`te
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=50, deadline=None, print_blob=True)
@@ -30,3 +32,13 @@ os.environ["TAPOLOGY_AUTOSAVE"] = os.path.join(tempfile.mkdtemp(prefix="tapology
 def pytest_addoption(parser) -> None:
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="Rewrite tests/golden/ from what the commands print today (then read the diff).")
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_interrupts():
+    """Ctrl-C raises KeyboardInterrupt in every test, even when the run was started in the background (a shell
+    without job control starts background jobs with SIGINT ignored, and the tests that press Ctrl-C would then
+    see their job run to the end)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield

@@ -171,8 +171,8 @@ def test_catalogue_games_are_refereed_and_played_by_computer_players(game: str) 
     import random
 
     from tapology.adapters.match import make_player, play_game
-    from tapology.play.referee import referee
-    from tapology.play.transcript import read_transcript, write_transcript
+    from tapology.play.playing.referee import referee
+    from tapology.play.playing.transcript import read_transcript, write_transcript
 
     g = open_game(game)
     rng = random.Random(game)
@@ -198,8 +198,8 @@ def test_catalogue_games_are_refereed_and_played_by_computer_players(game: str) 
 
 def test_position_transcripts_of_games_with_counters_are_refereed() -> None:
     """A transcript of positions holds no counters: the referee compares the rest (chess's quiet-move counter)."""
-    from tapology.play.referee import referee
-    from tapology.play.transcript import read_transcript, write_transcript
+    from tapology.play.playing.referee import referee
+    from tapology.play.playing.transcript import read_transcript, write_transcript
 
     g = open_game("chess")
     p = g.initial()

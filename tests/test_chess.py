@@ -274,7 +274,7 @@ def test_claim_and_name_are_checked_when_a_rule_file_is_read(extra: str, needle:
 
 
 def test_the_referee_reads_a_claimed_draw(game) -> None:
-    from tapology.play.referee import referee_pgn
+    from tapology.play.playing.referee import referee_pgn
 
     text = '[Result "1/2-1/2"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n'
     (rep,) = referee_pgn(game, text)
@@ -286,7 +286,7 @@ def test_the_referee_reads_a_claimed_draw(game) -> None:
 def test_a_player_claims_in_play(tmp_path) -> None:
     import io
 
-    from tapology.play.session import PlaySession
+    from tapology.play.playing.session import PlaySession
 
     moves = ["g1f3", "g8f6", "f3g1", "f6g8"] * 2
     out = io.StringIO()

@@ -480,3 +480,83 @@ def test_recorded_counts_cover_every_surface() -> None:
 @pytest.mark.parametrize(("name", "depth", "count"), _recorded_cases())
 def test_recorded_perft(name: str, depth: int, count: int) -> None:
     assert perft(standard(name), depth) == count
+
+
+# --------------------------------------------------------------------------- the reference against the engine
+
+
+ENGINE_FILE = Path(__file__).parent / "data" / "perft" / "chess.perft"
+
+
+def engine_recorded() -> dict[str, dict[int, int]]:
+    """board -> {depth: count} of the chess entries of tests/data/perft/chess.perft that start from a set-up."""
+    out: dict[str, dict[int, int]] = {}
+    entry: dict[str, str] = {}
+    counts: dict[int, int] = {}
+
+    def close() -> None:
+        if entry and "position" not in entry and "fen" not in entry:
+            out[entry.get("board", "plane:8x8")] = dict(counts)
+
+    for line in ENGINE_FILE.read_text(encoding="utf-8").splitlines():
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        if words[0] == "id":
+            close()
+            entry, counts = {"id": words[1]}, {}
+        elif words[0] == "perft":
+            counts[int(words[1])] = int(words[2])
+        else:
+            entry[words[0]] = " ".join(words[1:])
+    close()
+    return out
+
+
+def test_the_two_count_files_agree() -> None:
+    """Every depth both files record for a surface's set-up has one count (the reference's file against the engine's)."""
+    engine = engine_recorded()
+    both = 0
+    for board, depth, count in recorded():
+        assert board in engine, f"chess.perft has no set-up entry for {board}"
+        if depth in engine[board]:
+            assert engine[board][depth] == count, (board, depth)
+            both += 1
+    assert both >= 4 * len(SURFACES)
+
+
+def _engine_moves(g, pos) -> dict[str, object]:
+    return {t.label: t for t in g.turns(pos)}
+
+
+def _cross_cases() -> list:
+    """Every surface: one short game by default (a few seconds each), three long ones with every divide in -m slow."""
+    quick = [pytest.param(n, 1, 10, 4, id=f"{n}-quick") for n in ("plane:8x8", *SURFACES)]
+    slow = [pytest.param(n, 3, 24, None, id=f"{n}-long", marks=[pytest.mark.slow]) for n in ("plane:8x8", *SURFACES)]
+    return quick + slow
+
+
+@pytest.mark.parametrize(("name", "games", "plies", "divided"), _cross_cases())
+def test_engine_and_reference_list_the_same_moves_along_random_games(name: str, games: int, plies: int,
+                                                                     divided: int | None) -> None:
+    """Random games on every surface: at each position the engine's turns and the reference's legal moves are the
+    same set (by UCI), and at some positions the divide one level down agrees move by move (``divided`` moves
+    picked at random, or all)."""
+    from tapology.games import open_game
+
+    g = open_game("chess", name)
+    rng = random.Random(f"cross-{name}")
+    for game_no in range(games):
+        pos, ref = g.initial(), standard(name)
+        for ply in range(plies):
+            mine = {t.label: t for t in g.turns(pos)}
+            theirs = {m.uci(): m for m in legal_moves(ref)}
+            assert set(mine) == set(theirs), (name, game_no, ply, sorted(set(mine) ^ set(theirs)))
+            if not mine:
+                break
+            if ply % 8 == 5:  # divide: the replies below each move
+                ucis = sorted(theirs) if divided is None else rng.sample(sorted(theirs), min(divided, len(theirs)))
+                for uci in ucis:
+                    assert len(g.turns(mine[uci].result)) == len(legal_moves(theirs[uci].after)), (name, ply, uci)
+            uci = rng.choice(sorted(mine))
+            pos, ref = mine[uci].result, theirs[uci].after

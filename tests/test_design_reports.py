@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from tapology.games.registry import load_game
-from tapology.play.properties import check_properties
+from tapology.play.analysis.properties import check_properties
 from tapology.reports.design import compare_report, dumps, invariant_report, properties_report
 
 HUNT = str(Path(__file__).resolve().parent.parent / "examples" / "games" / "king-hunt.toml")

@@ -406,3 +406,51 @@ def test_transcript_pattern_can_fail() -> None:
     """The text comparison ignores timings and left-out parts, nothing else."""
     assert _pattern("took 0.2 s\nx…z\n…\nend").fullmatch(normalise("took 13.5 s\nxyz\na\nb\nend") + "\n")
     assert not _pattern("one\ntwo").fullmatch("one\nthree\n")
+
+
+# ---- Python blocks and the package's own namespace ----------------------------------------------------------
+NEEDS = {"pyspiel": "openspiel", "ray": "ray"}  # an import in a block -> the optional extra it needs
+
+
+def _python_blocks() -> list:
+    out = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        for m in re.finditer(r"^```python\n(.*?)^```", text, re.S | re.M):
+            line = text[: m.start()].count("\n") + 1
+            out.append(pytest.param(m.group(1), id=f"{path.relative_to(ROOT)}:{line}"))
+    return out
+
+
+@pytest.mark.parametrize("code", _python_blocks())
+def test_python_block_runs(code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ```python block of the README and docs/ runs as written (as a script: ``__name__`` is ``__main__``),
+    from the repository's root; a block that imports an optional extra needs it installed."""
+    for module, extra in NEEDS.items():
+        if re.search(rf"^\s*import {module}\b", code, re.M):
+            pytest.importorskip(module, reason=f"the {extra} extra is not installed")
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "<doc block>", "exec"), {"__name__": "__main__"})
+
+
+def test_the_docs_have_python_blocks() -> None:
+    assert len(_python_blocks()) >= 8
+
+
+def test_the_package_namespace_is_the_curated_api() -> None:
+    """``import tapology; help(tapology)`` shows the curated names, each loads, and the docstring's example holds."""
+    import pydoc
+
+    import tapology
+
+    text = pydoc.render_doc(tapology, renderer=pydoc.plaintext)
+    for name in ("Board", "Atlas", "parse_tape", "classify", "load_game", "perft", "solve_game", "TapologyError"):
+        assert name in text and getattr(tapology, name) is not None, name
+    board = tapology.builtin_board("plane:3x4")
+    assert tapology.Atlas.of(board).tape([tapology.parse_tape("4.right=1.left", board)]) is None
+    klein = tapology.builtin_board("klein:3x3")
+    assert not tapology.classify(klein).orientable and not tapology.same(klein, tapology.builtin_board("torus:3x3"))
+    assert tapology.solve_game(tapology.load_game("tictactoe", "torus:3x3").game).value == 1
+    assert tapology.perft("checkers", 6).nodes == 36768
+    with pytest.raises(AttributeError):
+        tapology.no_such_name  # noqa: B018

@@ -13,10 +13,13 @@ def _json(capsys, argv: list[str]) -> dict:
 
 
 def test_perft_json(capsys) -> None:
-    assert _json(capsys, ["perft", "tictactoe", "--depth", "3", "--json"]) == {"depth": 3, "nodes": 504}
-    assert _json(capsys, ["perft", "checkers", "--depth", "4", "--json"]) == {"depth": 4, "nodes": 1469}
+    from tapology.rules import native
+
+    ran = {"engine": "native"} if native.available() else {"engine": "python", "engine_why": native.reason()}
+    assert _json(capsys, ["perft", "tictactoe", "--depth", "3", "--json"]) == {"depth": 3, "nodes": 504, **ran}
+    assert _json(capsys, ["perft", "checkers", "--depth", "4", "--json"]) == {"depth": 4, "nodes": 1469, **ran}
     assert _json(capsys, ["perft", "tictactoe", "--board", "torus:3x3", "--depth", "0", "--json"]) == {"depth": 0,
-                                                                                                    "nodes": 1}
+                                                                                                    "nodes": 1, **ran}
 
 
 def test_moves_backends_agree(capsys) -> None:

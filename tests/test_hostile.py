@@ -14,7 +14,7 @@ import pytest
 from tapology import limits
 from tapology.cli import main
 from tapology.errors import LimitError, OptionError
-from tapology.play.predicate import parse_predicate, tree_depth
+from tapology.play.analysis.predicate import parse_predicate, tree_depth
 from tests.fuzz import run_checked
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -274,7 +274,7 @@ def test_tictactopology_menu_keeps_board_on_screen():
     import io
 
     from tapology.games.registry import load_game
-    from tapology.play.session import MENU_LINES, PlaySession
+    from tapology.play.playing.session import MENU_LINES, PlaySession
 
     lg = load_game("tictactopology")
     out = io.StringIO()

@@ -17,7 +17,7 @@ import pytest
 from tapology import limits
 from tapology.cli import main
 from tapology.errors import OptionError
-from tapology.play.predicate import parse_predicate
+from tapology.play.analysis.predicate import parse_predicate
 from tests.fuzz import run_checked
 from tests.fuzz.outside import Scene, lay_out, run_scene
 

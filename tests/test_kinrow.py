@@ -8,7 +8,7 @@ from functools import cache
 
 import pytest
 
-from tapology.errors import GameError
+from tapology.errors import GameError, TapologyError
 from tapology.game import Game
 from tapology.games.kinrow import KInARow, bits, popcount
 from tapology.model.builtins import builtin_board
@@ -146,15 +146,11 @@ def test_seed003_dead_ends(rows, dead):
 
 
 def _rule_game(board: str):
-    pytest.importorskip("tapology.rules")
     from tapology.games.registry import load_game
+    from tapology.rules import RuleGame
 
-    try:
-        lg = load_game("tictactoe", board, fast=False)
-    except Exception as exc:  # the rule-set loader is not there yet
-        pytest.skip(f"rule engine unavailable: {exc}")
-    if isinstance(lg.game, KInARow):
-        pytest.skip("no rule-set loader: tictactoe resolves to the compiled engine only")
+    lg = load_game("tictactoe", board, fast=False)
+    assert isinstance(lg.game, RuleGame)  # the cross-check needs the rule engine: an error here is a failure
     return lg.game
 
 
@@ -195,3 +191,31 @@ def test_lines_on_a_board_with_turned_tiles():
     src = load_board(str(Path(__file__).parent.parent / "examples" / "boards" / "tictactoe-turned.toml"))
     g = KInARow(src.atlas().board(), 3)
     assert g.lines == game("plane:3x3").lines
+
+
+def test_both_engines_keep_the_game_contract() -> None:
+    """KInARow and RuleGame offer every member of the Game protocol; only KInARow has the ClaimGame capability."""
+    from tapology.game import ClaimGame
+    from tapology.games.registry import load_game
+
+    lg = load_game("tictactoe")
+    assert isinstance(lg.game, Game) and isinstance(lg.generic, Game)
+    assert isinstance(lg.game, ClaimGame) and not isinstance(lg.generic, ClaimGame)
+    kr, rg = lg.game, lg.generic
+    pos = kr.initial()
+    for lab in ("1", "5", "3"):
+        pos = kr.parse_turn(pos, lab).result
+    with pytest.raises(TapologyError, match="tile 5 is already taken by O"):
+        kr.parse_turn(pos, "5")
+    assert rg.parse_turn(rg.initial(), "5").label == "5" and kr.tile_claims and not rg.tile_claims
+
+
+def test_no_module_dispatches_on_the_kinrow_class() -> None:
+    """Callers ask the Game protocol (or the ClaimGame capability), never ``isinstance(…, KInARow)``."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "tapology"
+    hits = [f"{p.relative_to(root)}:{i}" for p in root.rglob("*.py") if p.name != "kinrow.py"
+            for i, line in enumerate(p.read_text().splitlines(), 1) if re.search(r"isinstance\([^)]*KInARow", line)]
+    assert not hits, hits

@@ -14,8 +14,8 @@ from tapology.cli import main
 from tapology.errors import StrengthError
 from tapology.games.registry import load_game, open_game
 from tapology.parallel import SERIAL, executor, ray_available
-from tapology.play.ai import AlphaBetaAgent, MCTSAgent, parse_player
-from tapology.play.solve import solve_kinrow
+from tapology.play.playing.ai import AlphaBetaAgent, MCTSAgent, parse_player
+from tapology.play.solving.solve import solve_kinrow
 
 needs_openspiel = pytest.mark.skipif(not osp.available(), reason="the openspiel extra is not installed")
 
@@ -117,6 +117,7 @@ def test_openspiel_mcts_is_the_default_mcts() -> None:
 
 
 @pytest.mark.skipif(not ray_available(), reason="the ray extra is not installed")
+@pytest.mark.xdist_group("ray")  # one local Ray cluster, on one test process
 def test_match_on_ray() -> None:
     import ray  # the optional extra
 
@@ -148,7 +149,7 @@ def test_mcts_first_on_the_torus_wins_every_game() -> None:
 def test_players_by_spec_sit_in_a_play_session() -> None:
     import io
 
-    from tapology.play.session import PlaySession
+    from tapology.play.playing.session import PlaySession
 
     for game, board in (("tictactoe", "klein:3x3"), ("tictactopology", "plane:3x3")):
         lg = load_game(game, board)

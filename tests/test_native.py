@@ -420,3 +420,31 @@ def test_processes_building_at_once_share_the_cache(tmp_path: Path) -> None:
     assert outs == [["True", "7361"]] * 3
     built = list((tmp_path / "native").iterdir())
     assert len(built) == 1 and built[0].suffix == ".so"  # no temporary directory left behind
+
+
+def test_native_engine_is_built_where_ci_requires_it() -> None:
+    """CI (CI=true, as .ci/run sets it) fails when the C engine does not build, instead of skipping its tests; the
+    reason names the compiler log's last lines."""
+    ci = os.environ.get("CI", "").lower() in ("true", "1")
+    assert native.available() or not ci, native.reason()
+
+
+def test_a_failed_build_keeps_the_compiler_log(tmp_path, monkeypatch) -> None:
+    from tapology.rules.native import build
+
+    monkeypatch.setenv("TAPOLOGY_CACHE", str(tmp_path))
+    monkeypatch.setenv("TAPOLOGY_NATIVE_CFLAGS", "-fno-such-compiler-flag")  # part of the module's name: a fresh build
+    with pytest.raises(build.BuildError, match="no-such-compiler-flag") as err:
+        build.load()
+    assert "last-build.log" in str(err.value) and (tmp_path / "native" / "last-build.log").exists()
+
+
+def test_reports_say_which_engine_ran() -> None:
+    from tapology.reports.games import perft_report
+    from tapology.reports.play import solve_report
+
+    rep = perft_report("chess", 2)
+    assert rep.to_json()["engine"] == ("native" if native.available() else "python") and "engine: " in rep.text()
+    tape = perft_report("tictactopology", 1).to_json()
+    assert tape["engine"] == "python" and tape["engine_why"]
+    assert solve_report("tictactoe").to_json()["engine"] == "python"

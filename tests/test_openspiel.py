@@ -10,7 +10,7 @@ import pytest
 from tapology.adapters import openspiel as osp
 from tapology.errors import GameError
 from tapology.games.registry import load_game, open_game
-from tapology.play.solve import solve_kinrow
+from tapology.play.solving.solve import solve_kinrow
 
 pyspiel = pytest.importorskip("pyspiel")
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import threading
 import time
 
 import pytest
@@ -38,10 +37,19 @@ def fail_on_three(ctx: None, task: int) -> int:
     return task
 
 
-def _interrupt_after(seconds: float) -> threading.Timer:
-    timer = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
-    return timer
+def _interrupt_at(n: int):
+    """A progress callback that presses Ctrl-C once ``n`` tasks have finished: deterministic under any load."""
+    def progress(done: int, total: int) -> None:
+        if done == n:
+            os.kill(os.getpid(), signal.SIGINT)
+    return progress
+
+
+def ends_its_process(ctx: None, task: int) -> int:
+    if task == 1:
+        os._exit(3)  # as a worker killed by the system would
+    time.sleep(0.05)
+    return task
 
 
 @pytest.fixture(scope="module")
@@ -92,25 +100,21 @@ def test_error_in_a_task_stops_the_pool() -> None:
 
 
 def test_ctrl_c_stops_the_pool_and_returns_partial() -> None:
-    timer = _interrupt_after(1.5)
-    t0 = time.perf_counter()
-    try:
-        out = run_tasks(nap, list(range(40)), 0.25, ex=executor(2))
-    finally:
-        timer.cancel()
-    assert time.perf_counter() - t0 < 5  # not the 5 s the whole job would take
-    assert not out.complete and 0 < out.done < 40
+    out = run_tasks(nap, list(range(40)), 0.25, ex=executor(2), progress=_interrupt_at(3))
+    assert not out.complete and out.done == 3  # the other tasks were dropped, not waited for
     assert [r for r in out.results if r is not None] == sorted(r for r in out.results if r is not None)
     assert not multiprocessing.active_children()
 
 
 def test_ctrl_c_serial_returns_partial() -> None:
-    timer = _interrupt_after(0.6)
-    try:
-        out = run_tasks(nap, list(range(20)), 0.1, ex=SERIAL)
-    finally:
-        timer.cancel()
-    assert not out.complete and 0 < out.done < 20
+    out = run_tasks(nap, list(range(20)), 0.01, ex=SERIAL, progress=_interrupt_at(5))
+    assert not out.complete and out.done == 5
+
+
+def test_a_worker_that_dies_fails_the_job_instead_of_hanging() -> None:
+    with pytest.raises(ExecutorError, match="worker process ended"):
+        run_tasks(ends_its_process, list(range(6)), None, ex=executor(2))
+    assert not multiprocessing.active_children()
 
 
 def test_perft_split_same_counts_on_every_local_executor() -> None:
@@ -147,6 +151,7 @@ def test_perft_ctrl_c_is_partial() -> None:
     assert not multiprocessing.active_children()
 
 
+@pytest.mark.xdist_group("ray")  # one local Ray cluster, on one test process
 def test_ray_same_results(ray_cluster) -> None:
     out = run_tasks(square, list(range(10)), 2, ex=executor(ray=True))
     assert out.results == [2 * t * t for t in range(10)] and out.complete and out.executor == "ray"
@@ -155,12 +160,9 @@ def test_ray_same_results(ray_cluster) -> None:
     assert ray.nodes == one.nodes == 7361 and ray.divided == one.divided
 
 
+@pytest.mark.xdist_group("ray")  # one local Ray cluster, on one test process
 def test_ray_ctrl_c_cancels(ray_cluster) -> None:
-    timer = _interrupt_after(2.0)
-    try:
-        out = run_tasks(nap, list(range(40)), 0.3, ex=executor(ray=True))
-    finally:
-        timer.cancel()
+    out = run_tasks(nap, list(range(40)), 0.3, ex=executor(ray=True), progress=_interrupt_at(2))
     assert not out.complete and out.done < 40
 
 
@@ -193,11 +195,7 @@ def test_census_hex_and_the_known_torus_counts() -> None:
 def test_census_ctrl_c_is_partial() -> None:
     from tapology.solver.synthesis import Request, enumerate_boards
 
-    timer = _interrupt_after(2.0)
-    try:
-        res = enumerate_boards(Request.make(tiles=14, closed=True), ex=executor(2))
-    finally:
-        timer.cancel()
+    res = enumerate_boards(Request.make(tiles=14, closed=True), ex=executor(2), task_progress=_interrupt_at(1))
     assert res.interrupted and not res.complete
     assert not multiprocessing.active_children()
 
@@ -210,7 +208,7 @@ def _solve_facts(res) -> dict:
 
 def test_solve_layers_split_same_figures() -> None:
     from tapology.games.registry import load_game
-    from tapology.play.solve import solve_kinrow
+    from tapology.play.solving.solve import solve_kinrow
 
     g = load_game("tictactoe:4", "plane:4x4").kinrow
     one = solve_kinrow(g)
@@ -221,9 +219,10 @@ def test_solve_layers_split_same_figures() -> None:
         {k: v for k, v in _solve_facts(one).items() if k != "method"}
 
 
+@pytest.mark.xdist_group("ray")  # one local Ray cluster, on one test process
 def test_ray_census_and_solve(ray_cluster) -> None:
     from tapology.games.registry import load_game
-    from tapology.play.solve import solve_kinrow
+    from tapology.play.solving.solve import solve_kinrow
     from tapology.solver.synthesis import census
 
     assert _census_facts(census(range(1, 6), ex=executor(ray=True))) == _census_facts(census(range(1, 6)))
@@ -239,6 +238,7 @@ def test_perft_checkers_10_on_two_workers() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # one local Ray cluster, on one test process
 def test_perft_checkers_10_on_ray(ray_cluster) -> None:
     assert run_perft("checkers", 10, ex=executor(ray=True)).nodes == 18_391_564
 
@@ -259,6 +259,7 @@ def test_census_to_12_identical_on_a_pool() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # one local Ray cluster, on one test process
 def test_census_to_12_identical_on_ray(ray_cluster) -> None:
     from tapology.solver.synthesis import census
 

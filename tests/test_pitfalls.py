@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tapology.games.registry import load_game
-from tapology.play.pitfalls import pitfall_checks
-from tapology.play.referee import referee
-from tapology.play.transcript import Entry
+from tapology.play.analysis.pitfalls import pitfall_checks
+from tapology.play.playing.referee import referee
+from tapology.play.playing.transcript import Entry
 
 SPINNER = str(Path(__file__).resolve().parent / "data" / "games" / "spinner.toml")
 

@@ -68,7 +68,7 @@ def test_playouts_command(capsys) -> None:
 
 
 def test_mcts_plays_native_playouts() -> None:
-    from tapology.play.ai import MCTSAgent
+    from tapology.play.playing.ai import MCTSAgent
 
     g = open_game("checkers")
     pos = g.initial()

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from tapology.games.registry import load_game
-from tapology.play.properties import PROPERTIES, check_properties, goals_holding
-from tapology.play.referee import referee
-from tapology.play.repair import loaded_from_rules, repair
-from tapology.play.solve import solve_game, solve_kinrow
-from tapology.play.statespace import RuleSpace, attractors, explore
-from tapology.play.transcript import Entry
+from tapology.play.analysis.properties import PROPERTIES, check_properties, goals_holding
+from tapology.play.analysis.repair import loaded_from_rules, repair
+from tapology.play.playing.referee import referee
+from tapology.play.playing.transcript import Entry
+from tapology.play.solving.solve import solve_game, solve_kinrow
+from tapology.play.solving.statespace import RuleSpace, attractors, explore
 
 ROOT = Path(__file__).resolve().parent.parent
 HUNT = str(ROOT / "examples" / "games" / "king-hunt.toml")

@@ -7,8 +7,8 @@ import pytest
 
 from tapology.games.chess import position_from_fen
 from tapology.games.registry import load_game
-from tapology.play.reasons import why_illegal
-from tapology.play.referee import apply_turn
+from tapology.play.playing.reasons import why_illegal
+from tapology.play.playing.referee import apply_turn
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tapology.errors import PositionError
 from tapology.games import open_game
 from tapology.rules import RuleGame, parse_rules
 from tests.helpers import examples
@@ -37,11 +38,17 @@ def test_backends_agree_along_random_games(game: str, board: str | None, plies: 
 
 
 @settings(max_examples=examples(0.5))  # each example enumerates turns with z3 and the CSP
-@given(st.lists(st.sampled_from([0, 1, 2]), min_size=9, max_size=9), st.sampled_from(["plane:3x3", "torus:3x3"]))
-def test_backends_agree_on_random_tictactoe_positions(states: list[int], board: str) -> None:
+@given(st.lists(st.sampled_from([0, 0, 0, 1, 2]), min_size=9, max_size=9), st.integers(0, 1),
+       st.sampled_from(["plane:3x3", "torus:3x3"]))
+def test_backends_agree_on_random_tictactoe_positions(states: list[int], to_move: int, board: str) -> None:
     g = open_game("tictactoe", board)
-    _same(g, g.make_position(g.board, states, [0] * 9, states.count(1) - states.count(2) if states.count(1)
-                             > states.count(2) else 0, 0))
+    _same(g, g.make_position(g.board, states, [0] * 9, to_move, 0))
+
+
+def test_make_position_refuses_a_player_the_game_does_not_have() -> None:
+    g = open_game("tictactoe")
+    with pytest.raises(PositionError, match=r"to_move 2 .*X, O"):
+        g.make_position(g.board, [0] * 9, [0] * 9, 2, 0)
 
 
 KINGS = """
@@ -70,7 +77,8 @@ result = "loss"
 
 
 @settings(max_examples=examples(0.4))  # each example enumerates turns with z3 and the CSP
-@given(st.lists(st.sampled_from([0, 0, 0, 1, 2]), min_size=25, max_size=25), st.sampled_from(["plane:5x5", "torus:5x5"]))
-def test_backends_agree_on_random_king_jump_positions(states: list[int], board: str) -> None:
+@given(st.lists(st.sampled_from([0, 0, 0, 1, 2]), min_size=25, max_size=25), st.integers(0, 1),
+       st.sampled_from(["plane:5x5", "torus:5x5"]))
+def test_backends_agree_on_random_king_jump_positions(states: list[int], to_move: int, board: str) -> None:
     g = RuleGame(parse_rules(KINGS, "kings.toml"), board)
-    _same(g, g.make_position(g.board, states, [0] * 25, 0, 0))
+    _same(g, g.make_position(g.board, states, [0] * 25, to_move, 0))

@@ -12,8 +12,8 @@ from tapology.games.kinrow import KInARow
 from tapology.model.atlas import Atlas
 from tapology.model.builtins import builtin_board
 from tapology.model.lines import board_lines
-from tapology.play.solve import WIN, solve_game, solve_kinrow
-from tapology.play.symmetry import (
+from tapology.play.solving.solve import WIN, solve_game, solve_kinrow
+from tapology.play.solving.symmetry import (
     board_automorphisms,
     board_maps,
     closure,
@@ -162,7 +162,6 @@ def test_symmetries_fall_back_to_board_group_when_lines_allow_everything():
 
 def test_solve_through_the_rule_engine(capsys):
     """The generic path (memoised search over the rule engine's turns) gives the same acceptance figures."""
-    pytest.importorskip("tapology.rules")
     code = main(["solve", "tictactoe", "--board", "plane:3x3", "--generic", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["method"] == "memoised search"
@@ -195,7 +194,7 @@ def test_orbit_representatives_in_python_and_numpy_agree(name) -> None:
     """``canon_one`` (one key, plain Python, for play and reach) against ``canon`` (whole layers, numpy)."""
     import numpy as np
 
-    from tapology.play.solve import canon, canon_one, key_luts
+    from tapology.play.solving.solve import canon, canon_one, key_luts
 
     g = KInARow(builtin_board(name), 3)
     perms, _group = game_symmetries(g.board, g.lines)

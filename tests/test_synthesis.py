@@ -64,9 +64,27 @@ def test_torus_census_matches_lattices_large(n: int) -> None:
     assert torus_count(n) == lattice_classes(n)
 
 
-def test_lattice_counts_known_values() -> None:
-    # the counting in the test itself, against its own brute force on small n
-    assert [lattice_classes(n) for n in range(1, 7)] == [1, 2, 2, 4, 3, 5]
+def burnside_classes(n: int) -> int:
+    """The same classes counted another way: Burnside's lemma, the mean over the 8 symmetries of the sublattices each
+    one maps onto themselves (no canonical forms)."""
+    lattices = set()
+    for a in range(1, n + 1):
+        if n % a == 0:
+            d = n // a
+            for b in range(a):
+                lattices.add(frozenset(((i * a + j * b) % n, (j * d) % n) for i in range(n) for j in range(n)))
+    fixed = 0
+    for m in D4:
+        for lat in lattices:
+            if frozenset(((m[0][0] * x + m[0][1] * y) % n, (m[1][0] * x + m[1][1] * y) % n) for x, y in lat) == lat:
+                fixed += 1
+    assert fixed % len(D4) == 0
+    return fixed // len(D4)
+
+
+def test_lattice_counts_two_ways() -> None:
+    # canonical forms against orbit counting by Burnside's lemma
+    assert [lattice_classes(n) for n in range(1, 9)] == [burnside_classes(n) for n in range(1, 9)]
 
 
 @pytest.mark.parametrize("n", [1, 2])

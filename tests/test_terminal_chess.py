@@ -16,7 +16,7 @@ import pytest
 from tapology.cli import main
 from tapology.games.chess import read_pgn
 from tapology.games.registry import load_game
-from tapology.play.session import PlaySession
+from tapology.play.playing.session import PlaySession
 
 pexpect = pytest.importorskip("pexpect")
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,7 +126,7 @@ def test_draw_offer_accept_and_decline(tmp_path):
 
 def test_draw_offer_to_the_computer_and_claims():
     lg = load_game("chess")
-    from tapology.play.ai import make_agent
+    from tapology.play.playing.ai import make_agent
 
     out = io.StringIO()
     PlaySession(lg.game, [None, make_agent(lg.game, 1, 1)], io.StringIO("draw\nclaim\naccept\nquit\n"), out).run()

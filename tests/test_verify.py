@@ -15,10 +15,10 @@ from tapology.cli import main
 from tapology.errors import PredicateError
 from tapology.games.kinrow import KInARow
 from tapology.model.builtins import builtin_board
-from tapology.play.predicate import evaluate, parse_predicate
-from tapology.play.reach import KinrowTerms, reach_game, reach_kinrow, reach_z3
-from tapology.play.referee import referee
-from tapology.play.transcript import Entry
+from tapology.play.analysis.predicate import evaluate, parse_predicate
+from tapology.play.analysis.reach import KinrowTerms, reach_game, reach_kinrow, reach_z3
+from tapology.play.playing.referee import referee
+from tapology.play.playing.transcript import Entry
 from tests.helpers import examples
 
 
@@ -218,7 +218,6 @@ result = "draw"
 
 
 def _rules_file(tmp_path, text=RULES):
-    pytest.importorskip("tapology.rules")
     p = tmp_path / "flawed.toml"
     p.write_text(text)
     return p
@@ -254,7 +253,6 @@ def test_static_checks(tmp_path, capsys):
 
 
 def test_clean_rule_sets_have_no_findings(capsys):
-    pytest.importorskip("tapology.rules")
     for name in ("tictactoe", "checkers"):
         code = main(["verify", name, "--json"])
         data = json.loads(capsys.readouterr().out)
@@ -269,9 +267,8 @@ def test_unloadable_rule_file_is_a_finding(tmp_path, capsys):
 
 
 def test_reach_through_the_rule_engine(tmp_path):
-    pytest.importorskip("tapology.rules")
     from tapology.games.registry import load_game
-    from tapology.play.verify import lines_of_game
+    from tapology.games.verify import lines_of_game
 
     lg = load_game("tictactoe", "plane:3x3", fast=False)
     lines, ps = lines_of_game(lg)
@@ -313,12 +310,9 @@ def test_random_predicates_exhaustive_vs_z3(pred, board, depth):
 
 def test_state_names_of_a_rule_set_are_case_sensitive():
     """checkers has states b (man) and B (king): count(B) is the kings, not the men."""
-    pytest.importorskip("tapology.rules")
     from tapology.games.registry import load_game
 
     lg = load_game("checkers")
-    if lg.generic is None:
-        pytest.skip("the rule-set loader is not available")
     assert reach_game(lg.game, "count(b) == 12 and count(B) == 0 and count(w) == 12", 0).reachable
     assert not reach_game(lg.game, "count(B) > 0", 2).reachable
     r = reach_game(lg.game, "count(w) <= 11", 3)

@@ -14,7 +14,7 @@ pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient
 
-from tapology.play.session import GameRecord
+from tapology.play.playing.session import GameRecord
 from tapology.web.app import create_app
 from tapology.web.rooms import Rooms
 from tapology.web.workshop import Workshop

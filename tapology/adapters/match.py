@@ -1,10 +1,10 @@
 """Computer players by name, and matches between two of them played as tasks on any executor.
 
-A player spec (:func:`tapology.play.ai.parse_player`) is ``random``, ``perfect``, a depth,
+A player spec (:func:`tapology.play.playing.ai.parse_player`) is ``random``, ``perfect``, a depth,
 ``alphabeta:D`` or ``mcts:N``, with ``@SECONDS`` for a time limit per move.  ``mcts`` is
 OpenSpiel's ``MCTSBot`` (UCT, random rollouts, MCTS-Solver backups) on the game's OpenSpiel
 adapter when the extra ``tapology[openspiel]`` is installed, else tapology's own
-:class:`~tapology.play.ai.MCTSAgent`; ``engine="own"`` asks for ours anyway.
+:class:`~tapology.play.playing.ai.MCTSAgent`; ``engine="own"`` asks for ours anyway.
 
 :func:`run_match` plays ``games`` games of A against B (A first in the even games unless
 ``swap`` is off), each a task seeded by its number, so the results are the same on every
@@ -27,7 +27,7 @@ from tapology.errors import OptionError, StrengthError
 from tapology.game import Game, Position, Turn
 from tapology.games.registry import LoadedGame, load_game
 from tapology.parallel import SERIAL, Executor, Progress, cached, run_tasks
-from tapology.play.ai import Agent, PlayerSpec, make_search_agent, parse_player
+from tapology.play.playing.ai import Agent, PlayerSpec, make_search_agent, parse_player
 
 ENGINES = ("auto", "openspiel", "own")
 Z95 = 1.959963984540054

@@ -45,9 +45,9 @@ from typing import Any
 import numpy as np
 
 from tapology.errors import GameError, TapologyError
-from tapology.game import Position, Turn
+from tapology.game import ClaimGame, Position, Turn
 from tapology.games.chess import ChessNotation, squares
-from tapology.games.kinrow import STATE_NAMES, KInARow
+from tapology.games.kinrow import STATE_NAMES
 from tapology.games.registry import SHIPPED, load_game, load_rules
 from tapology.model.board import Board, Fact
 from tapology.model.tape import board_tapings, format_fact, parse_tape
@@ -93,7 +93,7 @@ class KinrowEngine:
 
     kind = "kinrow"
 
-    def __init__(self, game: KInARow) -> None:
+    def __init__(self, game: ClaimGame) -> None:
         self.game = game
         self.n = game.n
         self.num_actions = game.n
@@ -427,6 +427,25 @@ def _engine_for(gs: str, params: dict[str, Any] | None = None) -> Engine:
     return got
 
 
+class BoardObserver:
+    """Planes over the tiles: one per state, then frames, player to move and gluing (rule games); needs no pyspiel."""
+
+    def __init__(self, engine: Engine, params: Any) -> None:
+        if params:
+            raise GameError(f"observation parameters are not supported; got {params}")
+        shape = (engine.planes, engine.n)
+        self.tensor = np.zeros(shape[0] * shape[1], np.float32)
+        self.dict = {"observation": np.reshape(self.tensor, shape)}
+
+    def set_from(self, state: Any, player: int) -> None:
+        """Fill the planes from a state."""
+        state.engine.fill(state.key, self.dict["observation"])
+
+    def string_from(self, state: Any, player: int) -> str:
+        """The state as text."""
+        return str(state)
+
+
 def _classes() -> dict[str, Any]:
     """The pyspiel classes (built once, when OpenSpiel is first asked for)."""
     if _CLASSES:
@@ -542,24 +561,6 @@ def _classes() -> dict[str, Any]:
 
         def __str__(self) -> str:
             return self.engine.text(self._key)
-
-    class BoardObserver:
-        """Planes over the tiles: one per state, then frames, player to move and gluing (rule games)."""
-
-        def __init__(self, engine: Engine, params: Any) -> None:
-            if params:
-                raise GameError(f"observation parameters are not supported; got {params}")
-            shape = (engine.planes, engine.n)
-            self.tensor = np.zeros(shape[0] * shape[1], np.float32)
-            self.dict = {"observation": np.reshape(self.tensor, shape)}
-
-        def set_from(self, state: TapologyState, player: int) -> None:
-            """Fill the planes from a state."""
-            state.engine.fill(state.key, self.dict["observation"])
-
-        def string_from(self, state: TapologyState, player: int) -> str:
-            """The state as text."""
-            return str(state)
 
     _CLASSES.update(game_type=game_type, game=TapologyGame, state=TapologyState, observer=BoardObserver)
     return _CLASSES

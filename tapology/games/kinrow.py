@@ -16,12 +16,11 @@ and a bitmask interface used by the solver, the referee and the verifier.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from tapology.errors import GameError
-from tapology.game import Position, Turn
+from tapology.errors import GameError, TurnError
+from tapology.game import ClaimStatus, Position, Turn
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board
 from tapology.model.lines import board_lines
@@ -57,22 +56,18 @@ def game_lines(atlas: Atlas, k: int) -> list[tuple[int, ...]]:
     return board_lines(atlas, k)
 
 
-@dataclass(frozen=True)
-class Status:
-    """Where a bitmask position stands: ``winner`` 0 (X) / 1 (O) / None, ``over``, ``to_move``."""
-
-    over: bool
-    winner: int | None
-    to_move: int
+Status = ClaimStatus  # where a bitmask position stands (the ClaimGame capability's value)
 
 
 MAX_TILES = 62  # a position is two int64 bitmasks in the exact solver (docs/limits.md)
 
 
 class KInARow:
-    """k-in-a-row on a board: claims, lines as bitmasks, the Game contract.  Building costs O(n·k·lines)."""
+    """k-in-a-row on a board: claims, lines as bitmasks (the :class:`~tapology.game.ClaimGame` capability), the
+    :class:`~tapology.game.Game` contract.  Building costs O(n·k·lines)."""
 
     players: tuple[str, ...] = PLAYERS
+    tile_claims = True
 
     def __init__(self, board: Board, k: int = 3, *, name: str = "tictactoe",
                  lines: list[tuple[int, ...]] | None = None, stop_at_line: bool = True) -> None:
@@ -223,6 +218,50 @@ class KInARow:
         if st.winner is None:
             return {"X": 0, "O": 0}
         return {PLAYERS[st.winner]: 1, PLAYERS[1 - st.winner]: -1}
+
+    def line_text(self, idx: int) -> str:
+        """Line ``idx`` as its tile ids joined by ``-`` (``1-2-3``)."""
+        return "-".join(self.board.tiles[t] for t in self.lines[idx])
+
+    def win_detail(self, pos: Position, player: str) -> str:
+        """``the line 1-2-3``: the first line ``player`` holds; "" when none."""
+        x, o = self.masks_of(pos)
+        got = self.lines_of(x if player == PLAYERS[0] else o)
+        return f"the line {self.line_text(got[0])}" if got else ""
+
+    def end_reason(self, pos: Position) -> str:
+        """``X has the line 1-2-3`` or ``the board is full`` when the game is over; else ""."""
+        x, o = self.masks_of(pos)
+        st = self.status(x, o)
+        if not st.over:
+            return ""
+        if st.winner is not None:
+            detail = self.win_detail(pos, PLAYERS[st.winner])
+            if detail:
+                return f"{PLAYERS[st.winner]} has {detail}"
+        return "the board is full"
+
+    def parse_turn(self, pos: Position, text: str) -> Turn:
+        """The claim a tile id names; :class:`TurnError` when the game is over, the tile is taken or not a tile."""
+        label = text.strip()
+        if self.outcome(pos) is not None:
+            raise TurnError(f"the game was already over: {self.end_reason(pos)}")
+        tile = self.label_index.get(label)
+        if tile is None:
+            raise TurnError(f"{label!r} is not a tile of the board")
+        x, o = self.masks_of(pos)
+        if (x | o) >> tile & 1:
+            raise TurnError(f"tile {label} is already taken by {'X' if x >> tile & 1 else 'O'}")
+        cx, co = (x | 1 << tile, o) if popcount(x) == popcount(o) else (x, o | 1 << tile)
+        return Turn(label, self.position(cx, co))
+
+    def drawn_early(self, pos: Position) -> bool:
+        """:meth:`dead_draw` of a position."""
+        return self.dead_draw(*self.masks_of(pos))
+
+    def intro(self) -> str:
+        """``8 lines of 3``."""
+        return f"{len(self.lines)} lines of {self.k}"
 
     def __repr__(self) -> str:
         return f"KInARow({self.name!r}, n={self.n}, k={self.k}, lines={len(self.lines)})"

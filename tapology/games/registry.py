@@ -24,13 +24,12 @@ from pathlib import Path
 
 from tapology.errors import GameError, PositionError, RuleError, TapologyError
 from tapology.files import read_text
-from tapology.game import Game, Position
+from tapology.game import ClaimGame, Game, Position
 from tapology.games.chess import ChessNotation, position_from_fen
 from tapology.games.kinrow import MAX_TILES as KINROW_TILES
 from tapology.games.kinrow import KInARow, kinrow_k, kinrow_of_rules
 from tapology.limits import check
-from tapology.rules.engine import RuleGame
-from tapology.rules.labels import Notation
+from tapology.rules.engine import Notation, RuleGame
 from tapology.rules.model import RuleSet
 from tapology.rules.parse import load_rules as load_rule_file
 from tapology.rules.position import position_from_table, read_position_file
@@ -137,9 +136,9 @@ class LoadedGame:
     rules: RuleSet
 
     @property
-    def kinrow(self) -> KInARow | None:
+    def kinrow(self) -> ClaimGame | None:
         """The compiled k-in-a-row game, when this is one."""
-        return self.game if isinstance(self.game, KInARow) else None
+        return self.game if isinstance(self.game, ClaimGame) else None
 
 
 def load_game(spec: str, board: str | None = None, *, fast: bool = True, stop_at_line: bool = True,
@@ -158,7 +157,7 @@ def load_game(spec: str, board: str | None = None, *, fast: bool = True, stop_at
         if kr is not None:
             game = kr if stop_at_line else KInARow(kr.board, kr.k, name=kr.name, lines=list(kr.lines),
                                                    stop_at_line=False)
-    if not stop_at_line and not isinstance(game, KInARow):
+    if not stop_at_line and not isinstance(game, ClaimGame):
         raise GameError(f"{spec}: play to a full board is only for k-in-a-row games")
     return LoadedGame(game, rules.name, generic.board_name, generic, rules)
 

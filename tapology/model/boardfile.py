@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from tapology.errors import BoardError, BoardFileError, LimitError, TapologyError
-from tapology.files import read_text, write_atomic
-from tapology.limits import check, check_data_depth, check_nesting
+from tapology.errors import BoardError, BoardFileError, TapologyError
+from tapology.files import parse_toml, read_text, write_atomic
+from tapology.limits import check
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board, Taping, check_tile_id
 from tapology.model.builtins import builtin_board, is_builtin
@@ -88,16 +87,7 @@ def placement_board(grid: ReferenceGrid, domain: ChartDomain, tiles: list[str], 
 def parse_board(text: str, where: str = "<board>", domain_override: str | None = None) -> BoardSource:
     """Parse a board file's text; :class:`BoardFileError` names ``where``, the line and the entry."""
     text = text.removeprefix("\ufeff")
-    try:
-        check_nesting(text, where)
-        data = tomllib.loads(text)
-        check_data_depth(data, where)
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardFileError(f"{where}: not valid TOML: {exc}") from None
-    except LimitError as exc:
-        raise BoardFileError(str(exc)) from None
-    except ValueError as exc:  # an integer too long to convert
-        raise BoardFileError(f"{where}: not valid TOML: {exc}") from None
+    data = parse_toml(text, where, BoardFileError)
     unknown = sorted(set(data) - KEYS)
     if unknown:
         raise BoardFileError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(KEYS))})")
@@ -108,17 +98,40 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
         domain = domain_from_spec(grid, domain_override if domain_override is not None else data.get("domain"))
     except TapologyError as exc:
         raise BoardFileError(f"{where}: {exc}") from None
-    layout = data.get("layout", "")
+    layout, listed = data.get("layout", ""), data.get("tiles")
+    if isinstance(layout, str):  # measured before any work is spent on the tiles
+        drawn = sum(len(line.split()) - line.split().count(".") for line in layout.split("\n"))
+        check("tiles", max(drawn, len(listed) if isinstance(listed, list) else 0), f"{where}: tiles", BoardFileError)
+    tiles, placed = _layout(layout, grid, _line_of(text, "layout"), where)
+    if data.get("tiles") is not None:
+        tiles = _listed_tiles(data["tiles"], tiles, where)
+    index = {t: i for i, t in enumerate(tiles)}
+    states = _states(data.get("states", {}), index, where)
+    if not tiles:
+        raise BoardFileError(f"{where}: the board has no tiles (give a layout or tiles)")
+    try:
+        board = placement_board(grid, domain, tiles, states, placed)
+    except TapologyError as exc:
+        raise BoardFileError(f"{where}: {exc}") from None
+    tapes = data.get("tapes", [])
+    if not isinstance(tapes, list) or not all(isinstance(t, str) for t in tapes):
+        raise BoardFileError(f"{where}: tapes must be a list of strings like \"3.up=4.down\"")
+    tapings = []
+    for i, t in enumerate(tapes):
+        try:
+            tapings.append(parse_tape(t, board, where=f"tapes[{i}]"))
+        except TapologyError as exc:
+            raise BoardFileError(f"{where}: {exc}") from None
+    return BoardSource(board, tuple(tapings), where, _regions(data.get("regions", {}), index, where))
+
+
+def _layout(layout: object, grid: ReferenceGrid, layout_line: int, where: str) -> tuple[list[str], dict[str, tuple[Cell, int]]]:
+    """The tiles a layout draws, in reading order, and where each sits (cell, orientation)."""
     if not isinstance(layout, str):
         raise BoardFileError(f"{where}: layout must be a string of rows")
-    layout_line = _line_of(text, "layout")
     tiles: list[str] = []
     placed: dict[str, tuple[Cell, int]] = {}
     rows = layout.split("\n")
-    listed = data.get("tiles")
-    drawn = sum(len(line.split()) - line.split().count(".") for line in rows)
-    # measured before any work is spent on the tiles
-    check("tiles", max(drawn, len(listed) if isinstance(listed, list) else 0), f"{where}: tiles", BoardFileError)
     first = _first_row(rows)
     for k, line in enumerate(rows):
         for j, tok in enumerate(line.split()):
@@ -138,51 +151,46 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
                 raise BoardFileError(f"{place}: tile {tid!r} is drawn twice")
             tiles.append(tid)
             placed[tid] = (grid.layout_cell(k - first, j), g)
-    if listed is not None:
-        if not isinstance(listed, list):
-            raise BoardFileError(f"{where}: tiles must be a list of tile ids")
-        order: list[str] = []
-        seen: set[str] = set()  # a set, not the list: a board of 250,000 tiles is read in linear time
-        for tid in listed:
-            try:
-                check_tile_id(str(tid), f"{where}: tiles")
-            except BoardError as exc:
-                raise BoardFileError(str(exc)) from None
-            if str(tid) in seen:
-                raise BoardFileError(f"{where}: tiles: tile {str(tid)!r} is listed twice")
-            order.append(str(tid))
-            seen.add(str(tid))
-        missing = [t for t in tiles if t not in seen]
-        if missing:
-            raise BoardFileError(f"{where}: tiles: layout tile {missing[0]!r} is not listed (list every tile, or none)")
-        tiles = order
-    states = [0] * len(tiles)
-    st = data.get("states", {})
+    return tiles, placed
+
+
+def _listed_tiles(listed: object, drawn: list[str], where: str) -> list[str]:
+    """The tile order a ``tiles`` list gives (every drawn tile must be in it)."""
+    if not isinstance(listed, list):
+        raise BoardFileError(f"{where}: tiles must be a list of tile ids")
+    order: list[str] = []
+    seen: set[str] = set()  # a set, not the list: a board of 250,000 tiles is read in linear time
+    for tid in listed:
+        try:
+            check_tile_id(str(tid), f"{where}: tiles")
+        except BoardError as exc:
+            raise BoardFileError(str(exc)) from None
+        if str(tid) in seen:
+            raise BoardFileError(f"{where}: tiles: tile {str(tid)!r} is listed twice")
+        order.append(str(tid))
+        seen.add(str(tid))
+    missing = [t for t in drawn if t not in seen]
+    if missing:
+        raise BoardFileError(f"{where}: tiles: layout tile {missing[0]!r} is not listed (list every tile, or none)")
+    return order
+
+
+def _states(st: object, index: dict[str, int], where: str) -> list[int]:
+    """The tile states of a ``[states]`` table (0 where not given)."""
     if not isinstance(st, dict):
         raise BoardFileError(f"{where}: [states] must be a table of tile = state")
-    index = {t: i for i, t in enumerate(tiles)}
+    states = [0] * len(index)
     for tid, val in st.items():
         if tid not in index:
             raise BoardFileError(f"{where}: states: unknown tile {tid!r}")
         if not isinstance(val, int) or isinstance(val, bool) or val < 0:
             raise BoardFileError(f"{where}: states: tile {tid!r}: state must be a whole number ≥ 0, got {val!r}")
         states[index[tid]] = val
-    if not tiles:
-        raise BoardFileError(f"{where}: the board has no tiles (give a layout or tiles)")
-    try:
-        board = placement_board(grid, domain, tiles, states, placed)
-    except TapologyError as exc:
-        raise BoardFileError(f"{where}: {exc}") from None
-    tapes = data.get("tapes", [])
-    if not isinstance(tapes, list) or not all(isinstance(t, str) for t in tapes):
-        raise BoardFileError(f"{where}: tapes must be a list of strings like \"3.up=4.down\"")
-    tapings = []
-    for i, t in enumerate(tapes):
-        try:
-            tapings.append(parse_tape(t, board, where=f"tapes[{i}]"))
-        except TapologyError as exc:
-            raise BoardFileError(f"{where}: {exc}") from None
-    regions = data.get("regions", {})
+    return states
+
+
+def _regions(regions: object, index: dict[str, int], where: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The named regions of a ``[regions]`` table, as sorted tile indices."""
     if not isinstance(regions, dict):
         raise BoardFileError(f"{where}: [regions] must be a table of name = [tile ids]")
     named = []
@@ -193,7 +201,7 @@ def parse_board(text: str, where: str = "<board>", domain_override: str | None =
         if bad:
             raise BoardFileError(f"{where}: regions: {name!r}: unknown tile {bad[0]!r}")
         named.append((name, tuple(sorted({index[str(t)] for t in tids}))))
-    return BoardSource(board, tuple(tapings), where, tuple(named))
+    return tuple(named)
 
 
 def _first_row(rows: list[str]) -> int:

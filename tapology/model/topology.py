@@ -212,6 +212,50 @@ def flatness_enforced(board: Board) -> bool:
     return all(g.add(dirs[c], dirs[(c + 1) % m]) in board.domain.index for c in range(m))
 
 
+def _orientability(adjacency: list[list[tuple[int, int]]], tiles_uf: UnionFind) -> dict[int, bool]:
+    """Orientability per component (keyed by its root): 2-colour the tiles by frame handedness across each gluing
+    (``adjacency[t]``: (neighbour, 1 if the gluing reflects))."""
+    n = len(adjacency)
+    sign = [0] * n
+    orient_ok: dict[int, bool] = {}
+    seen = [False] * n
+    for s in range(n):
+        if seen[s]:
+            continue
+        seen[s] = True
+        stack = [s]
+        ok = True
+        while stack:
+            t = stack.pop()
+            for u, refl in adjacency[t]:
+                want = sign[t] ^ refl
+                if not seen[u]:
+                    seen[u] = True
+                    sign[u] = want
+                    stack.append(u)
+                elif sign[u] != want:
+                    ok = False
+        orient_ok[tiles_uf.find(s)] = orient_ok.get(tiles_uf.find(s), True) and ok
+    return orient_ok
+
+
+def _edges(board: Board, members: list[int]) -> int:
+    """The edges of a component's cell complex: each glued side pair once, each open or self-glued side once."""
+    grid, h, grp = board.grid, board.order, board.grid.group
+    edges = 0
+    for t in members:
+        for d in range(len(grid.directions)):
+            code = board.glue[t][d]
+            if code < 0:
+                edges += 1
+                continue
+            u, o = divmod(code, h)
+            e = grid.dir_perm[grp.inv[o]][grid.opposite[d]]
+            if (u, e) == (t, d) or (u, e) > (t, d):
+                edges += 1
+    return edges
+
+
 def classify(board: Board) -> Topology:
     """Classify a board's surface from its gluing table.  Cost O(n·|S|)."""
     n = len(board.tiles)
@@ -222,7 +266,6 @@ def classify(board: Board) -> Topology:
     flat = 4 if m == 4 else 3
     corners = UnionFind(n * m)
     tiles_uf = UnionFind(n)
-    sign: list[int] = [0] * n  # filled by BFS below
     boundary_sides: list[tuple[int, int]] = []
     cones: list[tuple[int, int]] = []
     mirrors: list[tuple[int, int]] = []
@@ -258,27 +301,7 @@ def classify(board: Board) -> Topology:
             refl = 1 if grp.is_reflection(o) else 0
             adjacency[t].append((u, refl))
             adjacency[u].append((t, refl))
-    # orientability per component: 2-colour the tiles by frame handedness
-    orient_ok: dict[int, bool] = {}
-    seen = [False] * n
-    for s in range(n):
-        if seen[s]:
-            continue
-        seen[s] = True
-        sign[s] = 0
-        stack = [s]
-        ok = True
-        while stack:
-            t = stack.pop()
-            for u, refl in adjacency[t]:
-                want = sign[t] ^ refl
-                if not seen[u]:
-                    seen[u] = True
-                    sign[u] = want
-                    stack.append(u)
-                elif sign[u] != want:
-                    ok = False
-        orient_ok[tiles_uf.find(s)] = orient_ok.get(tiles_uf.find(s), True) and ok
+    orient_ok = _orientability(adjacency, tiles_uf)
     # vertices, per component
     vclass: dict[int, list[tuple[int, int]]] = {}
     for t in range(n):
@@ -305,17 +328,7 @@ def classify(board: Board) -> Topology:
     for root, members in sorted(comp_tiles.items(), key=lambda kv: kv[1][0]):
         mem = set(members)
         verts = {v for v, cs in vclass.items() if cs[0][0] in mem}
-        edges = 0
-        for t in members:
-            for d in range(m):
-                code = board.glue[t][d]
-                if code < 0:
-                    edges += 1
-                    continue
-                u, o = divmod(code, h)
-                e = grid.dir_perm[grp.inv[o]][grid.opposite[d]]
-                if (u, e) == (t, d) or (u, e) > (t, d):
-                    edges += 1
+        edges = _edges(board, members)
         n_cones = sum(1 for t, _ in cones if t in mem)
         circles = {bside_uf.find(k) for k, (t, _) in enumerate(boundary_sides) if t in mem}
         comps.append(Component(tuple(members), len(verts) + n_cones, edges, len(members), orient_ok[root], len(circles)))

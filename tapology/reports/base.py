@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from tapology.game import Game
+from tapology.rules.engine import RuleGame
+from tapology.rules.native import engine_used
+
+KINROW_ENGINE = "k-in-a-row games run on their own bitmask engine, not the rule engine's"
+
 
 class Report:
     """A command's answer: JSON for ``--json``, text for people, and the exit code (0 yes/done, 1 no, 130 stopped
@@ -19,6 +25,23 @@ class Report:
     def text(self) -> str:
         """The answer as lines for people."""
         raise NotImplementedError
+
+
+def engine_of(game: Game, perft: bool = False) -> tuple[str, str]:
+    """Which engine a job on ``game`` runs: ("native", "") or ("python", why) — the reports that ran one say so."""
+    if isinstance(game, RuleGame):
+        return engine_used(game.chains(game.initial().board), perft)
+    return "python", KINROW_ENGINE
+
+
+def engine_json(engine: tuple[str, str]) -> dict[str, str]:
+    """``{"engine": "native"}`` or ``{"engine": "python", "engine_why": …}``."""
+    return {"engine": engine[0], **({"engine_why": engine[1]} if engine[1] else {})}
+
+
+def engine_text(engine: tuple[str, str]) -> str:
+    """``engine: native`` or ``engine: python (why)``."""
+    return f"engine: {engine[0]}" + (f" ({engine[1]})" if engine[1] else "")
 
 
 UNDECIDED = 3  # the exit code of a yes/no question that --timeout left unanswered (verify --reach)

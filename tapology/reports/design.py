@@ -15,12 +15,12 @@ from tapology.files import check_target, remove_stale, write_atomic
 from tapology.games.registry import load_game
 from tapology.limits import check
 from tapology.model.boardfile import save_board
-from tapology.play.invariants import InvariantResult, prove_invariant
-from tapology.play.metrics import CompareResult, ValueBoards, boards_for_value, compare
-from tapology.play.pitfalls import Pitfall, pitfall_checks
-from tapology.play.properties import REFUTED, PropertiesResult, check_properties
-from tapology.play.repair import RepairResult, changes_toml, repair
-from tapology.play.statespace import Progress
+from tapology.play.analysis.invariants import InvariantResult, prove_invariant
+from tapology.play.analysis.metrics import CompareResult, ValueBoards, boards_for_value, compare
+from tapology.play.analysis.pitfalls import Pitfall, pitfall_checks
+from tapology.play.analysis.properties import REFUTED, PropertiesResult, check_properties
+from tapology.play.analysis.repair import RepairResult, changes_toml, repair
+from tapology.play.solving.statespace import Progress
 from tapology.render.svg import svg_to_png
 from tapology.reports.base import Report
 from tapology.solver.synthesis import Request

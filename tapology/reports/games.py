@@ -13,7 +13,7 @@ from tapology.games.perft import PerftRun, auto_executor, estimate_leaves, perft
 from tapology.games.registry import load_rules, open_game, open_position
 from tapology.limits import check
 from tapology.parallel import Executor, check_timeout, time_limit
-from tapology.reports.base import Report, stop_exit, stop_text
+from tapology.reports.base import Report, engine_json, engine_of, engine_text, stop_exit, stop_text
 from tapology.rules.describe import rules_json, rules_text
 from tapology.rules.engine import BACKENDS, RuleGame
 from tapology.rules.native import engine as native_engine
@@ -117,13 +117,14 @@ class PerftReport(Report):
     missing: list[str] = field(default_factory=list)
     stopped: str | None = None
     timeout: float | None = None
+    engine: tuple[str, str] = ("python", "")
 
     @property
     def exit_code(self) -> int:  # type: ignore[override]
         return stop_exit(self.stopped)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"depth": self.depth, "nodes": self.nodes}
+        out: dict[str, Any] = {"depth": self.depth, "nodes": self.nodes, **engine_json(self.engine)}
         if self.divided is not None:
             out["divide"] = {label: n for label, n in self.divided}
         if not self.complete:
@@ -144,6 +145,7 @@ class PerftReport(Report):
             lines.append(f"perft {self.depth}: at least {self.nodes} ({stop_text(self.stopped, self.timeout)}; "
                          f"{self.tasks_done} of {self.tasks} tasks done, about {self.estimate or 0:.3g} estimated; "
                          f"first turns not finished: {' '.join(self.missing) or 'none'}){took}")
+        lines.append(engine_text(self.engine))
         return "\n".join(lines)
 
 
@@ -194,7 +196,7 @@ def perft_report(spec: str, depth: int, board: str | None = None, position: str 
                            missing=[t.label for t in g.perft_turns(pos)])
     return PerftReport(depth, run.nodes, time.perf_counter() - t0, run.divided if by_first_turn else None,
                        run.complete, estimate, run.tasks, run.done, run.executor, run.missing,
-                       lim.stopped(run.complete), timeout)
+                       lim.stopped(run.complete), timeout, engine_of(g, perft=True))
 
 
 @dataclass

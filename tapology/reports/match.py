@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from tapology.adapters.match import MatchResult, Tally, run_match
+from tapology.games.registry import load_game
 from tapology.parallel import Executor, Progress, check_timeout, time_limit
-from tapology.reports.base import Report, stop_exit, stop_text
+from tapology.reports.base import Report, engine_json, engine_of, engine_text, stop_exit, stop_text
 
 
 @dataclass
@@ -18,6 +19,7 @@ class MatchReport(Report):
     result: MatchResult
     stopped: str | None = None
     timeout: float | None = None
+    engine: tuple[str, str] = ("python", "")
 
     @property
     def exit_code(self) -> int:  # type: ignore[override]
@@ -29,7 +31,7 @@ class MatchReport(Report):
                 "played": r.total.games, "a_results": r.total.to_json(), "a_first": r.first.to_json(),
                 "a_second": r.second.to_json(), "plies": r.plies, "mcts": r.engine, "executor": r.executor,
                 "seconds": round(r.seconds, 3), "complete": r.complete,
-                **({} if r.complete else {"stopped": self.stopped or "interrupted"})}
+                **engine_json(self.engine), **({} if r.complete else {"stopped": self.stopped or "interrupted"})}
 
     def text(self) -> str:
         r = self.result
@@ -51,7 +53,7 @@ class MatchReport(Report):
                  line("A second", r.second),
                  f"{r.total.games} games, {r.plies} plies in {r.seconds:.1f} s on {r.executor}"
                  + ("" if r.complete else f" ({stop_text(self.stopped or 'interrupted', self.timeout)}: "
-                                          f"{r.total.games} of {r.games} games played)")]
+                                          f"{r.total.games} of {r.games} games played)"), engine_text(self.engine)]
         return "\n".join(lines)
 
 
@@ -68,4 +70,4 @@ def match_report(game: str, board: str | None, a: str, b: str, games: int = 200,
     with time_limit(timeout) as lim:
         res = run_match(game, board, a, b, games, seed=seed, swap=swap, engine=engine, max_plies=max_plies,
                         progress=progress, ex=ex)
-    return MatchReport(res, lim.stopped(res.complete), timeout)
+    return MatchReport(res, lim.stopped(res.complete), timeout, engine_of(load_game(game, board).game))

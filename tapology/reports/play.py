@@ -24,14 +24,16 @@ from tapology.files import read_stream, read_text
 from tapology.games.kinrow import MAX_TILES as KINROW_TILES
 from tapology.games.kinrow import kinrow_k
 from tapology.games.registry import LoadedGame, load_game
+from tapology.games.verify import Finding, lines_of_game, static_checks
 from tapology.limits import check
 from tapology.parallel import Executor, check_timeout, time_limit
-from tapology.play import referee as ref
-from tapology.play.ai import SEARCHES, Agent, make_agent, parse_player, parse_strength
-from tapology.play.chessplay import chess_game
-from tapology.play.reach import ReachResult, reach_game, reach_kinrow, reach_z3
-from tapology.play.session import RECORD_FORMAT, GameRecord, PlaySession, autosave_path, check_record_target
-from tapology.play.solve import (
+from tapology.play.analysis.reach import ReachResult, reach_game, reach_kinrow, reach_z3
+from tapology.play.playing import referee as ref
+from tapology.play.playing.ai import SEARCHES, Agent, make_agent, parse_player, parse_strength
+from tapology.play.playing.chessplay import chess_game
+from tapology.play.playing.session import RECORD_FORMAT, GameRecord, PlaySession, autosave_path, check_record_target
+from tapology.play.playing.transcript import read_transcript
+from tapology.play.solving.solve import (
     SolvePlan,
     SolveResult,
     game_plan,
@@ -40,9 +42,7 @@ from tapology.play.solve import (
     solve_game,
     solve_kinrow,
 )
-from tapology.play.transcript import read_transcript
-from tapology.play.verify import Finding, lines_of_game, static_checks
-from tapology.reports.base import UNDECIDED, Report, stop_exit, stop_text
+from tapology.reports.base import UNDECIDED, Report, engine_json, engine_of, engine_text, stop_exit, stop_text
 
 StageProgress = Callable[[str, int, int], None]  # (stage, done, total)
 DEFAULT_MOVE_TIME = 10.0  # seconds a computer player searches a move for, unless told otherwise
@@ -158,6 +158,7 @@ class SolveReport(Report):
     stopped: str | None = None
     timeout: float | None = None
     plan: SolvePlan | None = None
+    engine: tuple[str, str] = ("python", "")
 
     @property
     def exit_code(self) -> int:  # type: ignore[override]
@@ -166,7 +167,7 @@ class SolveReport(Report):
         return stop_exit(self.stopped or "interrupted")
 
     def to_json(self) -> dict[str, Any]:
-        out = self.result.to_json()
+        out = self.result.to_json() | engine_json(self.engine)
         if not self.timings:
             del out["seconds"]
         if not self.result.complete:
@@ -185,7 +186,7 @@ class SolveReport(Report):
                     f"{res.positions:,} positions{classes} explored")
             if self.plan is not None:
                 line += f"; the whole: at most {self.plan.bound:.3g} positions"
-            return line
+            return line + "\n" + engine_text(self.engine)
         lines = [f"{res.game} on {res.board}: {res.to_json()['value']} in {res.plies} plies",
                  f"positions {res.positions:,} (terminal {res.terminal_positions:,}); games {res.games:,} ("
                  + ", ".join(f"{p} {v:,}" for p, v in res.wins.items()) + f", draws {res.draws:,})"]
@@ -193,6 +194,7 @@ class SolveReport(Report):
             took = f"{res.seconds:.2f} s " if self.timings else ""
             lines.append(f"symmetry: {res.group} group of order {res.symmetries}, {res.classes:,} classes; "
                          f"{took}({res.method})")
+        lines.append(engine_text(self.engine))
         return "\n".join(lines)
 
 
@@ -239,7 +241,7 @@ def solve_report(game: str, board: str | None = None, symmetry: bool | None = No
             res = SolveResult(lg.name, lg.board_name, None, None, 0, 0, 0, {p: 0 for p in lg.game.players}, 0,
                               complete=False)
     res.game = lg.name
-    return SolveReport(res, lim.stopped(res.complete), timeout, sp)
+    return SolveReport(res, lim.stopped(res.complete), timeout, sp, engine_of(lg.game))
 
 
 # ---- referee -------------------------------------------------------------------------------------

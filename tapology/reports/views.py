@@ -17,8 +17,8 @@ from tapology.games.registry import open_game, open_position
 from tapology.model.atlas import Atlas
 from tapology.model.walker import Path as WalkPath
 from tapology.model.walker import parse_moves, start_walker, walk_path
-from tapology.play.session import GameRecord, replay
-from tapology.play.transcript import state_names
+from tapology.play.playing.session import GameRecord, replay
+from tapology.play.playing.transcript import state_names
 from tapology.render.fov import field_of_view, opaque_states
 from tapology.render.net import board_net, net_ascii, net_svg
 from tapology.render.position import position_drawing

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import copy
 from collections import OrderedDict
+from collections.abc import Sequence
 from functools import cached_property
+from typing import Protocol
 
 from tapology.errors import GameError, PositionError, RuleError, TapologyError, TurnError
 from tapology.game import Position, Turn
@@ -26,7 +28,7 @@ from tapology.rules.cache import restore as restore_tables
 from tapology.rules.chains import Chains, Found
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import Claim, EndRules, Score, Situation, end_text
-from tapology.rules.labels import Notation, path_label, unique_labels
+from tapology.rules.labels import path_label, unique_labels
 from tapology.rules.maximum import keep_most
 from tapology.rules.model import Initial, RuleSet
 from tapology.rules.native import ready as native_ready
@@ -45,6 +47,19 @@ def _fast_with_states(board: Board, states: tuple[int, ...]) -> Board:
     b = copy.copy(board)
     object.__setattr__(b, "states", states)
     return b
+
+
+class Notation(Protocol):
+    """A game's own way of naming turns (used instead of tile paths where it gives a name): the engine's plug-in, so
+    it lives beside :class:`RuleGame`, which calls it (chess's :class:`~tapology.games.chess.ChessNotation`)."""
+
+    def label(self, game: RuleGame, pos: Position, key: Key, found: Found) -> str | None:
+        """The turn's name, or None to use the tile path."""
+        ...
+
+    def parse(self, game: RuleGame, pos: Position, text: str, turns: Sequence[Turn]) -> Turn | None:
+        """The turn ``text`` names in another spelling (SAN, say), or None."""
+        ...
 
 
 class RuleGame:
@@ -204,6 +219,9 @@ class RuleGame:
     def make_position(self, board: Board, states, frames, to_move: int, ply: int,
                       counters: tuple[int, ...] | None = None) -> Position:
         """A position value with canonical frames (frames dropped for pieces that carry none); counters start at 0."""
+        if not 0 <= to_move < len(self.players):
+            raise PositionError(f"{self.name}: to_move {to_move!r} is not a player (0..{len(self.players) - 1}: "
+                                f"{', '.join(self.players)})")
         comp = self.compiled(board)
         fr: tuple[int, ...] = ()
         if self.rules.oriented:
@@ -485,8 +503,28 @@ class RuleGame:
             got = self.notation.parse(self, pos, text, turns)
             if got is not None:
                 return got
-        shown = ", ".join(t.label for t in turns[:12]) + (" …" if len(turns) > 12 else "")
-        raise TurnError(f"turn {label!r} is not legal here (legal: {shown or 'none, the game is over'})")
+        if not turns and self.outcome(pos) is not None:
+            raise TurnError("the game was already over")
+        shown = ", ".join(t.label for t in turns[:12]) + (", …" if len(turns) > 12 else "")
+        raise TurnError(f"{text!r} is not a legal turn of {self.players[pos.to_move]} here (legal: {shown or 'none'})")
+
+    tile_claims = False  # turns move, place and tape: menus number them
+
+    def end_reason(self, pos: Position) -> str:
+        """"" : the outcome (a score per player) says how a rule set's game ended."""
+        return ""
+
+    def win_detail(self, pos: Position, player: str) -> str:
+        """"": a rule set's win is its end rule's, which the outcome does not name."""
+        return ""
+
+    def drawn_early(self, pos: Position) -> bool:
+        """False: the rule engine does not look ahead for dead positions."""
+        return False
+
+    def intro(self) -> str:
+        """""."""
+        return ""
 
     # ---- perft ------------------------------------------------------------------------------
     def perft(self, pos: Position, depth: int, rbg: bool = False) -> int:

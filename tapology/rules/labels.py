@@ -4,32 +4,16 @@ The tiles the moving piece visits, joined by ``-`` (``x`` after a move of class 
 e.g. ``22x15x6``; a slide names only where it ends; a turn that moves no piece is named by its
 origin tile (``5``); a taping is ``tape 1.up=3.right`` (``~`` when flipped).  Where two turns
 would share a label, ``=STATE`` (what ends on the last tile) and then ``#n`` are appended.  A
-:class:`Notation` (chess's UCI, say) may name turns its own way and read other spellings.
+game's :class:`~tapology.rules.engine.Notation` (chess's UCI, say) may name turns its own way and read other
+spellings: the engine asks it first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
 
-from tapology.game import Position, Turn
 from tapology.rules.chains import Found
 from tapology.rules.compiled import Compiled, Key
-
-if TYPE_CHECKING:
-    from tapology.rules.engine import RuleGame
-
-
-class Notation(Protocol):
-    """A game's own way of naming turns (used instead of tile paths where it gives a name)."""
-
-    def label(self, game: RuleGame, pos: Position, key: Key, found: Found) -> str | None:
-        """The turn's name, or None to use the tile path."""
-        ...
-
-    def parse(self, game: RuleGame, pos: Position, text: str, turns: Sequence[Turn]) -> Turn | None:
-        """The turn ``text`` names in another spelling (SAN, say), or None."""
-        ...
 
 
 def path_label(comp: Compiled, key: Key, found: Found) -> str:

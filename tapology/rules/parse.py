@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from tapology.errors import LimitError, RuleError, TapologyError
-from tapology.files import read_text
-from tapology.limits import LIMITS, check_data_depth, check_nesting, limit
+from tapology.errors import RuleError, TapologyError
+from tapology.files import parse_toml, read_text
+from tapology.limits import LIMITS, limit
 from tapology.model.grid import ReferenceGrid, get_grid
 from tapology.model.group import Cell
 from tapology.model.lines import line_vectors
@@ -149,16 +148,7 @@ class _Reader:
         text = text.removeprefix("\ufeff")
         self.where = _Where(text, source)
         self.source = source
-        try:
-            check_nesting(text, source)
-            self.data = tomllib.loads(text)
-            check_data_depth(self.data, source)
-        except tomllib.TOMLDecodeError as exc:
-            raise RuleError(f"{source}: not valid TOML: {exc}") from None
-        except LimitError as exc:
-            raise RuleError(str(exc)) from None
-        except ValueError as exc:  # an integer too long to convert
-            raise RuleError(f"{source}: not valid TOML: {exc}") from None
+        self.data = parse_toml(text, source, RuleError)
 
     def run(self) -> RuleSet:
         d, w = self.data, self.where

@@ -16,19 +16,43 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from tapology.errors import RuleError
-from tapology.game import Position
+from tapology.game import Position, Turn
+from tapology.model.board import Board
 from tapology.rules.chains import Chains, Found, Path
 from tapology.rules.compiled import Compiled, Key
-from tapology.rules.ends import Situation
+from tapology.rules.ends import EndRules, Situation
 from tapology.rules.kernel import KernelSet
 from tapology.rules.maximum import count_of, keep_most
+from tapology.rules.model import RuleSet
 from tapology.rules.native import perft as native_perft
 
-if TYPE_CHECKING:
-    from tapology.rules.engine import RuleGame
+
+class RuleGame(Protocol):
+    """What perft reads of :class:`tapology.rules.engine.RuleGame` (its tables, tile codes and strict end rules): the
+    counting sits below the engine, which calls it, and names the engine's internals it relies on here."""
+
+    name: str
+    rules: RuleSet
+    players: tuple[str, ...]
+    h: int
+    strict_ends: EndRules
+    mandatory: frozenset[str]
+    royal_values: frozenset[int]
+
+    def chains(self, board: Board) -> Chains:
+        """The chain walker of a board (compiled once)."""
+        ...
+
+    def codes(self, pos: Position) -> list[int]:
+        """A position's tile codes."""
+        ...
+
+    def perft_turns(self, pos: Position) -> list[Turn]:
+        """The legal turns, optional end rules left out."""
+        ...
 
 _KERNELS: weakref.WeakKeyDictionary[Compiled, KernelSet] = weakref.WeakKeyDictionary()
 

@@ -18,13 +18,11 @@ whether or not the file says ``frames = { p = 2 }``.
 
 from __future__ import annotations
 
-import tomllib
 from typing import TYPE_CHECKING, Any
 
-from tapology.errors import LimitError, PositionError
-from tapology.files import read_text
+from tapology.errors import PositionError
+from tapology.files import parse_toml, read_text
 from tapology.game import Position
-from tapology.limits import check_data_depth, check_nesting
 
 if TYPE_CHECKING:
     from tapology.rules.engine import RuleGame
@@ -35,16 +33,7 @@ KEYS = {"board", "to_move", "ply", "layout", "tiles", "frames", "counters"}
 def read_position_file(path: str) -> dict[str, Any]:
     """The raw table of a position file; :class:`PositionError` naming the file otherwise."""
     text = read_text(path, "position file", PositionError)
-    try:
-        check_nesting(text, path)
-        data = tomllib.loads(text)
-        check_data_depth(data, path)
-    except tomllib.TOMLDecodeError as exc:
-        raise PositionError(f"{path}: not valid TOML: {exc}") from None
-    except LimitError as exc:
-        raise PositionError(str(exc)) from None
-    except ValueError as exc:  # an integer too long to convert
-        raise PositionError(f"{path}: not valid TOML: {exc}") from None
+    data = parse_toml(text, path, PositionError)
     bad = sorted(set(data) - KEYS)
     if bad:
         raise PositionError(f"{path}: unknown key {bad[0]!r} (known: {', '.join(sorted(KEYS))})")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 import z3
 
@@ -471,6 +471,20 @@ def _normal_forms(board: Board) -> list[list[int]]:
     return out
 
 
+def _glue_of(mdl: Any, K: list, T: list, R: list, tc: list, rc: list, h: int) -> list[tuple[int, ...]]:
+    """The gluing table a z3 model gives (``K``: side glued, ``T``: to which tile, ``R``: with which turn)."""
+    glue = []
+    for kt, tt, rt in zip(K, T, R, strict=True):
+        row = []
+        for k, t, r in zip(kt, tt, rt, strict=True):
+            if z3.is_true(mdl.eval(k, model_completion=True)):
+                row.append(tc.index(mdl.eval(t, model_completion=True)) * h + rc.index(mdl.eval(r, model_completion=True)))
+            else:
+                row.append(-1)
+        glue.append(tuple(row))
+    return glue
+
+
 def z3_boards(req: Request, limit: int | None = None, deadline: float | None = None,
               progress: Progress | None = None) -> Result:
     """Boards meeting ``req`` up to isomorphism, found by z3 with symmetry breaking (see module doc)."""
@@ -524,18 +538,7 @@ def z3_boards(req: Request, limit: int | None = None, deadline: float | None = N
             if r == z3.unsat:
                 res.complete = True
                 break
-            mdl = s.model()
-            glue = []
-            for t in range(n):
-                row = []
-                for d in range(m):
-                    if z3.is_true(mdl.eval(K[t][d], model_completion=True)):
-                        u = tc.index(mdl.eval(T[t][d], model_completion=True))
-                        o = rc.index(mdl.eval(R[t][d], model_completion=True))
-                        row.append(u * h + o)
-                    else:
-                        row.append(-1)
-                glue.append(tuple(row))
+            glue = _glue_of(s.model(), K, T, R, tc, rc, h)
             b = Board(grid, req.domain, start.tiles, start.states, tuple(glue), start.extra)
             # block this table, and (without a base) every normal form of its isomorphism class
             tables = [[c for row in glue for c in row]]

@@ -28,9 +28,9 @@ from tapology.games.registry import SHIPPED, LoadedGame, load_game
 from tapology.model.atlas import Atlas
 from tapology.model.builtins import is_builtin
 from tapology.model.tape import side_fact
-from tapology.play.ai import SEARCHES, Agent, make_agent, parse_player
-from tapology.play.session import RECORD_FORMAT, GameRecord, replay
-from tapology.play.transcript import position_json, state_names
+from tapology.play.playing.ai import SEARCHES, Agent, make_agent, parse_player
+from tapology.play.playing.session import RECORD_FORMAT, GameRecord, replay
+from tapology.play.playing.transcript import position_json, state_names
 from tapology.rules.engine import RuleGame
 from tapology.web.shapes import board_tiles, grid_shapes
 from tapology.web.workshop import StaleError, cover_view
@@ -106,7 +106,7 @@ def make_seat(lg: LoadedGame, who: str, where: str, seed: int | None) -> Agent |
                           f"alphabeta:D or mcts:N, with @SECONDS): {exc}") from None
     if spec.kind not in SEARCHES:
         return make_agent(lg.game, spec.budget, seed, MOVE_TIME)
-    from tapology.play.ai import make_search_agent  # the search players: only when one is asked for
+    from tapology.play.playing.ai import make_search_agent  # the search players: only when one is asked for
 
     if spec.seconds is None:
         spec = parse_player(f"{w}@{MOVE_TIME:g}", where)

@@ -9,9 +9,12 @@ Compare (part of the normal test run)::
 
     python -m pytest tests/test_golden.py
 
-Rewrite every file after a deliberate change of output (then read the diff before committing)::
+Rewrite every file after a deliberate change of output::
 
     python -m tests.golden --update            # or: python -m pytest tests/test_golden.py --update-golden
+
+Both print the diff of every file they changed and fail (exit 1, failed tests) when anything changed: read the
+diff, and the next run without ``--update`` passes once the files are as intended.
 
 ``python -m tests.golden`` without ``--update`` lists the cases whose output differs.
 """
@@ -19,6 +22,7 @@ Rewrite every file after a deliberate change of output (then read the diff befor
 from __future__ import annotations
 
 import contextlib
+import difflib
 import io
 import json
 import os
@@ -161,23 +165,34 @@ def differences(cases: list[Case] | None = None) -> list[str]:
     return bad
 
 
-def update() -> list[str]:
-    """Rewrite every golden file and the exit codes; the files that changed."""
+def _diff(name: str, old: str, new: str) -> str:
+    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                        f"a/tests/golden/{name}", f"b/tests/golden/{name}"))
+
+
+def update() -> dict[str, str]:
+    """Rewrite every golden file and the exit codes; {file: unified diff} of what changed (a file no case names is
+    removed, its diff shows the loss).  The caller shows the diffs and fails, so that a change is read before it is
+    committed."""
     codes: dict[str, int] = {}
-    changed = []
+    changed: dict[str, str] = {}
     old = expected_codes()
     for case in CASES:
         for mode in case.modes:
             code, out = run(case, mode)
             p = case.path(mode)
-            if not p.exists() or p.read_text() != out or old.get(case.key(mode)) != code:
-                changed.append(case.key(mode))
+            before = p.read_text() if p.exists() else ""
+            key = case.key(mode)
+            if before != out:
+                changed[key] = _diff(p.name, before, out)
+            if old.get(key) != code:
+                changed[key] = changed.get(key, "") + f"exit code of {key}: {old.get(key)} -> {code}\n"
             p.write_text(out)
-            codes[case.key(mode)] = code
+            codes[key] = code
     CODES.write_text(json.dumps(codes, indent=2, sort_keys=True) + "\n")
     known = {case.key(m) for case in CASES for m in case.modes}
-    for stale in HERE.glob("*.*"):
+    for stale in sorted(HERE.glob("*.*")):
         if stale.suffix in (".txt", ".json") and stale.name != CODES.name and stale.name not in known:
+            changed[f"{stale.name} (removed)"] = _diff(stale.name, stale.read_text(), "")
             stale.unlink()
-            changed.append(f"{stale.name} (removed)")
     return changed

@@ -10,8 +10,13 @@ from tests.golden import differences, update
 def main(argv: list[str]) -> int:
     if argv == ["--update"]:
         changed = update()
-        print("\n".join(changed) if changed else "golden files unchanged")
-        return 0
+        if not changed:
+            print("golden files unchanged")
+            return 0
+        for name, diff in changed.items():
+            print(f"changed: {name}\n{diff}")
+        print(f"{len(changed)} golden files rewritten: read the diff above, then run without --update")
+        return 1
     if argv:
         print("usage: python -m tests.golden [--update]", file=sys.stderr)
         return 2

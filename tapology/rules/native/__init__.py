@@ -282,6 +282,12 @@ def why_not(chains: Chains, perft: bool = False) -> str:
     return eng.perft_reason if perft else ""
 
 
+def engine_used(chains: Chains, perft: bool = False) -> tuple[str, str]:
+    """Which engine runs this rule set on this board (``perft``: its count): ("native", "") or ("python", why)."""
+    why = why_not(chains, perft)
+    return ("python", why) if why else ("native", "")
+
+
 def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True) -> int | None:
     """Leaf turns at ``depth`` >= 1 below a position given by its codes, or None when the native engine cannot
     count them (the caller counts in Python); ``bulk=False`` makes every leaf turn rather than counting it."""

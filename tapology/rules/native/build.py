@@ -1,10 +1,14 @@
-"""Compiling the native engine with cffi (API mode) into a cache directory, once per source and interpreter.
+"""Compiling the native engine with cffi (API mode): at install time into the package, else on first use into a cache.
 
-The module is named after a hash of ``engine.h``, ``engine.c``, the compiler flags, the Python
-version and the cffi version, and lives in ``<cache>/native`` (``$TAPOLOGY_CACHE``, else
-``$XDG_CACHE_HOME/tapology``, else ``~/.cache/tapology``).  It is built in a temporary directory beside its final place and
-moved there with one atomic rename, so processes building at the same time never see a half-written
-file.  ``TAPOLOGY_NATIVE_CFLAGS`` adds compiler flags (``-fsanitize=address,undefined`` for a
+The module is named after a hash of ``engine.h``, ``engine.c`` and the compiler flags (the file name's
+extension suffix carries the Python ABI).  ``pip install`` builds it beside this file (``setup.py``
+runs :data:`ffi`, the cffi build step); where that did not happen (a source checkout, a changed
+``engine.c``, extra flags) :func:`load` compiles it on first use into ``<cache>/native``
+(``$TAPOLOGY_CACHE``, else ``$XDG_CACHE_HOME/tapology``, else ``~/.cache/tapology``), in a temporary
+directory beside its final place and moved
+there with one atomic rename, so processes building at the same time never see a half-written file.
+The compiler's output is kept in ``last-build.log`` there, and a failed build's error ends with its
+last lines.  ``TAPOLOGY_NATIVE_CFLAGS`` adds compiler flags (``-fsanitize=address,undefined`` for a
 checking build; they are part of the hash).
 """
 
@@ -37,14 +41,30 @@ def _extra_flags() -> list[str]:
     return shlex.split(os.environ.get("TAPOLOGY_NATIVE_CFLAGS", ""))
 
 
-def module_name(cffi_version: str) -> str:
-    """The module's name: a hash of everything that changes the compiled file."""
+def module_name(cffi_version: str = "") -> str:
+    """The module's name: a hash of the sources and flags (and of ``cffi_version`` when given; the ABI is in the file
+    name's suffix)."""
     h = hashlib.sha256()
     for part in ((HERE / "engine.h").read_bytes(), (HERE / "engine.c").read_bytes(), " ".join(FLAGS + _extra_flags()).encode(),
-                 sys.version.encode(), cffi_version.encode()):
+                 cffi_version.encode()):
         h.update(part)
         h.update(b"\0")
     return f"_tapology_native_{h.hexdigest()[:20]}"
+
+
+def make_ffi(name: str):  # -> cffi.FFI
+    """The cffi builder of the engine under ``name``."""
+    import cffi
+
+    ffi = cffi.FFI()
+    ffi.cdef((HERE / "engine.h").read_text())
+    extra = _extra_flags()
+    ffi.set_source(name, (HERE / "engine.c").read_text(), include_dirs=[str(HERE)], extra_compile_args=FLAGS + extra,
+                   extra_link_args=extra)
+    return ffi
+
+
+LOG_TAIL = 12  # lines of the compiler's output a failed build's error ends with
 
 
 def _import(name: str, path: Path) -> ModuleType:
@@ -60,24 +80,38 @@ def _import(name: str, path: Path) -> ModuleType:
 def load() -> ModuleType:
     """The compiled module (``.ffi``, ``.lib``), built on first use; raises when cffi or a C compiler is missing.
     Cost: one C compile (about a second) the first time, an import after."""
-    import cffi
-
-    name = module_name(cffi.__version__)
-    out = cache_dir()
+    name = module_name()
+    for ext in importlib.machinery.EXTENSION_SUFFIXES:  # built by pip install (setup.py; cffi uses the stable ABI)
+        installed = HERE / f"{name}{ext}"
+        if installed.exists():
+            return _import(name, installed)
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    out = cache_dir()
     final = out / f"{name}{suffix}"
     if final.exists():
         return _import(name, final)
     out.mkdir(parents=True, exist_ok=True)
-    ffi = cffi.FFI()
-    ffi.cdef((HERE / "engine.h").read_text())
-    extra = _extra_flags()
-    ffi.set_source(name, (HERE / "engine.c").read_text(), include_dirs=[str(HERE)], extra_compile_args=FLAGS + extra,
-                   extra_link_args=extra)
-    with tempfile.TemporaryDirectory(dir=out, prefix=".build-") as tmp, _quiet(Path(tmp) / "log"):
-        built = ffi.compile(tmpdir=tmp, verbose=False)
+    ffi = make_ffi(name)
+    with tempfile.TemporaryDirectory(dir=out, prefix=".build-") as tmp:
+        log = Path(tmp) / "log"
+        try:
+            with _quiet(log):
+                built = ffi.compile(tmpdir=tmp, verbose=True)
+        except Exception as exc:
+            kept = out / "last-build.log"
+            text = log.read_text(errors="replace") if log.exists() else ""
+            with contextlib.suppress(OSError):
+                os.replace(log, kept)
+            tail = " | ".join(line.strip() for line in text.strip().splitlines()[-LOG_TAIL:] if line.strip())
+            raise BuildError(f"{type(exc).__name__}: {exc} (compiler log {kept}; it ends: {tail or 'empty'})") from None
         os.replace(built, final)
+        with contextlib.suppress(OSError):
+            os.replace(log, out / "last-build.log")
     return _import(name, final)
+
+
+class BuildError(RuntimeError):
+    """The C compile failed; the message ends with the compiler log's last lines."""
 
 
 @contextlib.contextmanager

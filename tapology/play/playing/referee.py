@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from tapology.errors import TapologyError
-from tapology.game import Game, Position, Turn
+from tapology.game import ClaimGame, Game, Position, Turn
 from tapology.games.chess import position_from_fen, read_pgn
-from tapology.games.kinrow import PLAYERS, KInARow, bits, popcount
-from tapology.play.chessplay import chess_ending, san_of
-from tapology.play.reasons import why_illegal
-from tapology.play.transcript import Entry, state_names
+from tapology.games.kinrow import PLAYERS, bits, popcount
+from tapology.play.playing.chessplay import chess_ending, san_of
+from tapology.play.playing.reasons import why_illegal
+from tapology.play.playing.transcript import Entry, state_names
 from tapology.rules.engine import RuleGame
 
 
@@ -38,11 +38,11 @@ def _tile_list(game: Game, tiles: Sequence[int]) -> str:
     return ", ".join(ids[t] for t in tiles)
 
 
-def _line_text(game: KInARow, idx: int) -> str:
+def _line_text(game: ClaimGame, idx: int) -> str:
     return "-".join(game.board.tiles[t] for t in game.lines[idx])
 
 
-def _over_reason(game: KInARow, x: int, o: int) -> str | None:
+def _over_reason(game: ClaimGame, x: int, o: int) -> str | None:
     st = game.status(x, o)
     if not st.over:
         return None
@@ -52,7 +52,7 @@ def _over_reason(game: KInARow, x: int, o: int) -> str | None:
     return "the game was already over: the board is full"
 
 
-def kinrow_transition(game: KInARow, prev: Position, nxt: Position) -> Verdict:
+def kinrow_transition(game: ClaimGame, prev: Position, nxt: Position) -> Verdict:
     """:func:`valid_transition` for a k-in-a-row game, on bitmasks.  Cost O(n + lines)."""
     if prev.board.glue != nxt.board.glue or prev.board.extra != nxt.board.extra:
         return Verdict(False, "the board's gluing changed: a claim does not tape")
@@ -120,7 +120,7 @@ def _describe_change(game: Game, prev: Position, nxt: Position, ply_step: int = 
 
 def valid_transition(game: Game, prev: Position, nxt: Position) -> Verdict:
     """Is ``nxt`` reached from ``prev`` by exactly one legal turn of the player to move?  Pure."""
-    if isinstance(game, KInARow):
+    if isinstance(game, ClaimGame):
         return kinrow_transition(game, prev, nxt)
     if len(prev.states) != len(nxt.states):
         return Verdict(False, f"the next position has {len(nxt.states)} tiles, the previous {len(prev.states)}")
@@ -138,36 +138,18 @@ def valid_transition(game: Game, prev: Position, nxt: Position) -> Verdict:
 
 
 def apply_turn(game: Game, pos: Position, label: str) -> tuple[Turn | None, str]:
-    """The turn with this label at ``pos``, or None and why not."""
-    out = game.outcome(pos)
-    if out is not None:
-        if isinstance(game, KInARow):
-            x, o = game.masks_of(pos)
-            return None, _over_reason(game, x, o) or "the game was already over"
-        return None, "the game was already over"
-    turns = game.turns(pos)
-    for t in turns:
+    """The turn with this label (or another spelling the game reads) at ``pos``, or None and why not."""
+    if game.outcome(pos) is not None:
+        why = game.end_reason(pos)
+        return None, f"the game was already over: {why}" if why else "the game was already over"
+    for t in game.turns(pos):
         if t.label == label:
             return t, ""
-    if isinstance(game, KInARow):
-        tile = game.label_index.get(label)
-        if tile is None:
-            return None, f"{label!r} is not a tile of the board"
-        x, o = game.masks_of(pos)
-        who = "X" if x >> tile & 1 else "O"
-        return None, f"tile {label} is already taken by {who}"
-    parse = getattr(game, "parse_turn", None)  # the rule engine also reads other spellings (tapes, SAN)
-    if callable(parse):
-        try:
-            return parse(pos, label), ""
-        except TapologyError as exc:
-            if "ambiguous" in str(exc):
-                return None, str(exc)
-    reason = why_illegal(game, pos, label)  # the engine's reason: no piece there, pinned, in check, …
-    if reason is not None:
-        return None, f"{label}: {reason}"
-    shown = ", ".join(t.label for t in turns[:12]) + (", …" if len(turns) > 12 else "")
-    return None, f"{label!r} is not a legal turn of {game.players[pos.to_move]} here (legal: {shown})"
+    try:
+        return game.parse_turn(pos, label), ""
+    except TapologyError as exc:
+        reason = None if "ambiguous" in str(exc) else why_illegal(game, pos, label)  # the engine's reason: pinned, …
+        return None, f"{label}: {reason}" if reason is not None else str(exc)
 
 
 @dataclass
@@ -210,7 +192,7 @@ def referee(game: Game, entries: Sequence[Entry], *, any_start: bool = False) ->
         if e.position is not None and first:
             first = False
             p = e.position
-            if not e.to_move_given and not isinstance(game, KInARow):
+            if not e.to_move_given and not game.tile_claims:
                 p = Position(p.board, start.to_move, p.extra, p.ply)
             if not any_start and p.bare() != start.bare():  # a transcript holds no counters: compare the rest
                 return RefereeReport(False, 0, 0, e.line, "the transcript does not start at the start position "

@@ -30,7 +30,7 @@ from typing import Any
 
 from tapology.errors import PredicateError, TapologyError
 from tapology.game import Position
-from tapology.play.predicate import Node, term_names, to_z3
+from tapology.play.analysis.predicate import Node, term_names, to_z3
 from tapology.rules.compiled import App, Compiled
 from tapology.rules.engine import RuleGame
 

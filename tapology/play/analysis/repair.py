@@ -38,8 +38,8 @@ from typing import Any
 from tapology.game import Game
 from tapology.games.kinrow import kinrow_of_rules
 from tapology.games.registry import LoadedGame, notation_of
-from tapology.play.properties import PROVED, REFUTED, UNKNOWN, PropertiesResult, check_properties
-from tapology.play.statespace import Progress
+from tapology.play.analysis.properties import PROVED, REFUTED, UNKNOWN, PropertiesResult, check_properties
+from tapology.play.solving.statespace import Progress
 from tapology.rules.engine import RuleGame
 from tapology.rules.model import COPY, EndRule, RuleSet, TapeRule
 

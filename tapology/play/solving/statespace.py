@@ -26,11 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tapology.errors import ReachError
-from tapology.game import Game, Position, Turn
-from tapology.games.kinrow import KInARow
-from tapology.play.solve import canon_one, key_luts
-from tapology.play.symmetry import game_symmetries
-from tapology.play.transcript import position_json
+from tapology.game import ClaimGame, Game, Position, Turn
+from tapology.play.playing.transcript import position_json
+from tapology.play.solving.solve import canon_one, key_luts
+from tapology.play.solving.symmetry import game_symmetries
 from tapology.rules.engine import RuleGame
 from tapology.rules.model import EndRule
 
@@ -68,7 +67,7 @@ class Space:
 class KinrowSpace(Space):
     """A k-in-a-row game by bitmask keys, one per orbit of its symmetry group (``symmetry=False``: every position)."""
 
-    def __init__(self, game: KInARow, symmetry: bool = True) -> None:
+    def __init__(self, game: ClaimGame, symmetry: bool = True) -> None:
         super().__init__(game)
         self.kr = game
         n = game.n
@@ -113,7 +112,7 @@ class RuleSpace(Space):
 
 def space_of(game: Game, symmetry: bool = True) -> Space:
     """The space fitting a game: bitmask orbits for k-in-a-row, rule keys for the rule engine, positions otherwise."""
-    if isinstance(game, KInARow):
+    if isinstance(game, ClaimGame):
         return KinrowSpace(game, symmetry)
     if isinstance(game, RuleGame):
         return RuleSpace(game)

@@ -26,10 +26,9 @@ from typing import Any
 import numpy as np
 
 from tapology.errors import SolveError
-from tapology.game import Game, Position
-from tapology.games.kinrow import KInARow
+from tapology.game import ClaimGame, Game, Position
 from tapology.parallel import SERIAL, Executor, cached, run_tasks, shutdown
-from tapology.play.symmetry import Perm, game_symmetries
+from tapology.play.solving.symmetry import Perm, game_symmetries
 
 WIN = 1000  # score of a win in 0 plies; a win in d plies scores WIN - d
 VALUES = {1: "first player wins", 0: "draw", -1: "second player wins"}
@@ -171,7 +170,7 @@ def _any_line(masks: np.ndarray, lines: tuple[int, ...]) -> np.ndarray:
     return out
 
 
-def _decided_draws(game: KInARow, x: np.ndarray, o: np.ndarray, to_move: int) -> np.ndarray:
+def _decided_draws(game: ClaimGame, x: np.ndarray, o: np.ndarray, to_move: int) -> np.ndarray:
     """Vectorised :meth:`KInARow.dead_draw` for positions that are not over."""
     empties = game.n - np.bitwise_count(x | o).astype(np.int64)
     claims_x = (empties + 1) // 2 if to_move == 0 else empties // 2
@@ -190,7 +189,7 @@ class KinrowTable:
     in d plies; 0: draw).  Lookups canonicalise in plain Python: cost |G|·chunks.
     """
 
-    def __init__(self, game: KInARow, lut: np.ndarray, layers: list[np.ndarray], scores: list[np.ndarray]) -> None:
+    def __init__(self, game: ClaimGame, lut: np.ndarray, layers: list[np.ndarray], scores: list[np.ndarray]) -> None:
         self.game = game
         self.n = game.n
         self.lut = lut.tolist()
@@ -286,7 +285,7 @@ def _stabilisers_split(keys: np.ndarray, perms: list[Perm], ex: Executor) -> np.
     return np.concatenate([r[0] for r in out.results])  # type: ignore[index]
 
 
-def _layer_counts(game: KInARow, keys: np.ndarray, p: int, orbit: np.ndarray, term: np.ndarray, w: np.ndarray,
+def _layer_counts(game: ClaimGame, keys: np.ndarray, p: int, orbit: np.ndarray, term: np.ndarray, w: np.ndarray,
                   paths: np.ndarray) -> tuple[int, int, int, int, int, int, int, int]:
     """One layer's (classes, positions, terminal positions, games ending here, X wins, O wins, draws, decided
     draws)."""
@@ -304,7 +303,37 @@ def _layer_counts(game: KInARow, keys: np.ndarray, p: int, orbit: np.ndarray, te
 AUTO_SYMMETRY = 200_000  # reduce by symmetry when 3**n exceeds this (below it the group costs more than it saves)
 
 
-def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progress | None = None,
+def _ends(keys: np.ndarray, n: int, lines: tuple[int, ...], stop_at_line: bool, p: int) -> tuple[np.ndarray, np.ndarray]:
+    """Which positions of layer ``p`` are over, and their winner (-1 none, 0 X, 1 O; the last mover's line where both
+    have one)."""
+    low = (1 << n) - 1
+    x, o = keys & low, keys >> n
+    xw, ow = _any_line(x, lines), _any_line(o, lines)
+    full = (x | o) == low
+    term = xw | ow | full if stop_at_line else full
+    w = np.full(len(keys), -1, dtype=np.int8)
+    w[term & xw & ~ow] = 0
+    w[term & ow & ~xw] = 1
+    if stop_at_line:
+        w[term & xw & ow] = int(p % 2 == 0)  # the last mover's line
+    return term, w
+
+
+def _children(keys: np.ndarray, live: np.ndarray, n: int, p: int, perms: list[Perm], lut: np.ndarray,
+              ex: Executor | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(parent index, next layer, index of each child in it) of the live positions of layer ``p``; split into tasks on
+    ``ex`` for a big layer; KeyboardInterrupt when a task run was stopped."""
+    shift = 0 if p % 2 == 0 else n
+    if ex is not None and len(live) >= SPLIT_MIN:
+        got = _expand_split(keys, live, n, shift, perms, ex)
+        if got is None:
+            raise KeyboardInterrupt
+        return got
+    lpar, uniq, inv = expand(keys[live], n, shift, lut)
+    return live[lpar], uniq, inv
+
+
+def solve_kinrow(game: ClaimGame, *, symmetry: bool | None = None, progress: Progress | None = None,
                  board_name: str = "", keep_table: bool = False, ex: Executor = SERIAL,
                  low_memory: bool = False) -> SolveResult:
     """Solve a k-in-a-row game exactly, with game-tree counts.  Cost ~ (positions / |G|)·(n + |G|) numpy element steps.
@@ -331,7 +360,6 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
     order = len(perms)
     split = ex.kind != "serial"
     dtype: Any = np.int64 if n <= 20 else object
-    low = (1 << n) - 1
     lines = game.masks
     layers: list[np.ndarray] = [np.zeros(1, dtype=np.int64)]
     paths: list[np.ndarray] = [np.ones(1, dtype=dtype)]
@@ -343,19 +371,7 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
     try:
         for p in range(n + 1):
             keys = layers[p]
-            x, o = keys & low, keys >> n
-            xw, ow = _any_line(x, lines), _any_line(o, lines)
-            full = (x | o) == low
-            if game.stop_at_line:
-                term = xw | ow | full
-            else:
-                term = full
-            w = np.full(len(keys), -1, dtype=np.int8)
-            w[term & xw & ~ow] = 0
-            w[term & ow & ~xw] = 1
-            both = term & xw & ow
-            if game.stop_at_line:
-                w[both] = int(p % 2 == 0)  # the last mover's line
+            term, w = _ends(keys, n, lines, game.stop_at_line, p)
             # this layer's orbit sizes and counts, so that a stop keeps every layer counted so far
             stab = _stabilisers_split(keys, perms, ex) if split and len(keys) >= SPLIT_MIN else stabilisers(keys, lut)
             if stab is None:
@@ -368,16 +384,7 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
                 progress(f"layers: {p} marks, {row[0]:,} classes", p + 1, n + 1)
             if p == n:
                 break
-            live = np.nonzero(~term)[0]
-            shift = 0 if p % 2 == 0 else n
-            if split and len(live) >= SPLIT_MIN:
-                got = _expand_split(keys, live, n, shift, perms, ex)
-                if got is None:
-                    raise KeyboardInterrupt
-                par, uniq, inv = got
-            else:
-                lpar, uniq, inv = expand(keys[live], n, shift, lut)
-                par = live[lpar]
+            par, uniq, inv = _children(keys, np.nonzero(~term)[0], n, p, perms, lut, ex if split else None)
             nxt = np.zeros(len(uniq), dtype=dtype)
             np.add.at(nxt, inv, paths[p][par])
             if not low_memory:
@@ -407,16 +414,8 @@ def solve_kinrow(game: KInARow, *, symmetry: bool | None = None, progress: Progr
                 s[term & (w == 1 - mover)] = -WIN
                 if p < len(layers) - 1:
                     if low_memory:  # the edges again: the children of the live positions are exactly layer p + 1
-                        live = np.nonzero(~term)[0]
-                        shift = 0 if p % 2 == 0 else n
-                        if split and len(live) >= SPLIT_MIN:
-                            got = _expand_split(layers[p], live, n, shift, perms, ex)
-                            if got is None:
-                                raise KeyboardInterrupt
-                            par, _uniq, inv = got
-                        else:
-                            lpar, _uniq, inv = expand(layers[p][live], n, shift, lut)
-                            par = live[lpar]
+                        par, _uniq, inv = _children(layers[p], np.nonzero(~term)[0], n, p, perms, lut,
+                                                    ex if split else None)
                     else:
                         par, inv = edges[p]
                     best = np.full(len(s), -2 * WIN, dtype=np.int32)
@@ -489,7 +488,7 @@ class SolvePlan:
         return head + f"; {self.method}"
 
 
-def kinrow_plan(game: KInARow, symmetry: bool | None = None, board_name: str = "") -> SolvePlan:
+def kinrow_plan(game: ClaimGame, symmetry: bool | None = None, board_name: str = "") -> SolvePlan:
     """The layered solver's work on a k-in-a-row game: the positions per number of marks (lines ignored), divided
     by the symmetry group it will use; beyond reach past :data:`KINROW_REACH` classes or 31 tiles."""
     n = game.n

@@ -20,15 +20,15 @@ parses is checked for:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from tapology.errors import TapologyError
 from tapology.games.kinrow import game_lines
 from tapology.games.registry import LoadedGame
 from tapology.model.atlas import Atlas
-from tapology.rules.model import ANY, COPY, DONTCARE, OFF
+from tapology.rules.model import ANY, COPY, DONTCARE, OFF, RuleSet
 
 
 @dataclass(frozen=True)
@@ -59,14 +59,28 @@ def _is_subgroup(orients: tuple[int, ...], mul: Sequence[Sequence[int]], inv: Se
     return bool(s) and all(mul[a][b] in s for a in s for b in s) and all(inv[a] in s for a in s)
 
 
+Emit: TypeAlias = Callable[[str, str, str, int, str], None]  # (severity, code, message, line, entry)
+
+
 def static_checks(lg: LoadedGame) -> list[Finding]:
     """Every finding for the loaded game's rule set ([] for the built-in k-in-a-row games, which have no rule file)."""
     rules = lg.rules
     if rules is None:
         return []
-
-    src = rules.source
     out: list[Finding] = []
+
+    def f(sev: str, code: str, msg: str, line: int, entry: str) -> None:
+        out.append(Finding(sev, code, msg, rules.source, line, entry))
+
+    _move_findings(lg, rules, f)
+    _state_findings(lg, rules, f)
+    _cleanup_findings(rules, f)
+    return out
+
+
+def _move_findings(lg: LoadedGame, rules: RuleSet, f: Emit) -> None:
+    """Each move: cells outside the chart domain, stray link anchors, moves nothing reaches, orientation sets that
+    are no subgroup where frames chain, and moves that fit nowhere on the game's board."""
     grid = rules.grid
     grp = grid.group
     mul, inv = grp.mul, grp.inv
@@ -74,10 +88,6 @@ def static_checks(lg: LoadedGame) -> list[Finding]:
     board = generic.initial().board if generic is not None else None
     comp = generic.compiled(board) if generic is not None and board is not None else None
     dom = board.domain if board is not None else rules.domain
-
-    def f(sev: str, code: str, msg: str, line: int, entry: str) -> None:
-        out.append(Finding(sev, code, msg, src, line, entry))
-
     linked: set[str] = set()
     for m in rules.moves:
         for lk in m.links:
@@ -117,31 +127,37 @@ def static_checks(lg: LoadedGame) -> list[Finding]:
             if not fits:
                 f("warning", "never-fits", f"fits nowhere on board {lg.board_name!r}: no tile and orientation where every "
                                           "cell lands as the pattern asks", m.line, entry)
-    # states never produced
+
+
+def _state_values(rules: RuleSet, tok: str, player: int) -> list[int]:
+    """The state values a pattern token stands for when ``player`` moves."""
+    if tok in rules.state_index:
+        return [rules.state_index[tok].value]
+    rel, _, kind = tok.partition(":")
+    return [s.value for s in rules.states if s.owner is not None and (s.owner == player) == (rel == "own")
+            and (not kind or s.kind == kind)]
+
+
+def _state_findings(lg: LoadedGame, rules: RuleSet, f: Emit) -> None:
+    """States that no move or clean-up writes and the start position does not hold."""
     produced: set[int] = {0}
-    start = generic.initial() if generic is not None else None
-    if start is not None:
-        produced.update(start.states)
-
-    def values(tok: str, player: int) -> list[int]:
-        if tok in rules.state_index:
-            return [rules.state_index[tok].value]
-        rel, _, kind = tok.partition(":")
-        return [s.value for s in rules.states if s.owner is not None and (s.owner == player) == (rel == "own")
-                and (not kind or s.kind == kind)]
-
+    if lg.generic is not None:
+        produced.update(lg.generic.initial().states)
     writers = [(m, m.players) for m in rules.moves] + [(c.move, tuple(range(len(rules.players)))) for c in rules.cleanups]
     for m, players in writers:
         for pc in m.cells:
             if pc.after is None or pc.after == COPY:  # '@' moves a piece that is already there
                 continue
             for p in players:
-                produced.update(values(pc.after, p))
+                produced.update(_state_values(rules, pc.after, p))
     for s in rules.states:
         if s.value not in produced:
             f("warning", "never-produced", f"state {s.name!r} ({s.value}) is never produced: no move or clean-up writes it "
                                           "and the start position has none", 0, f"state {s.name}")
-    # clean-up termination: the graph of state changes
+
+
+def _cleanup_findings(rules: RuleSet, f: Emit) -> None:
+    """Clean-ups that may not terminate: a cycle in the graph of the state changes they make."""
     edges: dict[int, set[int]] = {}
     where: dict[tuple[int, int], tuple[int, str]] = {}
     for c in rules.cleanups:
@@ -151,9 +167,9 @@ def static_checks(lg: LoadedGame) -> list[Finding]:
                 continue
             for p in range(len(rules.players)):
                 before = [s.value for s in rules.states] if pc.before.kind == ANY else \
-                    [v for tok in pc.before.tokens for v in values(tok, p)]
+                    [v for tok in pc.before.tokens for v in _state_values(rules, tok, p)]
                 for a in before:
-                    for b in values(pc.after, p):
+                    for b in _state_values(rules, pc.after, p):
                         if a != b:
                             edges.setdefault(a, set()).add(b)
                             where.setdefault((a, b), (m.line, f"cleanup {m.name}"))
@@ -163,7 +179,6 @@ def static_checks(lg: LoadedGame) -> list[Finding]:
         line, entry = where[(cyc[0], cyc[1])]
         f("warning", "cleanup-cycle", "clean-ups may not terminate: they can rewrite "
           + " → ".join(names.get(v, str(v)) for v in cyc), line, entry)
-    return out
 
 
 def _find_cycle(edges: dict[int, set[int]]) -> list[int] | None:

@@ -25,18 +25,16 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from tapology.errors import LimitError, RecordError, TapologyError
-from tapology.files import check_target, read_text, write_atomic
+from tapology.errors import RecordError, TapologyError
+from tapology.files import check_target, parse_json, read_text, write_atomic
 from tapology.game import Game, Position, Turn
-from tapology.games.kinrow import KInARow
-from tapology.limits import check_nesting
 from tapology.model.board import Board
 from tapology.model.group import Cell
 from tapology.model.tape import board_tapings
-from tapology.play.ai import Agent
-from tapology.play.chessplay import chess_end, chess_game, diagram, diagram_fits, record_pgn, san_of, status
-from tapology.play.referee import apply_turn
-from tapology.play.transcript import position_json, state_names
+from tapology.play.playing.ai import Agent
+from tapology.play.playing.chessplay import chess_end, chess_game, diagram, diagram_fits, record_pgn, san_of, status
+from tapology.play.playing.referee import apply_turn
+from tapology.play.playing.transcript import position_json, state_names
 from tapology.render.ascii import draw_board
 from tapology.render.compact import compact_board
 from tapology.render.develop import develop_board
@@ -85,15 +83,7 @@ class GameRecord:
     @classmethod
     def from_text(cls, text: str, path: str | os.PathLike[str] = "record") -> GameRecord:
         """A record from its JSON text; :class:`RecordError` naming ``path`` and the problem."""
-        try:
-            check_nesting(text, os.fspath(path), json_like=True)
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
-        except LimitError as exc:
-            raise RecordError(str(exc)) from None
-        except ValueError as exc:  # an integer too long to convert
-            raise RecordError(f"{path}: not JSON: {exc}") from None
+        data = parse_json(text, os.fspath(path), RecordError)
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(f"{path}: not a game record (expected \"format\": \"{RECORD_FORMAT}\")")
         turns = data.get("turns")
@@ -249,7 +239,7 @@ class PlaySession:
         self.out = out
         self.game_name = game_name or game.name
         self.board_name = board_name
-        self.early_draw = early_draw and isinstance(game, KInARow)
+        self.early_draw = early_draw
         self.color = color
         self.start = game.initial()
         self.history: list[Position] = [self.start]
@@ -455,7 +445,7 @@ class PlaySession:
         ``MENU_LINES`` lines unless ``full`` (``only``: the turns whose label contains it), so that the board stays
         on screen."""
         items = self.menu(turns)
-        if isinstance(self.game, KInARow):
+        if self.game.tile_claims:
             self.say("free tiles: " + " ".join(n for n, _ in items))
             return
         names = self.turn_names(turns)
@@ -494,7 +484,7 @@ class PlaySession:
         if s.isdigit():
             if s in by_num:
                 return by_num[s], ""
-            if isinstance(self.game, KInARow) and s in self.game.label_index:
+            if self.game.tile_claims and s in self.pos.board.tile_index:
                 _, why = apply_turn(self.game, self.pos, s)
                 return None, why
             nums = [n for n, _ in items]
@@ -525,7 +515,7 @@ class PlaySession:
 
     def _by_tile(self, tile: int, turns: Sequence[Turn]) -> tuple[Turn | None, str]:
         tid = self.pos.board.tiles[tile]
-        if isinstance(self.game, KInARow):
+        if self.game.tile_claims:
             t, why = apply_turn(self.game, self.pos, tid)
             return t, why
         hits = [t for t in turns if t.result.states[tile] != self.pos.states[tile]]
@@ -554,7 +544,7 @@ class PlaySession:
             said = self.turn_names([turn])[turn.label] if diagram_fits(self.game) else turn.label
         self.history.append(turn.result)
         self.labels.append(turn.label)
-        verb = "claims tile" if isinstance(self.game, KInARow) else "plays"
+        verb = "claims tile" if self.game.tile_claims else "plays"
         self.note = (self.note + "\n" if self.note else "") + f"{self.seat_name(who)} {verb} {said}"
         if self.draw_offer is not None and self.draw_offer != who:
             self.note += " (the draw offer is declined)"
@@ -624,13 +614,10 @@ class PlaySession:
         if out is not None:
             self.result = out
             return True
-        if self.early_draw:
-            assert isinstance(self.game, KInARow)
-            x, o = self.game.masks_of(self.pos)
-            if self.game.dead_draw(x, o):
-                self.result = {p: 0 for p in self.game.players}
-                self.note = (self.note + "\n" if self.note else "") + "no line can still be completed: the game is drawn"
-                return True
+        if self.early_draw and self.game.drawn_early(self.pos):
+            self.result = {p: 0 for p in self.game.players}
+            self.note = (self.note + "\n" if self.note else "") + "no line can still be completed: the game is drawn"
+            return True
         return False
 
     def announce(self) -> None:
@@ -643,12 +630,9 @@ class PlaySession:
             text = chess_end(cg, self.pos, self.result)
         elif winners:
             text = f"{winners[0]} wins"
-            if isinstance(self.game, KInARow):
-                x, o = self.game.masks_of(self.pos)
-                mask = x if winners[0] == "X" else o
-                got = self.game.lines_of(mask)
-                if got:
-                    text += " with the line " + "-".join(self.game.board.tiles[t] for t in self.game.lines[got[0]])
+            detail = self.game.win_detail(self.pos, winners[0])
+            if detail:
+                text += " with " + detail
         else:
             text = "the game is a draw"
         n = len(self.labels)
@@ -681,8 +665,8 @@ class PlaySession:
         g = self.game
         self.say(f"{self.game_name} on {self.board_name or 'the board'}: "
                  + " vs ".join(self.seat_name(p) for p in range(len(g.players))))
-        if isinstance(g, KInARow):
-            self.say(f"{len(g.lines)} lines of {g.k}; type help for commands")
+        if g.intro():
+            self.say(f"{g.intro()}; type help for commands")
         quit_ = False
         all_ai = all(s is not None for s in self.seats)
         while True:

@@ -16,7 +16,7 @@ Methods (``auto`` runs every one that applies and says which agree):
   1-inductive, checked too).  A failed base case is a counterexample (the shortest).
 * **rewrite induction** (z3; any rule set, predicates over state counts: ``count``,
   ``empty``, ``pieces``) — every placed move and clean-up keeps the predicate
-  (:mod:`tapology.play.rewrites`): a proof for all positions, reachable or not.
+  (:mod:`tapology.play.analysis.rewrites`): a proof for all positions, reachable or not.
 * **boards** (predicates over the board only: ``consistent``, ``closed``, ``manifold``,
   ``orientable``, ``open``, ``euler``) — the boards reachable by tape turns from the start
   board, each closed and classified; a violation is replayed as tape turns from the start.
@@ -31,14 +31,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tapology.errors import OptionError, ReachError
-from tapology.game import Game, Position
-from tapology.games.kinrow import PLAYERS, KInARow
+from tapology.game import ClaimGame, Game, Position
+from tapology.games.kinrow import PLAYERS
 from tapology.games.registry import LoadedGame
-from tapology.play.predicate import BOARD_TERMS, Node, evaluate, parse_predicate, term_names, to_z3, uses_prev
-from tapology.play.reach import GameTerms, KinrowTerms, Z3Terms, check_terms, player_index, state_value
-from tapology.play.rewrites import count_only, rewrite_induction
-from tapology.play.statespace import Graph, Progress, Witness, explore, replay, replay_labels, space_of
-from tapology.play.transcript import state_names
+from tapology.play.analysis.predicate import BOARD_TERMS, Node, evaluate, parse_predicate, term_names, to_z3, uses_prev
+from tapology.play.analysis.reach import GameTerms, KinrowTerms, Z3Terms, check_terms, player_index, state_value
+from tapology.play.analysis.rewrites import count_only, rewrite_induction
+from tapology.play.playing.transcript import state_names
+from tapology.play.solving.statespace import Graph, Progress, Witness, explore, replay, replay_labels, space_of
 from tapology.rules.engine import RuleGame
 from tapology.rules.tapeturns import tape_turns
 
@@ -182,7 +182,7 @@ def exhaustive_invariant(lg: LoadedGame, node: Node, *, depth: int | None = None
 class _Frames:
     """Boolean claims per frame and the transition relation of a k-in-a-row game, for z3."""
 
-    def __init__(self, game: KInARow, frames: int, tag: str) -> None:
+    def __init__(self, game: ClaimGame, frames: int, tag: str) -> None:
         import z3  # the caller loaded it
 
         self.z3 = z3
@@ -225,7 +225,7 @@ class _Frames:
         return z3.And(z3.Not(self.terms(s, False).over()), z3.Or(opts))
 
 
-def kinduction(kr: KInARow, node: Node, *, max_k: int = 6, timeout_ms: int = 20_000) -> Check:
+def kinduction(kr: ClaimGame, node: Node, *, max_k: int = 6, timeout_ms: int = 20_000) -> Check:
     """Prove or refute an invariant of a k-in-a-row game by k-induction with z3 (see the module docstring)."""
     import z3  # z3 loads only when a proof is asked for (start-up time)
 

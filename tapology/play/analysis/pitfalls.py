@@ -34,7 +34,7 @@ from tapology.model.group import Cell
 from tapology.model.lines import line_vectors
 from tapology.model.topology import classify
 from tapology.model.walk import ray
-from tapology.play.statespace import Graph, RuleSpace, explore, replay
+from tapology.play.solving.statespace import Graph, RuleSpace, explore, replay
 from tapology.rules.compiled import Compiled
 from tapology.rules.engine import RuleGame
 from tapology.rules.model import COPY, DONTCARE, OFF, Move

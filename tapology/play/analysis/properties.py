@@ -21,9 +21,9 @@ there is one), or *unknown within the bound*, and says how it was reached (``met
 which other methods agree (``also``).  Methods, cheapest first:
 
 * **static** proofs from the rule set: a ranking function over state counts and open sides
-  found by z3 (:mod:`tapology.play.rewrites`), a ``plies`` rule bounding every play, a
+  found by z3 (:mod:`tapology.play.analysis.rewrites`), a ``plies`` rule bounding every play, a
   ``no-turns`` rule covering every position without turns, goal rules without ``check``;
-* **exhaustive** search of the reachable positions (:mod:`tapology.play.statespace`;
+* **exhaustive** search of the reachable positions (:mod:`tapology.play.solving.statespace`;
   k-in-a-row games one per symmetry class): cycles, unscored positions, shortest wins, goal
   conflicts, undone goals, and the positions each player can force a win from;
 * **solve** (k-in-a-row: the layered solver) for strong winnability, cross-checked against
@@ -41,14 +41,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tapology.errors import OptionError
-from tapology.game import Game, Position
-from tapology.games.kinrow import KInARow
+from tapology.game import ClaimGame, Game, Position
 from tapology.games.registry import LoadedGame
 from tapology.model.atlas import Atlas
 from tapology.model.lines import board_lines
-from tapology.play.rewrites import find_ranking
-from tapology.play.solve import solve_kinrow
-from tapology.play.statespace import (
+from tapology.play.analysis.rewrites import find_ranking
+from tapology.play.solving.solve import solve_kinrow
+from tapology.play.solving.statespace import (
     Graph,
     Progress,
     Space,
@@ -182,7 +181,7 @@ def goals_holding(rg: RuleGame, pos: Position, *, mind_check: bool = True) -> li
     return out
 
 
-def _kinrow_goals(kr: KInARow, pos: Position) -> list[tuple[int, int, tuple]]:
+def _kinrow_goals(kr: ClaimGame, pos: Position) -> list[tuple[int, int, tuple]]:
     x, o = kr.masks_of(pos)
     out = []
     for p, m in enumerate((x, o)):
@@ -577,11 +576,11 @@ def _strong(space: Space, g: Graph, vals: Any, p: int, sol: Any) -> Verdict:
                    f"{len(g.nodes):,} positions); a longer forced win is not excluded", player=name, bound=b)
 
 
-def _goals_at(rg: RuleGame, kr: KInARow | None, pos: Position, mind_check: bool = True) -> list[tuple[int, int, tuple]]:
+def _goals_at(rg: RuleGame, kr: ClaimGame | None, pos: Position, mind_check: bool = True) -> list[tuple[int, int, tuple]]:
     return _kinrow_goals(kr, pos) if kr is not None else goals_holding(rg, pos, mind_check=mind_check)
 
 
-def _uniqueness(space: Space, g: Graph, rg: RuleGame, kr: KInARow | None, deadline: float, seed: int) -> Verdict:
+def _uniqueness(space: Space, g: Graph, rg: RuleGame, kr: ClaimGame | None, deadline: float, seed: int) -> Verdict:
     goals = goal_rules(rg)
     if not goals:
         return Verdict("goal-uniqueness", PROVED, "static", "the rule set has no goal rule: each length rule "
@@ -629,7 +628,7 @@ def _uniqueness(space: Space, g: Graph, rg: RuleGame, kr: KInARow | None, deadli
                    "cooperative plays", bound=b)
 
 
-def _monotonicity(space: Space, g: Graph, rg: RuleGame, kr: KInARow | None) -> Verdict:
+def _monotonicity(space: Space, g: Graph, rg: RuleGame, kr: ClaimGame | None) -> Verdict:
     goals = goal_rules(rg)
     masked = [e for _i, e in goals if e.check is not None]
     static = None

@@ -29,16 +29,16 @@ from pathlib import Path
 from typing import Any
 
 from tapology.errors import OptionError, SolveError, TapologyError
-from tapology.game import Game
-from tapology.games.kinrow import KInARow, kinrow_of_rules, popcount
+from tapology.game import ClaimGame, Game
+from tapology.games.kinrow import kinrow_of_rules, popcount
 from tapology.games.registry import load_rules, notation_of
 from tapology.model.board import Board
 from tapology.model.boardfile import save_board
 from tapology.model.domain import domain_from_spec
 from tapology.model.isomorphism import signature
 from tapology.model.topology import classify
-from tapology.play.solve import VALUES, SolveResult, solve_game, solve_kinrow
-from tapology.play.statespace import Progress, attractors, explore, shortest_lasso, space_of
+from tapology.play.solving.solve import VALUES, SolveResult, solve_game, solve_kinrow
+from tapology.play.solving.statespace import Progress, attractors, explore, shortest_lasso, space_of
 from tapology.render.svg import Canvas
 from tapology.rules.engine import RuleGame
 from tapology.rules.model import RuleSet
@@ -306,7 +306,7 @@ def _exact(game: Game, name: str, deadline: float) -> tuple[dict[str, Any] | Non
     without a cycle the memoised solver gives the value (as ``solve`` does), with one the retrograde analysis says
     who can force a win (a draw then includes endless play)."""
     try:
-        if isinstance(game, KInARow):
+        if isinstance(game, ClaimGame):
             sol: SolveResult = solve_kinrow(game, board_name=name)
         else:
             if len(game.players) != 2:
@@ -333,7 +333,7 @@ def _exact(game: Game, name: str, deadline: float) -> tuple[dict[str, Any] | Non
             "method": sol.method, "complete": True, "seconds": round(sol.seconds, 3)}, ""
 
 
-def _playouts_kinrow(kr: KInARow, n: int, rng: random.Random, deadline: float) -> tuple[list[int], list[int], list[float]]:
+def _playouts_kinrow(kr: ClaimGame, n: int, rng: random.Random, deadline: float) -> tuple[list[int], list[int], list[float]]:
     """Winners (0 X, 1 O, -1 draw), lengths and branching per playout, on bitmasks."""
     winners, lengths, branch = [], [], []
     full = kr.full
@@ -411,7 +411,7 @@ def board_metrics(rules: RuleSet, name: str, board: Board | None, tmp: Path, *, 
     if playouts > 0:
         rng = random.Random(seed)
         end = time.monotonic() + playout_seconds
-        if isinstance(game, KInARow):
+        if isinstance(game, ClaimGame):
             winners, lengths, branch = _playouts_kinrow(game, playouts, rng, end)
         else:
             winners, lengths, branch = _playouts_game(game, playouts, rng, end, max_plies)

@@ -18,15 +18,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tapology.errors import PredicateError, ReachError
-from tapology.game import Game, Position
-from tapology.games.kinrow import PLAYERS, KInARow, popcount
+from tapology.game import ClaimGame, Game, Position
+from tapology.games.kinrow import PLAYERS, popcount
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board
 from tapology.model.topology import classify
-from tapology.play.predicate import BOARD_TERMS, Node, evaluate, parse_predicate, term_names, to_z3, uses_prev
-from tapology.play.solve import canon_one, key_luts
-from tapology.play.symmetry import game_symmetries
-from tapology.play.transcript import position_json, state_names
+from tapology.play.analysis.predicate import BOARD_TERMS, Node, evaluate, parse_predicate, term_names, to_z3, uses_prev
+from tapology.play.playing.transcript import position_json, state_names
+from tapology.play.solving.solve import canon_one, key_luts
+from tapology.play.solving.symmetry import game_symmetries
 
 
 @dataclass
@@ -131,7 +131,7 @@ def check_terms(node: Node, players: tuple[str, ...], names: dict[int, str], *, 
 class KinrowTerms:
     """Term values of one bitmask position of a :class:`KInARow` game."""
 
-    def __init__(self, game: KInARow, x: int, o: int, before: KinrowTerms | None = None) -> None:
+    def __init__(self, game: ClaimGame, x: int, o: int, before: KinrowTerms | None = None) -> None:
         self.g, self.x, self.o = game, x, o
         self.before = before
 
@@ -178,7 +178,7 @@ class KinrowTerms:
         raise PredicateError(f"unknown term {name!r}")
 
 
-def _canoniser(game: KInARow, symmetry: bool) -> Callable[[int], int]:
+def _canoniser(game: ClaimGame, symmetry: bool) -> Callable[[int], int]:
     if not symmetry:
         return lambda k: k
 
@@ -188,7 +188,7 @@ def _canoniser(game: KInARow, symmetry: bool) -> Callable[[int], int]:
     return lambda key: canon_one(key, lut, chunks)
 
 
-def reach_kinrow(game: KInARow, predicate: str, depth: int, *, symmetry: bool = True,
+def reach_kinrow(game: ClaimGame, predicate: str, depth: int, *, symmetry: bool = True,
                  progress: Callable[[str, int, int], None] | None = None) -> ReachResult:
     """Exhaustive search of a k-in-a-row game, layer by layer, up to ``depth`` turns."""
     node = parse_predicate(predicate)
@@ -253,7 +253,7 @@ def reach_kinrow(game: KInARow, predicate: str, depth: int, *, symmetry: bool = 
 class Z3Terms:
     """Term values of one frame of Boolean claims (z3 expressions); ``before`` is the frame before (``prev``)."""
 
-    def __init__(self, game: KInARow, xs: list[Any], os: list[Any], ply: Any, before: Z3Terms | None = None) -> None:
+    def __init__(self, game: ClaimGame, xs: list[Any], os: list[Any], ply: Any, before: Z3Terms | None = None) -> None:
         self.g, self.xs, self.os, self.ply = game, xs, os, ply
         self.before = before
 
@@ -339,7 +339,7 @@ class Z3Terms:
         raise PredicateError(f"unknown term {name!r}")
 
 
-def reach_z3(game: KInARow, predicate: str, depth: int, *, timeout_ms: int = 0) -> ReachResult:
+def reach_z3(game: ClaimGame, predicate: str, depth: int, *, timeout_ms: int = 0) -> ReachResult:
     """Bounded model checking with z3: a run of at most ``depth`` claims ending in a position satisfying the predicate."""
     import z3
 

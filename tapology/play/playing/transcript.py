@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tapology.errors import LimitError, TranscriptError
-from tapology.game import Game, Position
-from tapology.games.kinrow import KInARow, popcount
-from tapology.limits import check_nesting
+from tapology.errors import TranscriptError
+from tapology.files import parse_json
+from tapology.game import ClaimGame, Game, Position
+from tapology.games.kinrow import popcount
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board, Fact
 
@@ -63,7 +63,7 @@ def game_states(game: Game) -> dict[int, str] | None:
     states = getattr(rules, "states", None)
     if states:
         return {int(sd.value): str(sd.symbol or sd.name) for sd in states}
-    if isinstance(game, KInARow):
+    if isinstance(game, ClaimGame):
         return {0: "empty", 1: "X", 2: "O"}
     return None
 
@@ -138,25 +138,19 @@ def _player(game: Game, v: Any, where: str) -> int:
     raise TranscriptError(f"{where}: to_move {v!r} is not a player ({', '.join(game.players)})")
 
 
-def parse_position(game: Game, obj: dict[str, Any], where: str, prev: Position | None) -> tuple[Position, bool]:
-    """A position from a JSON object; (position, whether to_move was given)."""
-
-    start = game.initial()
-    n = len(start.states)
-    names = state_names(game)
-    by_name = {v: k for k, v in names.items()}
+def _position_states(obj: dict[str, Any], n: int, by_name: dict[str, int], where: str) -> tuple[int, ...]:
+    """The tile states a position object gives: ``states``, ``cells`` or ``crosses``/``noughts``."""
     if "states" in obj:
         st = obj["states"]
         if not isinstance(st, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in st):
             raise TranscriptError(f"{where}: 'states' must be a list of integers")
-        states = tuple(st)
-    elif "cells" in obj:
+        return tuple(st)
+    if "cells" in obj:
         txt = obj["cells"]
         if not isinstance(txt, str):
             raise TranscriptError(f"{where}: 'cells' must be a string")
-        chars = [c for c in txt if c not in "/ |\n"]
         vals = []
-        for c in chars:
+        for c in (c for c in txt if c not in "/ |\n"):
             if c in CELL_CHARS:
                 vals.append(CELL_CHARS[c])
             elif c.isdigit():
@@ -165,19 +159,27 @@ def parse_position(game: Game, obj: dict[str, Any], where: str, prev: Position |
                 vals.append(by_name[c])
             else:
                 raise TranscriptError(f"{where}: cell character {c!r} is not '.', X, O or a state digit")
-        states = tuple(vals)
-    elif "crosses" in obj or "noughts" in obj:
+        return tuple(vals)
+    if "crosses" in obj or "noughts" in obj:
         cr, no = obj.get("crosses", 0), obj.get("noughts", 0)
         if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (cr, no)):
             raise TranscriptError(f"{where}: 'crosses' and 'noughts' must be non-negative integers")
         if (cr | no) >> n:
             raise TranscriptError(f"{where}: a mark beyond the {n} tiles (crosses {cr}, noughts {no})")
-        states = tuple(1 if cr >> (n - 1 - i) & 1 else 2 if no >> (n - 1 - i) & 1 else 0 for i in range(n))
         if cr & no:
             # keep both marks visible to the referee: a tile cannot hold both
             raise TranscriptError(f"{where}: crosses and noughts share a tile (mask {cr & no})")
-    else:
-        raise TranscriptError(f"{where}: a position needs 'states', 'cells' or 'crosses'/'noughts'")
+        return tuple(1 if cr >> (n - 1 - i) & 1 else 2 if no >> (n - 1 - i) & 1 else 0 for i in range(n))
+    raise TranscriptError(f"{where}: a position needs 'states', 'cells' or 'crosses'/'noughts'")
+
+
+def parse_position(game: Game, obj: dict[str, Any], where: str, prev: Position | None) -> tuple[Position, bool]:
+    """A position from a JSON object; (position, whether to_move was given)."""
+
+    start = game.initial()
+    n = len(start.states)
+    names = state_names(game)
+    states = _position_states(obj, n, {v: k for k, v in names.items()}, where)
     if len(states) != n:
         raise TranscriptError(f"{where}: {len(states)} tile states for a board of {n} tiles")
     known = game_states(game)
@@ -206,7 +208,7 @@ def parse_position(game: Game, obj: dict[str, Any], where: str, prev: Position |
     given = "to_move" in obj
     if given:
         to_move = _player(game, obj["to_move"], where)
-    elif isinstance(game, KInARow):
+    elif isinstance(game, ClaimGame):
         to_move = 1 if popcount(sum(1 << i for i, s in enumerate(states) if s == 1)) > \
             popcount(sum(1 << i for i, s in enumerate(states) if s == 2)) else 0
     elif prev is not None:
@@ -217,7 +219,7 @@ def parse_position(game: Game, obj: dict[str, Any], where: str, prev: Position |
         ply = obj["ply"]
         if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
             raise TranscriptError(f"{where}: 'ply' must be a non-negative integer")
-    elif isinstance(game, KInARow):
+    elif isinstance(game, ClaimGame):
         ply = sum(1 for s in states if s)
     else:
         ply = prev.ply + 1 if prev is not None else 0
@@ -234,15 +236,7 @@ def read_transcript(game: Game, text: str, where: str = "transcript") -> list[En
         if not line or line.startswith("#"):
             continue
         at = f"{where}:{i}"
-        try:
-            check_nesting(line, at, json_like=True)
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise TranscriptError(f"{at}: not JSON: {exc.msg}") from None
-        except LimitError as exc:
-            raise TranscriptError(str(exc)) from None
-        except ValueError as exc:  # an integer too long to convert
-            raise TranscriptError(f"{at}: not JSON: {exc}") from None
+        obj = parse_json(line, at, TranscriptError, line=False)
         if isinstance(obj, str):
             out.append(Entry(i, turn=obj))
             continue

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tapology.errors import StrengthError
-from tapology.game import Game, Position, Turn
-from tapology.games.kinrow import KInARow, popcount
+from tapology.game import ClaimGame, Game, Position, Turn
+from tapology.games.kinrow import popcount
 from tapology.limits import check
-from tapology.play.solve import WIN, KinrowTable, solve_kinrow
+from tapology.play.solving.solve import WIN, KinrowTable, solve_kinrow
 from tapology.rules.engine import RuleGame
 from tapology.rules.native import engine as native_engine
 from tapology.rules.perft import on_codes
@@ -95,7 +95,7 @@ class _SearchAgent:
 class KinrowAgent(_SearchAgent):
     """A computer player for a :class:`KInARow` game."""
 
-    def __init__(self, game: KInARow, strength: int = PERFECT, seed: int | None = None,
+    def __init__(self, game: ClaimGame, strength: int = PERFECT, seed: int | None = None,
                  seconds: float | None = None) -> None:
         super().__init__(game, strength, seed)
         self._table: KinrowTable | None = None
@@ -170,7 +170,7 @@ class KinrowAgent(_SearchAgent):
         return open_lines(self.game, x, o)
 
 
-def open_lines(g: KInARow, x: int, o: int) -> int:
+def open_lines(g: ClaimGame, x: int, o: int) -> int:
     """Open lines weighted by how full they are, from the side to move; well inside ±WIN/2."""
     mine, theirs = (x, o) if popcount(x) == popcount(o) else (o, x)
     s = 0
@@ -247,7 +247,7 @@ class GameAgent(_SearchAgent):
 def make_agent(game: Game, strength: int, seed: int | None = None, seconds: float | None = None) -> Agent:
     """The right computer player for a game; ``seconds`` limits each move's search (not the solve that builds a
     k-in-a-row table, on boards of up to :data:`TABLE_TILES` tiles)."""
-    if isinstance(game, KInARow):
+    if isinstance(game, ClaimGame):
         return KinrowAgent(game, strength, seed, seconds)
     return GameAgent(game, strength if strength < PERFECT else GENERIC_PERFECT_DEPTH, seed, seconds)
 
@@ -328,7 +328,7 @@ class SearchTree(Protocol):
 class KinrowTree:
     """k-in-a-row positions as bitmask pairs; early draws are decided; open lines as the heuristic."""
 
-    def __init__(self, game: KInARow) -> None:
+    def __init__(self, game: ClaimGame) -> None:
         self.game = game
 
     def node(self, pos: Position) -> tuple[int, int]:
@@ -405,7 +405,7 @@ class GameTree:
 
 def search_tree(game: Game) -> SearchTree:
     """Bitmasks for a k-in-a-row game, else the game's turns."""
-    if isinstance(game, KInARow):
+    if isinstance(game, ClaimGame):
         return KinrowTree(game)
     return GameTree(game)
 

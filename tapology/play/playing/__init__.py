@@ -1,0 +1,1 @@
+"""Playing games: the terminal session, computer players, transcripts and the referee."""

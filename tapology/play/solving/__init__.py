@@ -1,0 +1,1 @@
+"""Solving games exactly: layered and memoised search, board symmetries, the reachable state space."""

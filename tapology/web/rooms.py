@@ -23,7 +23,6 @@ from tapology.errors import GameError, OptionError, RecordError, StrengthError, 
 from tapology.files import read_text, write_atomic
 from tapology.game import Position, Turn
 from tapology.games.chess import pgn_result, san, squares, write_pgn
-from tapology.games.kinrow import KInARow
 from tapology.games.registry import SHIPPED, LoadedGame, load_game
 from tapology.model.atlas import Atlas
 from tapology.model.builtins import is_builtin
@@ -135,7 +134,7 @@ class Room:
 
     @property
     def game(self) -> Any:
-        """The game being played (:class:`KInARow` or :class:`RuleGame`)."""
+        """The game being played (a claim game or a :class:`RuleGame`)."""
         return self.lg.game
 
     @property
@@ -158,9 +157,9 @@ class Room:
         (None for a claim or a tape turn) and the tile it reaches (the claimed tile), the sides a tape turn tapes."""
         game, pos = self.game, self.pos
         turns = game.turns(pos)
-        if isinstance(game, KInARow):
-            return [{"label": t.label, "name": t.label, "from": None, "to": game.board.tile_index[t.label]}
-                    for t in turns]
+        if game.tile_claims:  # a claim turn is labelled by its tile's id
+            index = pos.board.tile_index
+            return [{"label": t.label, "name": t.label, "from": None, "to": index[t.label]} for t in turns]
         assert isinstance(game, RuleGame)
         ends = game.turn_ends(pos)
         chess = game.rules.notation == "chess"

@@ -281,7 +281,8 @@ def test_turn_labels_parse_back_for_every_game() -> None:
             ts = g.turns(pos)
             if not ts:
                 break
-            for t in ts:
+            # every turn where there are few; a sample of 40 where there are thousands (connect6's two-stone turns)
+            for t in ts if len(ts) <= 40 else rng.sample(ts, 40):
                 assert g.parse_turn(pos, t.label) == t
             pos = rng.choice(ts).result
 

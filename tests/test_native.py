@@ -405,7 +405,9 @@ PROBE = ("from tapology.rules import native; from tapology.games import open_gam
 
 
 def test_without_a_compiler_everything_runs_in_python(tmp_path: Path) -> None:
-    out = _run(PROBE, {"TAPOLOGY_CACHE": str(tmp_path), "CC": "false", "TAPOLOGY_NATIVE": "1"})
+    # extra flags name another module than the one built at install time: it must be compiled, and cannot be
+    out = _run(PROBE, {"TAPOLOGY_CACHE": str(tmp_path), "CC": "false", "TAPOLOGY_NATIVE": "1",
+                       "TAPOLOGY_NATIVE_CFLAGS": "-DTAPOLOGY_NO_COMPILER_PROBE"})
     ok, nodes, *why = out.split()
     assert (ok, nodes) == ("False", "7361")
     assert "could not be built" in " ".join(why)

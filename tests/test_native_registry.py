@@ -31,7 +31,9 @@ def _cases() -> list[tuple[str, str]]:
 
 CASES = _cases()
 # chess away from the plane: the Python reference builds its attack index per surface (seconds each): -m slow
-PARAMS = [pytest.param(n, b, id=f"{n}-{b}", marks=[pytest.mark.slow] if n == "chess" and not b.startswith("plane")
+# connect6 away from the plane: tens of thousands of two-stone turns a position, listed by both engines: -m slow
+SLOW_AWAY = {"chess", "connect6"}
+PARAMS = [pytest.param(n, b, id=f"{n}-{b}", marks=[pytest.mark.slow] if n in SLOW_AWAY and not b.startswith("plane")
                        else []) for n, b in CASES]
 
 

@@ -137,10 +137,8 @@ def view_report(spec: str, start: str, frame: int = 0, radius: int = 4, fmt: str
     position on the cover (its start, or ``position``: a position file, a FEN, or a game record of ``play``)."""
     if position is not None and game is None:
         raise ViewError("--position goes with --game")
-    if game is not None:
-        if opaque is not None or domain is not None:
-            raise ViewError("--game draws a position: give it without --opaque and --domain")
-        return _game_view(spec, start, frame, radius, fmt, out, game, position)
+    if game is not None and (opaque is not None or domain is not None):
+        raise ViewError("--game draws a position: give it without --opaque and --domain")
     fmt = picture_format(fmt, out)
     if fmt == "png" and not out:
         raise RenderError("--format png needs -o FILE.png")
@@ -148,6 +146,8 @@ def view_report(spec: str, start: str, frame: int = 0, radius: int = 4, fmt: str
         raise ViewError(f"--radius {radius}: must be 0..{MAX_RADIUS}")
     if out:
         check_target(Path(out))
+    if game is not None:
+        return _game_view(spec, start, frame, radius, fmt, out, game, position)
     walls = _parse_states(opaque)
     board, at = consistent_board(spec, domain)
     walker = start_walker(at, start, frame)
@@ -185,16 +185,10 @@ def _game_position(spec: str, game: str, position: str | None) -> tuple[RuleGame
     return open_position(game, spec, position)
 
 
-def _game_view(spec: str, start: str, frame: int, radius: int, fmt: str | None, out: str | None, game: str,
+def _game_view(spec: str, start: str, frame: int, radius: int, fmt: str, out: str | None, game: str,
                position: str | None) -> PictureReport:
-    """A game position unfolded around tile ``start`` (a tile id, or a square name in chess)."""
-    fmt = picture_format(fmt, out)
-    if fmt == "png" and not out:
-        raise RenderError("--format png needs -o FILE.png")
-    if not 0 <= radius <= MAX_RADIUS:
-        raise ViewError(f"--radius {radius}: must be 0..{MAX_RADIUS}")
-    if out:
-        check_target(Path(out))
+    """A game position unfolded around tile ``start`` (a tile id, or a square name in chess); the format, radius
+    and output already checked by :func:`view_report`."""
     g, pos = _game_position(spec, game, position)
     board = pos.board
     at = Atlas.of(board)

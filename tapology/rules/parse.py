@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tapology.errors import RuleError, TapologyError
 from tapology.files import parse_toml, read_text
@@ -40,6 +41,7 @@ from tapology.rules.model import (
 )
 from tapology.rules.pattern import parse_pattern
 
+T = TypeVar("T")
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
             "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "refuse",
             "maximum", "pass"}
@@ -485,18 +487,9 @@ class _Reader:
             raise w.err(f"{what}: final must be true or false", "move", i, "final")
         if not final and not links and not rep:
             raise w.err(f"{what}: final = false needs links (or repeat): no chain could ever end", "move", i, "final")
-        lines = None
-        if "lines" in spec:
-            try:
-                lines = self._lines(spec["lines"], what)
-            except RuleError as exc:
-                raise w.err(str(exc), "move", i, "lines") from None
-        fall = None
-        if "fall" in spec:
-            try:
-                fall = _cell(spec["fall"], self.grid, f"{what}: fall")
-            except RuleError as exc:
-                raise w.err(str(exc), "move", i, "fall") from None
+        lines = self._move_part(spec, i, "lines", lambda v: self._lines(v, what))
+        fall = self._move_part(spec, i, "fall", lambda v: _cell(v, self.grid, f"{what}: fall"))
+        if fall is not None:
             if fall == self.grid.origin:
                 raise w.err(f"{what}: fall [0, 0] is no direction (write the way pieces fall, e.g. [0, -1])", "move",
                             i, "fall")
@@ -504,14 +497,18 @@ class _Reader:
             if origin.before.kind != "states":
                 raise w.err(f"{what}: fall needs an origin that accepts states (the states a piece falls through)",
                             "move", i, "fall")
-        captures = None
-        if "captures" in spec:
-            try:
-                captures = self._captures(spec["captures"], what)
-            except RuleError as exc:
-                raise w.err(str(exc), "move", i, "captures") from None
+        captures = self._move_part(spec, i, "captures", lambda v: self._captures(v, what))
         return Move(name, cells, orients, players, to, tuple(links), start, klass, tuple(safe), w.line("move", i),
                     bool(rep), final, lines, fall, captures)
+
+    def _move_part(self, spec: dict[str, Any], i: int, key: str, read: Callable[[Any], T]) -> T | None:
+        """A move's optional ``key`` read by ``read`` (None when absent); its error named at the move's entry."""
+        if key not in spec:
+            return None
+        try:
+            return read(spec[key])
+        except RuleError as exc:
+            raise self.where.err(str(exc), "move", i, key) from None
 
     def _captures(self, spec: Any, what: str) -> GroupCapture:
         """Capture by liberties: ``{ groups = "foe", liberties = "empty", becomes = "empty", suicide = false }``."""

@@ -461,16 +461,21 @@ def _termination(space: Space, g: Graph, rg: RuleGame) -> Verdict:
         what = (f"the {len(g.nodes):,} reachable positions"
                 + (f" (one per class of the {space.symmetry})" if space.symmetry != "none" else "")
                 + f" have no cycle; the longest play has {longest} turns")
-        if v is not None:
-            v.also.append("exhaustive")
-            v.detail += f"; exhaustive: {what}"
-            return v
-        return Verdict("termination", PROVED, "exhaustive", what, bound=g.bound())
+        return _proved_exhaustively(v, "termination", what, g)
     if v is not None:
         return v
     return Verdict("termination", UNKNOWN, "exhaustive (partial)",
                    f"no cycle among {len(g.nodes):,} positions within {max(g.depth, default=0)} turns, and no ranking "
                    "function over state counts or plies rule", bound=g.bound(), also=also)
+
+
+def _proved_exhaustively(v: Verdict | None, prop: str, what: str, g: Graph) -> Verdict:
+    """A property the complete graph proves: the static verdict ``v`` (if any) with the search added, else a new one."""
+    if v is not None:
+        v.also.append("exhaustive")
+        v.detail += f"; exhaustive: {what}"
+        return v
+    return Verdict(prop, PROVED, "exhaustive", what, bound=g.bound())
 
 
 def _playability(space: Space, g: Graph, rg: RuleGame) -> Verdict:
@@ -490,11 +495,7 @@ def _playability(space: Space, g: Graph, rg: RuleGame) -> Verdict:
                     "every position where the player to move has no turn")
     if g.complete:
         what = f"every one of the {len(g.nodes):,} reachable positions has a turn or is scored by an end rule"
-        if v is not None:
-            v.also.append("exhaustive")
-            v.detail += f"; exhaustive: {what}"
-            return v
-        return Verdict("playability", PROVED, "exhaustive", what, bound=g.bound())
+        return _proved_exhaustively(v, "playability", what, g)
     if v is not None:
         return v
     return Verdict("playability", UNKNOWN, "exhaustive (partial)",

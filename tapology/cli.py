@@ -23,6 +23,7 @@ except ImportError:  # pragma: no cover - older typer on top of click
 
 from tapology import __version__
 from tapology.commands import register_all
+from tapology.commands.coerce import install as plain_values
 from tapology.errors import TapologyError
 from tapology.files import WRITE_ERRORS, write_error
 from tapology.limits import LIMITS, exhausted, parse_setting, reset_limits, set_limits
@@ -90,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning bad input into one line on stderr and exit code 2 (SIGTERM is handled as
     Ctrl-C: workers are ended and a partial answer printed)."""
     command = typer.main.get_command(app)
+    plain_values(command)  # text and numbers read without pydantic (a tenth of a second)
     if sys.stdout is None:  # started with standard output closed: the answer would be lost without a word
         typer.echo("tapology: error: standard output is closed: nowhere to print the answer", err=True)
         return 2

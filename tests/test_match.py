@@ -14,7 +14,7 @@ from tapology.cli import main
 from tapology.errors import StrengthError
 from tapology.games.registry import load_game, open_game
 from tapology.parallel import SERIAL, executor, ray_available
-from tapology.play.playing.ai import AlphaBetaAgent, MCTSAgent, parse_player
+from tapology.play.playing.ai import AlphaBetaAgent, MCTSAgent, PlayerSpec, parse_player
 from tapology.play.solving.solve import solve_kinrow
 
 needs_openspiel = pytest.mark.skipif(not osp.available(), reason="the openspiel extra is not installed")
@@ -27,7 +27,8 @@ def test_player_specs() -> None:
     assert parse_player("alphabeta").budget == 6 and parse_player("alphabeta:9@0.5s").seconds == 0.5
     assert parse_player("random").kind == "random" and parse_player("perfect").kind == "perfect"
     assert parse_player("3").kind == "depth" and parse_player("3").budget == 3
-    for bad in ("mcts:x", "mcts:0", "alphabeta:3@-1", "wizard", "random:3", "mcts:10@soon", "random@2", "4@1"):
+    assert parse_player("mcts-python:50@0.5") == PlayerSpec("mcts-python", 50, 0.5)
+    for bad in ("mcts-python:x", "mcts:x", "mcts:0", "alphabeta:3@-1", "wizard", "random:3", "mcts:10@soon", "random@2", "4@1"):
         with pytest.raises(StrengthError):
             parse_player(bad, "--a")
 

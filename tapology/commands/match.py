@@ -21,8 +21,8 @@ from tapology.commands.common import (
     stops,
 )
 
-PlayerHelp = ("random, perfect, a depth, alphabeta:D or mcts:N, with @SECONDS for a time limit per move "
-              "(mcts:5000@2).")
+PlayerHelp = ("random, perfect, a depth, alphabeta:D, mcts:N or mcts-python:N (its playouts turn by turn, for "
+              "comparisons), with @SECONDS for a time limit per move (mcts:5000@2).")
 
 
 def register(app: typer.Typer) -> None:

@@ -12,8 +12,8 @@ build_runtime_param = pytest.importorskip("typer._coercion").build_runtime_param
 _TyperParameter = pytest.importorskip("typer.core")._TyperParameter
 
 SAMPLES = {
-    int: ["0", "12", "-3", "+7", "007", " 12", "1_000", "12.0", "x", "", "99999999999999999999"],
-    float: ["0", "0.25", "-1.5e-3", ".5", "5.", "1e3", "inf", "nan", " 1", "1_0", "x", ""],
+    int: [0, 1000, "0", "12", "-3", "+7", "007", " 12", "1_000", "12.0", "x", "", "99999999999999999999"],
+    float: [0, 2, 0.5, "0", "0.25", "-1.5e-3", ".5", "5.", "1e3", "inf", "nan", " 1", "1_0", "x", ""],
     str: ["", "chess", "torus:12x8", " a b "],
 }
 
@@ -31,6 +31,8 @@ def test_every_plain_parameter_reads_as_typer_does() -> None:
     seen = set()
     for p in _params(command):
         d = p.type_descriptor
+        if isinstance(p._runtime_param, PlainParam) and p.default is not None:  # defaults are read at once too
+            assert read_plain(d.annotation, p.default)[0], (p.name, p.default)
         if not isinstance(p._runtime_param, PlainParam) or d.annotation in seen or d.annotation not in SAMPLES:
             continue
         seen.add(d.annotation)
@@ -54,3 +56,14 @@ def test_only_common_spellings_skip_typer() -> None:
     assert read_plain(float, "inf") == (False, None)
     assert read_plain(list[str], ("a", "b")) == (True, ["a", "b"])
     assert read_plain(bool, None) == (False, None)
+    assert read_plain(int, 3) == (True, 3) and read_plain(float, 3) == (True, 3.0)  # defaults
+
+
+def test_a_command_reads_its_values_without_pydantic() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, tapology.cli as c; c.main(['playouts', 'tictactoe', '--count', '2']); "
+            "c.main(['perft', 'checkers', '--depth', '2']); print('pydantic' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] == "False"

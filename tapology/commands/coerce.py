@@ -2,11 +2,11 @@
 
 typer ≥ 0.20 coerces every option value through a pydantic ``TypeAdapter``: importing pydantic and building the
 adapters costs about 0.1 s CPU, a fifth of a small command such as ``tapology moves``.  :func:`install` gives every
-parameter whose annotation is ``str``, ``int``, ``float``, ``bool`` or ``list[str]`` (no parser, range, choice, path or file)
-a coercion that reads the common spellings directly (``12``, ``-3``, ``0.25``, ``1e-3``, any text) and hands every
-other value to typer's own coercion, built only then: the answers, and the error messages of bad values, are
-typer's.  Cost: one pass over the parameters, well under a millisecond.  On a typer without that machinery (older
-versions coerce through click) it does nothing.
+parameter whose annotation is ``str``, ``int``, ``float``, ``bool`` or ``list[str]`` (no parser, range, choice,
+path or file) a coercion that reads the common spellings directly (``12``, ``-3``, ``0.25``, ``1e-3``, any text,
+and the defaults) and hands every other value to typer's own coercion, built only then: the answers, and the error
+messages of bad values, are typer's.  Cost: one pass over the parameters, well under a millisecond.  On a typer
+without that machinery (older versions coerce through click) it does nothing.
 """
 
 from __future__ import annotations
@@ -34,8 +34,12 @@ def read_plain(annotation: Any, value: Any) -> tuple[bool, Any]:
     if annotation is bool:
         return (True, value) if type(value) is bool else (False, None)
     if annotation is int:
+        if type(value) is int:  # a default
+            return True, value
         return (True, int(value)) if type(value) is str and INT.fullmatch(value) else (False, None)
     if annotation is float:
+        if type(value) is float or type(value) is int:  # a default
+            return True, float(value)
         return (True, float(value)) if type(value) is str and FLOAT.fullmatch(value) else (False, None)
     if annotation == list[str]:
         if isinstance(value, (list, tuple)) and all(type(v) is str for v in value):

@@ -67,6 +67,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seconds", type=float, default=0.1, help="per move, for both players")
     ap.add_argument("--max-plies", type=int, default=80)
     ap.add_argument("--only", action="append", help=f"games by name ({', '.join(GAMES)})")
+    ap.add_argument("--opponent", action="append", help="opponents by spec kind (mcts-python, alphabeta, mcts)")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from tapology.adapters.match import make_player, play_game, wilson
@@ -81,6 +82,8 @@ def main(argv: list[str] | None = None) -> None:
             continue
         game = open_game(name)
         for opponent, spec, engine in _opponents(args.seconds, name):
+            if args.opponent and spec.split(":")[0] not in args.opponent:
+                continue
             score = 0.0
             wins = draws = 0
             plies = 0

@@ -109,8 +109,9 @@ def main(argv: list[str] | None = None) -> None:
                          _mean(new_all.sims), _mean(old_all.sims), _mean(new_all.seconds), _mean(old_all.seconds),
                          plies / args.games, time.perf_counter() - t0))
     print("## MCTS with native playouts\n")
+    picked = "".join(f" --only {g}" for g in args.only or []) + "".join(f" --opponent {o}" for o in args.opponent or [])
     print(f"`python benchmarks/bench_mcts.py --games {args.games} --seconds {args.seconds} --max-plies "
-          f"{args.max_plies}` ({t_start}; load average {load0} at the start: a shared machine, both sides equally "
+          f"{args.max_plies}{picked}` ({t_start}; load average {load0} at the start: a shared machine, both sides equally "
           f"slowed).  `{new_spec}` (UCT, the native engine's random playouts) against each opponent at the same "
           f"{args.seconds} s a move; colours swapped every game; a draw after {args.max_plies} plies.\n")
     print("| game | opponent | games | W/D/L | score | 95% interval | plies/game | simulations/move (new) | (opponent) "

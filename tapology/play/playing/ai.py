@@ -536,6 +536,13 @@ class _Node:
 PLAYOUT_PLIES = 400  # a native playout not ended by then counts as a draw
 
 
+def native_playouts(game: Game) -> bool:
+    """Whether the native engine plays random playouts of ``game`` (a rule game on codes whose tables it takes:
+    built now, or read from the disk cache, before any clock runs)."""
+    return isinstance(game, RuleGame) and not isinstance(game, ClaimGame) and on_codes(game) and \
+        native_engine(game.chains(game.board)) is not None
+
+
 class MCTSAgent:
     """UCT with random playouts: ``simulations`` per move, or fewer when ``seconds`` run out; the most visited
     turn is played (a turn that wins at once is played without search).  On a rule game the native engine plays
@@ -551,8 +558,7 @@ class MCTSAgent:
         self.uct_c = uct_c
         self.rng = random.Random(seed)
         self.done = 0
-        self.fast = fast_playouts and isinstance(game, RuleGame) and isinstance(self.tree, GameTree) and \
-            on_codes(game) and native_engine(game.chains(game.board)) is not None  # tables built before the clock
+        self.fast = fast_playouts and isinstance(self.tree, GameTree) and native_playouts(game)
 
     def choose(self, pos: Position, turns: Sequence[Turn]) -> int:
         """The most visited turn after the search."""

@@ -1,6 +1,7 @@
 """Perft speed of the rule engine, native (C) and Python, beside python-chess's perft measured in the same run.
 
     python benchmarks/bench_perft.py            # prints a Markdown section for benchmarks/RESULTS.md
+    python benchmarks/bench_perft.py --growth 7 # chess perft's leaf rate at depths 4..7 (linear cost?)
 
 Figures, all leaf turns counted with bulk counting at the last ply: chess perft 5 from the start
 through the rule engine (``tapology/games/data/chess.toml``, native) against python-chess's
@@ -42,7 +43,56 @@ def naive_perft(game, pos, depth: int) -> int:
     return sum(naive_perft(game, t.result, depth - 1) for t in game.turns(pos))
 
 
+def growth(high: int, budget: float) -> None:
+    """Chess perft from the start at depths 4..``high`` on the native engine: leaf turns per CPU second at each
+    depth (constant when the cost is linear in leaf turns); a depth whose predicted time passes ``budget`` seconds
+    is left out and said so."""
+    from tapology.games import open_game
+    from tapology.rules.perft import count_leaves
+
+    g = open_game("chess")
+    p0 = g.initial()
+    count_leaves(g, p0, 2)  # the tables, read or built
+    print(f"`python benchmarks/bench_perft.py --growth {high}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())};"
+          f" load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}): chess perft from the start, native, bulk "
+          "counting, one process; CPU seconds (`time.process_time`) and wall seconds (a count under a second repeated "
+          "and averaged).\n")
+    print("| depth | leaf turns | CPU s | wall s | leaf turns / CPU s | rate / depth 4's |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    first = None
+    last: tuple[int, float] | None = None
+    prev_n = None
+    for d in range(4, high + 1):
+        if last is not None and prev_n is not None:
+            predicted = last[0] * (last[0] / prev_n) / (last[0] / last[1])
+            if predicted > budget:
+                print(f"\nDepth {d} left out: about {predicted:.0f} CPU s predicted (over {budget:.0f} s).")
+                break
+        c0, w0 = time.process_time(), time.perf_counter()
+        n = count_leaves(g, p0, d)
+        runs = 1
+        while time.process_time() - c0 < 1.0:  # a short count repeated, so that the clock's grain does not matter
+            count_leaves(g, p0, d)
+            runs += 1
+        cpu, wall = (time.process_time() - c0) / runs, (time.perf_counter() - w0) / runs
+        rate = n / cpu
+        first = first or rate
+        print(f"| {d} | {n:,} | {cpu:.2f} | {wall:.2f} | {rate:,.0f} | {rate / first:.2f} |", flush=True)
+        prev_n = last[0] if last is not None else count_leaves(g, p0, d - 1)
+        last = (n, cpu)
+
+
 def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--growth", type=int, metavar="D", help="only the leaf rate of chess perft at depths 4..D")
+    ap.add_argument("--budget", type=float, default=180.0, help="with --growth: leave out a depth predicted to take "
+                                                                "longer (CPU seconds)")
+    a = ap.parse_args()
+    if a.growth:
+        growth(a.growth, a.budget)
+        return
     import chess
 
     from tapology.games import open_game

@@ -1,11 +1,12 @@
 """Solve times: tic-tac-toe on the five built-in 3×3 surfaces and 4-in-a-row on torus:4x4.
 
 Run ``python benchmarks/bench_solve.py`` (add ``--naive-4x4`` to also run the plain-Python
-reference on torus:4x4, which takes minutes and a few GB).  Each line compares the fast path
-(layered bitmasks in numpy, one representative per symmetry class) with references measured
-in the same run: the same layered solver without symmetry, a plain-Python memoised search
-over bitmask pairs (no numpy, no symmetry), and — on the 3×3 surfaces — the rule engine's
-generic memoised search.  Every reference must give the same counts; the script checks.
+reference on torus:4x4, which takes minutes and a few GB; ``--cpu`` times CPU seconds, for a
+loaded machine).  Each line compares the fast path (layered bitmasks in numpy, one
+representative per symmetry class) with references measured in the same run: the same layered
+solver without symmetry, a plain-Python memoised search over bitmask pairs (no numpy, no
+symmetry), and — on the 3×3 surfaces — the rule engine's generic memoised search.  Every
+reference must give the same counts; the script checks.
 Prints a Markdown table.
 """
 
@@ -72,17 +73,25 @@ def fmt(t: float | None) -> str:
     return "—" if t is None else f"{t:.3f} s"
 
 
+CLOCK = [time.perf_counter]  # time.process_time with --cpu
+
+
 def timed(fn):
-    t = time.perf_counter()
+    t = CLOCK[0]()
     out = fn()
-    return out, time.perf_counter() - t
+    return out, CLOCK[0]() - t
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--naive-4x4", action="store_true", help="also run the plain-Python reference on torus:4x4")
+    ap.add_argument("--cpu", action="store_true", help="CPU seconds of this process (a loaded machine disturbs them "
+                                                       "least) rather than wall seconds")
     args = ap.parse_args()
-    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
+    if args.cpu:
+        CLOCK[0] = time.process_time
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}"
+          f"{'; CPU seconds' if args.cpu else ''}")
     print()
     print("| game | board | value | positions | classes (group order) | `solve` (auto) | with symmetry | "
           "without symmetry | plain Python | rule engine | plain Python / `solve` |")

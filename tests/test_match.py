@@ -14,8 +14,9 @@ from tapology.cli import main
 from tapology.errors import StrengthError
 from tapology.games.registry import load_game, open_game
 from tapology.parallel import SERIAL, executor, ray_available
-from tapology.play.playing.ai import AlphaBetaAgent, MCTSAgent, parse_player
+from tapology.play.playing.ai import AlphaBetaAgent, MCTSAgent, PlayerSpec, parse_player
 from tapology.play.solving.solve import solve_kinrow
+from tapology.rules import native
 
 needs_openspiel = pytest.mark.skipif(not osp.available(), reason="the openspiel extra is not installed")
 
@@ -27,7 +28,8 @@ def test_player_specs() -> None:
     assert parse_player("alphabeta").budget == 6 and parse_player("alphabeta:9@0.5s").seconds == 0.5
     assert parse_player("random").kind == "random" and parse_player("perfect").kind == "perfect"
     assert parse_player("3").kind == "depth" and parse_player("3").budget == 3
-    for bad in ("mcts:x", "mcts:0", "alphabeta:3@-1", "wizard", "random:3", "mcts:10@soon", "random@2", "4@1"):
+    assert parse_player("mcts-python:50@0.5") == PlayerSpec("mcts-python", 50, 0.5)
+    for bad in ("mcts-python:x", "mcts:x", "mcts:0", "alphabeta:3@-1", "wizard", "random:3", "mcts:10@soon", "random@2", "4@1"):
         with pytest.raises(StrengthError):
             parse_player(bad, "--a")
 
@@ -104,12 +106,17 @@ def test_match_command_text(capsys) -> None:
 @needs_openspiel
 def test_openspiel_mcts_is_the_default_mcts() -> None:
     assert mcts_engine("auto") == "openspiel" and mcts_engine("own") == "own"
+    # but not where the native engine plays the game's playouts: ours runs them there
+    checkers = open_game("checkers")
+    assert mcts_engine("auto", checkers) == ("own" if native.available() else "openspiel")
+    assert isinstance(make_player("checkers", None, "mcts:10", seed=1, game=checkers),
+                      MCTSAgent if native.available() else SpielMCTSAgent)
     p = make_player("tictactoe", "torus:3x3", "mcts:200", seed=1)
     assert isinstance(p, SpielMCTSAgent)
     g = load_game("tictactoe", "torus:3x3").game
     out, _ = play_game(g, p, make_player("tictactoe", "torus:3x3", "random", seed=2))
     assert out["X"] == 1
-    timed = make_player("checkers", None, "mcts:100000@0.3", seed=1)
+    timed = make_player("checkers", None, "mcts:100000@0.3", seed=1, engine="openspiel")
     cg = open_game("checkers")
     t0 = time.perf_counter()
     timed.choose(cg.initial(), cg.turns(cg.initial()))

@@ -82,3 +82,9 @@ def test_mcts_plays_native_playouts() -> None:
     # the same seed, the same choice
     assert MCTSAgent(g, simulations=60, seed=1).choose(pos, turns) == MCTSAgent(g, simulations=60, seed=1).choose(
         pos, turns)
+    # by spec, as match and play name them: mcts plays natively, mcts-python turn by turn (its old self)
+    from tapology.play.playing.ai import make_search_agent, parse_player
+
+    for spec, want in (("mcts:5", native.available()), ("mcts-python:5@1", False)):
+        agent = make_search_agent(g, parse_player(spec), seed=1)
+        assert isinstance(agent, MCTSAgent) and agent.fast == want, spec

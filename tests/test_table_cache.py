@@ -139,3 +139,28 @@ def test_cache_folder_honours_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     assert cache.cache_root() == tmp_path / "tapology"
     monkeypatch.setenv("TAPOLOGY_CACHE", str(tmp_path / "x"))
     assert cache.cache_root() == tmp_path / "x"
+
+
+def test_commands_build_the_tables_once_then_read_them(tmp_cache: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A command builds a board's tables once (perft's estimate and count share them); the next commands read them
+    from the disk cache: no table built, no move placed anew."""
+    from tapology import parallel
+    from tapology.cli import main
+    from tapology.rules.compiled import Compiled
+    from tapology.rules.native import tables
+
+    built: list[str] = []
+    build, place = tables.build, Compiled._build
+    monkeypatch.setattr(tables, "build", lambda chains: built.append("native") or build(chains))
+    monkeypatch.setattr(Compiled, "_build", lambda self, *a: built.append("move") or place(self, *a))
+    monkeypatch.setattr(parallel, "_CACHE", {})  # no game kept from another test
+    assert main(["perft", "checkers", "--depth", "5", "--workers", "1"]) == 0
+    assert built.count("native") == 1 and "move" in built
+    assert len(_entries(tmp_cache)) == 1
+    built.clear()
+    for argv in (["perft", "checkers", "--depth", "5"], ["moves", "checkers"], ["playouts", "checkers", "--count", "2"]):
+        parallel._CACHE.clear()  # as a new process: the game opened anew
+        assert main(argv) == 0
+        assert built == [], argv
+    assert capsys.readouterr().out.count("perft 5: 7361 ") == 2

@@ -1,10 +1,11 @@
 """Computer players by name, and matches between two of them played as tasks on any executor.
 
 A player spec (:func:`tapology.play.playing.ai.parse_player`) is ``random``, ``perfect``, a depth,
-``alphabeta:D`` or ``mcts:N``, with ``@SECONDS`` for a time limit per move.  ``mcts`` is
-OpenSpiel's ``MCTSBot`` (UCT, random rollouts, MCTS-Solver backups) on the game's OpenSpiel
-adapter when the extra ``tapology[openspiel]`` is installed, else tapology's own
-:class:`~tapology.play.playing.ai.MCTSAgent`; ``engine="own"`` asks for ours anyway.
+``alphabeta:D``, ``mcts:N`` or ``mcts-python:N``, with ``@SECONDS`` for a time limit per move.
+``mcts`` is tapology's own :class:`~tapology.play.playing.ai.MCTSAgent` on a rule game whose
+random playouts the native engine plays, else OpenSpiel's ``MCTSBot`` (UCT, random rollouts,
+MCTS-Solver backups) on the game's OpenSpiel adapter when the extra ``tapology[openspiel]`` is
+installed, else ours again; ``engine="own"`` and ``engine="openspiel"`` ask for one.
 
 :func:`run_match` plays ``games`` games of A against B (A first in the even games unless
 ``swap`` is off), each a task seeded by its number, so the results are the same on every
@@ -27,7 +28,7 @@ from tapology.errors import OptionError, StrengthError
 from tapology.game import Game, Position, Turn
 from tapology.games.registry import LoadedGame, load_game
 from tapology.parallel import SERIAL, Executor, Progress, cached, run_tasks
-from tapology.play.playing.ai import Agent, PlayerSpec, make_search_agent, parse_player
+from tapology.play.playing.ai import Agent, PlayerSpec, make_search_agent, native_playouts, parse_player
 
 ENGINES = ("auto", "openspiel", "own")
 Z95 = 1.959963984540054
@@ -88,11 +89,13 @@ class SpielMCTSAgent:
         raise StrengthError(f"OpenSpiel's MCTS chose {label!r}, which is not a legal turn here")
 
 
-def mcts_engine(engine: str = "auto") -> str:
-    """Which MCTS ``mcts:N`` means: ``openspiel`` (the extra is installed, or asked for) or ``own``."""
+def mcts_engine(engine: str = "auto", game: Game | None = None) -> str:
+    """Which MCTS ``mcts:N`` means: ``own`` (asked for, or ``auto`` on a ``game`` whose random playouts the native
+    engine plays: it beat OpenSpiel's MCTSBot, whose rollouts go through the Python adapter, in 7 of 8 games at
+    equal time, benchmarks/RESULTS.md), else ``openspiel`` (the extra is installed, or asked for)."""
     if engine not in ENGINES:
         raise OptionError(f"--engine {engine!r}: use {', '.join(ENGINES)}")
-    if engine == "own":
+    if engine == "own" or (engine == "auto" and game is not None and native_playouts(game)):
         return "own"
     if openspiel.available():
         return "openspiel"
@@ -108,7 +111,7 @@ def make_player(spec: str, board: str | None, player: str, seed: int | None = No
     ps: PlayerSpec = parse_player(player)
     if game is None:
         game = load_game(spec, board).game
-    if ps.kind == "mcts" and mcts_engine(engine) == "openspiel":
+    if ps.kind == "mcts" and mcts_engine(engine, game) == "openspiel":
         return SpielMCTSAgent(spec, board, ps.budget, ps.seconds, seed)
     return make_search_agent(game, ps, seed)
 
@@ -226,7 +229,7 @@ def run_match(spec: str, board: str | None, a: str, b: str, games: int = 200, *,
     lg = _context_game(spec, board)
     if len(lg.game.players) != 2:
         raise OptionError(f"{spec}: a match takes two players; the game has {len(lg.game.players)}")
-    used = mcts_engine(engine) if any(parse_player(p).kind == "mcts" for p in (a, b)) else "none"
+    used = mcts_engine(engine, lg.game) if any(parse_player(p).kind == "mcts" for p in (a, b)) else "none"
     t0 = time.perf_counter()
     out = run_tasks(_play, list(range(games)), (spec, board, a, b, engine, seed, swap, max_plies), ex=ex,
                     progress=progress)

@@ -21,8 +21,8 @@ from tapology.commands.common import (
     stops,
 )
 
-PlayerHelp = ("random, perfect, a depth, alphabeta:D or mcts:N, with @SECONDS for a time limit per move "
-              "(mcts:5000@2).")
+PlayerHelp = ("random, perfect, a depth, alphabeta:D, mcts:N or mcts-python:N (its playouts turn by turn, for "
+              "comparisons), with @SECONDS for a time limit per move (mcts:5000@2).")
 
 
 def register(app: typer.Typer) -> None:
@@ -39,8 +39,9 @@ def register(app: typer.Typer) -> None:
         swap: Annotated[bool, typer.Option("--swap/--no-swap", help="A moves first in the even games, B in the odd "
                                                                    "ones (default); --no-swap: A always first.")]
         = True,
-        engine: Annotated[str, typer.Option("--engine", help="Which MCTS mcts:N is: auto (OpenSpiel's MCTSBot when "
-                                                             "installed), openspiel, own.")] = "auto",
+        engine: Annotated[str, typer.Option("--engine", help="Which MCTS mcts:N is: auto (ours where the native "
+                                                             "engine plays the game's playouts, else OpenSpiel's "
+                                                             "MCTSBot when installed), openspiel, own.")] = "auto",
         max_plies: Annotated[int | None, typer.Option("--max-plies", help="Score a game still going after this many "
                                                                           "turns as a draw.")] = None,
         workers: WorkersOpt = None,

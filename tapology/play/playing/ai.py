@@ -11,7 +11,8 @@ random from a seeded generator, so a game is reproducible from its seed.
 Stronger players for every two-player game, named by a player spec (:func:`parse_player`):
 ``alphabeta:D`` (:class:`AlphaBetaAgent`: iterative deepening to D plies, alpha-beta with a
 transposition table, a heuristic at the horizon) and ``mcts:N`` (:class:`MCTSAgent`: N
-simulations of UCT with random playouts); ``@S`` adds a time limit of S seconds per move
+simulations of UCT with random playouts, played by the native engine where it runs; ``mcts-python:N`` plays them
+turn by turn through the game, as MCTS did before, for comparisons); ``@S`` adds a time limit of S seconds per move
 (``mcts:5000@2``, ``alphabeta:12@0.5``).  Both search k-in-a-row games on bitmasks and other
 games through their turns.
 """
@@ -264,13 +265,14 @@ class PlayerSpec:
     text: str = field(default="", compare=False)
 
 
-SEARCHES = ("alphabeta", "mcts")
-DEFAULT_BUDGET = {"alphabeta": 6, "mcts": 1000}
+SEARCHES = ("alphabeta", "mcts", "mcts-python")
+DEFAULT_BUDGET = {"alphabeta": 6, "mcts": 1000, "mcts-python": 1000}
+SPECS = "random, perfect, a depth, alphabeta:D, mcts:N or mcts-python:N"
 
 
 def parse_player(text: str, where: str = "player") -> PlayerSpec:
-    """``random``, ``perfect``, a depth ``N``, ``alphabeta[:D]``, ``mcts[:N]``, each with an optional ``@SECONDS``
-    time limit per move (``mcts:5000@2``); :class:`StrengthError` naming ``where`` otherwise."""
+    """``random``, ``perfect``, a depth ``N``, ``alphabeta[:D]``, ``mcts[:N]``, ``mcts-python[:N]``, each with an
+    optional ``@SECONDS`` time limit per move (``mcts:5000@2``); :class:`StrengthError` naming ``where`` otherwise."""
     t = text.strip().lower()
     body, _, limit = t.partition("@")
     seconds = None
@@ -293,14 +295,13 @@ def parse_player(text: str, where: str = "player") -> PlayerSpec:
               StrengthError)
         return PlayerSpec(kind, budget, seconds, text.strip())
     if arg:
-        raise StrengthError(f"{where}: {text!r}: use random, perfect, a depth, alphabeta:D or mcts:N")
+        raise StrengthError(f"{where}: {text!r}: use {SPECS}")
     try:
         depth = parse_strength(kind, where)
     except StrengthError:
-        raise StrengthError(f"{where}: {text!r}: use random, perfect, a depth, alphabeta:D or mcts:N "
-                            "(with @SECONDS for a time limit)") from None
+        raise StrengthError(f"{where}: {text!r}: use {SPECS} (with @SECONDS for a time limit)") from None
     if seconds is not None:
-        raise StrengthError(f"{where}: {text!r}: a time limit (@SECONDS) is for alphabeta and mcts")
+        raise StrengthError(f"{where}: {text!r}: a time limit (@SECONDS) is for alphabeta, mcts and mcts-python")
     name = "random" if depth == 0 else "perfect" if depth == PERFECT else "depth"
     return PlayerSpec(name, depth, None, text.strip())
 
@@ -535,6 +536,13 @@ class _Node:
 PLAYOUT_PLIES = 400  # a native playout not ended by then counts as a draw
 
 
+def native_playouts(game: Game) -> bool:
+    """Whether the native engine plays random playouts of ``game`` (a rule game on codes whose tables it takes:
+    built now, or read from the disk cache, before any clock runs)."""
+    return isinstance(game, RuleGame) and not isinstance(game, ClaimGame) and on_codes(game) and \
+        native_engine(game.chains(game.board)) is not None
+
+
 class MCTSAgent:
     """UCT with random playouts: ``simulations`` per move, or fewer when ``seconds`` run out; the most visited
     turn is played (a turn that wins at once is played without search).  On a rule game the native engine plays
@@ -550,8 +558,7 @@ class MCTSAgent:
         self.uct_c = uct_c
         self.rng = random.Random(seed)
         self.done = 0
-        self.fast = fast_playouts and isinstance(game, RuleGame) and isinstance(self.tree, GameTree) and \
-            on_codes(game) and native_engine(game.chains(game.board)) is not None  # tables built before the clock
+        self.fast = fast_playouts and isinstance(self.tree, GameTree) and native_playouts(game)
 
     def choose(self, pos: Position, turns: Sequence[Turn]) -> int:
         """The most visited turn after the search."""
@@ -626,9 +633,10 @@ class MCTSAgent:
 
 
 def make_search_agent(game: Game, spec: PlayerSpec, seed: int | None = None) -> Agent:
-    """The computer player a spec names (``mcts`` here is this module's own)."""
+    """The computer player a spec names (``mcts`` here is this module's own; ``mcts-python`` plays its playouts turn
+    by turn through the game)."""
     if spec.kind == "alphabeta":
         return AlphaBetaAgent(game, spec.budget, spec.seconds, seed)
-    if spec.kind == "mcts":
-        return MCTSAgent(game, spec.budget, spec.seconds, seed)
+    if spec.kind in ("mcts", "mcts-python"):
+        return MCTSAgent(game, spec.budget, spec.seconds, seed, fast_playouts=spec.kind == "mcts")
     return make_agent(game, spec.budget, seed)

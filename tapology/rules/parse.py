@@ -44,7 +44,7 @@ from tapology.rules.pattern import parse_pattern
 T = TypeVar("T")
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
             "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "refuse",
-            "maximum", "pass"}
+            "maximum", "pass", "rbg-pass"}
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
              "final", "lines", "fall", "captures"}
 LINES_KEYS = {"over", "until", "becomes", "directions", "need"}
@@ -214,7 +214,7 @@ class _Reader:
         return RuleSet(str(name), self.grid, self.players, self.states, tuple(moves), tuple(cleanups), tape,
                        tuple(ends), self._initial(self.data.get("initial", {}), "initial"), board, tuple(boards),
                        mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters,
-                       self._notation(), self._refused(), maximum, self._passing())
+                       self._notation(), self._refused(), maximum, self._passing(), self._rbg_pass())
 
     def _refused(self) -> tuple[tuple[tuple[str, ...], str], ...]:
         """``[[refuse]]``: boards (fnmatch patterns) the game is not meaningful on, each with the reason."""
@@ -238,6 +238,18 @@ class _Reader:
             raise self.where.err(f"pass {got!r}: use {', '.join(repr(p) for p in PASSING)} (a player without a turn "
                                  "passes while another player has one; a player may always pass)", key="pass")
         return str(got)
+
+    def _rbg_pass(self) -> str:
+        """``rbg-pass``: how perft --rbg counts a pass ("once", the default, or "pieces": once per piece of the player
+        to move, RBG's move that lifts a piece and puts it back)."""
+        got = self.data.get("rbg-pass", "")
+        if got not in ("", "once", "pieces"):
+            raise self.where.err(f"rbg-pass {got!r}: use 'once' or 'pieces' (perft --rbg counts a pass once per piece "
+                                 "of the player to move)", key="rbg-pass")
+        if got and not self.data.get("pass"):
+            raise self.where.err("rbg-pass: the rule set has no pass (set pass = \"always\" or \"when-stuck\")",
+                                 key="rbg-pass")
+        return "" if got == "once" else str(got)
 
     def _notation(self) -> str:
         note = self.data.get("notation", "")

@@ -265,7 +265,7 @@ def build(chains: Chains) -> Tables:
     f["keyed_by_changes"] = int(rules.keyed_by_changes)
     f["passing"] = int(rules.passing == "when-stuck")
     if rules.passing == "always":
-        raise Unsupported('passing at any time (pass = "always") is counted over positions in Python')
+        raise Unsupported('passing at any time (pass = "always") is counted in Python')
 
     # entries: (player, tile, dense code) -> applications
     f["ent_off"], f["ent_app"] = _csr([comp.entries(p, t, c) for p in range(np_) for t in range(n) for c in b.valid])

@@ -19,6 +19,8 @@ CATALOGUE = {  # RBG's file name -> the shipped rule set
     "chessGardner5x5_kingCapture": "chess-gardner-5x5-king-capture",
     "chessLosAlamos6x6_kingCapture": "chess-los-alamos-6x6-king-capture",
     "chessSilverman4x5_kingCapture": "chess-silverman-4x5-king-capture",
+    "chessQuick5x6_kingCapture": "chess-quick-5x6-king-capture",
+    "chineseCheckers6": "chinese-checkers-6",
     "doubleChess": "double-chess",
     "englishDraughts": "english-draughts",
     "internationalDraughts": "international-draughts",

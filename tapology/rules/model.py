@@ -157,6 +157,7 @@ class Move:
     lines: LineCapture | None = None  # a line capture run from the origin (reversi)
     fall: Cell | None = None  # gravity: the piece rests on the origin only where it could fall no further this way
     captures: GroupCapture | None = None  # capture by liberties (go)
+    conditions: tuple[Condition, ...] = ()  # ``if``: counts that must hold where the move starts (read for the mover)
 
     @cached_property
     def origin(self) -> PatternCell:

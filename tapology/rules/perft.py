@@ -167,7 +167,8 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
     comp = chains.comp
     n_players = len(game.players)
     mandatory = game.mandatory
-    use_kernel = not game.rules.cleanups and not game.royal_values and not paths and not game.rules.maximum
+    use_kernel = not game.rules.cleanups and not game.royal_values and not paths and not game.rules.maximum and \
+        not any(m.conditions for m in game.rules.moves)  # the kernels read tiles only, not counts
     kernels = [kernels_for(chains).kernel(p) for p in range(n_players)] if use_kernel else []
     keys = kernels_for(chains).keys if use_kernel else []
     ends = game.strict_ends

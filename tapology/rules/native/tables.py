@@ -219,6 +219,8 @@ def build(chains: Chains) -> Tables:
         raise Unsupported("the maximum rule (turns holding the most moves of a class)")
     if not all(m.final for m in rules.moves):
         raise Unsupported("moves that may not end a chain (final = false)")
+    if any(m.conditions for m in rules.moves):
+        raise Unsupported("moves with count conditions (if = [...])")
     _force(chains)
     b = _Builder(chains)
     n, nd, np_, h = comp.n, b.nd, comp.np, comp.h

@@ -22,7 +22,7 @@ from tapology.errors import (
 )
 from tapology.files import read_stream, read_text
 from tapology.games.kinrow import MAX_TILES as KINROW_TILES
-from tapology.games.kinrow import kinrow_k
+from tapology.games.kinrow import connect_claim, kinrow_k
 from tapology.games.registry import LoadedGame, load_game
 from tapology.games.verify import Finding, lines_of_game, static_checks
 from tapology.limits import check
@@ -244,10 +244,12 @@ def solve_report(game: str, board: str | None = None, symmetry: bool | None = No
                          f"K' answers bounded questions (--force solves anyway)")
     if plan is not None:
         plan(sp.text())
+    # a claim game on bitmasks: k in a row, or a connection game (Hex) whose win sets are its minimal connections
+    claim = lg.kinrow if lg.kinrow is not None or generic else connect_claim(lg.generic)
     with time_limit(timeout) as lim:
         try:
-            if lg.kinrow is not None:
-                res = solve_kinrow(lg.kinrow, symmetry=symmetry, progress=progress, board_name=lg.board_name,
+            if claim is not None:
+                res = solve_kinrow(claim, symmetry=symmetry, progress=progress, board_name=lg.board_name,
                                    ex=Executor() if ex is None else ex)
             else:
                 res = solve_game(lg.game, progress=progress, board_name=lg.board_name)
@@ -255,7 +257,7 @@ def solve_report(game: str, board: str | None = None, symmetry: bool | None = No
             res = SolveResult(lg.name, lg.board_name, None, None, 0, 0, 0, {p: 0 for p in lg.game.players}, 0,
                               complete=False)
     res.game = lg.name
-    return SolveReport(res, lim.stopped(res.complete), timeout, sp, engine_of(lg.game))
+    return SolveReport(res, lim.stopped(res.complete), timeout, sp, engine_of(claim if claim is not None else lg.game))
 
 
 # ---- referee -------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ CATALOGUE = {  # RBG's file name -> the shipped rule set
     "chessSilverman4x5_kingCapture": "chess-silverman-4x5-king-capture",
     "chessQuick5x6_kingCapture": "chess-quick-5x6-king-capture",
     "chineseCheckers6": "chinese-checkers-6",
+    "paperSoccer": "paper-soccer",
     "doubleChess": "double-chess",
     "englishDraughts": "english-draughts",
     "internationalDraughts": "international-draughts",

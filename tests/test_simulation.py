@@ -14,7 +14,8 @@ from tapology.rules import RuleGame
 
 # positions cross-checked with z3 in the default run: every k-th ply (1 = all)
 SAMPLE = {"tictactoe": 1, "tictactopology": 1, "checkers": 15, "chinese-checkers": 150, "chess": 150,
-          "chess-king-capture": 150, "chinese-checkers-6": 1000}  # a shipped game not named here: every 20th
+          "chess-king-capture": 150, "chinese-checkers-6": 1000,
+          "paper-soccer": 1000}  # a shipped game not named here: every 20th
 PLAYOUTS = {"tictactoe": 3, "tictactopology": 2, "checkers": 1, "chinese-checkers": 1, "chess": 1}
 # the placement games: z3 on the start position only where its encoding is big (every ply with -m slow)
 SAMPLE.update({"reversi": 1000, "connect4": 7, "hex": 40, "gomoku-free-style": 1000, "gomoku-standard": 1000,

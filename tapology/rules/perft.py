@@ -54,6 +54,8 @@ class RuleGame(Protocol):
         """The legal turns, optional end rules left out."""
         ...
 
+KERNEL_TILES = 600  # boards above this many tiles count without generated kernels (paper soccer's 1,147 tiles: their
+# source took 20 s to build and compile, more than a shallow count on the chain walk)
 _KERNELS: weakref.WeakKeyDictionary[Compiled, KernelSet] = weakref.WeakKeyDictionary()
 
 
@@ -168,7 +170,9 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
     n_players = len(game.players)
     mandatory = game.mandatory
     use_kernel = not game.rules.cleanups and not game.royal_values and not paths and not game.rules.maximum and \
-        not any(m.conditions for m in game.rules.moves)  # the kernels read tiles only, not counts
+        all(m.final and not m.conditions for m in game.rules.moves) and \
+        comp.n <= KERNEL_TILES  # the kernels read tiles only (no counts), list a move that may not end a chain as a
+    # turn, and their code grows with the board
     kernels = [kernels_for(chains).kernel(p) for p in range(n_players)] if use_kernel else []
     keys = kernels_for(chains).keys if use_kernel else []
     ends = game.strict_ends

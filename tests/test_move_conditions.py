@@ -67,3 +67,13 @@ def test_bad_move_conditions_are_refused(old: str, new: str, match: str) -> None
     assert old in SOURCE
     with pytest.raises(RuleError, match=match):
         parse_rules(SOURCE.replace(old, new, 1), str(DATA / "chess-quick-5x6-king-capture.toml"))
+
+
+def test_rules_describe_the_move_conditions() -> None:
+    from tapology.rules.describe import rules_json, rules_text
+
+    rules = open_game("chess-quick-5x6-king-capture").rules
+    assert "only where count of own:knight == 0" in rules_text(rules)
+    moves = {m["name"]: m for m in rules_json(rules)["moves"]}
+    assert moves["promote=rook"]["if"] == [{"states": ["own:rook"], "op": "==", "value": 0, "region": None}]
+    assert "if" not in moves["pawn-push"]

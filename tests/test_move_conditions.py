@@ -11,6 +11,7 @@ from tapology.games.chess import position_from_fen
 from tapology.games.registry import DATA, notation_of, shipped_name
 from tapology.rules import RuleGame, native
 from tapology.rules.parse import parse_rules
+from tapology.rules.perft import count_leaves
 
 SOURCE = (DATA / "chess-quick-5x6-king-capture.toml").read_text()
 PROMOTE = "r1qkn/1P3/2p2/5/Pp1PP/R1QK1 w - - 0 1"  # White has lost B and N, Black its b
@@ -42,7 +43,7 @@ def test_with_nothing_lost_no_pawn_enters_the_last_rank() -> None:
                                                                            for p in "qrbn"}
 
 
-def test_python_constraint_agrees_and_z3_and_native_decline_by_name() -> None:
+def test_python_constraint_agrees_and_z3_refuses() -> None:
     g = open_game("chess-quick-5x6-king-capture")
     for fen in (PROMOTE, NOLOST):
         pos = position_from_fen(g, fen)
@@ -51,7 +52,18 @@ def test_python_constraint_agrees_and_z3_and_native_decline_by_name() -> None:
             assert {u.label for u in g.turns(t.result, "csp")} == {u.label for u in g.turns(t.result)}
     with pytest.raises(RuleError, match="does not model moves with count conditions"):
         g.turns(g.initial(), "z3")
-    assert "moves with count conditions" in native.why_not(g.chains(g.board))
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+def test_the_native_engine_reads_move_conditions_as_python_does() -> None:
+    g = open_game("chess-quick-5x6-king-capture")
+    chains = g.chains(g.board)
+    assert native.why_not(chains) == ""
+    for fen in (PROMOTE, NOLOST):
+        pos = position_from_fen(g, fen)
+        for p in (pos, *(t.result for t in g.turns(pos))):
+            assert native.turn_keys(chains, g.codes(p), p.to_move).keys() == chains.turns(g.codes(p), p.to_move).keys()
+        assert count_leaves(g, pos, 3) == count_leaves(g, pos, 3, native=False)
 
 
 PUSH = 'cells = [[0, 0, "own:pawn", "empty"], [0, 1, "empty", "@"], [0, 2, "any"]]\n'
@@ -77,3 +89,11 @@ def test_rules_describe_the_move_conditions() -> None:
     moves = {m["name"]: m for m in rules_json(rules)["moves"]}
     assert moves["promote=rook"]["if"] == [{"states": ["own:rook"], "op": "==", "value": 0, "region": None}]
     assert "if" not in moves["pawn-push"]
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+def test_move_conditions_with_royal_states_are_declined_by_name() -> None:
+    rules = parse_rules(SOURCE.replace('notation = "chess"', 'notation = "chess"\nroyal = ["K", "k"]', 1),
+                        str(DATA / "chess-quick-5x6-king-capture.toml"))
+    g = RuleGame(rules, notation=notation_of(rules))
+    assert "moves with count conditions in a rule set with royal states" in native.why_not(g.chains(g.board))

@@ -63,6 +63,7 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
     out.update({name: g["napps"] for name in ("app_over", "app_until", "app_need")})
     out.update({"conn_bits": g["nends"] * np_ * n, "conn_full": g["nends"], "nbr_off": n + 1, "nbr": g["nnbr"],
                 "end_exact": g["nends"], "lnk_cond_off": g["nlinks"] + 1, "lnk_cond": g["nlnk_cond"],
+                "app_cond_off": g["napps"] + 1, "app_cond": g["napp_cond"],
                 "app_gc": g["napps"]})
     out.update({name: g["ngc"] for name in ("gc_foe", "gc_lib", "gc_own", "gc_becomes", "gc_suicide")})
     for size, names in rows.items():
@@ -219,8 +220,6 @@ def build(chains: Chains) -> Tables:
         raise Unsupported("the maximum rule (turns holding the most moves of a class)")
     if not all(m.final for m in rules.moves):
         raise Unsupported("moves that may not end a chain (final = false)")
-    if any(m.conditions for m in rules.moves):
-        raise Unsupported("moves with count conditions (if = [...])")
     _force(chains)
     b = _Builder(chains)
     n, nd, np_, h = comp.n, b.nd, comp.np, comp.h
@@ -264,6 +263,10 @@ def build(chains: Chains) -> Tables:
     f["lnk_cond_off"], f["lnk_cond"] = _csr([[b.condition(c, a.player) for c in (a.link_conds[li] if a.link_conds else ())]
                                              for a, ls in zip(apps, links, strict=True) for li in range(len(ls))])
     f["nlnk_cond"] = len(cast("np.ndarray", f["lnk_cond"]))
+    if any(a.conds for a in apps) and (chains.royal_values or rules.cleanups):
+        raise Unsupported("moves with count conditions in a rule set with royal states or clean-ups")
+    f["app_cond_off"], f["app_cond"] = _csr([[b.condition(c, a.player) for c in a.conds] for a in apps])
+    f["napp_cond"] = len(cast("np.ndarray", f["app_cond"]))
     f["keyed_by_changes"] = int(rules.keyed_by_changes)
     f["passing"] = int(rules.passing == "when-stuck")
     if rules.passing == "always":

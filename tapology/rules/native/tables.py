@@ -269,8 +269,6 @@ def build(chains: Chains) -> Tables:
     f["napp_cond"] = len(cast("np.ndarray", f["app_cond"]))
     f["keyed_by_changes"] = int(rules.keyed_by_changes)
     f["passing"] = int(rules.passing == "when-stuck")
-    if rules.passing == "always":
-        raise Unsupported('passing at any time (pass = "always") is counted in Python')
 
     # entries: (player, tile, dense code) -> applications
     f["ent_off"], f["ent_app"] = _csr([comp.entries(p, t, c) for p in range(np_) for t in range(n) for c in b.valid])
@@ -344,8 +342,9 @@ def build(chains: Chains) -> Tables:
                 raise Unsupported(f"a move with safe cells is played by {rules.players[a.player]!r}, who has no "
                                   "royal state")
 
-    # strict end rules (no-turns left out: a position without turns has no children anyway)
-    perft_reason = ""
+    # strict end rules (no-turns left out: a position without turns has no children anyway); a pass at any time is
+    # added to the turns by the caller, and counted in Python (perft and playouts here know only when-stuck passes)
+    perft_reason = 'passing at any time (pass = "always") is counted in Python' if rules.passing == "always" else ""
     end_conds: list[list[int]]
     kinds, checks, values, ks, pmask, end_conds, lines = [], [], [], [], [], [], []
     conn_rows: list[list[list[int]]] = []

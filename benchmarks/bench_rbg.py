@@ -71,8 +71,10 @@ ROWS = [
     Row("checkers", "checkers", "englishDraughts", 10),
     Row("tic-tac-toe", "tictactoe", "ticTacToe", 9),
     Row("breakthrough", "breakthrough", "breakthrough", 5),
-    Row("chinese checkers", "chinese-checkers", "chineseCheckers6", 5, same_rules=False,
-        note="RBG's is the six-player game with moves restricted in the corner triangles; tapology's has two players"),
+    Row("chinese checkers", "chinese-checkers-6", "chineseCheckers6", 3, same_rules=False,
+        note="tapology counts the pass once, RBG once per marble lifted and put back (perft --rbg equals RBG)"),
+    Row("quick chess 5x6", "chess-quick-5x6-king-capture", "chessQuick5x6_kingCapture", 5),
+    Row("paper soccer", "paper-soccer", "paperSoccer", 4),
     # catalogue games: each row runs once tapology's registry knows the name
     Row("connect four", "connect4", "connect4", 8),
     Row("reversi", "reversi", "reversi", 6),

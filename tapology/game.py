@@ -115,6 +115,8 @@ class ClaimGame(Game, Protocol):
     lines: tuple[tuple[int, ...], ...]
     masks: tuple[int, ...]
     masks_at: tuple[tuple[int, ...], ...]
+    lines_o: tuple[tuple[int, ...], ...]  # O's win sets and masks: ``lines``/``masks`` but in a connection game
+    masks_o: tuple[int, ...]
     stop_at_line: bool
 
     def won(self, mask: int) -> bool:

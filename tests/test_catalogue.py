@@ -19,6 +19,9 @@ CATALOGUE = {  # RBG's file name -> the shipped rule set
     "chessGardner5x5_kingCapture": "chess-gardner-5x5-king-capture",
     "chessLosAlamos6x6_kingCapture": "chess-los-alamos-6x6-king-capture",
     "chessSilverman4x5_kingCapture": "chess-silverman-4x5-king-capture",
+    "chessQuick5x6_kingCapture": "chess-quick-5x6-king-capture",
+    "chineseCheckers6": "chinese-checkers-6",
+    "paperSoccer": "paper-soccer",
     "doubleChess": "double-chess",
     "englishDraughts": "english-draughts",
     "internationalDraughts": "international-draughts",
@@ -190,6 +193,19 @@ def test_catalogue_games_are_refereed_and_played_by_computer_players(game: str) 
     assert rep.valid and rep.turns == labels
     rep = referee(g, read_transcript(g, "".join(f'"{lab}"\n' for lab in labels)))
     assert rep.valid and rep.final == positions[-1]
+    if len(g.players) > 2:  # the two-player searches refuse; the max^n player (ai, a depth) takes every seat
+        from tapology.errors import StrengthError
+        from tapology.play.playing.ai import make_agent
+
+        with pytest.raises(StrengthError, match="two-player games"):
+            make_player(game, None, "alphabeta:1", seed=1, game=g)
+        agents = [make_agent(g, 1, seed=i) for i in range(len(g.players))]
+        pos = g.initial()
+        for _ in range(len(g.players)):
+            turns = g.turns(pos)
+            pos = turns[agents[pos.to_move].choose(pos, turns)].result
+        assert pos.ply == len(g.players)
+        return
     a = make_player(game, None, "alphabeta:1", seed=1, game=g)
     b = make_player(game, None, "mcts:4", seed=2, engine="own", game=g)
     out, plies = play_game(g, a, b, max_plies=4)  # a few moves each: the players' search costs seconds a move

@@ -228,7 +228,9 @@ def run_match(spec: str, board: str | None, a: str, b: str, games: int = 200, *,
         parse_player(p, opt)
     lg = _context_game(spec, board)
     if len(lg.game.players) != 2:
-        raise OptionError(f"{spec}: a match takes two players; the game has {len(lg.game.players)}")
+        raise OptionError(f"{spec}: a match plays A against B in two seats; the game has {len(lg.game.players)} players "
+                          "(play it with a computer player in every seat: tapology play GAME --x ai --o ai --seat "
+                          "PLAYER=ai ...)")
     used = mcts_engine(engine, lg.game) if any(parse_player(p).kind == "mcts" for p in (a, b)) else "none"
     t0 = time.perf_counter()
     out = run_tasks(_play, list(range(games)), (spec, board, a, b, engine, seed, swap, max_plies), ex=ex,

@@ -60,6 +60,10 @@ def register(app: typer.Typer) -> None:
         = None,
         pgn_out: Annotated[str | None, typer.Option("--pgn-out", help="Chess: write the game as PGN here after "
                                                                       "every turn.")] = None,
+        seat: Annotated[list[str] | None, typer.Option("--seat", help="PLAYER=WHO, as --x, for any player "
+                                                                      "(repeatable): the players after the first "
+                                                                      "two of a game of more (chinese-checkers-6) "
+                                                                      "are ai unless seated.")] = None,
         as_json: JsonOpt = False,
     ) -> None:
         """Play a game at the terminal: human or computer on each side."""
@@ -70,7 +74,8 @@ def register(app: typer.Typer) -> None:
         # with --json the game is shown on stderr and stdout holds only the JSON answer
         rep = play_report(game, board, x, o, strength, seed, load, save, early_draw, stdin=sys.stdin,
                           show=sys.stderr if as_json else sys.stdout, color=use_color and not as_json,
-                          move_time=move_time, resume=resume, autosave=autosave, thinking=thinking, pgn_out=pgn_out)
+                          move_time=move_time, resume=resume, autosave=autosave, thinking=thinking, pgn_out=pgn_out,
+                          seats=seat or ())
         if as_json:
             emit(rep, as_json)
 

@@ -24,10 +24,12 @@ from tapology.game import ClaimStatus, Position, Turn
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board
 from tapology.model.lines import board_lines
+from tapology.rules.ends import connect_regions
 from tapology.rules.model import RuleSet
 
 if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
+    from tapology.rules.engine import RuleGame
 
 EMPTY, X_MARK, O_MARK = 0, 1, 2
 PLAYERS = ("X", "O")
@@ -94,6 +96,8 @@ class KInARow:
         # masks of the lines through each tile: a move at t can only complete one of these
         self.masks_at: tuple[tuple[int, ...], ...] = tuple(
             tuple(m for m in self.masks if m >> t & 1) for t in range(n))
+        self.lines_o = self.lines  # O's win sets and masks: the same lines (a connection game has its own per player)
+        self.masks_o = self.masks
 
     # ---- bitmask interface ----------------------------------------------------------
     def won(self, mask: int) -> bool:
@@ -119,7 +123,7 @@ class KInARow:
     def status(self, x: int, o: int) -> Status:
         """Whether the game is over and who won.  The last mover's line is read first."""
         mover = popcount(x) - popcount(o)  # 0: X to move, so O moved last
-        xw, ow = self.won(x), self.won(o)
+        xw, ow = self.won(x), any(o & m == m for m in self.masks_o)
         if self.stop_at_line and (xw or ow):
             if xw and ow:
                 return Status(True, 1 - mover if mover in (0, 1) else 0, mover)
@@ -276,22 +280,7 @@ def kinrow_of_rules(rules: RuleSet, board: Board) -> KInARow | None:
 
 def kinrow_k(rules: RuleSet) -> int | None:
     """k when the rule set is a plain k-in-a-row claim game (see :func:`kinrow_of_rules`), else None."""
-    if rules.tape is not None or rules.cleanups or len(rules.players) != 2 or len(rules.moves) != 1:
-        return None
-    mv = rules.moves[0]
-    if mv.links or mv.lines is not None or mv.fall is not None or rules.passing:
-        return None
-    if len(mv.cells) != 1 or any(mv.cells[0].cell) or set(mv.players) != {0, 1}:
-        return None
-    cell = mv.cells[0]
-    if cell.before.kind != "states" or tuple(cell.before.tokens) != ("empty",) or cell.after not in ("own:mark", "own"):
-        return None
-    by = {s.value: s for s in rules.states}
-    if set(by) != {0, 1, 2} or by[0].name != "empty" or by[1].owner != 0 or by[2].owner != 1:
-        return None
-    if by[1].oriented or by[2].oriented:
-        return None
-    if rules.initial.layout or rules.initial.tiles or rules.initial.fill or rules.initial.to_move != 0:
+    if not _plain_claims(rules, ("own:mark", "own")):
         return None
     kinds = sorted(e.kind for e in rules.ends)
     if kinds != ["line", "no-turns"]:
@@ -299,8 +288,110 @@ def kinrow_k(rules: RuleSet) -> int | None:
     line = next(e for e in rules.ends if e.kind == "line")
     nt = next(e for e in rules.ends if e.kind == "no-turns")
     if line.states or line.player is not None or line.result != "win" or nt.result != "draw" or line.exact \
-            or any(e.check is not None or e.optional for e in rules.ends) or rules.counters or rules.setups:
-        return None
-    if rules.mandatory or rules.royal:
+            or any(e.check is not None or e.optional for e in rules.ends):
         return None
     return line.k
+
+
+def _plain_claims(rules: RuleSet, afters: tuple[str, ...] | None) -> bool:
+    """Two players claiming one empty tile a turn (the claimed tile becomes one of ``afters``, or any ``own`` state
+    where None), X first from an empty board, nothing else in the rules but their end rules."""
+    if rules.tape is not None or rules.cleanups or len(rules.players) != 2 or len(rules.moves) != 1:
+        return False
+    mv = rules.moves[0]
+    if mv.links or mv.lines is not None or mv.fall is not None or mv.captures is not None or rules.passing:
+        return False
+    if len(mv.cells) != 1 or any(mv.cells[0].cell) or set(mv.players) != {0, 1}:
+        return False
+    cell = mv.cells[0]
+    after = cell.after or ""
+    after_ok = after in afters if afters is not None else after == "own" or after.startswith("own:")
+    if cell.before.kind != "states" or tuple(cell.before.tokens) != ("empty",) or not after_ok:
+        return False
+    by = {s.value: s for s in rules.states}
+    if set(by) != {0, 1, 2} or by[0].name != "empty" or by[1].owner != 0 or by[2].owner != 1:
+        return False
+    if by[1].oriented or by[2].oriented:
+        return False
+    if rules.initial.layout or rules.initial.tiles or rules.initial.fill or rules.initial.to_move != 0:
+        return False
+    if rules.counters or rules.setups or rules.mandatory or rules.royal or mv.conditions:
+        return False
+    return True
+
+
+MAX_WIN_SETS = 50_000  # minimal connecting sets a connection game may have to be solved on bitmasks
+
+
+class ConnectClaim(KInARow):
+    """A two-player claim game won by a connection (Hex on a small board) as bitmasks for the layered solver: each
+    player's win masks are their **minimal connecting sets** (the tile sets of the simple paths from one of their
+    regions to the other, none holding another), since a group touches both regions exactly where the player's
+    tiles hold one.  Building costs the simple paths between the regions (refused past :data:`MAX_WIN_SETS`)."""
+
+    def __init__(self, board: Board, name: str, players: tuple[str, ...], sets_x: list[tuple[int, ...]],
+                 sets_o: list[tuple[int, ...]]) -> None:
+        super().__init__(board, 1, name=name, lines=sets_x)
+        self.players = players
+        self.lines_o = tuple(sorted(tuple(sorted(s)) for s in sets_o))
+        self.masks_o = tuple(sum(1 << t for t in s) for s in self.lines_o)
+
+
+def minimal_connections(nbrs: list[list[int]], start: frozenset[int], goal: frozenset[int],
+                        limit: int = MAX_WIN_SETS) -> list[tuple[int, ...]] | None:
+    """The minimal tile sets joining a tile of ``start`` to a tile of ``goal`` through ``nbrs``, or None past ``limit``
+    simple paths.  Every minimal connected set touching both is a simple path's tiles."""
+    found: set[int] = set()
+    paths = 0
+
+    def walk(t: int, mask: int) -> bool:
+        nonlocal paths
+        if t in goal:
+            found.add(mask)
+            paths += 1
+            return paths <= limit
+        for u in nbrs[t]:
+            if not mask >> u & 1 and u not in start and not walk(u, mask | 1 << u):
+                return False
+        return True
+
+    for t in sorted(start):
+        if not walk(t, 1 << t):
+            return None
+    masks = sorted(found, key=lambda m: bin(m).count("1"))
+    minimal: list[int] = []
+    for m in masks:
+        if not any(k & m == k for k in minimal):
+            minimal.append(m)
+    return [tuple(bits(m)) for m in minimal]
+
+
+def connect_claim(game: RuleGame) -> ConnectClaim | None:
+    """The bitmask game of a plain two-player claim game won by one ``connect`` rule between two regions (Hex), a
+    full board drawing, on the game's board; None for any other rule set, a board past :data:`MAX_TILES` tiles or
+    with a region missing, or too many connecting sets."""
+    rules = game.rules
+    if not _plain_claims(rules, None) or sorted(e.kind for e in rules.ends) != ["connect", "no-turns"]:
+        return None
+    e = next(x for x in rules.ends if x.kind == "connect")
+    nt = next(x for x in rules.ends if x.kind == "no-turns")
+    if e.states or e.player is not None or e.result != "win" or nt.result != "draw" or len(e.regions) != 2 \
+            or any(x.check is not None or x.optional for x in rules.ends):
+        return None
+    board = game.initial().board
+    if len(board.tiles) > MAX_TILES:
+        return None
+    comp = game.chains(game.board).comp
+    h = comp.h
+    nbrs = [sorted({c // h for c in comp.board.glue[u] if c >= 0} - {u}) for u in range(comp.n)]
+    sets = []
+    for p in (0, 1):
+        regions = connect_regions(comp, e, p)
+        if not regions or any(not r for r in regions):
+            return None
+        got = minimal_connections(nbrs, regions[0], regions[1])
+        if got is None:
+            return None
+        sets.append(got)
+    return ConnectClaim(board, rules.name, rules.players, sets[0], sets[1])
+

@@ -9,6 +9,7 @@ from tapology.rules.engine import RuleGame
 from tapology.rules.native import engine_used
 
 KINROW_ENGINE = "k-in-a-row games run on their own bitmask engine, not the rule engine's"
+CONNECT_ENGINE = "connection games are solved on bitmasks of each player's minimal connecting sets, not the rule engine"
 
 
 class Report:
@@ -31,6 +32,8 @@ def engine_of(game: Game, perft: bool = False) -> tuple[str, str]:
     """Which engine a job on ``game`` runs: ("native", "") or ("python", why) — the reports that ran one say so."""
     if isinstance(game, RuleGame):
         return engine_used(game.chains(game.initial().board), perft)
+    if getattr(game, "masks_o", None) is not getattr(game, "masks", None):  # a connection game's own win sets
+        return "python", CONNECT_ENGINE
     return "python", KINROW_ENGINE
 
 

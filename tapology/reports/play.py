@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +22,7 @@ from tapology.errors import (
 )
 from tapology.files import read_stream, read_text
 from tapology.games.kinrow import MAX_TILES as KINROW_TILES
-from tapology.games.kinrow import kinrow_k
+from tapology.games.kinrow import connect_claim, kinrow_k
 from tapology.games.registry import LoadedGame, load_game
 from tapology.games.verify import Finding, lines_of_game, static_checks
 from tapology.limits import check
@@ -70,14 +70,15 @@ def play_report(game: str, board: str | None = None, x: str | None = None, o: st
                 stdin: TextIO, show: TextIO, color: bool = False, move_time: float | None = DEFAULT_MOVE_TIME,
                 resume: str | None = None, autosave: bool = True,
                 thinking: Callable[[str], AbstractContextManager[object]] | None = None,
-                pgn_out: str | None = None) -> PlayReport:
+                pgn_out: str | None = None, seats: Sequence[str] = ()) -> PlayReport:
     """Play ``game`` with a human (reading ``stdin``) or a computer player on each side (``ai`` at ``strength``, or
     a player spec such as ``mcts:2000`` or ``alphabeta:6@2``), showing the game on ``show``.  The game is saved
     after every turn (atomically) to ``save``, else (``autosave``) to :func:`autosave_path`; ``load`` continues a
     saved record, ``resume`` continues one and keeps saving to it.  ``move_time`` limits each computer move's
     search (a spec's own ``@SECONDS`` wins); ``thinking(who)`` is entered while the computer thinks.  ``x``/``o``
     default to the record's players (a human-vs-human record resumes as such), else human and ai.  ``pgn_out``:
-    the game as PGN after every turn (chess)."""
+    the game as PGN after every turn (chess).  ``seats``: ``PLAYER=WHO`` for any player (games of more than two
+    players: the players after the first two are ai unless a seat names them)."""
     check_timeout(move_time, "--move-time")
     if resume is not None:
         if load is not None and load != resume:
@@ -97,23 +98,36 @@ def play_report(game: str, board: str | None = None, x: str | None = None, o: st
     if record is not None and record.board != lg.board_name:
         raise RecordError(f"--load {load}: a record of {record.game} on {record.board}, not {game} on {lg.board_name}")
     depth = parse_strength(strength)
-    if len(lg.game.players) != 2:
-        raise OptionError(f"{game}: play takes two players, the game has {len(lg.game.players)}")
     kept = record.players if record is not None else {}
-    x = x if x is not None else kept.get(lg.game.players[0], "human")
-    o = o if o is not None else kept.get(lg.game.players[1], "ai")
+    players = lg.game.players
+    whos = {p: kept.get(p, "human" if i == 0 else "ai") for i, p in enumerate(players)}
+    given = {**({players[0]: x} if x is not None else {}), **({players[1]: o} if o is not None and len(players) > 1
+                                                           else {})}
+    for item in seats:
+        name, eq, who = item.partition("=")
+        name = name.strip()
+        if not eq or not who.strip():
+            raise OptionError(f"--seat {item!r}: write PLAYER=WHO (e.g. --seat {players[-1]}=random)")
+        if name not in whos:
+            raise OptionError(f"--seat {item!r}: {game} has no player {name!r} (players: {', '.join(players)})")
+        if name in given:
+            raise OptionError(f"--seat {item!r}: {name} is already seated (by --x, --o or another --seat)")
+        given[name] = who.strip()
+    whos.update(given)
     if pgn_out is not None:
         if chess_game(lg.game) is None:
             raise OptionError(f"--pgn-out {pgn_out}: PGN holds chess games; {game} is not one")
         check_record_target(pgn_out)
     elif target and not save and chess_game(lg.game) is not None:
         pgn_out = str(Path(target).with_suffix(".pgn"))  # the autosave of a chess game comes with its PGN
-    seats = [_seat(lg, opt, who, depth, None if seed is None else seed + k, move_time, game, board)
-             for k, (opt, who) in enumerate((("--x", x), ("--o", o)))]
-    if any(seat is None for seat in seats) and (stdin is None or getattr(stdin, "closed", False)):
+    opts = [("--x" if i == 0 and x is not None else "--o" if i == 1 and o is not None else f"--seat {p}")
+            for i, p in enumerate(players)]
+    seated = [_seat(lg, opt, whos[p], depth, None if seed is None else seed + k, move_time, game, board)
+              for k, (opt, p) in enumerate(zip(opts, players, strict=True))]
+    if any(seat is None for seat in seated) and (stdin is None or getattr(stdin, "closed", False)):
         raise OptionError("play: standard input is closed, and a human player reads turns from it (give computer "
                           "players: --x ai --o ai)")
-    sess = PlaySession(lg.game, seats, stdin, show, game_name=game, board_name=lg.board_name, early_draw=early_draw,
+    sess = PlaySession(lg.game, seated, stdin, show, game_name=game, board_name=lg.board_name, early_draw=early_draw,
                        color=color, record=record, record_where=f"--load {load}", autosave=target, thinking=thinking,
                        pgn_out=pgn_out)
     try:
@@ -230,10 +244,12 @@ def solve_report(game: str, board: str | None = None, symmetry: bool | None = No
                          f"K' answers bounded questions (--force solves anyway)")
     if plan is not None:
         plan(sp.text())
+    # a claim game on bitmasks: k in a row, or a connection game (Hex) whose win sets are its minimal connections
+    claim = lg.kinrow if lg.kinrow is not None or generic else connect_claim(lg.generic)
     with time_limit(timeout) as lim:
         try:
-            if lg.kinrow is not None:
-                res = solve_kinrow(lg.kinrow, symmetry=symmetry, progress=progress, board_name=lg.board_name,
+            if claim is not None:
+                res = solve_kinrow(claim, symmetry=symmetry, progress=progress, board_name=lg.board_name,
                                    ex=Executor() if ex is None else ex)
             else:
                 res = solve_game(lg.game, progress=progress, board_name=lg.board_name)
@@ -241,7 +257,7 @@ def solve_report(game: str, board: str | None = None, symmetry: bool | None = No
             res = SolveResult(lg.name, lg.board_name, None, None, 0, 0, 0, {p: 0 for p in lg.game.players}, 0,
                               complete=False)
     res.game = lg.name
-    return SolveReport(res, lim.stopped(res.complete), timeout, sp, engine_of(lg.game))
+    return SolveReport(res, lim.stopped(res.complete), timeout, sp, engine_of(claim if claim is not None else lg.game))
 
 
 # ---- referee -------------------------------------------------------------------------------------

@@ -74,23 +74,12 @@ def revisits(comp: Compiled, seq: Sequence[int], app: App) -> bool:
 def count_tiles(comp: Compiled, codes: list[int], cond: Condition, player: int) -> int | None:
     """How many tiles (of the condition's region) hold one of its states for ``player``; None if the board has
     no such region (a condition on a missing region never holds)."""
-    wanted = comp.state_codes(cond.states, player)
-    if cond.region:
-        name = cond.region.replace("{player}", comp.rules.players[player])
-        region = comp.regions.get(name)
-        if region is None:
-            return None
-        return sum(1 for t in region if codes[t] in wanted)
-    return sum(codes.count(c) for c in wanted)
+    return comp.count_tiles(codes, cond, player)
 
 
 def conditions_hold(comp: Compiled, codes: list[int], conds: Iterable[Condition], player: int) -> bool:
     """Every count condition holds for ``player``."""
-    for c in conds:
-        n = count_tiles(comp, codes, c, player)
-        if n is None or not c.holds(n):
-            return False
-    return True
+    return comp.conditions_hold(codes, tuple(conds), player)
 
 
 class Chains:

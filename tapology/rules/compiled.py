@@ -49,6 +49,7 @@ class App:
     lines: Rays | None = None  # the move's line capture placed here (reversi), if it has one
     link_conds: tuple[tuple[Condition, ...], ...] = ()  # per link: the counts that must hold to follow it (or none)
     groups: Groups | None = None  # the move's capture by liberties placed here (go), if it has one
+    conds: tuple[Condition, ...] = ()  # the move's ``if``: counts that must hold on the position it starts from
 
 
 @dataclass(frozen=True)
@@ -330,7 +331,7 @@ class Compiled:
         checks = tuple(sorted(reads.items(), key=lambda kv: (kv[0] != t, kv[0])))
         wr_t = tuple(sorted((u, src, mp) for u, (src, mp) in writes.items()))
         rays = self._rays(m, player, t, g, where) if m.lines is not None else None
-        local = (mi, player, checks, wr_t, to_tile, m.klass, tuple(safe), rays, m.captures)
+        local = (mi, player, checks, wr_t, to_tile, m.klass, tuple(safe), rays, m.captures, m.conditions)
         if not links and local in self._local:
             return self._local[local]
         ident = len(self.apps)
@@ -342,7 +343,7 @@ class Compiled:
             groups = Groups(self.mask(player, gc.groups), self.mask(player, gc.liberties),
                             self.mask(player, ("own",)), v * h + self.canon[v][g], gc.suicide)
         self.apps.append(App(ident, mi, player, t, g, checks, wr_t, to_tile, m.klass, tuple(links), tuple(safe),
-                             rays, conds, groups))
+                             rays, conds, groups, m.conditions))
         if not links:
             self._local[local] = ident
         return ident
@@ -497,6 +498,25 @@ class Compiled:
         return got
 
     # ---- primitive operations on a code list -------------------------------------------
+    def count_tiles(self, codes: list[int], cond: Condition, player: int) -> int | None:
+        """How many tiles (of the condition's region) hold one of its states for ``player``; None if the board has
+        no such region (a condition on a missing region never holds)."""
+        wanted = self.state_codes(cond.states, player)
+        if cond.region:
+            region = self.regions.get(cond.region.replace("{player}", self.rules.players[player]))
+            if region is None:
+                return None
+            return sum(1 for t in region if codes[t] in wanted)
+        return sum(codes.count(c) for c in wanted)
+
+    def conditions_hold(self, codes: list[int], conds: tuple[Condition, ...], player: int) -> bool:
+        """Every count condition holds for ``player`` (one on a region the board lacks never does)."""
+        for c in conds:
+            n = self.count_tiles(codes, c, player)
+            if n is None or not c.holds(n):
+                return False
+        return True
+
     def fits(self, app: App, codes: list[int]) -> bool:
         """True when the application's checks hold (and its line capture captures enough runs)."""
         for u, msk in app.checks:
@@ -504,6 +524,8 @@ class Compiled:
                 return False
         if app.lines is not None and len(self.captures(app, codes)) < app.lines.need:
             return False
+        if app.conds and not self.conditions_hold(codes, app.conds, app.player):
+            return False  # the move's ``if``
         if app.groups is not None and not app.groups.suicide:
             taken, free = self.group_captures(app, codes)
             return bool(taken) or free

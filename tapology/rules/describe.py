@@ -42,6 +42,7 @@ def rules_json(rules: RuleSet) -> dict[str, Any]:
             "to": list(m.to) if m.to else None, "class": m.klass, "start": m.start,
             "links": [{"moves": list(lk.moves), "at": list(lk.anchor) if lk.anchor else None,
                        "orientations": list(lk.orientations), "forced": lk.forced} for lk in m.links],
+            **({"if": [_condition(c) for c in m.conditions]} if m.conditions else {}),
         }
     return {
         "name": rules.name, "description": rules.description, "grid": rules.grid.name,
@@ -83,6 +84,9 @@ def rules_text(rules: RuleSet) -> str:
         out.append(head)
         out.append(draw_pattern(_move_cells(m)) if rules.grid.name.startswith("square") else
                    "  " + "; ".join(f"{list(c)}: {b} -> {a or '_'}" for c, b, a in _move_cells(m)))
+        if m.conditions:
+            out.append("  only where " + " and ".join(f"count of {'|'.join(c.states)}{' in ' + c.region if c.region else ''} "
+                                                     f"{c.op} {c.value}" for c in m.conditions))
         for lk in m.links:
             out.append(f"  then {'must' if lk.forced else 'may'} {' or '.join(lk.moves)} at {list(lk.anchor or ())}"
                        + (f" turned by {list(lk.orientations)}" if lk.orientations else ""))

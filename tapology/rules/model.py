@@ -157,6 +157,7 @@ class Move:
     lines: LineCapture | None = None  # a line capture run from the origin (reversi)
     fall: Cell | None = None  # gravity: the piece rests on the origin only where it could fall no further this way
     captures: GroupCapture | None = None  # capture by liberties (go)
+    conditions: tuple[Condition, ...] = ()  # ``if``: counts that must hold where the move starts (read for the mover)
 
     @cached_property
     def origin(self) -> PatternCell:
@@ -282,6 +283,7 @@ class RuleSet:
     refused: tuple[tuple[tuple[str, ...], str], ...] = ()  # board patterns the game is not meaningful on, with why
     maximum: tuple[str, ...] = ()  # move classes of which a legal turn must hold the most (draughts' maximum capture)
     passing: str = ""  # "" no passing; "when-stuck": a player without a turn passes while another player has one
+    rbg_pass: str = ""  # how perft --rbg counts a pass: "" once; "pieces": once per piece of the mover (lifted, put back)
 
     def refusal(self, board: str) -> str | None:
         """Why the game is not meaningful on ``board`` (the first ``[[refuse]]`` whose patterns match), or None."""

@@ -44,11 +44,12 @@ from tapology.rules.pattern import parse_pattern
 T = TypeVar("T")
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
             "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "refuse",
-            "maximum", "pass"}
+            "maximum", "pass", "rbg-pass"}
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
-             "final", "lines", "fall", "captures"}
+             "final", "lines", "fall", "captures", "if"}
 LINES_KEYS = {"over", "until", "becomes", "directions", "need"}
 PASSING = ("when-stuck", "always")
+CHOICE = "{choice}"  # in a move's ``if``: the after-state a variant of a choice writes (own:queen)
 SCORES = ("pieces", "area")
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
@@ -214,7 +215,7 @@ class _Reader:
         return RuleSet(str(name), self.grid, self.players, self.states, tuple(moves), tuple(cleanups), tape,
                        tuple(ends), self._initial(self.data.get("initial", {}), "initial"), board, tuple(boards),
                        mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters,
-                       self._notation(), self._refused(), maximum, self._passing())
+                       self._notation(), self._refused(), maximum, self._passing(), self._rbg_pass())
 
     def _refused(self) -> tuple[tuple[tuple[str, ...], str], ...]:
         """``[[refuse]]``: boards (fnmatch patterns) the game is not meaningful on, each with the reason."""
@@ -238,6 +239,18 @@ class _Reader:
             raise self.where.err(f"pass {got!r}: use {', '.join(repr(p) for p in PASSING)} (a player without a turn "
                                  "passes while another player has one; a player may always pass)", key="pass")
         return str(got)
+
+    def _rbg_pass(self) -> str:
+        """``rbg-pass``: how perft --rbg counts a pass ("once", the default, or "pieces": once per piece of the player
+        to move, RBG's move that lifts a piece and puts it back)."""
+        got = self.data.get("rbg-pass", "")
+        if got not in ("", "once", "pieces"):
+            raise self.where.err(f"rbg-pass {got!r}: use 'once' or 'pieces' (perft --rbg counts a pass once per piece "
+                                 "of the player to move)", key="rbg-pass")
+        if got and not self.data.get("pass"):
+            raise self.where.err("rbg-pass: the rule set has no pass (set pass = \"always\" or \"when-stuck\")",
+                                 key="rbg-pass")
+        return "" if got == "once" else str(got)
 
     def _notation(self) -> str:
         note = self.data.get("notation", "")
@@ -420,6 +433,9 @@ class _Reader:
         m = self._one_move(spec, i)
         choices = [(k, c.after.split("|")) for k, c in enumerate(m.cells) if c.after and "|" in c.after]
         if not choices:
+            if any(CHOICE in c.states for c in m.conditions):
+                raise self.where.err(f"[[move]] {m.name!r}: if: {CHOICE} names the chosen after-state, and no cell "
+                                     "lists alternatives (own:queen|own:rook)", "move", i, "if")
             return [m]
         if m.slide:
             raise self.where.err(f"[[move]] {m.name!r}: a repeated move cannot list alternative after-states", "move", i)
@@ -431,7 +447,9 @@ class _Reader:
             cells = list(m.cells)
             cells[k] = dataclasses.replace(cells[k], after=a)
             label = a.rpartition(":")[2].rstrip("^")
-            out.append(dataclasses.replace(m, name=f"{m.name}={label}", cells=tuple(cells)))
+            conds = tuple(dataclasses.replace(c, states=tuple(a.rstrip("^") if x == CHOICE else x for x in c.states))
+                          for c in m.conditions)
+            out.append(dataclasses.replace(m, name=f"{m.name}={label}", cells=tuple(cells), conditions=conds))
         self.variants[m.name] = tuple(v.name for v in out)
         return out
 
@@ -498,8 +516,9 @@ class _Reader:
                 raise w.err(f"{what}: fall needs an origin that accepts states (the states a piece falls through)",
                             "move", i, "fall")
         captures = self._move_part(spec, i, "captures", lambda v: self._captures(v, what))
+        conds = self._move_part(spec, i, "if", lambda v: self._conditions(v, f"{what}: if", choice=True)) or ()
         return Move(name, cells, orients, players, to, tuple(links), start, klass, tuple(safe), w.line("move", i),
-                    bool(rep), final, lines, fall, captures)
+                    bool(rep), final, lines, fall, captures, conds)
 
     def _move_part(self, spec: dict[str, Any], i: int, key: str, read: Callable[[Any], T]) -> T | None:
         """A move's optional ``key`` read by ``read`` (None when absent); its error named at the move's entry."""
@@ -646,7 +665,15 @@ class _Reader:
             raise w.err(str(exc), "cleanup", i, "if") from None
         return Cleanup(mv, when, conds)
 
-    def _condition(self, spec: Any, what: str) -> Condition:
+    def _conditions(self, raw: Any, what: str, choice: bool = False) -> tuple[Condition, ...]:
+        """A list of count conditions (or one table); ``choice``: a state may be written ``{choice}``."""
+        if isinstance(raw, dict):
+            raw = [raw]
+        if not isinstance(raw, list) or not raw:
+            raise RuleError(f"{what}: write a list of conditions {{ states = [...], op = \"==\", value = 0 }}")
+        return tuple(self._condition(c, what, choice) for c in raw)
+
+    def _condition(self, spec: Any, what: str, choice: bool = False) -> Condition:
         """A count condition: states (names or own/foe tokens), op, value, optional region."""
         if not isinstance(spec, dict):
             raise RuleError(f"{what}: each condition is a table {{ states = [...], op = \">=\", value = 1 }}")
@@ -659,7 +686,8 @@ class _Reader:
         if not isinstance(states, list) or not states or not all(isinstance(x, str) for x in states):
             raise RuleError(f"{what}: states must name at least one state")
         for x in states:
-            self._state_token(x, what)
+            if not (choice and x == CHOICE):
+                self._state_token(x, what)
         op = spec.get("op", ">=")
         if op not in OPS:
             raise RuleError(f"{what}: op {op!r}: use one of {' '.join(OPS)}")

@@ -54,6 +54,8 @@ class RuleGame(Protocol):
         """The legal turns, optional end rules left out."""
         ...
 
+KERNEL_TILES = 600  # boards above this many tiles count without generated kernels (paper soccer's 1,147 tiles: their
+# source took 20 s to build and compile, more than a shallow count on the chain walk)
 _KERNELS: weakref.WeakKeyDictionary[Compiled, KernelSet] = weakref.WeakKeyDictionary()
 
 
@@ -74,6 +76,13 @@ def on_codes(game: RuleGame) -> bool:
         not any(e.kind in ("chain", "counter", "repetition") for e in game.strict_ends.ends)
 
 
+def _rbg_on_codes(game: RuleGame) -> bool:
+    """True when a rule set that passes at any time can be counted over codes in Python (no tape moves, no strict
+    end rule reading chains, counters or the history): the pass is a child of every unfinished node."""
+    return game.rules.tape is None and game.rules.passing == "always" and \
+        not any(e.kind in ("chain", "counter", "repetition") for e in game.strict_ends.ends)
+
+
 def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True, bulk: bool = True,
                  rbg: bool = False) -> int:
     """Leaf turns at ``depth`` below ``pos``; a finished game has no children.  Cost: the tree above the last ply
@@ -83,11 +92,13 @@ def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True,
     if depth <= 0:
         return 1
     if rbg:
-        if not on_codes(game):
+        if not on_codes(game) and not _rbg_on_codes(game):
             raise RuleError(f"perft --rbg: {game.name} has tape moves or strict end rules that read chains, counters "
                             "or the history; --rbg counts over tile codes only")
         return _counter(game, pos, paths=True)(game.codes(pos), pos.to_move, pos.ply, depth)
     if not on_codes(game):
+        if _rbg_on_codes(game):  # passing at any time, no end rule reading counters: the pass is a child of each node
+            return _counter(game, pos, bulk)(game.codes(pos), pos.to_move, pos.ply, depth)
         return _by_positions(game, pos, depth, bulk)
     if native:
         got = native_perft(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, depth, bulk)
@@ -158,12 +169,19 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
     comp = chains.comp
     n_players = len(game.players)
     mandatory = game.mandatory
-    use_kernel = not game.rules.cleanups and not game.royal_values and not paths and not game.rules.maximum
+    use_kernel = not game.rules.cleanups and not game.royal_values and not paths and not game.rules.maximum and \
+        all(m.final and not m.conditions for m in game.rules.moves) and \
+        comp.n <= KERNEL_TILES  # the kernels read tiles only (no counts), list a move that may not end a chain as a
+    # turn, and their code grows with the board
     kernels = [kernels_for(chains).kernel(p) for p in range(n_players)] if use_kernel else []
     keys = kernels_for(chains).keys if use_kernel else []
     ends = game.strict_ends
     plain_lines = _line_checker(game, comp)
-    passing = bool(game.rules.passing)
+    passing = game.rules.passing == "when-stuck"
+    always = game.rules.passing == "always"
+    h = game.h
+    pieces = [frozenset(v * h + f for v in comp.state_values(("own",), p) for f in range(h))
+              for p in range(n_players)] if paths and game.rules.rbg_pass == "pieces" else []
     kinds = {e.kind for e in ends.ends}
     max_ply = min((e.value for e in ends.ends if e.kind == "plies"), default=None)
     plies_only = kinds <= {"plies", "no-turns"} and not any(e.check is not None for e in ends.ends)
@@ -199,9 +217,23 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
         """``pass = "when-stuck"``: a player without a turn passes while another player has one."""
         return passing and any(count(codes, (p + i) % n_players) for i in range(1, n_players))
 
+    def pass_moves(codes: list[int], p: int) -> int:
+        """``pass = "always"``: how many moves the pass is (``rbg-pass = "pieces"`` under --rbg: one per piece of
+        the player to move, RBG's lift-and-put-back; else one)."""
+        if not always:
+            return 0
+        return sum(c in pieces[p] for c in codes) if pieces else 1
+
     def rec(codes: list[int], p: int, ply: int, d: int) -> int:
         if ended(codes, p, ply):
             return 0
+        if always:
+            stay = pass_moves(codes, p)
+            return stay * (1 if d == 1 else rec(codes, (p + 1) % n_players, ply + 1, d - 1)) + moved(codes, p, ply, d)
+        return moved(codes, p, ply, d)
+
+    def moved(codes: list[int], p: int, ply: int, d: int) -> int:
+        """The leaves below the turns that move (and ``when-stuck`` passes)."""
         q = (p + 1) % n_players
         key: Key
         if d == 1:

@@ -278,6 +278,9 @@ def z3_chains(chains: Chains, codes: list[int], player: int) -> dict:
     if any(lk.conditions for m in chains.rules.moves for lk in m.links):
         raise RuleError(f"{chains.rules.source}: the z3 backend does not model links with count conditions "
                         "(links = [{ if = [...] }]); use --backend propagate or csp")
+    if any(m.conditions for m in chains.rules.moves):
+        raise RuleError(f"{chains.rules.source}: the z3 backend does not model moves with count conditions "
+                        "(if = [...]); use --backend propagate or csp")
     steps = 2
     while True:
         enc = _Encoding(comp, codes, player, steps)

@@ -383,6 +383,9 @@ class PlaySession:
         over (the game ended)."""
         me, g = self.game.players[who], self.game
         other = (who + 1) % len(g.players)
+        if len(g.players) > 2 and word in ("resign", "draw", "offer", "accept", "decline"):
+            self.say(f"resigning and draw offers are for two-player games; {g.name} has {len(g.players)} players")
+            return False
         if word == "resign":
             self.ending = f"{me} resigns"
             self.result = {p: (-1 if i == who else 1) for i, p in enumerate(g.players)}

@@ -28,7 +28,7 @@ import numpy as np
 from tapology.errors import SolveError
 from tapology.game import ClaimGame, Game, Position
 from tapology.parallel import SERIAL, Executor, cached, run_tasks, shutdown
-from tapology.play.solving.symmetry import Perm, game_symmetries
+from tapology.play.solving.symmetry import Perm, game_symmetries, preserves_lines
 
 WIN = 1000  # score of a win in 0 plies; a win in d plies scores WIN - d
 VALUES = {1: "first player wins", 0: "draw", -1: "second player wins"}
@@ -171,15 +171,25 @@ def _any_line(masks: np.ndarray, lines: tuple[int, ...]) -> np.ndarray:
 
 
 def _decided_draws(game: ClaimGame, x: np.ndarray, o: np.ndarray, to_move: int) -> np.ndarray:
-    """Vectorised :meth:`KInARow.dead_draw` for positions that are not over."""
+    """Vectorised :meth:`KInARow.dead_draw` for positions that are not over.  Each mask is tested only on the
+    positions no earlier mask has kept alive (most are settled by the first few)."""
     empties = game.n - np.bitwise_count(x | o).astype(np.int64)
     claims_x = (empties + 1) // 2 if to_move == 0 else empties // 2
     claims_o = empties - claims_x
-    alive = np.zeros(len(x), dtype=bool)
-    for m in game.masks:
-        alive |= ((o & m) == 0) & (np.bitwise_count(m & ~x).astype(np.int64) <= claims_x)
-        alive |= ((x & m) == 0) & (np.bitwise_count(m & ~o).astype(np.int64) <= claims_o)
-    return ~alive
+    dead = np.ones(len(x), dtype=bool)
+    rest = np.arange(len(x))
+    tests = [(m, 0) for m in game.masks] + [(m, 1) for m in game.masks_o]  # O's own win masks in a connection game
+    for m, who in tests:
+        if not len(rest):
+            break
+        xs, os_ = x[rest], o[rest]
+        if who == 0:
+            alive = ((os_ & m) == 0) & (np.bitwise_count(m & ~xs).astype(np.int64) <= claims_x[rest])
+        else:
+            alive = ((xs & m) == 0) & (np.bitwise_count(m & ~os_).astype(np.int64) <= claims_o[rest])
+        dead[rest[alive]] = False
+        rest = rest[~alive]
+    return dead
 
 
 class KinrowTable:
@@ -303,12 +313,13 @@ def _layer_counts(game: ClaimGame, keys: np.ndarray, p: int, orbit: np.ndarray, 
 AUTO_SYMMETRY = 200_000  # reduce by symmetry when 3**n exceeds this (below it the group costs more than it saves)
 
 
-def _ends(keys: np.ndarray, n: int, lines: tuple[int, ...], stop_at_line: bool, p: int) -> tuple[np.ndarray, np.ndarray]:
+def _ends(keys: np.ndarray, n: int, lines: tuple[int, ...], stop_at_line: bool, p: int,
+          lines_o: tuple[int, ...] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Which positions of layer ``p`` are over, and their winner (-1 none, 0 X, 1 O; the last mover's line where both
-    have one)."""
+    have one).  ``lines_o``: O's win masks where they are not X's (a connection game)."""
     low = (1 << n) - 1
     x, o = keys & low, keys >> n
-    xw, ow = _any_line(x, lines), _any_line(o, lines)
+    xw, ow = _any_line(x, lines), _any_line(o, lines if lines_o is None else lines_o)
     full = (x | o) == low
     term = xw | ow | full if stop_at_line else full
     w = np.full(len(keys), -1, dtype=np.int8)
@@ -354,6 +365,8 @@ def solve_kinrow(game: ClaimGame, *, symmetry: bool | None = None, progress: Pro
         raise SolveError(f"{game.name}: {n} tiles is too many for the layered solver (at most 31)")
     if symmetry:
         perms, group = game_symmetries(game.board, game.lines)
+        if game.masks_o != game.masks:  # a connection game: the maps that keep each player's sets
+            perms = [q for q in perms if preserves_lines(q, game.lines_o)]
     else:
         perms, group = [tuple(range(n))], "none"
     lut = key_luts(perms, n)
@@ -371,7 +384,7 @@ def solve_kinrow(game: ClaimGame, *, symmetry: bool | None = None, progress: Pro
     try:
         for p in range(n + 1):
             keys = layers[p]
-            term, w = _ends(keys, n, lines, game.stop_at_line, p)
+            term, w = _ends(keys, n, lines, game.stop_at_line, p, game.masks_o)
             # this layer's orbit sizes and counts, so that a stop keeps every layer counted so far
             stab = _stabilisers_split(keys, perms, ex) if split and len(keys) >= SPLIT_MIN else stabilisers(keys, lut)
             if stab is None:
@@ -397,7 +410,7 @@ def solve_kinrow(game: ClaimGame, *, symmetry: bool | None = None, progress: Pro
             shutdown()  # wherever the stop came, no worker is left waiting for the next layer
     del layers[len(rows):]  # a layer found but not counted when the stop came
     classes, positions, terminal_positions, games, wx, wo, draws, decided = (sum(r[i] for r in rows) for i in range(8))
-    wins = {"X": wx, "O": wo}
+    wins = dict(zip(game.players, (wx, wo), strict=True))
     per_layer = [{"marks": p, "classes": r[0], "positions": r[1]} for p, r in enumerate(rows)]
     value = plies = None
     table = None

@@ -338,6 +338,13 @@ static int conds_hold(const tp_engine *E, const Board *B, const int32_t *conds, 
     return 1;
 }
 
+/* A move's own count conditions (``if``, Compiled.fits); the tables hold none in rule sets with royal states or
+   clean-ups, whose memo tracking does not read them. */
+static inline int app_conds_hold(const tp_engine *E, const Board *B, int32_t a) {
+    const tp_tables *T = &E->t;
+    return T->app_cond_off[a + 1] == T->app_cond_off[a] || conds_hold(E, B, T->app_cond, T->app_cond_off[a], T->app_cond_off[a + 1]);
+}
+
 /* Memo tracking: what a clean-up run or an attack test reads (conservatively: every check tile of an application
    it tries, both tiles of each write, and every code a trigger or condition counts). */
 static void track_group(tp_engine *E, int32_t g) {
@@ -625,7 +632,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1]; k++) {
             int32_t b = T->tgt[k];
             if (E->tracking) track_app(E, b);
-            if (!fits(E, B->codes, b)) continue;
+            if (!fits(E, B->codes, b) || !app_conds_hold(E, B, b)) continue;
             r = step(E, W, b, end, flagged);
             if (r < 0) goto out;
             if (r == 2) {
@@ -958,7 +965,7 @@ static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
             const int32_t *e = row + (size_t)t * (size_t)T->nd + (size_t)B->codes[t];
             for (int32_t i = e[0]; i < e[1]; i++) {
                 int32_t a = T->ent_app[i];
-                if (!fits(E, B->codes, a)) continue;
+                if (!fits(E, B->codes, a) || !app_conds_hold(E, B, a)) continue;
                 W.start = T->app_tile[a];
                 r = step(E, &W, a, W.start, 0);
                 if (r < 0) {
@@ -1241,6 +1248,7 @@ int32_t tp_check(const tp_tables *t) {
     for (int32_t a = 0; a < na; a++) CHECK(t->app_ray_off[a + 1] == t->app_ray_off[a] || t->nmasks > 0);
     CHECK(offsets_ok(t->nbr_off, n, t->nnbr) && all_below(t->nbr, t->nnbr, 0, n));
     CHECK(offsets_ok(t->lnk_cond_off, t->nlinks, t->nlnk_cond) && all_below(t->lnk_cond, t->nlnk_cond, 0, t->nconds));
+    CHECK(offsets_ok(t->app_cond_off, na, t->napp_cond) && all_below(t->app_cond, t->napp_cond, 0, t->nconds));
     CHECK(all_below(t->app_gc, na, -1, t->ngc) && all_below(t->gc_becomes, t->ngc, 0, nd)
           && all_below(t->gc_foe, t->ngc, 0, t->nmasks) && all_below(t->gc_lib, t->ngc, 0, t->nmasks)
           && all_below(t->gc_own, t->ngc, 0, t->nmasks) && all_below(t->gc_suicide, t->ngc, 0, 2));

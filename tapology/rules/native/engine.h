@@ -129,6 +129,9 @@ typedef struct {
     int32_t keyed_by_changes;
     const int32_t *lnk_cond_off;/* [nlinks+1] -> lnk_cond (condition ids) */
     const int32_t *lnk_cond;    /* [nlnk_cond] */
+    int32_t napp_cond;          /* a move's own count conditions (``if``): the application fits only while they hold */
+    const int32_t *app_cond_off;/* [napps+1] -> app_cond (condition ids) */
+    const int32_t *app_cond;    /* [napp_cond] */
 
     /* captures by liberties (Compiled.group_captures): app_gc[a] is -1 or a spec; its masks of the captured
        groups' codes, of liberties and of the mover's pieces, the dense code a captured tile gets, suicide allowed */

@@ -63,6 +63,7 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
     out.update({name: g["napps"] for name in ("app_over", "app_until", "app_need")})
     out.update({"conn_bits": g["nends"] * np_ * n, "conn_full": g["nends"], "nbr_off": n + 1, "nbr": g["nnbr"],
                 "end_exact": g["nends"], "lnk_cond_off": g["nlinks"] + 1, "lnk_cond": g["nlnk_cond"],
+                "app_cond_off": g["napps"] + 1, "app_cond": g["napp_cond"],
                 "app_gc": g["napps"]})
     out.update({name: g["ngc"] for name in ("gc_foe", "gc_lib", "gc_own", "gc_becomes", "gc_suicide")})
     for size, names in rows.items():
@@ -262,10 +263,12 @@ def build(chains: Chains) -> Tables:
     f["lnk_cond_off"], f["lnk_cond"] = _csr([[b.condition(c, a.player) for c in (a.link_conds[li] if a.link_conds else ())]
                                              for a, ls in zip(apps, links, strict=True) for li in range(len(ls))])
     f["nlnk_cond"] = len(cast("np.ndarray", f["lnk_cond"]))
+    if any(a.conds for a in apps) and (chains.royal_values or rules.cleanups):
+        raise Unsupported("moves with count conditions in a rule set with royal states or clean-ups")
+    f["app_cond_off"], f["app_cond"] = _csr([[b.condition(c, a.player) for c in a.conds] for a in apps])
+    f["napp_cond"] = len(cast("np.ndarray", f["app_cond"]))
     f["keyed_by_changes"] = int(rules.keyed_by_changes)
     f["passing"] = int(rules.passing == "when-stuck")
-    if rules.passing == "always":
-        raise Unsupported('passing at any time (pass = "always") is counted over positions in Python')
 
     # entries: (player, tile, dense code) -> applications
     f["ent_off"], f["ent_app"] = _csr([comp.entries(p, t, c) for p in range(np_) for t in range(n) for c in b.valid])
@@ -339,8 +342,9 @@ def build(chains: Chains) -> Tables:
                 raise Unsupported(f"a move with safe cells is played by {rules.players[a.player]!r}, who has no "
                                   "royal state")
 
-    # strict end rules (no-turns left out: a position without turns has no children anyway)
-    perft_reason = ""
+    # strict end rules (no-turns left out: a position without turns has no children anyway); a pass at any time is
+    # added to the turns by the caller, and counted in Python (perft and playouts here know only when-stuck passes)
+    perft_reason = 'passing at any time (pass = "always") is counted in Python' if rules.passing == "always" else ""
     end_conds: list[list[int]]
     kinds, checks, values, ks, pmask, end_conds, lines = [], [], [], [], [], [], []
     conn_rows: list[list[list[int]]] = []

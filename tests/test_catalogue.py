@@ -23,6 +23,7 @@ CATALOGUE = {  # RBG's file name -> the shipped rule set
     "englishDraughts": "english-draughts",
     "internationalDraughts": "international-draughts",
     "canadianDraughts": "canadian-draughts",
+    "foxAndHounds": "fox-and-hounds",
 }
 
 

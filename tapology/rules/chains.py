@@ -227,16 +227,17 @@ class Chains:
                 return True
         return False
 
-    def entries(self, codes: list[int], player: int) -> Iterable[int]:
-        """The entry applications of ``player`` at every tile for the code it holds, in tile order."""
+    def entries(self, codes: list[int], player: int, phase: int = -1) -> Iterable[int]:
+        """The entry applications of ``player`` at every tile for the code it holds, in tile order (in the regular
+        play, or in the phase of index ``phase``)."""
         comp = self.comp
         for t in range(comp.n):
-            yield from comp.entries(player, t, codes[t])
+            yield from comp.entries(player, t, codes[t], phase)
 
     # ---- turns --------------------------------------------------------------------------
-    def turns(self, codes: list[int], player: int, royal: bool = True) -> dict[Key, Found]:
+    def turns(self, codes: list[int], player: int, royal: bool = True, phase: int = -1) -> dict[Key, Found]:
         """Every complete chain of ``player`` by key, its clean-ups run (and the royal rule, unless ``royal`` is
-        False), before the mandatory-class rule."""
+        False), before the mandatory-class rule; ``phase``: the index of the phase the turn is played in."""
         found: dict[Key, Found] = {}
 
         def visit(work: list[int], diff: dict[int, int], start: int, path: Path, flagged: bool,
@@ -244,7 +245,7 @@ class Chains:
             self.finish(work, codes, diff, player, start, path, flagged, seq, found, royal)
             return False
 
-        self.walk(codes, player, self.entries(codes, player), visit)
+        self.walk(codes, player, self.entries(codes, player, phase), visit)
         return found
 
     def finish(self, work: list[int], codes: list[int], diff: dict[int, int], player: int, start: int, path: Path,

@@ -115,7 +115,7 @@ class Compiled:
         self._app_key: dict[tuple[int, int, int, int], int] = {}
         self._local: dict[tuple, int] = {}
         self.move_index = {m.name: i for i, m in enumerate(rules.moves)}
-        self._entry_tables: dict[int, list[list[tuple[int, ...] | None]]] = {}
+        self._entry_tables: dict[int | tuple[int, int], list[list[tuple[int, ...] | None]]] = {}
         self._links: dict[int, tuple[tuple[bool, tuple[int, ...]], ...]] = {}
         self._cleanups: dict[tuple[int, str], tuple[App, ...]] = {}
         self._lines: dict[int, list[tuple[int, ...]]] = {}
@@ -402,30 +402,36 @@ class Compiled:
         return None
 
     # ---- tables used in play ---------------------------------------------------------
-    def entry_table(self, player: int) -> list[list[tuple[int, ...] | None]]:
+    def entry_table(self, player: int, phase: int = -1) -> list[list[tuple[int, ...] | None]]:
         """``table[t][code]``: the entry applications (filled in as :meth:`entries` is asked)."""
-        tab = self._entry_tables.get(player)
+        key = player if phase < 0 else (player, phase)
+        tab = self._entry_tables.get(key)
         if tab is None:
             tab = [[None] * self.n_codes for _ in range(self.n)]
-            self._entry_tables[player] = tab
+            self._entry_tables[key] = tab
         return tab
 
-    def entries(self, player: int, t: int, code: int) -> tuple[int, ...]:
-        """Applications that can start a turn of ``player`` at tile t holding ``code``."""
-        tab = self.entry_table(player)
+    def entries(self, player: int, t: int, code: int, phase: int = -1) -> tuple[int, ...]:
+        """Applications that can start a turn of ``player`` at tile t holding ``code`` (in the regular play, or in
+        the rule set's phase of index ``phase``: its own moves)."""
+        tab = self.entry_table(player, phase)
         got = tab[t][code]
         if got is not None:
             return got
-        got = self._entries_uncached(player, t, code)
+        got = self._entries_uncached(player, t, code, phase)
         tab[t][code] = got
         return got
 
-    def _entries_uncached(self, player: int, t: int, code: int) -> tuple[int, ...]:
+    def _entries_uncached(self, player: int, t: int, code: int, phase: int = -1) -> tuple[int, ...]:
         out: list[int] = []
         seen: set[int] = set()
         f = code % self.h
+        phased = self.rules.phase_moves
+        allowed = self.rules.phases[phase].moves if phase >= 0 else ()
         for mi, m in enumerate(self.rules.moves):
             if not m.start or player not in m.players:
+                continue
+            if (m.name not in allowed) if phase >= 0 else (m.name in phased):
                 continue
             if m.origin.before.kind == "states" and not (self.mask(player, m.origin.before.tokens) >> code) & 1:
                 continue

@@ -61,6 +61,8 @@ def rules_json(rules: RuleSet) -> dict[str, Any]:
                      for c in rules.counters],
         "regions": {name: list(specs) for name, specs in rules.regions},
         "mandatory": list(rules.mandatory), "royal": list(rules.royal),
+        "phases": [{"name": ph.name, "plies": ph.plies, "order": [rules.players[p] for p in ph.order],
+                    "moves": list(ph.moves)} for ph in rules.phases],
         "domain": [list(c) for c in rules.domain.cells],
     }
 
@@ -116,6 +118,9 @@ def rules_text(rules: RuleSet) -> str:
         out.append("mandatory: " + ", ".join(rules.mandatory))
     if rules.royal:
         out.append("royal: " + ", ".join(rules.royal))
+    for ph in rules.phases:
+        out.append(f"phase {ph.name}: {ph.plies} turn{'s' if ph.plies != 1 else ''} before the regular play, by "
+                   + ", ".join(rules.players[p] for p in ph.order) + " in turn, started by " + " or ".join(ph.moves))
     out.append("")
     out.append(f"chart domain ({len(rules.domain.cells)} cells):")
     out.append(draw_domain(rules))

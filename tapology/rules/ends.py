@@ -248,7 +248,7 @@ class EndRules:
         if e.kind == "line":
             have = [p for p in range(len(players)) if has_line(comp, sit.codes, e, p)]
             if have:
-                mover = (sit.to_move - 1) % len(players)
+                mover = self.rules.previous_player(sit.to_move, sit.ply)
                 return score(players, mover if mover in have else have[0], e.result)
             return None
         if e.kind == "count":

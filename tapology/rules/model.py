@@ -256,6 +256,17 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class Phase:
+    """Turns played before the regular play (``[[phase]]``): ``plies`` turns, taken by the players of ``order`` in
+    turn, each started by one of ``moves`` (moves a phase names start turns only in their phase)."""
+
+    name: str
+    plies: int
+    order: tuple[int, ...]
+    moves: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class RuleSet:
     """A whole rule set; ``domain`` is derived from the moves and end rules."""
 
@@ -282,6 +293,43 @@ class RuleSet:
     refused: tuple[tuple[tuple[str, ...], str], ...] = ()  # board patterns the game is not meaningful on, with why
     maximum: tuple[str, ...] = ()  # move classes of which a legal turn must hold the most (draughts' maximum capture)
     passing: str = ""  # "" no passing; "when-stuck": a player without a turn passes while another player has one
+    phases: tuple[Phase, ...] = ()  # turns before the regular play, with their own order and entry moves
+
+    def phase_at(self, ply: int) -> int:
+        """The index of the phase the turn at ``ply`` belongs to, or -1 for the regular play."""
+        start = 0
+        for i, ph in enumerate(self.phases):
+            if 0 <= ply - start < ph.plies:
+                return i
+            start += ph.plies
+        return -1
+
+    def next_player(self, player: int, ply: int) -> int:
+        """Who plays the turn after ``player``'s turn at ``ply``: a phase's order while the phases last, the rule
+        set's first player (``[initial] to_move``) when the regular play begins, then the players in rotation."""
+        if not self.phases:
+            return (player + 1) % len(self.players)
+        nxt = ply + 1
+        start = 0
+        for ph in self.phases:
+            if 0 <= nxt - start < ph.plies:
+                return ph.order[(nxt - start) % len(ph.order)]
+            start += ph.plies
+        return self.initial.to_move if nxt == start else (player + 1) % len(self.players)
+
+    def previous_player(self, player: int, ply: int) -> int:
+        """Who played the turn before ``player``'s turn at ``ply`` (the inverse of :meth:`next_player`)."""
+        i = self.phase_at(ply - 1) if ply > 0 else -1
+        if i < 0:
+            return (player - 1) % len(self.players)
+        start = sum(ph.plies for ph in self.phases[:i])
+        order = self.phases[i].order
+        return order[(ply - 1 - start) % len(order)]
+
+    @cached_property
+    def phase_moves(self) -> frozenset[str]:
+        """The moves some phase names (they start turns only in their phase)."""
+        return frozenset(m for ph in self.phases for m in ph.moves)
 
     def refusal(self, board: str) -> str | None:
         """Why the game is not meaningful on ``board`` (the first ``[[refuse]]`` whose patterns match), or None."""

@@ -34,6 +34,7 @@ from tapology.rules.model import (
     Link,
     Move,
     PatternCell,
+    Phase,
     RuleSet,
     Setup,
     StateDef,
@@ -44,7 +45,7 @@ from tapology.rules.pattern import parse_pattern
 T = TypeVar("T")
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
             "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "refuse",
-            "maximum", "pass"}
+            "maximum", "pass", "phase"}
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
              "final", "lines", "fall", "captures"}
 LINES_KEYS = {"over", "until", "becomes", "directions", "need"}
@@ -214,7 +215,39 @@ class _Reader:
         return RuleSet(str(name), self.grid, self.players, self.states, tuple(moves), tuple(cleanups), tape,
                        tuple(ends), self._initial(self.data.get("initial", {}), "initial"), board, tuple(boards),
                        mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters,
-                       self._notation(), self._refused(), maximum, self._passing())
+                       self._notation(), self._refused(), maximum, self._passing(),
+                       phases=self._phases(names))
+
+    def _phases(self, names: list[str]) -> tuple[Phase, ...]:
+        """``[[phase]]``: turns before the regular play, each with its number of turns, order and entry moves."""
+        out = []
+        for i, ph in enumerate(self._list("phase")):
+            what = f"[[phase]] {ph.get('name', i + 1)!r}"
+            bad = sorted(set(ph) - {"name", "plies", "order", "moves"})
+            if bad:
+                raise self.where.err(f"{what}: unknown key {bad[0]!r} (known: moves, name, order, plies)", "phase", i,
+                                     bad[0])
+            plies = ph.get("plies")
+            if not isinstance(plies, int) or isinstance(plies, bool) or plies < 1:
+                raise self.where.err(f"{what}: plies must be a whole number of turns, at least 1, got {plies!r}",
+                                     "phase", i, "plies")
+            order = ph.get("order", list(self.players))
+            if not isinstance(order, list) or not order:
+                raise self.where.err(f"{what}: order must be a list of players, got {order!r}", "phase", i, "order")
+            try:
+                who = tuple(p for x in order for p in _players(x, self.players, f"{what}: order"))
+            except RuleError as exc:
+                raise self.where.err(str(exc), "phase", i, "order") from None
+            moves = ph.get("moves")
+            if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
+                raise self.where.err(f"{what}: moves must be a list of move names, got {moves!r}", "phase", i, "moves")
+            got: list[str] = []
+            for m in moves:
+                if m not in names and m not in self.variants:
+                    raise self.where.err(f"{what}: moves: unknown move {m!r}", "phase", i, "moves")
+                got.extend(self.variants.get(m, (m,)) if m not in names else (m,))
+            out.append(Phase(str(ph.get("name", f"phase {i + 1}")), plies, who, tuple(got)))
+        return tuple(out)
 
     def _refused(self) -> tuple[tuple[tuple[str, ...], str], ...]:
         """``[[refuse]]``: boards (fnmatch patterns) the game is not meaningful on, each with the reason."""

@@ -24,6 +24,7 @@ CATALOGUE = {  # RBG's file name -> the shipped rule set
     "internationalDraughts": "international-draughts",
     "canadianDraughts": "canadian-draughts",
     "foxAndHounds": "fox-and-hounds",
+    "skirmish": "skirmish",
 }
 
 

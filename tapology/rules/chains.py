@@ -71,26 +71,16 @@ def revisits(comp: Compiled, seq: Sequence[int], app: App) -> bool:
     return False
 
 
-def count_tiles(comp: Compiled, codes: list[int], cond: Condition, player: int) -> int | None:
+def count_tiles(comp: Compiled, codes: list[int], cond: Condition, player: int, here: int = -1) -> int | None:
     """How many tiles (of the condition's region) hold one of its states for ``player``; None if the board has
-    no such region (a condition on a missing region never holds)."""
-    wanted = comp.state_codes(cond.states, player)
-    if cond.region:
-        name = cond.region.replace("{player}", comp.rules.players[player])
-        region = comp.regions.get(name)
-        if region is None:
-            return None
-        return sum(1 for t in region if codes[t] in wanted)
-    return sum(codes.count(c) for c in wanted)
+    no such region (a condition on a missing region never holds).  See :meth:`Compiled.count`."""
+    return comp.count(codes, cond, player, here)
 
 
-def conditions_hold(comp: Compiled, codes: list[int], conds: Iterable[Condition], player: int) -> bool:
-    """Every count condition holds for ``player``."""
-    for c in conds:
-        n = count_tiles(comp, codes, c, player)
-        if n is None or not c.holds(n):
-            return False
-    return True
+def conditions_hold(comp: Compiled, codes: list[int], conds: Iterable[Condition], player: int,
+                    here: int = -1) -> bool:
+    """Every count condition holds for ``player`` (``here``: the tile a ``here`` condition reads)."""
+    return comp.holds(codes, tuple(conds), player, here)
 
 
 class Chains:
@@ -202,7 +192,8 @@ class Chains:
             must = False
             stop = False
             for li, (forced, ids) in enumerate(comp.links(app.ident)):
-                if app.link_conds and app.link_conds[li] and not conditions_hold(comp, work, app.link_conds[li], player):
+                if app.link_conds and app.link_conds[li] and not conditions_hold(
+                        comp, work, app.link_conds[li], player, app.to if app.to >= 0 else app.tile):
                     continue  # a link followed only while its counts hold
                 for j in ids:
                     b = apps[j]

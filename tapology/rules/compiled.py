@@ -49,6 +49,7 @@ class App:
     lines: Rays | None = None  # the move's line capture placed here (reversi), if it has one
     link_conds: tuple[tuple[Condition, ...], ...] = ()  # per link: the counts that must hold to follow it (or none)
     groups: Groups | None = None  # the move's capture by liberties placed here (go), if it has one
+    conds: tuple[Condition, ...] = ()  # the move's own conditions, read before it (``here``: its origin)
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ class Compiled:
         self._cleanups: dict[tuple[int, str], tuple[App, ...]] = {}
         self._lines: dict[int, list[tuple[int, ...]]] = {}
         self._exact_lines: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
+        self._side_lines: dict[int, list[tuple[tuple[int, ...], ...]]] = {}
         self._reach: dict[int, frozenset[int]] = {}
         self._attack: dict[int, dict[int, tuple[tuple[int, frozenset[int]], ...]]] = {}
         self.cache_key: str | None = None  # set when the tables were read from or written to the disk cache
@@ -342,7 +344,7 @@ class Compiled:
             groups = Groups(self.mask(player, gc.groups), self.mask(player, gc.liberties),
                             self.mask(player, ("own",)), v * h + self.canon[v][g], gc.suicide)
         self.apps.append(App(ident, mi, player, t, g, checks, wr_t, to_tile, m.klass, tuple(links), tuple(safe),
-                             rays, conds, groups))
+                             rays, conds, groups, m.conditions))
         if not links:
             self._local[local] = ident
         return ident
@@ -510,9 +512,57 @@ class Compiled:
                 return False
         if app.lines is not None and len(self.captures(app, codes)) < app.lines.need:
             return False
+        if app.conds and not self.holds(codes, app.conds, app.player, app.tile):
+            return False
         if app.groups is not None and not app.groups.suicide:
             taken, free = self.group_captures(app, codes)
             return bool(taken) or free
+        return True
+
+    def side_lines(self, k: int) -> list[tuple[tuple[int, ...], ...]]:
+        """Per tile, the lines of k distinct tiles through it along the grid's sides (rows and columns on squares),
+        read across the gluings: a mill."""
+        got = self._side_lines.get(k)
+        if got is None:
+            per: list[list[tuple[int, ...]]] = [[] for _ in range(self.n)]
+            for line in board_lines(self.atlas, k, list(self.board.grid.directions)):
+                for u in line:
+                    per[u].append(line)
+            got = [tuple(x) for x in per]
+            self._side_lines[k] = got
+        return got
+
+    def count(self, codes: list[int], cond: Condition, player: int, here: int = -1) -> int | None:
+        """How many tiles (of the condition's region, of its line or off every such line, the tile ``here`` only
+        where it says so) hold one of its states for ``player``; None if the board has no such region (a condition
+        on a missing region never holds).  Cost O(n), times the lines through a tile with ``line``."""
+        wanted = self.state_codes(cond.states, player)
+        tiles: Any = range(self.n)
+        if cond.region:
+            region = self.regions.get(cond.region.replace("{player}", self.rules.players[player]))
+            if region is None:
+                return None
+            tiles = region
+        if cond.here:
+            tiles = [here] if here >= 0 and (not cond.region or here in tiles) else []
+        if not cond.line:
+            if tiles is range(self.n) or (not cond.region and not cond.here):
+                return sum(codes.count(c) for c in wanted)
+            return sum(1 for t in tiles if codes[t] in wanted)
+        lines = self.side_lines(cond.line)
+        n = 0
+        for t in tiles:
+            if codes[t] in wanted:
+                on = any(all(codes[u] in wanted for u in line) for line in lines[t])
+                n += on != cond.outside
+        return n
+
+    def holds(self, codes: list[int], conds: tuple[Condition, ...], player: int, here: int = -1) -> bool:
+        """Every condition holds for ``player`` (``here``: the tile a ``here`` condition reads)."""
+        for c in conds:
+            n = self.count(codes, c, player, here)
+            if n is None or not c.holds(n):
+                return False
         return True
 
     def new_values(self, app: App, codes: list[int]) -> list[tuple[int, int]]:

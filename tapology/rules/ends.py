@@ -243,6 +243,8 @@ class EndRules:
 
     def _rule(self, comp: Compiled, chains: Chains, sit: Situation, e: EndRule) -> Score | None:
         players = self.players
+        if e.after_phases and (sit.ply == 0 or self.rules.phase_at(sit.ply - 1) >= 0):
+            return None  # read only on positions reached by a turn of the regular play
         if e.kind == "plies":
             return score(players, sit.to_move, e.result) if sit.ply >= e.value else None
         if e.kind == "line":

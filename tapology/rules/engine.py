@@ -446,7 +446,9 @@ class RuleGame:
             h = self.h
             classes = set() if found is None else {self.compiled(pos.board).apps[i].klass for i in found.apps}
             kind = None if key is None else self.rules.by_value[codes[key[0]] // h].kind
-            resets = [bool(classes & set(c.classes)) or (kind is not None and kind in c.kinds) for c in self.rules.counters]
+            phase = self.rules.phase_at(pos.ply) >= 0  # a counter of the regular play stays 0 during the phases
+            resets = [bool(classes & set(c.classes)) or (kind is not None and kind in c.kinds)
+                      or (c.after_phases and phase) for c in self.rules.counters]
             old = counters or (0,) * len(resets)
             counters = tuple(0 if r else n + 1 for r, n in zip(resets, old, strict=True))
         history: tuple[Position, ...] = ()

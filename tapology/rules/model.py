@@ -80,12 +80,20 @@ def compare(n: int, op: str, value: int) -> bool:
 
 @dataclass(frozen=True)
 class Condition:
-    """A count of tiles holding some states (optionally inside a region) compared with a value."""
+    """A count of tiles holding some states (optionally inside a region) compared with a value.
+
+    ``line`` = k counts only the tiles that lie on k in a row of tiles holding the states, along the grid's sides
+    across the gluings (a mill); ``outside`` only those that do not; ``here`` only the tile a move starts on (a
+    move's condition) or ended on (a link's condition).
+    """
 
     states: tuple[str, ...]
     op: str = ">="
     value: int = 0
     region: str = ""
+    line: int = 0
+    outside: bool = False
+    here: bool = False
 
     def holds(self, n: int) -> bool:
         """The comparison for a count ``n``."""
@@ -157,6 +165,7 @@ class Move:
     lines: LineCapture | None = None  # a line capture run from the origin (reversi)
     fall: Cell | None = None  # gravity: the piece rests on the origin only where it could fall no further this way
     captures: GroupCapture | None = None  # capture by liberties (go)
+    conditions: tuple[Condition, ...] = ()  # the move fits only where these counts hold (read before it)
 
     @cached_property
     def origin(self) -> PatternCell:
@@ -182,6 +191,7 @@ class Counter:
     name: str
     classes: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
+    after_phases: bool = False  # counts only the turns of the regular play (it stays 0 while the phases last)
 
 
 @dataclass(frozen=True)
@@ -232,6 +242,7 @@ class EndRule:
     score: str = ""  # with result = "score": how each player's score is read ("pieces": tiles holding their states)
     regions: tuple[str, ...] = ()  # connect: a group of the player's pieces touches every one of these regions
     exact: bool = False  # line: exactly k in a row (the tiles just beyond both ends are not the player's)
+    after_phases: bool = False  # read only once the phases are over (the regular play)
 
 
 @dataclass(frozen=True)

@@ -219,6 +219,14 @@ def build(chains: Chains) -> Tables:
         raise Unsupported("the maximum rule (turns holding the most moves of a class)")
     if rules.phases:
         raise Unsupported("phases (turns before the regular play with their own order and moves)")
+    if any(m.conditions for m in rules.moves):
+        raise Unsupported("move conditions (a move's if)")
+    conds = [c for m in rules.moves for lk in m.links for c in lk.conditions]
+    conds += [c for e in rules.ends for c in e.conditions] + [c for cu in rules.cleanups for c in cu.conditions]
+    if any(c.line or c.here for c in conds):
+        raise Unsupported("conditions on lines or on the tile a move ended on (line, here)")
+    if any(e.after_phases for e in rules.ends):
+        raise Unsupported("end rules read after the phases")
     if not all(m.final for m in rules.moves):
         raise Unsupported("moves that may not end a chain (final = false)")
     _force(chains)

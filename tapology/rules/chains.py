@@ -193,7 +193,7 @@ class Chains:
             stop = False
             for li, (forced, ids) in enumerate(comp.links(app.ident)):
                 if app.link_conds and app.link_conds[li] and not conditions_hold(
-                        comp, work, app.link_conds[li], player, app.to if app.to >= 0 else app.tile):
+                        comp, work, app.link_conds[li], player, app.end):
                     continue  # a link followed only while its counts hold
                 for j in ids:
                     b = apps[j]

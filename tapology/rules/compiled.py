@@ -51,6 +51,11 @@ class App:
     groups: Groups | None = None  # the move's capture by liberties placed here (go), if it has one
     conds: tuple[Condition, ...] = ()  # the move's own conditions, read before it (``here``: its origin)
 
+    @property
+    def end(self) -> int:
+        """The tile the move ends on (its ``to``, else its origin): what a ``here`` condition of its links reads."""
+        return self.to if self.to >= 0 else self.tile
+
 
 @dataclass(frozen=True)
 class Groups:

@@ -51,7 +51,7 @@ def _open_links(comp: Compiled, a: int, work: list[int]) -> list[tuple[bool, tup
     if not app.link_conds:
         return list(links)
     return [lk for lk, conds in zip(links, app.link_conds, strict=True)
-            if not conds or conditions_hold(comp, work, conds, app.player)]
+            if not conds or conditions_hold(comp, work, conds, app.player, app.end)]
 
 
 def _go_on(comp: Compiled, codes: list[int], work: list[int], seen: list[frozenset], seq: tuple[int, ...],

@@ -28,7 +28,18 @@ def _move_cells(m: Move) -> list[tuple[tuple[int, ...], str, str | None]]:
 
 
 def _condition(c: Condition) -> dict[str, Any]:
-    return {"states": list(c.states), "op": c.op, "value": c.value, "region": c.region or None}
+    return {"states": list(c.states), "op": c.op, "value": c.value, "region": c.region or None,
+            **({"line": c.line, "outside": c.outside} if c.line else {}), **({"here": True} if c.here else {})}
+
+
+def _cond_text(c: Condition) -> str:
+    """A count condition in words: ``count of own on a line of 3 here >= 1``."""
+    where = f" in {c.region}" if c.region else ""
+    if c.line:
+        where += f" {'off every' if c.outside else 'on a'} line of {c.line}"
+    if c.here:
+        where += " here"
+    return f"count of {'|'.join(c.states)}{where} {c.op} {c.value}"
 
 
 def rules_json(rules: RuleSet) -> dict[str, Any]:
@@ -41,7 +52,10 @@ def rules_json(rules: RuleSet) -> dict[str, Any]:
             "safe": [list(c) for c in m.safe],
             "to": list(m.to) if m.to else None, "class": m.klass, "start": m.start,
             "links": [{"moves": list(lk.moves), "at": list(lk.anchor) if lk.anchor else None,
-                       "orientations": list(lk.orientations), "forced": lk.forced} for lk in m.links],
+                       "orientations": list(lk.orientations), "forced": lk.forced,
+                       **({"anywhere": True} if lk.anywhere else {}),
+                       **({"if": [_condition(c) for c in lk.conditions]} if lk.conditions else {})} for lk in m.links],
+            **({"if": [_condition(c) for c in m.conditions]} if m.conditions else {}),
         }
     return {
         "name": rules.name, "description": rules.description, "grid": rules.grid.name,
@@ -85,9 +99,13 @@ def rules_text(rules: RuleSet) -> str:
         out.append(head)
         out.append(draw_pattern(_move_cells(m)) if rules.grid.name.startswith("square") else
                    "  " + "; ".join(f"{list(c)}: {b} -> {a or '_'}" for c, b, a in _move_cells(m)))
+        if m.conditions:
+            out.append("  only if " + " and ".join(_cond_text(c) for c in m.conditions))
         for lk in m.links:
-            out.append(f"  then {'must' if lk.forced else 'may'} {' or '.join(lk.moves)} at {list(lk.anchor or ())}"
-                       + (f" turned by {list(lk.orientations)}" if lk.orientations else ""))
+            out.append(f"  then {'must' if lk.forced else 'may'} {' or '.join(lk.moves)} "
+                       + ("anywhere" if lk.anywhere else f"at {list(lk.anchor or ())}")
+                       + (f" turned by {list(lk.orientations)}" if lk.orientations else "")
+                       + (" if " + " and ".join(_cond_text(c) for c in lk.conditions) if lk.conditions else ""))
     for c in rules.cleanups:
         out.append("")
         out.append(f"clean-up {c.move.name} (everywhere, to a fixpoint, after each {c.when})")
@@ -99,14 +117,15 @@ def rules_text(rules: RuleSet) -> str:
     for e in rules.ends:
         who = f"{rules.players[e.player]} " if e.player is not None else ""
         desc = {"line": f"{e.k} in a row wins", "no-turns": f"no legal turn: {e.result}",
-                "count": " and ".join(f"count of {'|'.join(c.states)}{' in ' + c.region if c.region else ''} "
-                                      f"{c.op} {c.value}" for c in e.conditions) + f": {who}{e.result}",
+                "count": " and ".join(_cond_text(c) for c in e.conditions) + f": {who}{e.result}",
                 "chain": f"a chain of {e.value} {e.move!r} moves: {who}{e.result}",
                 "plies": f"after {e.value} turns: {e.result}",
                 "counter": f"counter {e.counter} {e.op} {e.value}: {e.result}",
                 "repetition": f"the same position for the {ordinal(e.value)} time: {e.result}"}[e.kind]
         if e.check is not None:
             desc += " (in check)" if e.check else " (not in check)"
+        if e.after_phases:
+            desc += " (after the phases)"
         if e.claim:
             desc += " [claim]"
         elif e.optional:

@@ -25,6 +25,7 @@ CATALOGUE = {  # RBG's file name -> the shipped rule set
     "canadianDraughts": "canadian-draughts",
     "foxAndHounds": "fox-and-hounds",
     "skirmish": "skirmish",
+    "theMillGame": "the-mill-game",
 }
 
 

@@ -221,9 +221,9 @@ def build(chains: Chains) -> Tables:
         raise Unsupported("phases (turns before the regular play with their own order and moves)")
     if any(m.conditions for m in rules.moves):
         raise Unsupported("move conditions (a move's if)")
-    conds = [c for m in rules.moves for lk in m.links for c in lk.conditions]
-    conds += [c for e in rules.ends for c in e.conditions] + [c for cu in rules.cleanups for c in cu.conditions]
-    if any(c.line or c.here for c in conds):
+    read = [c for m in rules.moves for lk in m.links for c in lk.conditions]
+    read += [c for e in rules.ends for c in e.conditions] + [c for cu in rules.cleanups for c in cu.conditions]
+    if any(c.line or c.here for c in read):
         raise Unsupported("conditions on lines or on the tile a move ended on (line, here)")
     if any(e.after_phases for e in rules.ends):
         raise Unsupported("end rules read after the phases")

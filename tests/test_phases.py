@@ -100,3 +100,22 @@ def test_bad_phases_are_refused_naming_the_entry(entry: str, msg: str) -> None:
     with pytest.raises(RuleError, match=msg) as err:
         parse_rules(text, "toy.toml")
     assert "[[phase]]" in str(err.value) and "toy.toml:" in str(err.value)
+
+
+def test_a_claim_game_with_a_phase_is_not_taken_for_plain_k_in_a_row(tmp_path) -> None:
+    """X claims twice before O's first turn: the k-in-a-row engine (strict alternation) must not play it."""
+    from tapology.games import load_game
+    from tapology.games.registry import DATA
+
+    text = (DATA / "tictactoe.toml").read_text()
+    path = tmp_path / "x-twice.toml"
+    path.write_text(text.replace('name = "tictactoe"', 'name = "x-twice"') + '\n[[phase]]\nplies = 1\norder = ["X"]\n')
+    loaded = load_game(str(path))
+    assert loaded.kinrow is None
+    g = loaded.generic
+    pos = g.turns(g.initial())[0].result
+    assert g.players[pos.to_move] == "X" and len(g.turns(pos)) == 8  # a phase naming no moves plays the claims
+    named = tmp_path / "x-first.toml"
+    named.write_text(text + '\n[[phase]]\nplies = 1\norder = ["X"]\nmoves = ["claim"]\n')
+    g = load_game(str(named)).generic
+    assert g.turns(g.turns(g.initial())[0].result) == []  # a move a phase names starts turns only in it

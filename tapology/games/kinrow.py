@@ -279,7 +279,7 @@ def kinrow_k(rules: RuleSet) -> int | None:
     if rules.tape is not None or rules.cleanups or len(rules.players) != 2 or len(rules.moves) != 1:
         return None
     mv = rules.moves[0]
-    if mv.links or mv.lines is not None or mv.fall is not None or rules.passing:
+    if mv.links or mv.lines is not None or mv.fall is not None or rules.passing or mv.conditions or rules.phases:
         return None
     if len(mv.cells) != 1 or any(mv.cells[0].cell) or set(mv.players) != {0, 1}:
         return None

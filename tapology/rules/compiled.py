@@ -438,7 +438,7 @@ class Compiled:
         for mi, m in enumerate(self.rules.moves):
             if not m.start or player not in m.players:
                 continue
-            if (m.name not in allowed) if phase >= 0 else (m.name in phased):
+            if (m.name not in allowed) if allowed else (m.name in phased):  # a phase naming no moves plays the others
                 continue
             if m.origin.before.kind == "states" and not (self.mask(player, m.origin.before.tokens) >> code) & 1:
                 continue
@@ -551,7 +551,7 @@ class Compiled:
         if cond.here:
             tiles = [here] if here >= 0 and (not cond.region or here in tiles) else []
         if not cond.line:
-            if tiles is range(self.n) or (not cond.region and not cond.here):
+            if not cond.region and not cond.here:
                 return sum(codes.count(c) for c in wanted)
             return sum(1 for t in tiles if codes[t] in wanted)
         lines = self.side_lines(cond.line)

@@ -138,8 +138,9 @@ def rules_text(rules: RuleSet) -> str:
     if rules.royal:
         out.append("royal: " + ", ".join(rules.royal))
     for ph in rules.phases:
+        starts = " or ".join(ph.moves) or "the moves of the regular play"
         out.append(f"phase {ph.name}: {ph.plies} turn{'s' if ph.plies != 1 else ''} before the regular play, by "
-                   + ", ".join(rules.players[p] for p in ph.order) + " in turn, started by " + " or ".join(ph.moves))
+                   + ", ".join(rules.players[p] for p in ph.order) + f" in turn, started by {starts}")
     out.append("")
     out.append(f"chart domain ({len(rules.domain.cells)} cells):")
     out.append(draw_domain(rules))

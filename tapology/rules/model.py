@@ -269,7 +269,8 @@ class Setup:
 @dataclass(frozen=True)
 class Phase:
     """Turns played before the regular play (``[[phase]]``): ``plies`` turns, taken by the players of ``order`` in
-    turn, each started by one of ``moves`` (moves a phase names start turns only in their phase)."""
+    turn, each started by one of ``moves`` (moves a phase names start turns only in their phase; a phase that names
+    none is played with the moves of the regular play)."""
 
     name: str
     plies: int

@@ -238,8 +238,8 @@ class _Reader:
                 who = tuple(p for x in order for p in _players(x, self.players, f"{what}: order"))
             except RuleError as exc:
                 raise self.where.err(str(exc), "phase", i, "order") from None
-            moves = ph.get("moves")
-            if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
+            moves = ph.get("moves", [])  # none: the moves of the regular play, in the phase's order
+            if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
                 raise self.where.err(f"{what}: moves must be a list of move names, got {moves!r}", "phase", i, "moves")
             got: list[str] = []
             for m in moves:

@@ -75,8 +75,8 @@ def rules_json(rules: RuleSet) -> dict[str, Any]:
                      for c in rules.counters],
         "regions": {name: list(specs) for name, specs in rules.regions},
         "mandatory": list(rules.mandatory), "royal": list(rules.royal),
-        "phases": [{"name": ph.name, "plies": ph.plies, "order": [rules.players[p] for p in ph.order],
-                    "moves": list(ph.moves)} for ph in rules.phases],
+        **({"phases": [{"name": ph.name, "plies": ph.plies, "order": [rules.players[p] for p in ph.order],
+                        "moves": list(ph.moves)} for ph in rules.phases]} if rules.phases else {}),
         "domain": [list(c) for c in rules.domain.cells],
     }
 

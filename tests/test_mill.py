@@ -150,3 +150,31 @@ def test_here_is_refused_in_end_rules() -> None:
     text = (DATA / "the-mill-game.toml").read_text() + '\n[[end]]\nkind = "count"\nall = [{ states = ["own"], here = true }]\n'
     with pytest.raises(RuleError, match="here = true"):
         parse_rules(text, "mill.toml")
+
+
+def test_move_conditions_hold_in_every_perft_path() -> None:
+    """Each side may drop a man while it has fewer than two: the fifth ply has no turn (the straight-line kernels,
+    the chain walk and the native engine's decline must all read the condition)."""
+    from tapology.rules import RuleGame
+
+    toy = parse_rules("""
+name = "toy"
+players = ["a", "b"]
+board = "plane:3x3"
+[states]
+empty = 0
+x = { value = 1, owner = "a", kind = "man" }
+o = { value = 2, owner = "b", kind = "man" }
+[[move]]
+name = "drop"
+orientations = "identity"
+cells = [[0, 0, "empty", "own:man"]]
+if = [{ states = ["own"], op = "<", value = 2 }]
+""")
+    g = RuleGame(toy)
+    pos = g.initial()
+    assert [g.perft(pos, d) for d in (1, 2, 3, 4, 5)] == [9, 72, 504, 3024, 0]
+    from tapology.rules.perft import count_leaves
+
+    assert [count_leaves(g, pos, d, native=False, bulk=False) for d in (4, 5)] == [3024, 0]
+    assert g.perft(pos, 5, rbg=True) == 0

@@ -82,6 +82,8 @@ ROWS = [
     Row("hex 9x9", "hex", "hex_9x9", 3, board="hex:9x9"),
     Row("amazons", "amazons", "amazons", 2),
     Row("fox and hounds", "fox-and-hounds", "foxAndHounds", 8),
+    Row("skirmish", "skirmish", "skirmish", 5),
+    Row("the mill game", "the-mill-game", "theMillGame", 4),
     Row("knightthrough", "knightthrough", "knightthrough", 4),
 ]
 

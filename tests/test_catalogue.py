@@ -26,6 +26,9 @@ CATALOGUE = {  # RBG's file name -> the shipped rule set
     "englishDraughts": "english-draughts",
     "internationalDraughts": "international-draughts",
     "canadianDraughts": "canadian-draughts",
+    "foxAndHounds": "fox-and-hounds",
+    "skirmish": "skirmish",
+    "theMillGame": "the-mill-game",
 }
 
 
@@ -78,7 +81,8 @@ def test_fill_names_states_and_regions() -> None:
 
 
 @pytest.mark.parametrize(("game", "depth"), [("breakthrough", 3), ("knightthrough", 2), ("chess-king-capture", 2),
-                                             ("english-draughts", 4), ("chess", 2)])
+                                             ("english-draughts", 4), ("chess", 2), ("fox-and-hounds", 4),
+                                             ("skirmish", 2)])
 def test_rbg_count_equals_tapology_count_where_each_turn_has_one_way(game: str, depth: int) -> None:
     g = open_game(game)
     pos = g.initial()

@@ -21,9 +21,9 @@ PLAYOUTS = {"tictactoe": 3, "tictactopology": 2, "checkers": 1, "chinese-checker
 SAMPLE.update({"reversi": 1000, "connect4": 7, "hex": 40, "gomoku-free-style": 1000, "gomoku-standard": 1000,
                "connect6": 1000, "yavalath": 20,
                "go-nopass": 1000, "go": 1000})
-# z3 does not model links with count conditions nor captures by liberties: python-constraint cross-checks these
-CROSS = {"connect6": "csp", "go-nopass": "csp", "go": "csp",
-         "chessQuick5x6_kingCapture": "csp"}  # nor moves with count conditions
+# z3 does not model links with count conditions, captures by liberties nor move conditions: python-constraint
+# cross-checks these
+CROSS = {"connect6": "csp", "go-nopass": "csp", "go": "csp", "the-mill-game": "csp", "chessQuick5x6_kingCapture": "csp"}
 # played out with -m slow only: connect6 (tens of thousands of two-stone turns a ply), go (hundreds of plies on 19x19)
 SLOW_GAMES = {"connect6", "go-nopass", "go"}
 PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, "gomoku-standard": 1, "connect6": 1,

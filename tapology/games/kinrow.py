@@ -315,7 +315,7 @@ def _plain_claims(rules: RuleSet, afters: tuple[str, ...] | None) -> bool:
         return False
     if rules.initial.layout or rules.initial.tiles or rules.initial.fill or rules.initial.to_move != 0:
         return False
-    if rules.counters or rules.setups or rules.mandatory or rules.royal or mv.conditions:
+    if rules.counters or rules.setups or rules.mandatory or rules.royal or mv.conditions or rules.phases:
         return False
     return True
 

@@ -174,7 +174,7 @@ def open_position(spec: str, board: str | None = None, position: str | None = No
         text = position
     else:
         raw = read_text(position, "position file or FEN", PositionError)
-        first = next((ln.strip() for ln in raw.splitlines() if ln.strip()), "")
+        first = next((ln.strip() for ln in raw.splitlines() if ln.strip() and not ln.lstrip().startswith("#")), "")
         if notation_of(rules) is not None and "/" in first and "=" not in first:
             text = first
     if text is not None:

@@ -71,15 +71,16 @@ def revisits(comp: Compiled, seq: Sequence[int], app: App) -> bool:
     return False
 
 
-def count_tiles(comp: Compiled, codes: list[int], cond: Condition, player: int) -> int | None:
+def count_tiles(comp: Compiled, codes: list[int], cond: Condition, player: int, here: int = -1) -> int | None:
     """How many tiles (of the condition's region) hold one of its states for ``player``; None if the board has
-    no such region (a condition on a missing region never holds)."""
-    return comp.count_tiles(codes, cond, player)
+    no such region (a condition on a missing region never holds).  See :meth:`Compiled.count`."""
+    return comp.count(codes, cond, player, here)
 
 
-def conditions_hold(comp: Compiled, codes: list[int], conds: Iterable[Condition], player: int) -> bool:
-    """Every count condition holds for ``player``."""
-    return comp.conditions_hold(codes, tuple(conds), player)
+def conditions_hold(comp: Compiled, codes: list[int], conds: Iterable[Condition], player: int,
+                    here: int = -1) -> bool:
+    """Every count condition holds for ``player`` (``here``: the tile a ``here`` condition reads)."""
+    return comp.holds(codes, tuple(conds), player, here)
 
 
 class Chains:
@@ -191,7 +192,8 @@ class Chains:
             must = False
             stop = False
             for li, (forced, ids) in enumerate(comp.links(app.ident)):
-                if app.link_conds and app.link_conds[li] and not conditions_hold(comp, work, app.link_conds[li], player):
+                if app.link_conds and app.link_conds[li] and not conditions_hold(
+                        comp, work, app.link_conds[li], player, app.end):
                     continue  # a link followed only while its counts hold
                 for j in ids:
                     b = apps[j]
@@ -216,16 +218,17 @@ class Chains:
                 return True
         return False
 
-    def entries(self, codes: list[int], player: int) -> Iterable[int]:
-        """The entry applications of ``player`` at every tile for the code it holds, in tile order."""
+    def entries(self, codes: list[int], player: int, phase: int = -1) -> Iterable[int]:
+        """The entry applications of ``player`` at every tile for the code it holds, in tile order (in the regular
+        play, or in the phase of index ``phase``)."""
         comp = self.comp
         for t in range(comp.n):
-            yield from comp.entries(player, t, codes[t])
+            yield from comp.entries(player, t, codes[t], phase)
 
     # ---- turns --------------------------------------------------------------------------
-    def turns(self, codes: list[int], player: int, royal: bool = True) -> dict[Key, Found]:
+    def turns(self, codes: list[int], player: int, royal: bool = True, phase: int = -1) -> dict[Key, Found]:
         """Every complete chain of ``player`` by key, its clean-ups run (and the royal rule, unless ``royal`` is
-        False), before the mandatory-class rule."""
+        False), before the mandatory-class rule; ``phase``: the index of the phase the turn is played in."""
         found: dict[Key, Found] = {}
 
         def visit(work: list[int], diff: dict[int, int], start: int, path: Path, flagged: bool,
@@ -233,7 +236,7 @@ class Chains:
             self.finish(work, codes, diff, player, start, path, flagged, seq, found, royal)
             return False
 
-        self.walk(codes, player, self.entries(codes, player), visit)
+        self.walk(codes, player, self.entries(codes, player, phase), visit)
         return found
 
     def finish(self, work: list[int], codes: list[int], diff: dict[int, int], player: int, start: int, path: Path,

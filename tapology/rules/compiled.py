@@ -49,7 +49,12 @@ class App:
     lines: Rays | None = None  # the move's line capture placed here (reversi), if it has one
     link_conds: tuple[tuple[Condition, ...], ...] = ()  # per link: the counts that must hold to follow it (or none)
     groups: Groups | None = None  # the move's capture by liberties placed here (go), if it has one
-    conds: tuple[Condition, ...] = ()  # the move's ``if``: counts that must hold on the position it starts from
+    conds: tuple[Condition, ...] = ()  # the move's own conditions, read before it (``here``: its origin)
+
+    @property
+    def end(self) -> int:
+        """The tile the move ends on (its ``to``, else its origin): what a ``here`` condition of its links reads."""
+        return self.to if self.to >= 0 else self.tile
 
 
 @dataclass(frozen=True)
@@ -116,11 +121,12 @@ class Compiled:
         self._app_key: dict[tuple[int, int, int, int], int] = {}
         self._local: dict[tuple, int] = {}
         self.move_index = {m.name: i for i, m in enumerate(rules.moves)}
-        self._entry_tables: dict[int, list[list[tuple[int, ...] | None]]] = {}
+        self._entry_tables: dict[int | tuple[int, int], list[list[tuple[int, ...] | None]]] = {}
         self._links: dict[int, tuple[tuple[bool, tuple[int, ...]], ...]] = {}
         self._cleanups: dict[tuple[int, str], tuple[App, ...]] = {}
         self._lines: dict[int, list[tuple[int, ...]]] = {}
         self._exact_lines: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
+        self._side_lines: dict[int, list[tuple[tuple[int, ...], ...]]] = {}
         self._reach: dict[int, frozenset[int]] = {}
         self._attack: dict[int, dict[int, tuple[tuple[int, frozenset[int]], ...]]] = {}
         self.cache_key: str | None = None  # set when the tables were read from or written to the disk cache
@@ -403,30 +409,36 @@ class Compiled:
         return None
 
     # ---- tables used in play ---------------------------------------------------------
-    def entry_table(self, player: int) -> list[list[tuple[int, ...] | None]]:
+    def entry_table(self, player: int, phase: int = -1) -> list[list[tuple[int, ...] | None]]:
         """``table[t][code]``: the entry applications (filled in as :meth:`entries` is asked)."""
-        tab = self._entry_tables.get(player)
+        key = player if phase < 0 else (player, phase)
+        tab = self._entry_tables.get(key)
         if tab is None:
             tab = [[None] * self.n_codes for _ in range(self.n)]
-            self._entry_tables[player] = tab
+            self._entry_tables[key] = tab
         return tab
 
-    def entries(self, player: int, t: int, code: int) -> tuple[int, ...]:
-        """Applications that can start a turn of ``player`` at tile t holding ``code``."""
-        tab = self.entry_table(player)
+    def entries(self, player: int, t: int, code: int, phase: int = -1) -> tuple[int, ...]:
+        """Applications that can start a turn of ``player`` at tile t holding ``code`` (in the regular play, or in
+        the rule set's phase of index ``phase``: its own moves)."""
+        tab = self.entry_table(player, phase)
         got = tab[t][code]
         if got is not None:
             return got
-        got = self._entries_uncached(player, t, code)
+        got = self._entries_uncached(player, t, code, phase)
         tab[t][code] = got
         return got
 
-    def _entries_uncached(self, player: int, t: int, code: int) -> tuple[int, ...]:
+    def _entries_uncached(self, player: int, t: int, code: int, phase: int = -1) -> tuple[int, ...]:
         out: list[int] = []
         seen: set[int] = set()
         f = code % self.h
+        phased = self.rules.phase_moves
+        allowed = self.rules.phases[phase].moves if phase >= 0 else ()
         for mi, m in enumerate(self.rules.moves):
             if not m.start or player not in m.players:
+                continue
+            if (m.name not in allowed) if allowed else (m.name in phased):  # a phase naming no moves plays the others
                 continue
             if m.origin.before.kind == "states" and not (self.mask(player, m.origin.before.tokens) >> code) & 1:
                 continue
@@ -498,25 +510,6 @@ class Compiled:
         return got
 
     # ---- primitive operations on a code list -------------------------------------------
-    def count_tiles(self, codes: list[int], cond: Condition, player: int) -> int | None:
-        """How many tiles (of the condition's region) hold one of its states for ``player``; None if the board has
-        no such region (a condition on a missing region never holds)."""
-        wanted = self.state_codes(cond.states, player)
-        if cond.region:
-            region = self.regions.get(cond.region.replace("{player}", self.rules.players[player]))
-            if region is None:
-                return None
-            return sum(1 for t in region if codes[t] in wanted)
-        return sum(codes.count(c) for c in wanted)
-
-    def conditions_hold(self, codes: list[int], conds: tuple[Condition, ...], player: int) -> bool:
-        """Every count condition holds for ``player`` (one on a region the board lacks never does)."""
-        for c in conds:
-            n = self.count_tiles(codes, c, player)
-            if n is None or not c.holds(n):
-                return False
-        return True
-
     def fits(self, app: App, codes: list[int]) -> bool:
         """True when the application's checks hold (and its line capture captures enough runs)."""
         for u, msk in app.checks:
@@ -524,11 +517,57 @@ class Compiled:
                 return False
         if app.lines is not None and len(self.captures(app, codes)) < app.lines.need:
             return False
-        if app.conds and not self.conditions_hold(codes, app.conds, app.player):
-            return False  # the move's ``if``
+        if app.conds and not self.holds(codes, app.conds, app.player, app.tile):
+            return False
         if app.groups is not None and not app.groups.suicide:
             taken, free = self.group_captures(app, codes)
             return bool(taken) or free
+        return True
+
+    def side_lines(self, k: int) -> list[tuple[tuple[int, ...], ...]]:
+        """Per tile, the lines of k distinct tiles through it along the grid's sides (rows and columns on squares),
+        read across the gluings: a mill."""
+        got = self._side_lines.get(k)
+        if got is None:
+            per: list[list[tuple[int, ...]]] = [[] for _ in range(self.n)]
+            for line in board_lines(self.atlas, k, list(self.board.grid.directions)):
+                for u in line:
+                    per[u].append(line)
+            got = [tuple(x) for x in per]
+            self._side_lines[k] = got
+        return got
+
+    def count(self, codes: list[int], cond: Condition, player: int, here: int = -1) -> int | None:
+        """How many tiles (of the condition's region, of its line or off every such line, the tile ``here`` only
+        where it says so) hold one of its states for ``player``; None if the board has no such region (a condition
+        on a missing region never holds).  Cost O(n), times the lines through a tile with ``line``."""
+        wanted = self.state_codes(cond.states, player)
+        tiles: Any = range(self.n)
+        if cond.region:
+            region = self.regions.get(cond.region.replace("{player}", self.rules.players[player]))
+            if region is None:
+                return None
+            tiles = region
+        if cond.here:
+            tiles = [here] if here >= 0 and (not cond.region or here in tiles) else []
+        if not cond.line:
+            if not cond.region and not cond.here:
+                return sum(codes.count(c) for c in wanted)
+            return sum(1 for t in tiles if codes[t] in wanted)
+        lines = self.side_lines(cond.line)
+        n = 0
+        for t in tiles:
+            if codes[t] in wanted:
+                on = any(all(codes[u] in wanted for u in line) for line in lines[t])
+                n += on != cond.outside
+        return n
+
+    def holds(self, codes: list[int], conds: tuple[Condition, ...], player: int, here: int = -1) -> bool:
+        """Every condition holds for ``player`` (``here``: the tile a ``here`` condition reads)."""
+        for c in conds:
+            n = self.count(codes, c, player, here)
+            if n is None or not c.holds(n):
+                return False
         return True
 
     def new_values(self, app: App, codes: list[int]) -> list[tuple[int, int]]:

@@ -51,7 +51,7 @@ def _open_links(comp: Compiled, a: int, work: list[int]) -> list[tuple[bool, tup
     if not app.link_conds:
         return list(links)
     return [lk for lk, conds in zip(links, app.link_conds, strict=True)
-            if not conds or conditions_hold(comp, work, conds, app.player)]
+            if not conds or conditions_hold(comp, work, conds, app.player, app.end)]
 
 
 def _go_on(comp: Compiled, codes: list[int], work: list[int], seen: list[frozenset], seq: tuple[int, ...],
@@ -96,8 +96,9 @@ def _problem(comp: Compiled, codes: list[int], cands: list[list[int]], steps: in
     return pb
 
 
-def csp_chains(chains: Chains, codes: list[int], player: int) -> dict:
-    """The legal chains by key, found as all CSP solutions (see the module docstring)."""
+def csp_chains(chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict:
+    """The legal chains by key, found as all CSP solutions (see the module docstring); ``phase``: the index of the
+    phase the turn is played in (-1: the regular play)."""
     mc = None
     comp = chains.comp
     if chains.has_move_cleanup:
@@ -105,7 +106,7 @@ def csp_chains(chains: Chains, codes: list[int], player: int) -> dict:
             chains.run_cleanups(work, player, "move")
     steps = 1
     while True:
-        cands = candidates(comp, codes, player, steps)
+        cands = candidates(comp, codes, player, steps, phase)
         if not cands[0]:
             return {}
         pb = _problem(comp, codes, cands, steps, mc)

@@ -28,7 +28,18 @@ def _move_cells(m: Move) -> list[tuple[tuple[int, ...], str, str | None]]:
 
 
 def _condition(c: Condition) -> dict[str, Any]:
-    return {"states": list(c.states), "op": c.op, "value": c.value, "region": c.region or None}
+    return {"states": list(c.states), "op": c.op, "value": c.value, "region": c.region or None,
+            **({"line": c.line, "outside": c.outside} if c.line else {}), **({"here": True} if c.here else {})}
+
+
+def _cond_text(c: Condition) -> str:
+    """A count condition in words: ``count of own on a line of 3 here >= 1``."""
+    where = f" in {c.region}" if c.region else ""
+    if c.line:
+        where += f" {'off every' if c.outside else 'on a'} line of {c.line}"
+    if c.here:
+        where += " here"
+    return f"count of {'|'.join(c.states)}{where} {c.op} {c.value}"
 
 
 def rules_json(rules: RuleSet) -> dict[str, Any]:
@@ -41,7 +52,9 @@ def rules_json(rules: RuleSet) -> dict[str, Any]:
             "safe": [list(c) for c in m.safe],
             "to": list(m.to) if m.to else None, "class": m.klass, "start": m.start,
             "links": [{"moves": list(lk.moves), "at": list(lk.anchor) if lk.anchor else None,
-                       "orientations": list(lk.orientations), "forced": lk.forced} for lk in m.links],
+                       "orientations": list(lk.orientations), "forced": lk.forced,
+                       **({"anywhere": True} if lk.anywhere else {}),
+                       **({"if": [_condition(c) for c in lk.conditions]} if lk.conditions else {})} for lk in m.links],
             **({"if": [_condition(c) for c in m.conditions]} if m.conditions else {}),
         }
     return {
@@ -62,6 +75,8 @@ def rules_json(rules: RuleSet) -> dict[str, Any]:
                      for c in rules.counters],
         "regions": {name: list(specs) for name, specs in rules.regions},
         "mandatory": list(rules.mandatory), "royal": list(rules.royal),
+        **({"phases": [{"name": ph.name, "plies": ph.plies, "order": [rules.players[p] for p in ph.order],
+                        "moves": list(ph.moves)} for ph in rules.phases]} if rules.phases else {}),
         "domain": [list(c) for c in rules.domain.cells],
     }
 
@@ -85,11 +100,12 @@ def rules_text(rules: RuleSet) -> str:
         out.append(draw_pattern(_move_cells(m)) if rules.grid.name.startswith("square") else
                    "  " + "; ".join(f"{list(c)}: {b} -> {a or '_'}" for c, b, a in _move_cells(m)))
         if m.conditions:
-            out.append("  only where " + " and ".join(f"count of {'|'.join(c.states)}{' in ' + c.region if c.region else ''} "
-                                                     f"{c.op} {c.value}" for c in m.conditions))
+            out.append("  only where " + " and ".join(_cond_text(c) for c in m.conditions))
         for lk in m.links:
-            out.append(f"  then {'must' if lk.forced else 'may'} {' or '.join(lk.moves)} at {list(lk.anchor or ())}"
-                       + (f" turned by {list(lk.orientations)}" if lk.orientations else ""))
+            out.append(f"  then {'must' if lk.forced else 'may'} {' or '.join(lk.moves)} "
+                       + ("anywhere" if lk.anywhere else f"at {list(lk.anchor or ())}")
+                       + (f" turned by {list(lk.orientations)}" if lk.orientations else "")
+                       + (" if " + " and ".join(_cond_text(c) for c in lk.conditions) if lk.conditions else ""))
     for c in rules.cleanups:
         out.append("")
         out.append(f"clean-up {c.move.name} (everywhere, to a fixpoint, after each {c.when})")
@@ -101,14 +117,15 @@ def rules_text(rules: RuleSet) -> str:
     for e in rules.ends:
         who = f"{rules.players[e.player]} " if e.player is not None else ""
         desc = {"line": f"{e.k} in a row wins", "no-turns": f"no legal turn: {e.result}",
-                "count": " and ".join(f"count of {'|'.join(c.states)}{' in ' + c.region if c.region else ''} "
-                                      f"{c.op} {c.value}" for c in e.conditions) + f": {who}{e.result}",
+                "count": " and ".join(_cond_text(c) for c in e.conditions) + f": {who}{e.result}",
                 "chain": f"a chain of {e.value} {e.move!r} moves: {who}{e.result}",
                 "plies": f"after {e.value} turns: {e.result}",
                 "counter": f"counter {e.counter} {e.op} {e.value}: {e.result}",
                 "repetition": f"the same position for the {ordinal(e.value)} time: {e.result}"}[e.kind]
         if e.check is not None:
             desc += " (in check)" if e.check else " (not in check)"
+        if e.after_phases:
+            desc += " (after the phases)"
         if e.claim:
             desc += " [claim]"
         elif e.optional:
@@ -120,6 +137,10 @@ def rules_text(rules: RuleSet) -> str:
         out.append("mandatory: " + ", ".join(rules.mandatory))
     if rules.royal:
         out.append("royal: " + ", ".join(rules.royal))
+    for ph in rules.phases:
+        starts = " or ".join(ph.moves) or "the moves of the regular play"
+        out.append(f"phase {ph.name}: {ph.plies} turn{'s' if ph.plies != 1 else ''} before the regular play, by "
+                   + ", ".join(rules.players[p] for p in ph.order) + f" in turn, started by {starts}")
     out.append("")
     out.append(f"chart domain ({len(rules.domain.cells)} cells):")
     out.append(draw_domain(rules))

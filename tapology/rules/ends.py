@@ -243,12 +243,14 @@ class EndRules:
 
     def _rule(self, comp: Compiled, chains: Chains, sit: Situation, e: EndRule) -> Score | None:
         players = self.players
+        if e.after_phases and (sit.ply == 0 or self.rules.phase_at(sit.ply - 1) >= 0):
+            return None  # read only on positions reached by a turn of the regular play
         if e.kind == "plies":
             return score(players, sit.to_move, e.result) if sit.ply >= e.value else None
         if e.kind == "line":
             have = [p for p in range(len(players)) if has_line(comp, sit.codes, e, p)]
             if have:
-                mover = (sit.to_move - 1) % len(players)
+                mover = self.rules.previous_player(sit.to_move, sit.ply)
                 return score(players, mover if mover in have else have[0], e.result)
             return None
         if e.kind == "count":

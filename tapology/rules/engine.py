@@ -214,7 +214,8 @@ class RuleGame:
                 filled[t] = name
                 states[t] = sd.value
                 frames[t] = self.frame_of(sd.name, default_frames)
-        return self.make_position(self.board, states, frames, ini.to_move, 0)
+        first = r.phases[0].order[0] if r.phases else ini.to_move  # a phase's order starts the game
+        return self.make_position(self.board, states, frames, first, 0)
 
     def make_position(self, board: Board, states, frames, to_move: int, ply: int,
                       counters: tuple[int, ...] | None = None) -> Position:
@@ -253,6 +254,8 @@ class RuleGame:
         k: tuple = (b.states, pos.extra, b.glue, b.extra, pos.to_move)
         if "plies" in kinds:
             k += (pos.ply,)
+        elif self.rules.phases:  # the turns of a phase differ from the regular play's
+            k += (min(pos.ply, sum(ph.plies for ph in self.rules.phases)),)
         if "counter" in kinds:
             k += (pos.counters,)
         if "repetition" in kinds:
@@ -336,7 +339,7 @@ class RuleGame:
             if self.turn_keys(pos):
                 return True
         else:
-            if self.chains(pos.board).turns(self.codes(pos), player):
+            if self.chains(pos.board).turns(self.codes(pos), player, phase=self.rules.phase_at(pos.ply)):
                 return True
         if self.rules.tape is not None and player in self.rules.tape.players:
             return bool(tape_turns(self.rules.tape, pos, player, first_only=True))
@@ -356,15 +359,17 @@ class RuleGame:
             # the native engine builds its tables once per board: worth it for a board asked about again and again
             n = self._asked[id(ch)] = self._asked.get(id(ch), 0) + 1
             native = n > NATIVE_AFTER or native_ready(ch)
-            found = native_turn_keys(ch, codes, pos.to_move) if native else ch.turns(codes, pos.to_move)
+            phase = self.rules.phase_at(pos.ply)
+            found = (native_turn_keys(ch, codes, pos.to_move) if native and not self.rules.phases
+                     else ch.turns(codes, pos.to_move, phase=phase))
         elif backend == "z3":
             from tapology.rules.z3enum import z3_chains  # z3 loads only when asked for (start-up time)
 
-            found = z3_chains(ch, codes, pos.to_move)
+            found = z3_chains(ch, codes, pos.to_move, self.rules.phase_at(pos.ply))
         elif backend == "csp":
             from tapology.rules.cspenum import csp_chains  # python-constraint loads only when asked for
 
-            found = csp_chains(ch, codes, pos.to_move)
+            found = csp_chains(ch, codes, pos.to_move, self.rules.phase_at(pos.ply))
         else:
             raise RuleError(f"unknown backend {backend!r} (use {', '.join(BACKENDS)})")
         if self.mandatory and any(f.flagged for f in found.values()):
@@ -391,7 +396,7 @@ class RuleGame:
         ch = self.chains(pos.board)
         comp = ch.comp
         found = self.turn_keys(pos, backend)
-        nxt = (pos.to_move + 1) % len(self.players)
+        nxt = self.rules.next_player(pos.to_move, pos.ply)
         codes = self.codes(pos)
         check("turn_tiles", len(found) * len(codes), f"{self.name} on {self.board_name}: {len(found)} turns of "
               f"{len(codes)} tiles each")  # every turn holds a whole position: refused before the memory is spent
@@ -441,7 +446,9 @@ class RuleGame:
             h = self.h
             classes = set() if found is None else {self.compiled(pos.board).apps[i].klass for i in found.apps}
             kind = None if key is None else self.rules.by_value[codes[key[0]] // h].kind
-            resets = [bool(classes & set(c.classes)) or (kind is not None and kind in c.kinds) for c in self.rules.counters]
+            phase = self.rules.phase_at(pos.ply) >= 0  # a counter of the regular play stays 0 during the phases
+            resets = [bool(classes & set(c.classes)) or (kind is not None and kind in c.kinds)
+                      or (c.after_phases and phase) for c in self.rules.counters]
             old = counters or (0,) * len(resets)
             counters = tuple(0 if r else n + 1 for r, n in zip(resets, old, strict=True))
         history: tuple[Position, ...] = ()

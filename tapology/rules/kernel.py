@@ -83,7 +83,8 @@ class KernelSet:
                         else:
                             conds.append(f"({msk} >> codes[{u}]) & 1")
                     cond = " and ".join(conds) or "True"
-                    if a.link_keys or a.lines is not None or a.groups is not None:  # chains, or board-dependent writes
+                    if a.link_keys or a.lines is not None or a.groups is not None or a.conds:  # chains, or board-
+                        # dependent writes, or conditions read on the whole board
                         body.append(f"if {cond}: X({ident}, codes, F, P)")
                         continue
                     changes = []

@@ -80,12 +80,20 @@ def compare(n: int, op: str, value: int) -> bool:
 
 @dataclass(frozen=True)
 class Condition:
-    """A count of tiles holding some states (optionally inside a region) compared with a value."""
+    """A count of tiles holding some states (optionally inside a region) compared with a value.
+
+    ``line`` = k counts only the tiles that lie on k in a row of tiles holding the states, along the grid's sides
+    across the gluings (a mill); ``outside`` only those that do not; ``here`` only the tile a move starts on (a
+    move's condition) or ended on (a link's condition).
+    """
 
     states: tuple[str, ...]
     op: str = ">="
     value: int = 0
     region: str = ""
+    line: int = 0
+    outside: bool = False
+    here: bool = False
 
     def holds(self, n: int) -> bool:
         """The comparison for a count ``n``."""
@@ -157,7 +165,7 @@ class Move:
     lines: LineCapture | None = None  # a line capture run from the origin (reversi)
     fall: Cell | None = None  # gravity: the piece rests on the origin only where it could fall no further this way
     captures: GroupCapture | None = None  # capture by liberties (go)
-    conditions: tuple[Condition, ...] = ()  # ``if``: counts that must hold where the move starts (read for the mover)
+    conditions: tuple[Condition, ...] = ()  # ``if``: counts that must hold before the move (``here``: its origin)
 
     @cached_property
     def origin(self) -> PatternCell:
@@ -183,6 +191,7 @@ class Counter:
     name: str
     classes: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
+    after_phases: bool = False  # counts only the turns of the regular play (it stays 0 while the phases last)
 
 
 @dataclass(frozen=True)
@@ -233,6 +242,7 @@ class EndRule:
     score: str = ""  # with result = "score": how each player's score is read ("pieces": tiles holding their states)
     regions: tuple[str, ...] = ()  # connect: a group of the player's pieces touches every one of these regions
     exact: bool = False  # line: exactly k in a row (the tiles just beyond both ends are not the player's)
+    after_phases: bool = False  # read only once the phases are over (the regular play)
 
 
 @dataclass(frozen=True)
@@ -254,6 +264,18 @@ class Setup:
     boards: tuple[str, ...]
     initial: Initial
     regions: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class Phase:
+    """Turns played before the regular play (``[[phase]]``): ``plies`` turns, taken by the players of ``order`` in
+    turn, each started by one of ``moves`` (moves a phase names start turns only in their phase; a phase that names
+    none is played with the moves of the regular play)."""
+
+    name: str
+    plies: int
+    order: tuple[int, ...]
+    moves: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -284,6 +306,43 @@ class RuleSet:
     maximum: tuple[str, ...] = ()  # move classes of which a legal turn must hold the most (draughts' maximum capture)
     passing: str = ""  # "" no passing; "when-stuck": a player without a turn passes while another player has one
     rbg_pass: str = ""  # how perft --rbg counts a pass: "" once; "pieces": once per piece of the mover (lifted, put back)
+    phases: tuple[Phase, ...] = ()  # turns before the regular play, with their own order and entry moves
+
+    def phase_at(self, ply: int) -> int:
+        """The index of the phase the turn at ``ply`` belongs to, or -1 for the regular play."""
+        start = 0
+        for i, ph in enumerate(self.phases):
+            if 0 <= ply - start < ph.plies:
+                return i
+            start += ph.plies
+        return -1
+
+    def next_player(self, player: int, ply: int) -> int:
+        """Who plays the turn after ``player``'s turn at ``ply``: a phase's order while the phases last, the rule
+        set's first player (``[initial] to_move``) when the regular play begins, then the players in rotation."""
+        if not self.phases:
+            return (player + 1) % len(self.players)
+        nxt = ply + 1
+        start = 0
+        for ph in self.phases:
+            if 0 <= nxt - start < ph.plies:
+                return ph.order[(nxt - start) % len(ph.order)]
+            start += ph.plies
+        return self.initial.to_move if nxt == start else (player + 1) % len(self.players)
+
+    def previous_player(self, player: int, ply: int) -> int:
+        """Who played the turn before ``player``'s turn at ``ply`` (the inverse of :meth:`next_player`)."""
+        i = self.phase_at(ply - 1) if ply > 0 else -1
+        if i < 0:
+            return (player - 1) % len(self.players)
+        start = sum(ph.plies for ph in self.phases[:i])
+        order = self.phases[i].order
+        return order[(ply - 1 - start) % len(order)]
+
+    @cached_property
+    def phase_moves(self) -> frozenset[str]:
+        """The moves some phase names (they start turns only in their phase)."""
+        return frozenset(m for ph in self.phases for m in ph.moves)
 
     def refusal(self, board: str) -> str | None:
         """Why the game is not meaningful on ``board`` (the first ``[[refuse]]`` whose patterns match), or None."""

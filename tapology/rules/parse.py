@@ -34,6 +34,7 @@ from tapology.rules.model import (
     Link,
     Move,
     PatternCell,
+    Phase,
     RuleSet,
     Setup,
     StateDef,
@@ -44,7 +45,7 @@ from tapology.rules.pattern import parse_pattern
 T = TypeVar("T")
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
             "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "refuse",
-            "maximum", "pass", "rbg-pass"}
+            "maximum", "pass", "rbg-pass", "phase"}
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
              "final", "lines", "fall", "captures", "if"}
 LINES_KEYS = {"over", "until", "becomes", "directions", "need"}
@@ -53,9 +54,9 @@ CHOICE = "{choice}"  # in a move's ``if``: the after-state a variant of a choice
 SCORES = ("pieces", "area")
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
-            "optional", "counter", "claim", "name", "score", "regions", "exact"}
+            "optional", "counter", "claim", "name", "score", "regions", "exact", "after-phases"}
 END_KINDS = ("line", "no-turns", "count", "chain", "plies", "counter", "repetition", "connect")
-CONDITION_KEYS = {"states", "op", "value", "region"}
+CONDITION_KEYS = {"states", "op", "value", "region", "line", "outside", "here"}
 MAX_VALUE = 2**31 - 1  # an end rule's k or value, a condition's value: the native engine holds them in 32 bits
 REGION_SPEC = re.compile(r"^(?:(row|column|parity):(-?\d+)|edge:[a-z]+(?:\+[a-z]+)*)$")
 LINK_KEYS = {"move", "moves", "at", "orientations", "forced", "anywhere", "if"}
@@ -215,7 +216,39 @@ class _Reader:
         return RuleSet(str(name), self.grid, self.players, self.states, tuple(moves), tuple(cleanups), tape,
                        tuple(ends), self._initial(self.data.get("initial", {}), "initial"), board, tuple(boards),
                        mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters,
-                       self._notation(), self._refused(), maximum, self._passing(), self._rbg_pass())
+                       self._notation(), self._refused(), maximum, self._passing(), self._rbg_pass(),
+                       phases=self._phases(names))
+
+    def _phases(self, names: list[str]) -> tuple[Phase, ...]:
+        """``[[phase]]``: turns before the regular play, each with its number of turns, order and entry moves."""
+        out = []
+        for i, ph in enumerate(self._list("phase")):
+            what = f"[[phase]] {ph.get('name', i + 1)!r}"
+            bad = sorted(set(ph) - {"name", "plies", "order", "moves"})
+            if bad:
+                raise self.where.err(f"{what}: unknown key {bad[0]!r} (known: moves, name, order, plies)", "phase", i,
+                                     bad[0])
+            plies = ph.get("plies")
+            if not isinstance(plies, int) or isinstance(plies, bool) or plies < 1:
+                raise self.where.err(f"{what}: plies must be a whole number of turns, at least 1, got {plies!r}",
+                                     "phase", i, "plies")
+            order = ph.get("order", list(self.players))
+            if not isinstance(order, list) or not order:
+                raise self.where.err(f"{what}: order must be a list of players, got {order!r}", "phase", i, "order")
+            try:
+                who = tuple(p for x in order for p in _players(x, self.players, f"{what}: order"))
+            except RuleError as exc:
+                raise self.where.err(str(exc), "phase", i, "order") from None
+            moves = ph.get("moves", [])  # none: the moves of the regular play, in the phase's order
+            if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+                raise self.where.err(f"{what}: moves must be a list of move names, got {moves!r}", "phase", i, "moves")
+            got: list[str] = []
+            for m in moves:
+                if m not in names and m not in self.variants:
+                    raise self.where.err(f"{what}: moves: unknown move {m!r}", "phase", i, "moves")
+                got.extend(self.variants.get(m, (m,)) if m not in names else (m,))
+            out.append(Phase(str(ph.get("name", f"phase {i + 1}")), plies, who, tuple(got)))
+        return tuple(out)
 
     def _refused(self) -> tuple[tuple[tuple[str, ...], str], ...]:
         """``[[refuse]]``: boards (fnmatch patterns) the game is not meaningful on, each with the reason."""
@@ -516,9 +549,9 @@ class _Reader:
                 raise w.err(f"{what}: fall needs an origin that accepts states (the states a piece falls through)",
                             "move", i, "fall")
         captures = self._move_part(spec, i, "captures", lambda v: self._captures(v, what))
-        conds = self._move_part(spec, i, "if", lambda v: self._conditions(v, f"{what}: if", choice=True)) or ()
+        conds = self._move_part(spec, i, "if", lambda v: self._conditions(v, f"{what}: if", choice=True, here=True))
         return Move(name, cells, orients, players, to, tuple(links), start, klass, tuple(safe), w.line("move", i),
-                    bool(rep), final, lines, fall, captures, conds)
+                    bool(rep), final, lines, fall, captures, conds or ())
 
     def _move_part(self, spec: dict[str, Any], i: int, key: str, read: Callable[[Any], T]) -> T | None:
         """A move's optional ``key`` read by ``read`` (None when absent); its error named at the move's entry."""
@@ -616,7 +649,7 @@ class _Reader:
         if "if" in lk:
             if not isinstance(lk["if"], list) or not lk["if"]:
                 raise RuleError(f"{what}: links: if must be a non-empty list of count conditions")
-            conds = tuple(self._condition(c, f"{what}: links: if") for c in lk["if"])
+            conds = tuple(self._condition(c, f"{what}: links: if", here=True) for c in lk["if"])
         if anywhere:
             if "at" in lk:
                 raise RuleError(f"{what}: links: an anywhere link has no anchor 'at'")
@@ -665,16 +698,17 @@ class _Reader:
             raise w.err(str(exc), "cleanup", i, "if") from None
         return Cleanup(mv, when, conds)
 
-    def _conditions(self, raw: Any, what: str, choice: bool = False) -> tuple[Condition, ...]:
-        """A list of count conditions (or one table); ``choice``: a state may be written ``{choice}``."""
+    def _conditions(self, raw: Any, what: str, choice: bool = False, here: bool = False) -> tuple[Condition, ...]:
+        """A list of count conditions (or one table); ``choice``: a state may be written ``{choice}``; ``here``
+        allowed where a tile is at hand (a move's or a link's)."""
         if isinstance(raw, dict):
             raw = [raw]
         if not isinstance(raw, list) or not raw:
             raise RuleError(f"{what}: write a list of conditions {{ states = [...], op = \"==\", value = 0 }}")
-        return tuple(self._condition(c, what, choice) for c in raw)
+        return tuple(self._condition(c, what, choice, here) for c in raw)
 
-    def _condition(self, spec: Any, what: str, choice: bool = False) -> Condition:
-        """A count condition: states (names or own/foe tokens), op, value, optional region."""
+    def _condition(self, spec: Any, what: str, choice: bool = False, here: bool = False) -> Condition:
+        """A count condition: states (names or own/foe tokens), op, value, optional region, line, outside, here."""
         if not isinstance(spec, dict):
             raise RuleError(f"{what}: each condition is a table {{ states = [...], op = \">=\", value = 1 }}")
         bad = sorted(set(spec) - CONDITION_KEYS)
@@ -697,7 +731,19 @@ class _Reader:
         region = spec.get("region", "")
         if not isinstance(region, str):
             raise RuleError(f"{what}: region must be a region name")
-        return Condition(tuple(states), op, value, region)
+        line = spec.get("line", 0)
+        if not isinstance(line, int) or isinstance(line, bool) or not 0 <= line <= 64 or line == 1:
+            raise RuleError(f"{what}: line must be the number of tiles in a row, 2..64, got {line!r}")
+        flags = {k: spec.get(k, False) for k in ("outside", "here")}
+        for k, v in flags.items():
+            if not isinstance(v, bool):
+                raise RuleError(f"{what}: {k} must be true or false")
+        if flags["outside"] and not line:
+            raise RuleError(f"{what}: outside = true counts the tiles on no line: it needs line = K")
+        if flags["here"] and not here:
+            raise RuleError(f"{what}: here = true (the tile a move starts or ends on) is read only by a move's or a "
+                            "link's if")
+        return Condition(tuple(states), op, value, region, line, flags["outside"], flags["here"])
 
     def _counters(self, classes_known: set[str]) -> tuple[Counter, ...]:
         w = self.where
@@ -706,10 +752,13 @@ class _Reader:
             name = c.get("name")
             if not isinstance(name, str) or not name:
                 raise w.err("[[counter]]: every counter needs a name", "counter", i)
-            bad = sorted(set(c) - {"name", "reset-classes", "reset-kinds"})
+            bad = sorted(set(c) - {"name", "reset-classes", "reset-kinds", "after-phases"})
             if bad:
-                raise w.err(f"[[counter]] {name!r}: unknown key {bad[0]!r} (known: name, reset-classes, reset-kinds)",
-                            "counter", i, bad[0])
+                raise w.err(f"[[counter]] {name!r}: unknown key {bad[0]!r} (known: after-phases, name, reset-classes, "
+                            "reset-kinds)", "counter", i, bad[0])
+            after = c.get("after-phases", False)
+            if not isinstance(after, bool):
+                raise w.err(f"[[counter]] {name!r}: after-phases must be true or false", "counter", i, "after-phases")
             lists = []
             for key in ("reset-classes", "reset-kinds"):
                 v = c.get(key, [])
@@ -718,7 +767,7 @@ class _Reader:
                 lists.append(tuple(v))
             if any(name == o.name for o in out):
                 raise w.err(f"[[counter]] {name!r}: the name is used twice", "counter", i, "name")
-            out.append(Counter(name, lists[0], lists[1]))
+            out.append(Counter(name, lists[0], lists[1], after))
         return tuple(out)
 
     def _end(self, spec: dict[str, Any], i: int, moves: list[str]) -> EndRule:
@@ -817,8 +866,11 @@ class _Reader:
                             "counter")
         if kind == "repetition" and value < 2:
             raise w.err(f"{what}: value must be at least 2 (the number of times a position stands)", "end", i, "value")
+        after = spec.get("after-phases", False)
+        if not isinstance(after, bool):
+            raise w.err(f"{what}: after-phases must be true or false", "end", i, "after-phases")
         return EndRule(kind, k, tuple(states), pl, result, op, value, mv, conditions, check, optional or claim,
-                       str(counter), w.line("end", i), claim, name, str(score_kind), regions, exact)
+                       str(counter), w.line("end", i), claim, name, str(score_kind), regions, exact, after)
 
     def _tape(self) -> TapeRule | None:
         t = self.data.get("tape")

@@ -131,7 +131,7 @@ def _by_positions(game: RuleGame, pos: Position, depth: int, bulk: bool = True) 
     return sum(_by_positions(game, t.result, depth - 1, bulk) for t in turns)
 
 
-def play_paths(chains: Chains, codes: list[int], player: int, mandatory: bool = True) -> list[Key]:
+def play_paths(chains: Chains, codes: list[int], player: int, mandatory: bool = True, phase: int = -1) -> list[Key]:
     """The turns of ``player``, each once per way of playing it, as RBG tells its moves apart: a key for every
     complete chain (the turn's clean-ups and the royal rule applied) per distinct order in which the chain first
     writes the tiles it changes — a multi-jump once per order of the pieces it takes, while the empty tiles a
@@ -153,7 +153,7 @@ def play_paths(chains: Chains, codes: list[int], player: int, mandatory: bool = 
             out.setdefault((key, tuple(order)), (key, flagged, count_of(chains, seq)))
         return False
 
-    chains.walk(codes, player, chains.entries(codes, player), visit)
+    chains.walk(codes, player, chains.entries(codes, player, phase), visit)
     got = list(out.values())
     if mandatory and chains.mandatory and any(f for _k, f, _n in got):
         got = [g for g in got if g[1]]
@@ -169,10 +169,11 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
     comp = chains.comp
     n_players = len(game.players)
     mandatory = game.mandatory
-    use_kernel = not game.rules.cleanups and not game.royal_values and not paths and not game.rules.maximum and \
-        all(m.final and not m.conditions for m in game.rules.moves) and \
-        comp.n <= KERNEL_TILES  # the kernels read tiles only (no counts), list a move that may not end a chain as a
-    # turn, and their code grows with the board
+    rules = game.rules
+    use_kernel = not rules.cleanups and not game.royal_values and not paths and not rules.maximum and \
+        not rules.phases and all(m.final and not m.conditions for m in rules.moves) and \
+        comp.n <= KERNEL_TILES  # the kernels read tiles only (no counts, no phases), list a move that may not end a
+    # chain as a turn, and their code grows with the board
     kernels = [kernels_for(chains).kernel(p) for p in range(n_players)] if use_kernel else []
     keys = kernels_for(chains).keys if use_kernel else []
     ends = game.strict_ends
@@ -194,28 +195,29 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
         sit = Situation(codes, p, ply, (), lambda: True, lambda: 1)
         return ends.outcome(comp, chains, sit, part="moves") is not None
 
-    def legal(codes: list[int], p: int) -> list:
+    def legal(codes: list[int], p: int, ply: int) -> list:
+        phase = rules.phase_at(ply)
         if paths:
-            return play_paths(chains, codes, p)
+            return play_paths(chains, codes, p, phase=phase)
         if use_kernel:
             got = kernels[p](codes)
             if got is not None:
                 return [keys[i] for i in got]
-        found = chains.turns(codes, p)
+        found = chains.turns(codes, p, phase=phase)
         if mandatory and any(f.flagged for f in found.values()):
             found = {k: f for k, f in found.items() if f.flagged}
         return list(keep_most(chains, found))
 
-    def count(codes: list[int], p: int) -> int:
+    def count(codes: list[int], p: int, ply: int) -> int:
         if use_kernel:
             got = kernels[p](codes)
             if got is not None:
                 return len(got)
-        return len(legal(codes, p))
+        return len(legal(codes, p, ply))
 
-    def passes(codes: list[int], p: int) -> bool:
+    def passes(codes: list[int], p: int, ply: int) -> bool:
         """``pass = "when-stuck"``: a player without a turn passes while another player has one."""
-        return passing and any(count(codes, (p + i) % n_players) for i in range(1, n_players))
+        return passing and any(count(codes, (p + i) % n_players, ply) for i in range(1, n_players))
 
     def pass_moves(codes: list[int], p: int) -> int:
         """``pass = "always"``: how many moves the pass is (``rbg-pass = "pieces"`` under --rbg: one per piece of
@@ -229,27 +231,28 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
             return 0
         if always:
             stay = pass_moves(codes, p)
-            return stay * (1 if d == 1 else rec(codes, (p + 1) % n_players, ply + 1, d - 1)) + moved(codes, p, ply, d)
+            after = 1 if d == 1 else rec(codes, rules.next_player(p, ply), ply + 1, d - 1)
+            return stay * after + moved(codes, p, ply, d)
         return moved(codes, p, ply, d)
 
     def moved(codes: list[int], p: int, ply: int, d: int) -> int:
         """The leaves below the turns that move (and ``when-stuck`` passes)."""
-        q = (p + 1) % n_players
+        q = rules.next_player(p, ply)
         key: Key
         if d == 1:
             if bulk:
-                got = count(codes, p)
+                got = count(codes, p, ply)
             else:  # each leaf turn made, as perfts that count made moves do
                 got = 0
-                for key in legal(codes, p):
+                for key in legal(codes, p, ply):
                     new = list(codes)
                     for u, v in key[2]:
                         new[u] = v
                     got += 1
-            return got if got or not passes(codes, p) else 1
+            return got if got or not passes(codes, p, ply) else 1
         total = 0
-        turns = legal(codes, p)
-        if not turns and passes(codes, p):
+        turns = legal(codes, p, ply)
+        if not turns and passes(codes, p, ply):
             return rec(codes, q, ply + 1, d - 1)
         for key in turns:
             new = list(codes)

@@ -23,7 +23,7 @@ from tapology.rules.compiled import App, Compiled
 MAX_STEPS = 64
 
 
-def candidates(comp: Compiled, codes: list[int], player: int, steps: int) -> list[list[int]]:
+def candidates(comp: Compiled, codes: list[int], player: int, steps: int, phase: int = -1) -> list[list[int]]:
     """The placed moves that can be step i: entries at step 0, then the link targets of step i−1, leaving out
     those with a check no code the tile may hold by then can pass (a sound over-approximation)."""
     possible: dict[int, set[int]] = {}  # tile -> codes it may hold after some candidate wrote it
@@ -48,7 +48,7 @@ def candidates(comp: Compiled, codes: list[int], player: int, steps: int) -> lis
 
     first: list[int] = []
     for t in range(comp.n):
-        first.extend(a for a in comp.entries(player, t, codes[t]) if may_fit(a))
+        first.extend(a for a in comp.entries(player, t, codes[t], phase) if may_fit(a))
     out = [sorted(set(first))]
     note_writes(out[0])
     for _ in range(1, steps):
@@ -79,11 +79,11 @@ def _ray_tiles(app: App) -> set[int]:
 
 
 class _Encoding:
-    def __init__(self, comp: Compiled, codes: list[int], player: int, steps: int) -> None:
+    def __init__(self, comp: Compiled, codes: list[int], player: int, steps: int, phase: int = -1) -> None:
         self.comp = comp
         self.codes = codes
         self.steps = steps
-        more = candidates(comp, codes, player, steps + 1)
+        more = candidates(comp, codes, player, steps + 1, phase)
         self.cands = more[:steps]
         self.allowed = [set(c) for c in more]
         self.tiles = _touched(comp, more)
@@ -266,8 +266,9 @@ class _Encoding:
         return res
 
 
-def z3_chains(chains: Chains, codes: list[int], player: int) -> dict:
-    """The legal chains by key, found as all models (see the module docstring)."""
+def z3_chains(chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict:
+    """The legal chains by key, found as all models (see the module docstring); ``phase``: the index of the phase
+    the turn is played in (-1: the regular play)."""
     comp = chains.comp
     if chains.has_move_cleanup:
         raise RuleError(f"{chains.rules.source}: the z3 backend does not model clean-ups run after each move "
@@ -280,10 +281,10 @@ def z3_chains(chains: Chains, codes: list[int], player: int) -> dict:
                         "(links = [{ if = [...] }]); use --backend propagate or csp")
     if any(m.conditions for m in chains.rules.moves):
         raise RuleError(f"{chains.rules.source}: the z3 backend does not model moves with count conditions "
-                        "(if = [...]); use --backend propagate or csp")
+                        "(a move's if = [...]); use --backend propagate or csp")
     steps = 2
     while True:
-        enc = _Encoding(comp, codes, player, steps)
+        enc = _Encoding(comp, codes, player, steps, phase)
         if not enc.cands[0]:
             return {}
         if not enc.reaches_bound():

@@ -102,8 +102,9 @@ def why_illegal(game: Game, pos: Position, text: str) -> str | None:
     comp = game.compiled(pos.board)
     ch = game.chains(pos.board)
     owner = comp.owner
-    pseudo = ch.turns(codes, pos.to_move, royal=False)
-    kept = ch.turns(codes, pos.to_move, royal=True)
+    phase = game.rules.phase_at(pos.ply)  # a phase's turns start with its own moves
+    pseudo = ch.turns(codes, pos.to_move, royal=False, phase=phase)
+    kept = ch.turns(codes, pos.to_move, royal=True, phase=phase)
     legal = game.turn_keys(pos)
     in_check = bool(game.rules.royal) and game.in_check(pos)
     if intent.castle:

@@ -218,6 +218,14 @@ def build(chains: Chains) -> Tables:
         raise Unsupported('clean-ups run after each move (when = "move")')
     if rules.maximum:
         raise Unsupported("the maximum rule (turns holding the most moves of a class)")
+    if rules.phases:
+        raise Unsupported("phases (turns before the regular play with their own order and moves)")
+    read = [c for m in rules.moves for c in m.conditions] + [c for m in rules.moves for lk in m.links for c in lk.conditions]
+    read += [c for e in rules.ends for c in e.conditions] + [c for cu in rules.cleanups for c in cu.conditions]
+    if any(c.line or c.here for c in read):
+        raise Unsupported("conditions on lines or on the tile a move ended on (line, here)")
+    if any(e.after_phases for e in rules.ends):
+        raise Unsupported("end rules read after the phases")
     if not all(m.final for m in rules.moves):
         raise Unsupported("moves that may not end a chain (final = false)")
     _force(chains)

@@ -84,6 +84,12 @@ def count_tiles(comp: Compiled, codes: list[int], cond: Condition, player: int) 
     return sum(codes.count(c) for c in wanted)
 
 
+def has_line_of(comp: Compiled, codes: list[int], k: int, player: int) -> bool:
+    """True when some line of ``k`` distinct tiles (on the board's topology) holds only ``player``'s pieces."""
+    owner = comp.owner
+    return any(all(owner[codes[t]] == player for t in line) for line in comp.lines(k))
+
+
 def conditions_hold(comp: Compiled, codes: list[int], conds: Iterable[Condition], player: int) -> bool:
     """Every count condition holds for ``player``."""
     for c in conds:
@@ -163,6 +169,7 @@ class Chains:
         work = list(codes)
         diff: dict[int, int] = {}
         move_cleanup = self.has_move_cleanup
+        block = self.rules.block_moves
         visited: set[frozenset] = {frozenset()}  # a chain never comes back to a position it passed
 
         def note(u: int) -> None:
@@ -181,7 +188,11 @@ class Chains:
             if revisits(comp, seq, app):
                 return 0
             undo: list[tuple[int, int]] = []
-            for u, v in comp.new_values(app, work):
+            vals = comp.new_values(app, work)
+            # a block move that leaves its block as it was (an empty quadrant turned) is taken all the same, and
+            # ends the chain: the one step that may repeat a position
+            still = app.move in block and all(work[u] == v for u, v in vals)
+            for u, v in vals:
                 undo.append((u, work[u]))
                 work[u] = v
                 note(u)
@@ -192,6 +203,11 @@ class Chains:
                 for u, _v in cu:
                     note(u)
             skey = frozenset(diff.items())
+            if still:
+                path = extend_path(comp, path, seq, app)
+                stop = visit(work, diff, start, path, flagged or app.klass in self.mandatory, (*seq, app.ident))
+                restore(undo)
+                return 2 if stop else 1
             if skey in visited:
                 restore(undo)
                 return 0
@@ -204,6 +220,8 @@ class Chains:
             for li, (forced, ids) in enumerate(comp.links(app.ident)):
                 if app.link_conds and app.link_conds[li] and not conditions_hold(comp, work, app.link_conds[li], player):
                     continue  # a link followed only while its counts hold
+                if app.link_lines and app.link_lines[li] and has_line_of(comp, work, app.link_lines[li], player):
+                    continue  # the chain stops once the mover has a line (pentago's win by placement)
                 for j in ids:
                     b = apps[j]
                     if fits(b, work):

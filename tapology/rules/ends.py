@@ -247,6 +247,8 @@ class EndRules:
             return score(players, sit.to_move, e.result) if sit.ply >= e.value else None
         if e.kind == "line":
             have = [p for p in range(len(players)) if has_line(comp, sit.codes, e, p)]
+            if len(have) > 1 and e.both == "draw":
+                return {p: 0 for p in players}
             if have:
                 mover = (sit.to_move - 1) % len(players)
                 return score(players, mover if mover in have else have[0], e.result)

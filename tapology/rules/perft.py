@@ -124,18 +124,23 @@ def play_paths(chains: Chains, codes: list[int], player: int, mandatory: bool = 
     """The turns of ``player``, each once per way of playing it, as RBG tells its moves apart: a key for every
     complete chain (the turn's clean-ups and the royal rule applied) per distinct order in which the chain first
     writes the tiles it changes — a multi-jump once per order of the pieces it takes, while the empty tiles a
-    piece only passes over do not count; with ``mandatory``, only the chains holding a mandatory class where some
+    piece only passes over do not count — and per block move placed (pentago's quadrant and way of turning, even
+    where the turn changes nothing); with ``mandatory``, only the chains holding a mandatory class where some
     does.  Cost: the chain walk."""
     apps = chains.comp.apps
+    block = chains.rules.block_moves
     out: dict[tuple, tuple[Key, bool, int]] = {}
 
     def visit(work: list[int], diff: dict[int, int], start: int, path: Path, flagged: bool,
               seq: tuple[int, ...]) -> bool:
         found: dict[Key, Found] = {}
         chains.finish(work, codes, diff, player, start, path, flagged, seq, found)
-        order: list[int] = []
+        order: list[int | tuple[int, int]] = []
         for i in seq:
-            for u, _src, _map in apps[i].writes:
+            a = apps[i]
+            if a.move in block:  # a block move is told apart by where and how it is placed, even where it changes nothing
+                order.append((a.tile, a.ident))
+            for u, _src, _map in a.writes:
                 if u in diff and u not in order:
                     order.append(u)
         for key in found:

@@ -1,0 +1,167 @@
+"""Block moves (docs/rules.md, "Block moves"): a cell that gets what another cell of the pattern held before the move
+— pentago's quarter turn of a quadrant, a block slid across a seam — against a naive pentago written here, on the
+plane and across the seams of a torus, with the frames of oriented pieces carried."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tapology.errors import RuleError
+from tapology.games.registry import open_game
+from tapology.rules.engine import RuleGame
+from tapology.rules.parse import parse_rules
+from tapology.rules.position import position_from_table
+
+CENTRES = ((1, 1), (1, 4), (4, 1), (4, 4))  # (row, column) of RBG's four quadrants, from the top left
+
+
+def _lines5(board: list[int], who: int) -> bool:
+    """Five of ``who`` in a row on the 6x6 plane (RBG's winGlobal)."""
+    for r in range(6):
+        for c in range(6):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + k * dr, c + k * dc) for k in range(5)]
+                if all(0 <= y < 6 and 0 <= x < 6 and board[6 * y + x] == who for y, x in cells):
+                    return True
+    return False
+
+
+def _turned(board: list[int], centre: tuple[int, int], clockwise: bool) -> list[int]:
+    out = list(board)
+    r0, c0 = centre
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            # clockwise on the drawing: (dr, dc) -> (dc, -dr)
+            nr, nc = (dc, -dr) if clockwise else (-dc, dr)
+            out[6 * (r0 + nr) + c0 + nc] = board[6 * (r0 + dr) + c0 + dc]
+    return out
+
+
+def naive_pentago(board: list[int], who: int) -> tuple[set[tuple[int, ...]], int]:
+    """(the distinct boards a turn of ``who`` gives, the number of ways RBG counts): place on an empty tile; unless
+    that makes five, turn one of four quadrants either way."""
+    results: set[tuple[int, ...]] = set()
+    ways = 0
+    for t in range(36):
+        if board[t]:
+            continue
+        placed = list(board)
+        placed[t] = who
+        if _lines5(placed, who):
+            results.add(tuple(placed))
+            ways += 1
+            continue
+        for centre in CENTRES:
+            for cw in (True, False):
+                results.add(tuple(_turned(placed, centre, cw)))
+                ways += 1
+    return results, ways
+
+
+def test_pentago_turns_equal_a_naive_pentago_along_random_games() -> None:
+    g = open_game("pentago")
+    rng = random.Random(17)
+    checked = wins = 0
+    for _game in range(2):
+        pos = g.initial()
+        while g.outcome(pos) is None:
+            turns = g.turns(pos)
+            if pos.ply % 3 == 2:
+                codes = [c // g.h for c in g.codes(pos)]
+                results, ways = naive_pentago(codes, pos.to_move + 1)
+                assert {tuple(c // g.h for c in g.codes(t.result)) for t in turns} == results
+                assert g.perft(pos, 1, rbg=True) == ways
+                checked += 1
+            pos = rng.choice(turns).result
+        wins += g.outcome(pos)["white"] != 0
+    assert checked > 5 and wins
+
+
+def test_turning_an_empty_quadrant_is_a_turn_and_a_win_by_placement_has_no_turn() -> None:
+    g = open_game("pentago")
+    pos = g.initial()
+    # 288 ways on the empty board (every quadrant turned either way, three of them empty), 36 distinct boards
+    assert g.perft(pos, 1, rbg=True) == 288
+    assert g.perft(pos, 1) == 36
+    # four white marbles on the top row, black elsewhere: placing the fifth wins at once, with no turn after it
+    layout = ["."] * 36
+    for t in (0, 1, 2, 3):
+        layout[t] = "w"
+    for t in (14, 20, 26, 33):
+        layout[t] = "b"
+    pos = position_from_table(g, {"layout": " ".join(layout), "to_move": "white"}, "test")
+    codes = [c // g.h for c in g.codes(pos)]
+    results, ways = naive_pentago(codes, 1)
+    win = next(t for t in g.turns(pos) if [c // g.h for c in g.codes(t.result)][4] == 1
+               and [c // g.h for c in g.codes(t.result)][:5] == [1] * 5)
+    assert g.outcome(win.result) == {"white": 1, "black": -1}
+    assert g.perft(pos, 1, rbg=True) == ways == 27 * 8 + 1  # 28 empty tiles: 27 placements turned 8 ways, one that wins
+
+
+def test_a_turn_giving_both_players_five_is_a_draw() -> None:
+    g = open_game("pentago")
+    # the top-left quadrant's left column is white, its right column black: a quarter turn clockwise makes its top
+    # row white and its bottom row black, completing white's top row and black's third row at once
+    rows = [
+        "w . b w w .",
+        "w . b . . .",
+        "w . b b b .",
+        ". . . . . .",
+        ". . . . . .",
+        ". . . . . .",
+    ]
+    pos = position_from_table(g, {"layout": "\n".join(rows), "to_move": "white"}, "test")
+    both = [t for t in g.turns(pos) if [c // g.h for c in g.codes(t.result)][:18:6] == [1, 0, 2]]
+    assert both and all(g.outcome(t.result) == {"white": 0, "black": 0} for t in both)  # a draw, as RBG says
+
+
+BLOCK = """
+name = "block-slide"
+grid = "square"
+players = ["a", "b"]
+board = "torus:4x4"
+[states]
+empty = 0
+p = { value = 1, owner = "a", kind = "piece", symmetry = "fix:0,1" }
+q = { value = 2, owner = "a", kind = "piece" }
+[[move]]
+name = "slide"
+orientations = "identity"
+to = [1, 0]
+cells = [
+  { at = [0, 0], before = "own", after = "empty" },
+  { at = [1, 0], before = "any", from = [0, 0] },
+  { at = [0, 1], before = "any", after = "empty" },
+  { at = [1, 1], before = "any", from = [0, 1] },
+]
+"""
+
+
+def test_a_block_slides_across_a_seam_with_its_frames() -> None:
+    g = RuleGame(parse_rules(BLOCK, "block.toml"), "torus:4x4")
+    # p on the right edge (tile 8), q above it (tile 4): the block slides right, across the seam, onto tiles 5 and 1
+    layout = ["."] * 16
+    layout[7], layout[3] = "p", "q"
+    pos = position_from_table(g, {"layout": " ".join(layout), "to_move": "a"}, "test")
+    turn = next(t for t in g.turns(pos) if t.label.startswith("8-"))
+    after = [c // g.h for c in g.codes(turn.result)]
+    assert after[4] == 1 and after[0] == 2 and after[7] == 0 and after[3] == 0
+    # on a Klein bottle the same slide crosses a twisted seam: the oriented piece comes back mirrored
+    gk = RuleGame(parse_rules(BLOCK.replace("torus", "klein"), "block.toml"), "klein:4x4")
+    pk = position_from_table(gk, {"layout": " ".join(layout), "to_move": "a"}, "test")
+    tk = next(t for t in gk.turns(pk) if t.label.startswith("8-"))
+    codes = gk.codes(tk.result)
+    moved = [c for c in codes if c // gk.h == 1]
+    assert len(moved) == 1 and moved[0] % gk.h != 0  # the frame was carried across the flip
+
+
+@pytest.mark.parametrize(("cell", "message"), [
+    ('{ at = [1, 0], from = [5, 5] }', "not a cell of the pattern"),
+    ('{ at = [1, 0], before = "any", after = "empty", from = [0, 0] }', "not both"),
+])
+def test_bad_block_cells_are_refused(cell: str, message: str) -> None:
+    text = BLOCK.replace('{ at = [1, 0], before = "any", from = [0, 0] }', cell)
+    with pytest.raises(RuleError, match=message):
+        parse_rules(text, "block.toml")

@@ -9,7 +9,8 @@ positions (:meth:`RuleGame.turns` with the optional rules left out).
 
 ``rbg=True`` counts as Regular Boardgames does: a turn once per **way of playing it** (each
 distinct order in which it changes tiles: a multi-jump once per order of the pieces it takes)
-instead of once per result.  It runs in Python on the chain walk; docs/games.md says how each game's turns map.
+instead of once per result.  It runs in Python on the chain walk, each distinct position below a node counted once
+and multiplied by the ways that reach it; docs/games.md says how each game's turns map.
 """
 
 from __future__ import annotations
@@ -224,11 +225,34 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
         turns = legal(codes, p)
         if not turns and passes(codes, p):
             return rec(codes, q, ply + 1, d - 1)
+        if paths:
+            return ways_below(codes, turns, q, ply, d)
         for key in turns:
             new = list(codes)
             for u, v in key[2]:
                 new[u] = v
             total += rec(new, q, ply + 1, d - 1)
+        return total
+
+    memo: dict[tuple, int] = {}
+
+    def ways_below(codes: list[int], turns: list, q: int, ply: int, d: int) -> int:
+        """RBG's count below a position: each position a turn gives is counted once, times the ways that give it,
+        and a position met again in the tree (a transposition) is not counted again.  Cost: one count per distinct
+        position above the last ply."""
+        mult: dict[frozenset, int] = {}
+        for key in turns:
+            mult[key[2]] = mult.get(key[2], 0) + 1
+        total = 0
+        for changes, m in mult.items():
+            new = list(codes)
+            for u, v in changes:
+                new[u] = v
+            mk = (tuple(new), q, ply + 1, d - 1)
+            got = memo.get(mk)
+            if got is None:
+                got = memo[mk] = rec(new, q, ply + 1, d - 1)
+            total += m * got
         return total
 
     return rec

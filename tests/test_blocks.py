@@ -94,9 +94,11 @@ def test_turning_an_empty_quadrant_is_a_turn_and_a_win_by_placement_has_no_turn(
     pos = position_from_table(g, {"layout": " ".join(layout), "to_move": "white"}, "test")
     codes = [c // g.h for c in g.codes(pos)]
     results, ways = naive_pentago(codes, 1)
-    win = next(t for t in g.turns(pos) if [c // g.h for c in g.codes(t.result)][4] == 1
-               and [c // g.h for c in g.codes(t.result)][:5] == [1] * 5)
-    assert g.outcome(win.result) == {"white": 1, "black": -1}
+    placed = list(codes)
+    placed[4] = 1
+    fives = [t for t in g.turns(pos) if [c // g.h for c in g.codes(t.result)][:5] == [1] * 5]
+    assert len(fives) == 1 and [c // g.h for c in g.codes(fives[0].result)] == placed  # no quadrant turned after it
+    assert tuple(placed) in results and g.outcome(fives[0].result) == {"white": 1, "black": -1}
     assert g.perft(pos, 1, rbg=True) == ways == 27 * 8 + 1  # 28 empty tiles: 27 placements turned 8 ways, one that wins
 
 

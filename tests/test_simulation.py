@@ -22,6 +22,8 @@ SAMPLE.update({"reversi": 1000, "connect4": 7, "hex": 40, "gomoku-free-style": 1
                "go-nopass": 1000, "go": 1000})
 # z3 does not model links with count conditions nor captures by liberties: python-constraint cross-checks these
 CROSS = {"connect6": "csp", "go-nopass": "csp", "go": "csp"}
+CROSS["pentago"] = "csp"  # nor block moves (pentago's quadrant turn)
+SAMPLE["pentago"] = 10
 # played out with -m slow only: connect6 (tens of thousands of two-stone turns a ply), go (hundreds of plies on 19x19)
 SLOW_GAMES = {"connect6", "go-nopass", "go"}
 PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, "gomoku-standard": 1, "connect6": 1,

@@ -223,8 +223,6 @@ def build(chains: Chains) -> Tables:
         raise Unsupported("block moves (a cell reading another cell, from = [x, y]: a turn may leave its block as it was)")
     if any(lk.until_line for m in rules.moves for lk in m.links):
         raise Unsupported("links that stop at a line (until-line)")
-    if any(e.both != "mover" for e in rules.ends):
-        raise Unsupported('line end rules where lines of both players draw (both = "draw")')
     _force(chains)
     b = _Builder(chains)
     n, nd, np_, h = comp.n, b.nd, comp.np, comp.h

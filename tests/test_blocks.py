@@ -10,8 +10,10 @@ import pytest
 
 from tapology.errors import RuleError
 from tapology.games.registry import open_game
+from tapology.rules import native
 from tapology.rules.engine import RuleGame
 from tapology.rules.parse import parse_rules
+from tapology.rules.perft import count_leaves
 from tapology.rules.position import position_from_table
 
 CENTRES = ((1, 1), (1, 4), (4, 1), (4, 4))  # (row, column) of RBG's four quadrants, from the top left
@@ -167,3 +169,28 @@ def test_bad_block_cells_are_refused(cell: str, message: str) -> None:
     text = BLOCK.replace('{ at = [1, 0], before = "any", from = [0, 0] }', cell)
     with pytest.raises(RuleError, match=message):
         parse_rules(text, "block.toml")
+
+
+@pytest.mark.skipif(not native.available(), reason="no native engine")
+def test_the_native_engine_runs_block_moves_and_until_line_as_python_does() -> None:
+    g = open_game("pentago")
+    layout = ["."] * 36
+    for t in (0, 1, 2, 3):
+        layout[t] = "w"
+    for t in (14, 20, 26, 33):
+        layout[t] = "b"
+    four = position_from_table(g, {"layout": " ".join(layout), "to_move": "white"}, "test")
+    for pos in (g.initial(), four):
+        chains = g.chains(g.board)
+        assert native.why_not(chains, perft=True) == ""
+        codes = g.codes(pos)
+        assert set(native.turn_keys(chains, codes, pos.to_move)) == set(chains.turns(codes, pos.to_move))
+        assert count_leaves(g, pos, 1) == count_leaves(g, pos, 1, native=False)
+    # a block slid across the torus's seam, natively
+    bg = RuleGame(parse_rules(BLOCK, "block.toml"), "torus:4x4")
+    bl = ["."] * 16
+    bl[7], bl[3], bl[12] = "p", "q", "p"
+    bpos = position_from_table(bg, {"layout": " ".join(bl), "to_move": "a"}, "test")
+    bchains = bg.chains(bg.board)
+    assert native.why_not(bchains) == ""
+    assert set(native.turn_keys(bchains, bg.codes(bpos), 0)) == set(bchains.turns(bg.codes(bpos), 0))

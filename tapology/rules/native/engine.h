@@ -139,6 +139,11 @@ typedef struct {
     const int32_t *gc_own;      /* [ngc] */
     const int32_t *gc_becomes;  /* [ngc] */
     const int32_t *gc_suicide;  /* [ngc] */
+
+    /* block moves (chains.py): an application of a block move that leaves its block as it was is taken all the same
+       and ends the chain; a link with until-line is not followed once the mover has a line of end rule lnk_line[l] */
+    const uint8_t *app_block;   /* [napps] 1: a block move (a cell reads another cell) */
+    const int32_t *lnk_line;    /* [nlinks] the strict line end rule whose lines stop the link, or -1 */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;

@@ -42,7 +42,7 @@ def _csr(rows: Iterable[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any",
-                   "ray_loop"})
+                   "ray_loop", "app_block"})
 
 
 def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
@@ -63,7 +63,7 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
     out.update({name: g["napps"] for name in ("app_over", "app_until", "app_need")})
     out.update({"conn_bits": g["nends"] * np_ * n, "conn_full": g["nends"], "nbr_off": n + 1, "nbr": g["nnbr"],
                 "end_exact": g["nends"], "lnk_cond_off": g["nlinks"] + 1, "lnk_cond": g["nlnk_cond"],
-                "app_gc": g["napps"]})
+                "app_gc": g["napps"], "app_block": g["napps"], "lnk_line": g["nlinks"]})
     out.update({name: g["ngc"] for name in ("gc_foe", "gc_lib", "gc_own", "gc_becomes", "gc_suicide")})
     for size, names in rows.items():
         out.update({name: g[size] for name in names})
@@ -207,6 +207,29 @@ def _line_captures(b: _Builder, f: dict[str, np.ndarray | int]) -> None:
     f["ray_loop"] = np.asarray([loops for _tiles, _new, loops in runs], np.uint8)
 
 
+def _blocks(chains: Chains, f: dict[str, np.ndarray | int], strict: list) -> None:
+    """Block moves and links that stop at a line (chains.py): which applications are block moves, and per link the
+    strict line end rule (of the same length, read for every state the mover owns) whose lines stop it."""
+    comp = chains.comp
+    apps = comp.apps
+    block = chains.rules.block_moves
+    f["app_block"] = np.asarray([a.move in block for a in apps], np.uint8)
+    rows: list[int] = []
+    for a in apps:
+        for li in range(len(comp.links(a.ident))):
+            k = a.link_lines[li] if a.link_lines else 0
+            if not k:
+                rows.append(-1)
+                continue
+            e = next((i for i, r in enumerate(strict) if r.kind == "line" and r.k == k and not r.exact and not r.states
+                      and r.check is None), -1)
+            if e < 0:
+                raise Unsupported(f"a link that stops at a line of {k} (until-line) with no strict line end rule of "
+                                  f"{k} over every state the mover owns")
+            rows.append(e)
+    f["lnk_line"] = np.asarray(rows, np.int32)
+
+
 def build(chains: Chains) -> Tables:
     """The flat tables of ``chains``; raises :class:`Unsupported` for what the engine does not run."""
     rules = chains.rules
@@ -219,10 +242,6 @@ def build(chains: Chains) -> Tables:
         raise Unsupported("the maximum rule (turns holding the most moves of a class)")
     if not all(m.final for m in rules.moves):
         raise Unsupported("moves that may not end a chain (final = false)")
-    if rules.block_moves:
-        raise Unsupported("block moves (a cell reading another cell, from = [x, y]: a turn may leave its block as it was)")
-    if any(lk.until_line for m in rules.moves for lk in m.links):
-        raise Unsupported("links that stop at a line (until-line)")
     _force(chains)
     b = _Builder(chains)
     n, nd, np_, h = comp.n, b.nd, comp.np, comp.h
@@ -393,6 +412,7 @@ def build(chains: Chains) -> Tables:
     f["nends"] = len(kinds)
     f["conn_bits"] = np.asarray([x for rows in conn_rows for row in rows for x in row], np.int32)
     f["conn_full"] = np.asarray(conn_full, np.int32)
+    _blocks(chains, f, [e for e in EndRules(rules, optional=False).ends if e.kind in ("plies", "line", "count", "connect")])
     f["end_exact"] = np.asarray(exact, np.int32)
     f["nbr_off"], f["nbr"] = _csr([[c // h for c in row if c >= 0] for row in comp.board.glue])
     f["nnbr"] = len(cast("np.ndarray", f["nbr"]))

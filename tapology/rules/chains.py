@@ -39,11 +39,13 @@ class Found:
 
 
 def extend_path(comp: Compiled, path: Path, seq: tuple[int, ...], app: App) -> Path:
-    """The label path after one more move: its landing tile appended (``x`` after a capture); a repeated
-    (sliding) move replaces the tile it slid from."""
+    """The label path after one more move: its landing tile appended (``x`` after a capture, ``-NAME-`` after a
+    block move); a repeated (sliding) move replaces the tile it slid from."""
     if app.to < 0:
         return path
     step = ("x" if app.klass == "capture" else "-", app.to)
+    if app.move >= 0 and app.move in comp.rules.block_moves:  # a block move names itself: 1-turn-right-8
+        step = (f"-{comp.rules.moves[app.move].name}-", app.to)
     if seq and len(path) > 1 and app.move >= 0 and comp.apps[seq[-1]].move == app.move \
             and comp.rules.moves[app.move].slide:
         return (*path[:-1], (path[-1][0], app.to))

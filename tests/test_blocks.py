@@ -5,6 +5,7 @@ plane and across the seams of a torus, with the frames of oriented pieces carrie
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -194,3 +195,80 @@ def test_the_native_engine_runs_block_moves_and_until_line_as_python_does() -> N
     bchains = bg.chains(bg.board)
     assert native.why_not(bchains) == ""
     assert set(native.turn_keys(bchains, bg.codes(bpos), 0)) == set(bchains.turns(bg.codes(bpos), 0))
+
+
+# ---- gess: a footprint's stones carried as a block ----------------------------------------------------------------
+
+def naive_gess(board: list[int], who: int, n: int = 22) -> Counter:
+    """The boards a turn of ``who`` (1 black, 2 white) gives, with multiplicity, as RBG's gess.rbg moves a piece: a
+    3x3 footprint of empties and own stones whose stone in the direction moved lies inside (two tiles from the
+    edge); up to 3 steps (any number with a stone in the centre), each step past the first over empty tiles only;
+    the footprint lands capturing what lies under it; stones on the rim (two outer rows and columns) fall off."""
+    def inside(r: int, c: int) -> bool:
+        return 2 <= r < n - 2 and 2 <= c < n - 2
+
+    out: Counter = Counter()
+    around = [(i, j) for i in (-1, 0, 1) for j in (-1, 0, 1)]
+    for r in range(1, n - 1):
+        for c in range(1, n - 1):
+            if any(board[(r + i) * n + c + j] not in (0, who) for i, j in around):
+                continue
+            limit = 3 if board[r * n + c] == 0 else n
+            for dr, dc in [(i, j) for i, j in around if i or j]:
+                if not inside(r + dr, c + dc) or board[(r + dr) * n + c + dc] != who:
+                    continue
+                k, pr, pc = 1, r + dr, c + dc
+                while True:
+                    new = list(board)
+                    for i, j in around:
+                        new[(r + i) * n + c + j] = 0
+                    for i, j in around:
+                        new[(pr + i) * n + pc + j] = board[(r + i) * n + c + j]
+                    for t in range(n * n):
+                        if not inside(t // n, t % n):
+                            new[t] = 0
+                    out[tuple(new)] += 1
+                    lead = [(pr + i, pc + j) for i, j in around if (dr and i == dr) or (dc and j == dc)]
+                    if k == limit or any(board[a * n + b] for a, b in lead) or not inside(pr + dr, pc + dc):
+                        break
+                    k, pr, pc = k + 1, pr + dr, pc + dc
+    return out
+
+
+def test_gess_turns_carry_the_footprint_as_a_naive_gess_does() -> None:
+    g = open_game("gess")
+    rng = random.Random(3)
+    pos = g.initial()
+    for _ply in range(3):
+        turns = g.turns(pos)
+        got = Counter(tuple(c // g.h for c in g.codes(t.result)) for t in turns)
+        assert got == naive_gess([c // g.h for c in g.codes(pos)], pos.to_move + 1)
+        nxt = rng.choice(turns).result
+        while g.outcome(nxt) is not None:  # a turn that breaks the mover's last ring ends the game
+            nxt = rng.choice(turns).result
+        pos = nxt
+    assert len(g.turns(g.initial())) == 458  # RBG's perft 1
+
+
+def test_gess_a_player_left_without_a_ring_loses_after_their_own_turn_only() -> None:
+    g = open_game("gess")
+    n = 22
+
+    def at(r: int, c: int) -> int:
+        return r * n + c
+
+    layout = ["."] * (n * n)
+    for r, c in ((5, 5), (5, 6), (5, 7), (6, 5), (6, 7), (7, 5), (7, 6), (7, 7)):  # black's ring around (6, 6)
+        layout[at(r, c)] = "b"
+    for r, c in ((14, 14), (14, 15), (14, 16), (15, 14), (15, 16), (16, 14), (16, 15), (16, 16)):  # white's
+        layout[at(r, c)] = "w"
+    layout[at(10, 15)] = "b"  # a black stone that can land on white's ring
+    layout[at(11, 15)] = "b"
+    pos = position_from_table(g, {"layout": "\n".join(" ".join(layout[i * n:(i + 1) * n]) for i in range(n)),
+                                  "to_move": "black"}, "test")
+    ends = {t.label: g.outcome(t.result) for t in g.turns(pos)}
+    # black moving its own ring away from (6, 6) breaks it: black loses at once
+    assert any(v == {"black": -1, "white": 1} for v in ends.values())
+    # black's stones dropped on white's ring take it, and the game goes on (RBG reads only the mover's rings)
+    took = [t for t in g.turns(pos) if [c // g.h for c in g.codes(t.result)][at(14, 15)] == 1]
+    assert took and all(g.outcome(t.result) is None for t in took)

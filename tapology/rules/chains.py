@@ -52,6 +52,12 @@ def extend_path(comp: Compiled, path: Path, seq: tuple[int, ...], app: App) -> P
     return (*path, step)
 
 
+def path_order(path: Path) -> tuple:
+    """How label paths are ranked (the least labels a turn): fewest moves, then tile order, then the separators
+    (two block moves from one tile to another: pentago's turn-left before turn-right, whatever the walk's order)."""
+    return len(path), [t for _, t in path], [s for s, _ in path]
+
+
 def revisits(comp: Compiled, seq: Sequence[int], app: App) -> bool:
     """True when ``app`` would continue a slide onto a tile the slide has already passed, its start included: the
     slide is the run of applications of ``app``'s repeated move that ``seq`` ends with (as :func:`extend_path` reads
@@ -289,8 +295,8 @@ class Chains:
             if got is None:
                 found[key] = Found(path, flagged, seq)
             else:
-                # the label is the least path (fewest moves, then tile order), whatever order paths are found in
-                if (len(path), [t for _, t in path]) < (len(got.path), [t for _, t in got.path]):
+                # the label is the least path (path_order), whatever order paths are found in
+                if path_order(path) < path_order(got.path):
                     got.path, got.apps = path, seq
                 got.flagged = got.flagged or flagged
         finally:

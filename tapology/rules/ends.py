@@ -259,8 +259,9 @@ class EndRules:
                     return score(players, p, e.result)
             return None
         if e.kind == "chain":
-            for p in ([e.player] if e.player is not None else range(len(players))):
-                if chains.longest(sit.codes, e.move, p) >= e.value:
+            mover = (sit.to_move - 1) % len(players)
+            for p in ([mover] if e.mover else [e.player] if e.player is not None else range(len(players))):
+                if compare(chains.longest(sit.codes, e.move, p), e.op, e.value):  # op "<", value 1: no such chain
                     return score(players, p, e.result)
             return None
         if e.kind == "counter":

@@ -235,6 +235,7 @@ class EndRule:
     regions: tuple[str, ...] = ()  # connect: a group of the player's pieces touches every one of these regions
     exact: bool = False  # line: exactly k in a row (the tiles just beyond both ends are not the player's)
     both: str = "mover"  # line: when several players have a line at once, "mover" (the player who just moved) wins, or "draw"
+    mover: bool = False  # chain: read only for the player who just moved (player = "mover")
 
 
 @dataclass(frozen=True)

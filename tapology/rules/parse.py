@@ -726,9 +726,12 @@ class _Reader:
         if result != "score" and "score" in spec:
             raise w.err(f"{what}: score is read only with result = \"score\"", "end", i, "score")
         player = spec.get("player", "*")
-        if player != "*" and player not in self.players:
+        mover = player == "mover" and "mover" not in self.players
+        if mover and kind != "chain":
+            raise w.err(f"{what}: player = \"mover\" is read only by kind = \"chain\"", "end", i, "player")
+        if player != "*" and player not in self.players and not mover:
             raise w.err(f"{what}: unknown player {player!r}", "end", i, "player")
-        pl = None if player == "*" else self.players.index(player)
+        pl = None if player == "*" or mover else self.players.index(player)
         states = spec.get("states", [])
         if isinstance(states, str):
             states = [states]
@@ -809,7 +812,7 @@ class _Reader:
         if kind == "repetition" and value < 2:
             raise w.err(f"{what}: value must be at least 2 (the number of times a position stands)", "end", i, "value")
         return EndRule(kind, k, tuple(states), pl, result, op, value, mv, conditions, check, optional or claim,
-                       str(counter), w.line("end", i), claim, name, str(score_kind), regions, exact, both)
+                       str(counter), w.line("end", i), claim, name, str(score_kind), regions, exact, both, mover)
 
     def _tape(self) -> TapeRule | None:
         t = self.data.get("tape")

@@ -136,11 +136,11 @@ def play_paths(chains: Chains, codes: list[int], player: int, mandatory: bool = 
               seq: tuple[int, ...]) -> bool:
         found: dict[Key, Found] = {}
         chains.finish(work, codes, diff, player, start, path, flagged, seq, found)
-        order: list[int | tuple[int, int]] = []
+        order: list[int | tuple[int, tuple]] = []
         for i in seq:
             a = apps[i]
-            if a.move in block:  # a block move is told apart by where and how it is placed, even where it changes nothing
-                order.append((a.tile, a.ident))
+            if a.move in block:  # a block move is told apart by where it is placed and what it moves where, even
+                order.append((a.tile, a.writes))  # where that changes nothing (pentago's turn of an empty quadrant)
             for u, _src, _map in a.writes:
                 if u in diff and u not in order:
                     order.append(u)

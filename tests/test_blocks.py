@@ -272,3 +272,7 @@ def test_gess_a_player_left_without_a_ring_loses_after_their_own_turn_only() -> 
     # black's stones dropped on white's ring take it, and the game goes on (RBG reads only the mover's rings)
     took = [t for t in g.turns(pos) if [c // g.h for c in g.codes(t.result)][at(14, 15)] == 1]
     assert took and all(g.outcome(t.result) is None for t in took)
+    # the native engine reads the same rule (a chain end rule of a move that links nowhere) as Python does
+    if native.available():
+        assert native.why_not(g.chains(g.board), perft=True) == ""
+        assert count_leaves(g, pos, 2) == count_leaves(g, pos, 2, native=False)

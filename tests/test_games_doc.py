@@ -15,7 +15,8 @@ from tapology.games.registry import shipped_name
 DOC = Path(__file__).resolve().parent.parent / "docs" / "games.md"
 SLOW_LEAVES = 100_000  # a row whose perft 3 is bigger runs depth 3 with -m slow only
 HEAVY = {"torus:12x8", "klein:12x8",  # chess's closed boards take seconds to open: -m slow (test_chess_surfaces
-         "cylinder:12x16", "mobius:12x16"}  # covers chess there in the default run); double chess's plane row stays
+         "cylinder:12x16", "mobius:12x16",  # covers chess there in the default run); double chess's plane row stays
+         "plane:22x22"}  # gess: 458 chained block moves a ply, seconds a depth (tests/test_blocks.py covers it)
 
 
 def _table(heading: str) -> list[list[str]]:

@@ -72,7 +72,7 @@ def on_codes(game: RuleGame) -> bool:
     """True when perft can run on tile codes: no tape moves, and no strict end rule needs chains, counters or the
     history."""
     return game.rules.tape is None and game.rules.passing != "always" and \
-        not any(e.kind in ("chain", "counter", "repetition") for e in game.strict_ends.ends)
+        not any(e.kind in ("counter", "repetition") for e in game.strict_ends.ends)
 
 
 def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True, bulk: bool = True,

@@ -30,7 +30,7 @@
 
 enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4 };
 enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
-enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4 };
+enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4, END_CHAIN = 5 };
 enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2 };
 enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 
@@ -1115,6 +1115,16 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
                     return 1;
             }
             break;
+        case END_CHAIN:
+            for (int32_t q = 0; q < T->np; q++) {
+                int32_t i = e * T->np + q;
+                if (!T->end_pmask[i] || (T->end_mover[e] && q != (p + T->np - 1) % T->np)) continue;
+                int fit = 0;
+                for (int32_t k = T->end_app_off[i]; !fit && k < T->end_app_off[i + 1]; k++)
+                    fit = fits(E, B->codes, T->end_apps[k]);
+                if (compare(fit, T->end_op[e], T->end_value[e])) return 1;
+            }
+            break;
         case END_CONNECT:
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t m = T->end_pmask[e * T->np + q];
@@ -1246,7 +1256,7 @@ int32_t tp_check(const tp_tables *t) {
         CHECK(offsets_ok(t->att_app_off, t->natt, t->natt_apps) && all_below(t->att_app, t->natt_apps, 0, na)
               && all_below(t->att_app_mask, t->natt_apps, 0, t->nmasks));
     }
-    CHECK(all_below(t->end_kind, t->nends, 1, 5) && all_below(t->end_check, t->nends, -1, 2));
+    CHECK(all_below(t->end_kind, t->nends, 1, 6) && all_below(t->end_check, t->nends, -1, 2));
     CHECK(offsets_ok(t->end_cond_off, t->nends * np, t->nend_conds) && all_below(t->end_conds, t->nend_conds, 0, t->nconds));
     CHECK(offsets_ok(t->end_line_off, t->nends, t->nline_tiles) && all_below(t->line_tiles, t->nline_tiles, -1, n)
           && all_below(t->end_exact, t->nends, 0, 2));
@@ -1275,6 +1285,8 @@ int32_t tp_check(const tp_tables *t) {
           && all_below(t->gc_own, t->ngc, 0, t->nmasks) && all_below(t->gc_suicide, t->ngc, 0, 2));
     CHECK(all_below(t->conn_full, t->nends, 0, INT32_MAX));
     CHECK(all_below(t->lnk_line, t->nlinks, -1, t->nends));
+    CHECK(offsets_ok(t->end_app_off, t->nends * np, t->nend_apps) && all_below(t->end_apps, t->nend_apps, 0, na)
+          && all_below(t->end_op, t->nends, 0, 6) && all_below(t->end_mover, t->nends, 0, 2));
     for (int32_t l = 0; l < t->nlinks; l++) CHECK(t->lnk_line[l] < 0 || t->end_kind[t->lnk_line[l]] == END_LINE);
 #undef CHECK
     return 0;

@@ -20,7 +20,7 @@ import numpy as np
 from tapology.rules.chains import Chains
 from tapology.rules.compiled import Compiled
 from tapology.rules.ends import EndRules, connect_regions
-from tapology.rules.model import Condition, EndRule
+from tapology.rules.model import Condition, EndRule, RuleSet
 
 OPS = (">=", "<=", "==", "!=", ">", "<")
 END_PLIES, END_LINE, END_COUNT, END_CONNECT, END_CHAIN = 1, 2, 3, 4, 5
@@ -209,7 +209,7 @@ def _line_captures(b: _Builder, f: dict[str, np.ndarray | int]) -> None:
     f["ray_loop"] = np.asarray([loops for _tiles, _new, loops in runs], np.uint8)
 
 
-def _native_end(rules, e: EndRule) -> bool:
+def _native_end(rules: RuleSet, e: EndRule) -> bool:
     """Whether the engine reads this strict end rule itself: plies, line, count, connect, and a chain of a move that
     links nowhere (so the longest chain is 1 where some application fits, else 0: gess's ring)."""
     if e.kind in ("plies", "line", "count", "connect"):
@@ -394,7 +394,8 @@ def build(chains: Chains) -> Tables:
     # strict end rules (no-turns left out: a position without turns has no children anyway)
     perft_reason = ""
     end_conds: list[list[int]]
-    kinds, checks, values, ks, pmask, end_conds, lines = [], [], [], [], [], [], []
+    kinds: list[int] = []
+    checks, values, ks, pmask, end_conds, lines = [], [], [], [], [], []
     conn_rows: list[list[list[int]]] = []
     exact: list[int] = []
     conn_full: list[int] = []

@@ -81,6 +81,7 @@ ROWS = [
     Row("amazons", "amazons", "amazons", 2),
     Row("fox and hounds", "fox-and-hounds", "foxAndHounds", 8),
     Row("knightthrough", "knightthrough", "knightthrough", 4),
+    Row("gess", "gess", "gess", 2),
     Row("pentago", "pentago", "pentago", 3, same_rules=False,
         note="the same rules; RBG counts a turn per placement, quadrant and direction (perft --rbg), tapology per board"),
 ]

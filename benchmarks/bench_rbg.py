@@ -85,6 +85,9 @@ ROWS = [
     Row("skirmish", "skirmish", "skirmish", 5),
     Row("the mill game", "the-mill-game", "theMillGame", 4),
     Row("knightthrough", "knightthrough", "knightthrough", 4),
+    Row("gess", "gess", "gess", 2),
+    Row("pentago", "pentago", "pentago", 3, same_rules=False,
+        note="the same rules; RBG counts a turn per placement, quadrant and direction (perft --rbg), tapology per board"),
 ]
 
 

@@ -53,7 +53,7 @@ def test_native_matches_the_chain_walk_along_playouts(name: str, board: str) -> 
     if eng is None:  # the engine declines a feature it does not run, by name, and the Python walk answers alone
         assert any(f in native.why_not(chains) for f in DECLINED), native.why_not(chains)
         return
-    small = len(g.board.tiles) <= 64 and name != "chess"
+    small = len(g.board.tiles) <= 64 and name not in ("chess", "pentago")  # pentago: depth 2 is 80,000 chains in Python
     start = g.initial()
     for i in range(3):
         pos = playout_end(g, start, seed=5, index=i, max_plies=[0, 7, 23][i])

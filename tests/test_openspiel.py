@@ -33,6 +33,7 @@ def _sim_cases(slow: bool) -> list:
         if slow and game != "chess":
             continue
         heavy = game == "double-chess" or game in SMALL  # double chess: 192 tiles, a minute a game
+        heavy = heavy or (game == "pentago" and not board.startswith("plane")) or game == "gess"  # seconds a game
         marks = [pytest.mark.slow] if slow or heavy else []
         out.append(pytest.param(game, board, slow, id=f"{game}-{board}{'-full' if slow else ''}", marks=marks))
         if game in SMALL and not slow:

@@ -24,8 +24,12 @@ SAMPLE.update({"reversi": 1000, "connect4": 7, "hex": 40, "gomoku-free-style": 1
 # z3 does not model links with count conditions, captures by liberties nor move conditions: python-constraint
 # cross-checks these
 CROSS = {"connect6": "csp", "go-nopass": "csp", "go": "csp", "the-mill-game": "csp", "chessQuick5x6_kingCapture": "csp"}
+CROSS["pentago"] = "csp"  # nor block moves (pentago's quadrant turn, gess's footprints)
+SAMPLE["pentago"] = 10
+CROSS["gess"] = "csp"
+SAMPLE["gess"] = 1000
 # played out with -m slow only: connect6 (tens of thousands of two-stone turns a ply), go (hundreds of plies on 19x19)
-SLOW_GAMES = {"connect6", "go-nopass", "go"}
+SLOW_GAMES = {"connect6", "go-nopass", "go", "gess"}  # gess: 458 turns a ply, a chain end rule read in Python
 PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, "gomoku-standard": 1, "connect6": 1,
                  "yavalath": 2, "go-nopass": 1, "go": 1})
 

@@ -197,6 +197,8 @@ class RuleEngine:
         self.chess = isinstance(game.notation, ChessNotation)
         ids = sorted(board.tiles, key=len, reverse=True)
         self._tile_rx = re.compile("|".join(re.escape(t) for t in ids))
+        # a block move's step is written -NAME- in labels (1-turn-right-8): read as a plain step, longest names first
+        self._block_seps = sorted((f"-{rules.moves[i].name}-" for i in rules.block_moves), key=len, reverse=True)
         self._index = {t: i for i, t in enumerate(board.tiles)}
         self._positions: OrderedDict[Key, Position] = OrderedDict()
 
@@ -258,6 +260,8 @@ class RuleEngine:
         core = label
         if "#" in core and core.rpartition("#")[2].isdigit():
             core = core.rpartition("#")[0]
+        for sep in self._block_seps:
+            core = core.replace(sep, "-")
         tiles: list[int] = []
         i = 0
         while True:

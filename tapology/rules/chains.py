@@ -39,15 +39,23 @@ class Found:
 
 
 def extend_path(comp: Compiled, path: Path, seq: tuple[int, ...], app: App) -> Path:
-    """The label path after one more move: its landing tile appended (``x`` after a capture); a repeated
-    (sliding) move replaces the tile it slid from."""
+    """The label path after one more move: its landing tile appended (``x`` after a capture, ``-NAME-`` after a
+    block move); a repeated (sliding) move replaces the tile it slid from."""
     if app.to < 0:
         return path
     step = ("x" if app.klass == "capture" else "-", app.to)
+    if app.move >= 0 and app.move in comp.rules.block_moves:  # a block move names itself: 1-turn-right-8
+        step = (f"-{comp.rules.moves[app.move].name}-", app.to)
     if seq and len(path) > 1 and app.move >= 0 and comp.apps[seq[-1]].move == app.move \
             and comp.rules.moves[app.move].slide:
         return (*path[:-1], (path[-1][0], app.to))
     return (*path, step)
+
+
+def path_order(path: Path) -> tuple:
+    """How label paths are ranked (the least labels a turn): fewest moves, then tile order, then the separators
+    (two block moves from one tile to another: pentago's turn-left before turn-right, whatever the walk's order)."""
+    return len(path), [t for _, t in path], [s for s, _ in path]
 
 
 def revisits(comp: Compiled, seq: Sequence[int], app: App) -> bool:
@@ -75,6 +83,12 @@ def count_tiles(comp: Compiled, codes: list[int], cond: Condition, player: int, 
     """How many tiles (of the condition's region) hold one of its states for ``player``; None if the board has
     no such region (a condition on a missing region never holds).  See :meth:`Compiled.count`."""
     return comp.count(codes, cond, player, here)
+
+
+def has_line_of(comp: Compiled, codes: list[int], k: int, player: int) -> bool:
+    """True when some line of ``k`` distinct tiles (on the board's topology) holds only ``player``'s pieces."""
+    owner = comp.owner
+    return any(all(owner[codes[t]] == player for t in line) for line in comp.lines(k))
 
 
 def conditions_hold(comp: Compiled, codes: list[int], conds: Iterable[Condition], player: int,
@@ -153,6 +167,7 @@ class Chains:
         work = list(codes)
         diff: dict[int, int] = {}
         move_cleanup = self.has_move_cleanup
+        block = self.rules.block_moves
         visited: set[frozenset] = {frozenset()}  # a chain never comes back to a position it passed
 
         def note(u: int) -> None:
@@ -171,7 +186,11 @@ class Chains:
             if revisits(comp, seq, app):
                 return 0
             undo: list[tuple[int, int]] = []
-            for u, v in comp.new_values(app, work):
+            vals = comp.new_values(app, work)
+            # a block move that leaves its block as it was (an empty quadrant turned) is taken all the same, and
+            # ends the chain: the one step that may repeat a position
+            still = app.move in block and all(work[u] == v for u, v in vals)
+            for u, v in vals:
                 undo.append((u, work[u]))
                 work[u] = v
                 note(u)
@@ -182,6 +201,11 @@ class Chains:
                 for u, _v in cu:
                     note(u)
             skey = frozenset(diff.items())
+            if still:
+                path = extend_path(comp, path, seq, app)
+                stop = visit(work, diff, start, path, flagged or app.klass in self.mandatory, (*seq, app.ident))
+                restore(undo)
+                return 2 if stop else 1
             if skey in visited:
                 restore(undo)
                 return 0
@@ -195,6 +219,8 @@ class Chains:
                 if app.link_conds and app.link_conds[li] and not conditions_hold(
                         comp, work, app.link_conds[li], player, app.end):
                     continue  # a link followed only while its counts hold
+                if app.link_lines and app.link_lines[li] and has_line_of(comp, work, app.link_lines[li], player):
+                    continue  # the chain stops once the mover has a line (pentago's win by placement)
                 for j in ids:
                     b = apps[j]
                     if fits(b, work):
@@ -261,8 +287,8 @@ class Chains:
             if got is None:
                 found[key] = Found(path, flagged, seq)
             else:
-                # the label is the least path (fewest moves, then tile order), whatever order paths are found in
-                if (len(path), [t for _, t in path]) < (len(got.path), [t for _, t in got.path]):
+                # the label is the least path (path_order), whatever order paths are found in
+                if path_order(path) < path_order(got.path):
                     got.path, got.apps = path, seq
                 got.flagged = got.flagged or flagged
         finally:

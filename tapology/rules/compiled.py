@@ -9,7 +9,8 @@ or out of a region where it names one) and cells landing on the same tile agree 
 
 A write is ``(tile, source tile, map)``: the tile gets ``maps[map][code at source]`` read
 before the move — a constant (a state written), the origin's piece carried across the gluing
-(``@``), or a state keeping the frame of the piece on the tile (``STATE^``).  Built lazily
+(``@``), another cell's content carried across the gluings (a block move's ``from``), or a state
+keeping the frame of the piece on the tile (``STATE^``).  Built lazily
 and cached: cost O(|cells|) per application placed.
 """
 
@@ -50,6 +51,7 @@ class App:
     link_conds: tuple[tuple[Condition, ...], ...] = ()  # per link: the counts that must hold to follow it (or none)
     groups: Groups | None = None  # the move's capture by liberties placed here (go), if it has one
     conds: tuple[Condition, ...] = ()  # the move's own conditions, read before it (``here``: its origin)
+    link_lines: tuple[int, ...] = ()  # per link: the line length that stops it (``until-line``, 0: none), or none
 
     @property
     def end(self) -> int:
@@ -271,7 +273,15 @@ class Compiled:
             else:
                 msk = self.mask(player, b.tokens)
             reads[u] = reads.get(u, self.all_mask) & msk
-            if pc.after is None:
+            if pc.source is not None:
+                # a block move: the content of the source cell before the move, its frame carried from the
+                # source's place in t's chart to this tile's (the source's before-state is checked on its own cell)
+                src = self.land(t, g, pc.source)
+                if src < 0:
+                    return -1
+                s_tile, o_s = divmod(src, h)
+                wr = (s_tile, self.mul[o][self.inv[o_s]])
+            elif pc.after is None:
                 keeps.add(u)
                 wr = None
             elif pc.after == COPY:
@@ -311,8 +321,10 @@ class Compiled:
                 safe.append(code // h)
         links = []
         link_conds: list[tuple[Condition, ...]] = []  # parallel to links (a link anchored off the board is dropped)
+        link_lines: list[int] = []  # parallel to links
         for lk in m.links:
             link_conds.append(lk.conditions)
+            link_lines.append(lk.until_line)
             if lk.anywhere:
                 targets: list[tuple[int, int, int]] = []
                 for name in lk.moves:
@@ -324,6 +336,7 @@ class Compiled:
             anchor = self.land(t, g, lk.anchor)
             if anchor < 0:
                 link_conds.pop()
+                link_lines.pop()
                 continue
             u, o = divmod(anchor, h)
             g_u = self.mul[g][self.inv[o]]
@@ -349,7 +362,7 @@ class Compiled:
             groups = Groups(self.mask(player, gc.groups), self.mask(player, gc.liberties),
                             self.mask(player, ("own",)), v * h + self.canon[v][g], gc.suicide)
         self.apps.append(App(ident, mi, player, t, g, checks, wr_t, to_tile, m.klass, tuple(links), tuple(safe),
-                             rays, conds, groups, m.conditions))
+                             rays, conds, groups, m.conditions, tuple(link_lines) if any(link_lines) else ()))
         if not links:
             self._local[local] = ident
         return ident

@@ -13,25 +13,37 @@ from __future__ import annotations
 from constraint import FunctionConstraint, Problem
 
 from tapology.errors import RuleError
-from tapology.rules.chains import Chains, conditions_hold, revisits
-from tapology.rules.compiled import Compiled
+from tapology.rules.chains import Chains, conditions_hold, has_line_of, revisits
+from tapology.rules.compiled import App, Compiled
 from tapology.rules.z3enum import MAX_STEPS, candidates, record
+
+
+def _still(comp: Compiled, app: App, work: list[int]) -> bool:
+    """A block move that leaves its block as it was: taken all the same, and it ends the chain (chains.py)."""
+    return app.move in comp.rules.block_moves and all(work[u] == v for u, v in comp.new_values(app, work))
 
 
 def _replay(comp: Compiled, codes: list[int], seq: tuple[int, ...],
             move_cleanups=None) -> tuple[list[int], list[frozenset]] | None:
-    """The codes after a prefix and the positions it passed (as change sets); None if the prefix is not a chain."""
+    """The codes after a prefix and the positions it passed (as change sets; a chain that ended on a block move
+    changing nothing has ``None`` last); None if the prefix is not a chain."""
     work = list(codes)
-    seen: list[frozenset] = [frozenset()]
+    seen: list = [frozenset()]
     prev = -1
     for k, a in enumerate(seq):
         if a < 0:
             break
+        if seen[-1] is None:
+            return None  # nothing follows a block move that changed nothing
         if prev >= 0 and a not in {j for _f, ids in _open_links(comp, prev, work) for j in ids}:
             return None
         app = comp.apps[a]
         if not comp.fits(app, work) or revisits(comp, seq[:k], app):
             return None
+        if _still(comp, app, work):
+            seen.append(None)
+            prev = a
+            continue
         for u, v in comp.new_values(app, work):
             work[u] = v
         if move_cleanups is not None:
@@ -48,15 +60,18 @@ def _open_links(comp: Compiled, a: int, work: list[int]) -> list[tuple[bool, tup
     """The links of application ``a`` whose count conditions hold on ``work`` (chains.py follows only those)."""
     app = comp.apps[a]
     links = comp.links(a)
-    if not app.link_conds:
-        return list(links)
-    return [lk for lk, conds in zip(links, app.link_conds, strict=True)
-            if not conds or conditions_hold(comp, work, conds, app.player, app.end)]
+    conds = app.link_conds or ((),) * len(links)
+    lines = app.link_lines or (0,) * len(links)
+    return [lk for lk, cs, k in zip(links, conds, lines, strict=True)
+            if (not cs or conditions_hold(comp, work, cs, app.player, app.end))
+            and (not k or not has_line_of(comp, work, k, app.player))]  # until-line: stops once the mover has a line
 
 
 def _go_on(comp: Compiled, codes: list[int], work: list[int], seen: list[frozenset], seq: tuple[int, ...],
            forced_only: bool, move_cleanups=None) -> bool:
     """Some (forced) follow-up of the chain ``seq`` fits ``work`` without repeating a position or a slide's tile."""
+    if seen[-1] is None:
+        return False  # a block move that changed nothing ended the chain
     for forced, ids in _open_links(comp, seq[-1], work):
         if forced_only and not forced:
             continue
@@ -64,6 +79,8 @@ def _go_on(comp: Compiled, codes: list[int], work: list[int], seen: list[frozens
             b = comp.apps[j]
             if not comp.fits(b, work) or revisits(comp, seq, b):
                 continue
+            if _still(comp, b, work):
+                return True
             new = list(work)
             for u, v in comp.new_values(b, work):
                 new[u] = v

@@ -115,10 +115,10 @@ def rules_text(rules: RuleSet) -> str:
         out.append("tape: a turn may tape two open sides" + (" (flips allowed)" if True in rules.tape.flips else ""))
     out.append("")
     for e in rules.ends:
-        who = f"{rules.players[e.player]} " if e.player is not None else ""
+        who = f"{rules.players[e.player]} " if e.player is not None else "the player who just moved: " if e.mover else ""
         desc = {"line": f"{e.k} in a row wins", "no-turns": f"no legal turn: {e.result}",
                 "count": " and ".join(_cond_text(c) for c in e.conditions) + f": {who}{e.result}",
-                "chain": f"a chain of {e.value} {e.move!r} moves: {who}{e.result}",
+                "chain": f"the longest chain of {e.move!r} moves {e.op} {e.value}: {who}{e.result}",
                 "plies": f"after {e.value} turns: {e.result}",
                 "counter": f"counter {e.counter} {e.op} {e.value}: {e.result}",
                 "repetition": f"the same position for the {ordinal(e.value)} time: {e.result}"}[e.kind]

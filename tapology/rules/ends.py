@@ -249,6 +249,8 @@ class EndRules:
             return score(players, sit.to_move, e.result) if sit.ply >= e.value else None
         if e.kind == "line":
             have = [p for p in range(len(players)) if has_line(comp, sit.codes, e, p)]
+            if len(have) > 1 and e.both == "draw":
+                return {p: 0 for p in players}
             if have:
                 mover = self.rules.previous_player(sit.to_move, sit.ply)
                 return score(players, mover if mover in have else have[0], e.result)
@@ -259,8 +261,9 @@ class EndRules:
                     return score(players, p, e.result)
             return None
         if e.kind == "chain":
-            for p in ([e.player] if e.player is not None else range(len(players))):
-                if chains.longest(sit.codes, e.move, p) >= e.value:
+            mover = (sit.to_move - 1) % len(players)
+            for p in ([mover] if e.mover else [e.player] if e.player is not None else range(len(players))):
+                if compare(chains.longest(sit.codes, e.move, p), e.op, e.value):  # op "<", value 1: no such chain
                     return score(players, p, e.result)
             return None
         if e.kind == "counter":

@@ -1,8 +1,9 @@
 """Turn labels: stable names for turns in menus and transcripts.
 
-The tiles the moving piece visits, joined by ``-`` (``x`` after a move of class ``capture``),
-e.g. ``22x15x6``; a slide names only where it ends; a turn that moves no piece is named by its
-origin tile (``5``); a taping is ``tape 1.up=3.right`` (``~`` when flipped).  Where two turns
+The tiles the moving piece visits, joined by ``-`` (``x`` after a move of class ``capture``, ``-NAME-``
+before the ``to`` tile of a block move: pentago's ``1-turn-right-8``), e.g. ``22x15x6``; a slide names only
+where it ends; a turn that moves no piece is named by its origin tile (``5``); a taping is
+``tape 1.up=3.right`` (``~`` when flipped).  Where two turns
 would share a label, ``=STATE`` (what ends on the last tile) and then ``#n`` are appended.  A
 game's :class:`~tapology.rules.engine.Notation` (chess's UCI, say) may name turns its own way and read other
 spellings: the engine asks it first.

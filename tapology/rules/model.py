@@ -71,6 +71,7 @@ class PatternCell:
     before: Accept
     after: str | None = KEEP  # a state name, a relative token (own:KIND), COPY, or KEEP
     region: str = ""
+    source: Cell | None = None  # a block move's cell: it gets what this cell of the pattern held before the move
 
 
 def compare(n: int, op: str, value: int) -> bool:
@@ -115,6 +116,7 @@ class Link:
     forced: bool = True
     anywhere: bool = False  # the follow-up may be placed at any tile (several placements in one turn)
     conditions: tuple[Condition, ...] = ()  # followed only while these counts hold (read on the chain's position)
+    until_line: int = 0  # not followed once the mover has this many of their states in a row (0: no such check)
 
 
 @dataclass(frozen=True)
@@ -243,6 +245,8 @@ class EndRule:
     regions: tuple[str, ...] = ()  # connect: a group of the player's pieces touches every one of these regions
     exact: bool = False  # line: exactly k in a row (the tiles just beyond both ends are not the player's)
     after_phases: bool = False  # read only once the phases are over (the regular play)
+    both: str = "mover"  # line: when several players have a line at once, "mover" (the player who just moved) wins, or "draw"
+    mover: bool = False  # chain: read only for the player who just moved (player = "mover")
 
 
 @dataclass(frozen=True)
@@ -391,6 +395,12 @@ class RuleSet:
         """True when some link is ``anywhere``: a turn is then keyed by its changes alone (placing a then b and b
         then a is one turn), its start and end tile being its least changed tile."""
         return any(lk.anywhere for m in self.moves for lk in m.links)
+
+    @cached_property
+    def block_moves(self) -> frozenset[int]:
+        """Indices of the **block moves**: moves with a cell that reads another cell (``from``), such as pentago's
+        turn of a quadrant (docs/rules.md, "Block moves")."""
+        return frozenset(i for i, m in enumerate(self.moves) if any(c.source is not None for c in m.cells))
 
     @cached_property
     def oriented(self) -> bool:

@@ -54,12 +54,12 @@ CHOICE = "{choice}"  # in a move's ``if``: the after-state a variant of a choice
 SCORES = ("pieces", "area")
 CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "if"}
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
-            "optional", "counter", "claim", "name", "score", "regions", "exact", "after-phases"}
+            "optional", "counter", "claim", "name", "score", "regions", "exact", "after-phases", "both"}
 END_KINDS = ("line", "no-turns", "count", "chain", "plies", "counter", "repetition", "connect")
 CONDITION_KEYS = {"states", "op", "value", "region", "line", "outside", "here"}
 MAX_VALUE = 2**31 - 1  # an end rule's k or value, a condition's value: the native engine holds them in 32 bits
 REGION_SPEC = re.compile(r"^(?:(row|column|parity):(-?\d+)|edge:[a-z]+(?:\+[a-z]+)*)$")
-LINK_KEYS = {"move", "moves", "at", "orientations", "forced", "anywhere", "if"}
+LINK_KEYS = {"move", "moves", "at", "orientations", "forced", "anywhere", "if", "until-line"}
 RELATIVE = re.compile(r"^(own|foe)(?::([A-Za-z0-9_\-]+))?$")
 OPS = (">=", "<=", "==", "!=", ">", "<")
 
@@ -400,6 +400,7 @@ class _Reader:
         w = self.where
         raw: list[tuple[Cell, str, str | None]] = []
         regions: dict[Cell, str] = {}
+        sources: dict[Cell, Cell] = {}  # a block move's cells: cell -> the cell whose content it gets
         if "pattern" in spec and "cells" in spec:
             raise w.err(f"{what}: give a pattern or cells, not both", table, i, "cells")
         if "pattern" in spec:
@@ -417,11 +418,15 @@ class _Reader:
             for c in cl:
                 try:
                     if isinstance(c, dict):
-                        bad = sorted(set(c) - {"at", "before", "after", "in", "not-in"})
+                        bad = sorted(set(c) - {"at", "before", "after", "in", "not-in", "from"})
                         if bad:
                             raise RuleError(f"{what}: cell entry {c!r}: unknown key {bad[0]!r} "
-                                            "(known: at, before, after, in, not-in)")
+                                            "(known: at, before, after, in, not-in, from)")
                         at = _cell(c.get("at"), self.grid, what)
+                        if "from" in c:
+                            if "after" in c:
+                                raise RuleError(f"{what}: cell {list(at)}: give 'after' or 'from', not both")
+                            sources[at] = _cell(c["from"], self.grid, f"{what}: cell {list(at)}: from")
                         raw.append((at, str(c.get("before", ANY)), None if c.get("after") is None else str(c["after"])))
                         for key, prefix in (("in", ""), ("not-in", "!")):
                             if key in c:
@@ -452,7 +457,14 @@ class _Reader:
                 raise w.err(f"{what}: cell {list(cell)} is off the board but is given an after-state", table, i)
             if regions.get(cell) and acc.kind in (OFF, DONTCARE):
                 raise w.err(f"{what}: cell {list(cell)} may be off the board, so it cannot require a region", table, i)
-            out.append(PatternCell(cell, acc, aft, regions.get(cell, "")))
+            out.append(PatternCell(cell, acc, aft, regions.get(cell, ""), sources.get(cell)))
+        for cell, src in sources.items():
+            if src not in seen:
+                raise w.err(f"{what}: cell {list(cell)} reads from {list(src)}, which is not a cell of the pattern",
+                            table, i, "cells")
+            if next(c for c in out if c.cell == src).before.kind in (OFF, DONTCARE):
+                raise w.err(f"{what}: cell {list(cell)} reads from {list(src)}, which may be off the board", table, i,
+                            "cells")
         if self.grid.origin not in seen:
             raise w.err(f"{what}: the pattern has no origin cell (mark it with '*' or give [0, 0])", table, i)
         origin = next(c for c in out if c.cell == self.grid.origin)
@@ -650,6 +662,9 @@ class _Reader:
             if not isinstance(lk["if"], list) or not lk["if"]:
                 raise RuleError(f"{what}: links: if must be a non-empty list of count conditions")
             conds = tuple(self._condition(c, f"{what}: links: if", here=True) for c in lk["if"])
+        until_line = lk.get("until-line", 0)
+        if not isinstance(until_line, int) or isinstance(until_line, bool) or until_line < 0:
+            raise RuleError(f"{what}: links: until-line must be a count of tiles in a row (e.g. 5), got {until_line!r}")
         if anywhere:
             if "at" in lk:
                 raise RuleError(f"{what}: links: an anywhere link has no anchor 'at'")
@@ -657,7 +672,7 @@ class _Reader:
             forced = lk.get("forced", True)
             if not isinstance(forced, bool):
                 raise RuleError(f"{what}: links: forced must be true or false")
-            return Link(tuple(names), None, orients, forced, True, conds)
+            return Link(tuple(names), None, orients, forced, True, conds, until_line)
         at = _cell(lk["at"], self.grid, f"{what}: links: at") if "at" in lk else to
         if at is None:
             raise RuleError(f"{what}: links: give an anchor 'at' (the move has no 'to' cell)")
@@ -665,7 +680,7 @@ class _Reader:
         forced = lk.get("forced", True)
         if not isinstance(forced, bool):
             raise RuleError(f"{what}: links: forced must be true or false")
-        return Link(tuple(names), at, orients, forced, False, conds)
+        return Link(tuple(names), at, orients, forced, False, conds, until_line)
 
     def _cleanup(self, spec: dict[str, Any], i: int) -> Cleanup:
         w = self.where
@@ -788,9 +803,12 @@ class _Reader:
         if result != "score" and "score" in spec:
             raise w.err(f"{what}: score is read only with result = \"score\"", "end", i, "score")
         player = spec.get("player", "*")
-        if player != "*" and player not in self.players:
+        mover = player == "mover" and "mover" not in self.players
+        if mover and kind != "chain":
+            raise w.err(f"{what}: player = \"mover\" is read only by kind = \"chain\"", "end", i, "player")
+        if player != "*" and player not in self.players and not mover:
             raise w.err(f"{what}: unknown player {player!r}", "end", i, "player")
-        pl = None if player == "*" else self.players.index(player)
+        pl = None if player == "*" or mover else self.players.index(player)
         states = spec.get("states", [])
         if isinstance(states, str):
             states = [states]
@@ -841,6 +859,10 @@ class _Reader:
         exact = spec.get("exact", False)
         if not isinstance(exact, bool) or (exact and kind != "line"):
             raise w.err(f"{what}: exact must be true or false, and is read only by kind = \"line\"", "end", i, "exact")
+        both = spec.get("both", "mover")
+        if both not in ("mover", "draw") or (both != "mover" and kind != "line"):
+            raise w.err(f"{what}: both must be \"mover\" or \"draw\", and is read only by kind = \"line\"", "end", i,
+                        "both")
         check = spec.get("check")
         if check is not None and not isinstance(check, bool):
             raise w.err(f"{what}: check must be true or false", "end", i, "check")
@@ -870,7 +892,7 @@ class _Reader:
         if not isinstance(after, bool):
             raise w.err(f"{what}: after-phases must be true or false", "end", i, "after-phases")
         return EndRule(kind, k, tuple(states), pl, result, op, value, mv, conditions, check, optional or claim,
-                       str(counter), w.line("end", i), claim, name, str(score_kind), regions, exact, after)
+                       str(counter), w.line("end", i), claim, name, str(score_kind), regions, exact, after, both, mover)
 
     def _tape(self) -> TapeRule | None:
         t = self.data.get("tape")

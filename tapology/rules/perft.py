@@ -9,7 +9,8 @@ positions (:meth:`RuleGame.turns` with the optional rules left out).
 
 ``rbg=True`` counts as Regular Boardgames does: a turn once per **way of playing it** (each
 distinct order in which it changes tiles: a multi-jump once per order of the pieces it takes)
-instead of once per result.  It runs in Python on the chain walk; docs/games.md says how each game's turns map.
+instead of once per result.  It runs in Python on the chain walk, each distinct position below a node counted once
+and multiplied by the ways that reach it; docs/games.md says how each game's turns map.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def on_codes(game: RuleGame) -> bool:
     """True when perft can run on tile codes: no tape moves, and no strict end rule needs chains, counters or the
     history."""
     return game.rules.tape is None and game.rules.passing != "always" and \
-        not any(e.kind in ("chain", "counter", "repetition") for e in game.strict_ends.ends)
+        not any(e.kind in ("counter", "repetition") for e in game.strict_ends.ends)
 
 
 def _rbg_on_codes(game: RuleGame) -> bool:
@@ -135,18 +136,23 @@ def play_paths(chains: Chains, codes: list[int], player: int, mandatory: bool = 
     """The turns of ``player``, each once per way of playing it, as RBG tells its moves apart: a key for every
     complete chain (the turn's clean-ups and the royal rule applied) per distinct order in which the chain first
     writes the tiles it changes — a multi-jump once per order of the pieces it takes, while the empty tiles a
-    piece only passes over do not count; with ``mandatory``, only the chains holding a mandatory class where some
+    piece only passes over do not count — and per block move placed (pentago's quadrant and way of turning, even
+    where the turn changes nothing); with ``mandatory``, only the chains holding a mandatory class where some
     does.  Cost: the chain walk."""
     apps = chains.comp.apps
+    block = chains.rules.block_moves
     out: dict[tuple, tuple[Key, bool, int]] = {}
 
     def visit(work: list[int], diff: dict[int, int], start: int, path: Path, flagged: bool,
               seq: tuple[int, ...]) -> bool:
         found: dict[Key, Found] = {}
         chains.finish(work, codes, diff, player, start, path, flagged, seq, found)
-        order: list[int] = []
+        order: list[int | tuple[int, tuple]] = []
         for i in seq:
-            for u, _src, _map in apps[i].writes:
+            a = apps[i]
+            if a.move in block:  # a block move is told apart by where it is placed and what it moves where, even
+                order.append((a.tile, a.writes))  # where that changes nothing (pentago's turn of an empty quadrant)
+            for u, _src, _map in a.writes:
                 if u in diff and u not in order:
                     order.append(u)
         for key in found:
@@ -254,11 +260,34 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
         turns = legal(codes, p, ply)
         if not turns and passes(codes, p, ply):
             return rec(codes, q, ply + 1, d - 1)
+        if paths:
+            return ways_below(codes, turns, q, ply, d)
         for key in turns:
             new = list(codes)
             for u, v in key[2]:
                 new[u] = v
             total += rec(new, q, ply + 1, d - 1)
+        return total
+
+    memo: dict[tuple, int] = {}
+
+    def ways_below(codes: list[int], turns: list, q: int, ply: int, d: int) -> int:
+        """RBG's count below a position: each position a turn gives is counted once, times the ways that give it,
+        and a position met again in the tree (a transposition) is not counted again.  Cost: one count per distinct
+        position above the last ply."""
+        mult: dict[frozenset, int] = {}
+        for key in turns:
+            mult[key[2]] = mult.get(key[2], 0) + 1
+        total = 0
+        for changes, m in mult.items():
+            new = list(codes)
+            for u, v in changes:
+                new[u] = v
+            mk = (tuple(new), q, ply + 1, d - 1)
+            got = memo.get(mk)
+            if got is None:
+                got = memo[mk] = rec(new, q, ply + 1, d - 1)
+            total += m * got
         return total
 
     return rec

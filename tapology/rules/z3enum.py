@@ -276,6 +276,9 @@ def z3_chains(chains: Chains, codes: list[int], player: int, phase: int = -1) ->
     if any(m.captures is not None for m in chains.rules.moves):
         raise RuleError(f"{chains.rules.source}: the z3 backend does not model captures by liberties (a move with "
                         "captures = {...}); use --backend propagate or csp")
+    if chains.rules.block_moves or any(lk.until_line for m in chains.rules.moves for lk in m.links):
+        raise RuleError(f"{chains.rules.source}: the z3 backend does not model block moves (cells with from = "
+                        "[x, y]) nor links that stop at a line (until-line); use --backend propagate or csp")
     if any(lk.conditions for m in chains.rules.moves for lk in m.links):
         raise RuleError(f"{chains.rules.source}: the z3 backend does not model links with count conditions "
                         "(links = [{ if = [...] }]); use --backend propagate or csp")

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from tapology.rules.cache import store as store_tables
-from tapology.rules.chains import Chains, Found, Path, extend_path
+from tapology.rules.chains import Chains, Found, Path, extend_path, path_order
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.native import tables as _tables
 
@@ -234,7 +234,7 @@ class Engine:
                 if got is None:
                     found[key] = Found(path, bool(flagged), seq)
                 else:  # as Chains.finish: the least path labels the turn
-                    if (len(path), [t for _, t in path]) < (len(got.path), [t for _, t in got.path]):
+                    if path_order(path) < path_order(got.path):
                         got.path, got.apps = path, seq
                     got.flagged = got.flagged or bool(flagged)
             legal = {key for key, ok in keys if ok}

@@ -30,7 +30,7 @@
 
 enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4 };
 enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
-enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4 };
+enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4, END_CHAIN = 5 };
 enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2 };
 enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 
@@ -588,6 +588,26 @@ static int revisits(const tp_engine *E, const Walk *W, int32_t a) {
     return 0;
 }
 
+static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m);
+
+/* A block move that changes nothing (chains.py): the chain ends with it, its position not compared with the earlier
+   ones (it is the position before it).  1 taken, 2 taken and the walk stops, < 0 an error. */
+static int still_step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) {
+    const tp_tables *T = &E->t;
+    if (E->seq_top >= E->depth_cap) return TP_ERR_CAP;
+    E->seq[E->seq_top++] = a;
+    if (T->app_to[a] >= 0) end = T->app_to[a];
+    flagged |= T->app_flag[a];
+    int r = 0, stop = 0;
+    if (W->mode == WALK_ATTACK)
+        stop = touched(W);
+    else
+        r = finish(E, W, end, flagged);
+    E->seq_top--;
+    if (r < 0) return r;
+    return stop ? 2 : 1;
+}
+
 /* One more move of the chain: 0 it repeats a position or a slide's tile (not taken), 1 taken, 2 taken and the walk
    stops, < 0 an error.  An attack walk visits a move without forced links before its links (the
    answer, whether some complete chain changes a target, does not depend on the order). */
@@ -601,6 +621,11 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     }
     int32_t mark = E->undo_top;
     int32_t nw = new_values(E, B, a), ncap = 0;
+    if (T->app_block[a]) { /* a block move that leaves its block as it was: taken, and the chain ends there */
+        int32_t k = 0;
+        while (k < nw && E->nv[k] == B->codes[T->wr_tile[T->wr_off[a] + k]]) k++;
+        if (k == nw) return still_step(E, W, a, end, flagged);
+    }
     if (T->app_ray_off[a + 1] > T->app_ray_off[a]) captures(T, B->codes, a, E->capbuf, &ncap);
     int32_t ngc = T->app_gc[a] >= 0 ? group_captures(E, B->codes, a, E->gcbuf, NULL) : 0;
     if (E->undo_top + nw + ncap + ngc > E->undo_cap) return TP_ERR_CAP;
@@ -629,6 +654,10 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         if (T->lnk_cond_off[l + 1] > T->lnk_cond_off[l]
             && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1]))
             continue; /* a link followed only while its counts hold */
+        if (T->lnk_line[l] >= 0) { /* until-line: not followed once the mover has a line */
+            int32_t e = T->lnk_line[l], m = T->end_pmask[e * T->np + W->player];
+            if (m >= 0 && has_line(E, B, e, m)) continue;
+        }
         for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1]; k++) {
             int32_t b = T->tgt[k];
             if (E->tracking) track_app(E, b);
@@ -1093,6 +1122,16 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
                     return 1;
             }
             break;
+        case END_CHAIN:
+            for (int32_t q = 0; q < T->np; q++) {
+                int32_t i = e * T->np + q;
+                if (!T->end_pmask[i] || (T->end_mover[e] && q != (p + T->np - 1) % T->np)) continue;
+                int fit = 0;
+                for (int32_t k = T->end_app_off[i]; !fit && k < T->end_app_off[i + 1]; k++)
+                    fit = fits(E, B->codes, T->end_apps[k]);
+                if (compare(fit, T->end_op[e], T->end_value[e])) return 1;
+            }
+            break;
         case END_CONNECT:
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t m = T->end_pmask[e * T->np + q];
@@ -1224,7 +1263,7 @@ int32_t tp_check(const tp_tables *t) {
         CHECK(offsets_ok(t->att_app_off, t->natt, t->natt_apps) && all_below(t->att_app, t->natt_apps, 0, na)
               && all_below(t->att_app_mask, t->natt_apps, 0, t->nmasks));
     }
-    CHECK(all_below(t->end_kind, t->nends, 1, 5) && all_below(t->end_check, t->nends, -1, 2));
+    CHECK(all_below(t->end_kind, t->nends, 1, 6) && all_below(t->end_check, t->nends, -1, 2));
     CHECK(offsets_ok(t->end_cond_off, t->nends * np, t->nend_conds) && all_below(t->end_conds, t->nend_conds, 0, t->nconds));
     CHECK(offsets_ok(t->end_line_off, t->nends, t->nline_tiles) && all_below(t->line_tiles, t->nline_tiles, -1, n)
           && all_below(t->end_exact, t->nends, 0, 2));
@@ -1253,6 +1292,10 @@ int32_t tp_check(const tp_tables *t) {
           && all_below(t->gc_foe, t->ngc, 0, t->nmasks) && all_below(t->gc_lib, t->ngc, 0, t->nmasks)
           && all_below(t->gc_own, t->ngc, 0, t->nmasks) && all_below(t->gc_suicide, t->ngc, 0, 2));
     CHECK(all_below(t->conn_full, t->nends, 0, INT32_MAX));
+    CHECK(all_below(t->lnk_line, t->nlinks, -1, t->nends));
+    CHECK(offsets_ok(t->end_app_off, t->nends * np, t->nend_apps) && all_below(t->end_apps, t->nend_apps, 0, na)
+          && all_below(t->end_op, t->nends, 0, 6) && all_below(t->end_mover, t->nends, 0, 2));
+    for (int32_t l = 0; l < t->nlinks; l++) CHECK(t->lnk_line[l] < 0 || t->end_kind[t->lnk_line[l]] == END_LINE);
 #undef CHECK
     return 0;
 }

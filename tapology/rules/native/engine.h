@@ -142,6 +142,20 @@ typedef struct {
     const int32_t *gc_own;      /* [ngc] */
     const int32_t *gc_becomes;  /* [ngc] */
     const int32_t *gc_suicide;  /* [ngc] */
+
+    /* block moves (chains.py): an application of a block move that leaves its block as it was is taken all the same
+       and ends the chain; a link with until-line is not followed once the mover has a line of end rule lnk_line[l] */
+    const uint8_t *app_block;   /* [napps] 1: a block move (a cell reads another cell) */
+    const int32_t *lnk_line;    /* [nlinks] the strict line end rule whose lines stop the link, or -1 */
+
+    /* chain end rules of a move that links nowhere (kind 5): met for a player (end_pmask 1; only the player who
+       just moved where end_mover) when whether one of the applications fits, 1 or 0, compares by end_op with
+       end_value (gess's "no ring": < 1) */
+    int32_t nend_apps;
+    const int32_t *end_app_off; /* [nends*np+1] -> end_apps */
+    const int32_t *end_apps;    /* [nend_apps] */
+    const int32_t *end_op;      /* [nends] */
+    const int32_t *end_mover;   /* [nends] */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;

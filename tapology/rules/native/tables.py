@@ -20,10 +20,10 @@ import numpy as np
 from tapology.rules.chains import Chains
 from tapology.rules.compiled import Compiled
 from tapology.rules.ends import EndRules, connect_regions
-from tapology.rules.model import Condition, EndRule
+from tapology.rules.model import Condition, EndRule, RuleSet
 
 OPS = (">=", "<=", "==", "!=", ">", "<")
-END_PLIES, END_LINE, END_COUNT, END_CONNECT = 1, 2, 3, 4
+END_PLIES, END_LINE, END_COUNT, END_CONNECT, END_CHAIN = 1, 2, 3, 4, 5
 COND_BOARD, COND_REGION, COND_MISSING = 0, 1, 2
 
 
@@ -42,7 +42,7 @@ def _csr(rows: Iterable[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any",
-                   "ray_loop"})
+                   "ray_loop", "app_block"})
 
 
 def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
@@ -64,7 +64,9 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
     out.update({"conn_bits": g["nends"] * np_ * n, "conn_full": g["nends"], "nbr_off": n + 1, "nbr": g["nnbr"],
                 "end_exact": g["nends"], "lnk_cond_off": g["nlinks"] + 1, "lnk_cond": g["nlnk_cond"],
                 "app_cond_off": g["napps"] + 1, "app_cond": g["napp_cond"],
-                "app_gc": g["napps"]})
+                "app_gc": g["napps"], "app_block": g["napps"], "lnk_line": g["nlinks"],
+                "end_app_off": g["nends"] * np_ + 1, "end_apps": g["nend_apps"], "end_op": g["nends"],
+                "end_mover": g["nends"]})
     out.update({name: g["ngc"] for name in ("gc_foe", "gc_lib", "gc_own", "gc_becomes", "gc_suicide")})
     for size, names in rows.items():
         out.update({name: g[size] for name in names})
@@ -208,6 +210,55 @@ def _line_captures(b: _Builder, f: dict[str, np.ndarray | int]) -> None:
     f["ray_loop"] = np.asarray([loops for _tiles, _new, loops in runs], np.uint8)
 
 
+def _native_end(rules: RuleSet, e: EndRule) -> bool:
+    """Whether the engine reads this strict end rule itself: plies, line, count, connect, and a chain of a move that
+    links nowhere (so the longest chain is 1 where some application fits, else 0: gess's ring)."""
+    if e.kind in ("plies", "line", "count", "connect"):
+        return True
+    if e.kind != "chain":
+        return False
+    m = next(m for m in rules.moves if m.name == e.move)
+    return not m.links and m.lines is None and m.captures is None
+
+
+def _chain_apps(chains: Chains) -> dict[int, list[list[int]]]:
+    """For each strict chain end rule the engine reads (by its index among the rules it reads), per player, the
+    applications of its move at every tile and orientation."""
+    comp = chains.comp
+    rules = chains.rules
+    out: dict[int, list[list[int]]] = {}
+    strict = [e for e in EndRules(rules, optional=False).ends if e.kind != "no-turns" and _native_end(rules, e)]
+    for i, e in enumerate(strict):
+        if e.kind == "chain":
+            mi = comp.move_index[e.move]
+            out[i] = [[a for t in range(comp.n) for g in rules.moves[mi].orientations
+                       if (a := comp.place(mi, q, t, g)) >= 0] for q in range(comp.np)]
+    return out
+
+
+def _blocks(chains: Chains, f: dict[str, np.ndarray | int], strict: list) -> None:
+    """Block moves and links that stop at a line (chains.py): which applications are block moves, and per link the
+    strict line end rule (of the same length, read for every state the mover owns) whose lines stop it."""
+    comp = chains.comp
+    apps = comp.apps
+    block = chains.rules.block_moves
+    f["app_block"] = np.asarray([a.move in block for a in apps], np.uint8)
+    rows: list[int] = []
+    for a in apps:
+        for li in range(len(comp.links(a.ident))):
+            k = a.link_lines[li] if a.link_lines else 0
+            if not k:
+                rows.append(-1)
+                continue
+            e = next((i for i, r in enumerate(strict) if r.kind == "line" and r.k == k and not r.exact and not r.states
+                      and r.check is None), -1)
+            if e < 0:
+                raise Unsupported(f"a link that stops at a line of {k} (until-line) with no strict line end rule of "
+                                  f"{k} over every state the mover owns")
+            rows.append(e)
+    f["lnk_line"] = np.asarray(rows, np.int32)
+
+
 def build(chains: Chains) -> Tables:
     """The flat tables of ``chains``; raises :class:`Unsupported` for what the engine does not run."""
     rules = chains.rules
@@ -229,6 +280,7 @@ def build(chains: Chains) -> Tables:
     if not all(m.final for m in rules.moves):
         raise Unsupported("moves that may not end a chain (final = false)")
     _force(chains)
+    chain_apps = _chain_apps(chains)  # placed before the applications are flattened
     b = _Builder(chains)
     n, nd, np_, h = comp.n, b.nd, comp.np, comp.h
     apps = comp.apps
@@ -354,17 +406,25 @@ def build(chains: Chains) -> Tables:
     # added to the turns by the caller, and counted in Python (perft and playouts here know only when-stuck passes)
     perft_reason = 'passing at any time (pass = "always") is counted in Python' if rules.passing == "always" else ""
     end_conds: list[list[int]]
-    kinds, checks, values, ks, pmask, end_conds, lines = [], [], [], [], [], [], []
+    kinds: list[int] = []
+    checks, values, ks, pmask, end_conds, lines = [], [], [], [], [], []
     conn_rows: list[list[list[int]]] = []
     exact: list[int] = []
     conn_full: list[int] = []
+    chain_rows: list[list[int]] = []  # per (end rule, player): a chain rule's applications
+    chain_op: list[int] = []
+    chain_mover: list[int] = []
     for e in EndRules(rules, optional=False).ends:
         if e.kind == "no-turns":
             continue
-        if e.kind not in ("plies", "line", "count", "connect"):
+        if not _native_end(rules, e):
             perft_reason = f"a strict {e.kind!r} end rule"
             continue
-        kinds.append({"plies": END_PLIES, "line": END_LINE, "count": END_COUNT, "connect": END_CONNECT}[e.kind])
+        chain_op.append(OPS.index(e.op) if e.kind == "chain" else 0)
+        chain_mover.append(int(e.kind == "chain" and e.mover))
+        chain_rows.extend(chain_apps[len(kinds)] if e.kind == "chain" else [[] for _ in range(np_)])
+        kinds.append({"plies": END_PLIES, "line": END_LINE, "count": END_COUNT, "connect": END_CONNECT,
+                      "chain": END_CHAIN}[e.kind])
         conn_rows.append(_connect_rows(comp, e) if e.kind == "connect" else [[0] * n for _ in range(np_)])
         conn_full.append((1 << len(e.regions)) - 1 if e.kind == "connect" else 0)
         checks.append(-1 if e.check is None else int(e.check))
@@ -385,6 +445,9 @@ def build(chains: Chains) -> Tables:
                 ok = bool(vals) and (e.player is None or e.player == p) and any(conn_rows[-1][p])
                 pmask.append(b.mask(c for c in b.valid if c // h in vals) if ok else -1)
                 end_conds.append([])
+            elif e.kind == "chain":
+                pmask.append(int(e.mover or e.player is None or e.player == p))
+                end_conds.append([])
             elif e.kind == "count" and (e.player is None or e.player == p):
                 pmask.append(1)
                 end_conds.append([b.condition(c, p) for c in e.conditions])
@@ -401,7 +464,12 @@ def build(chains: Chains) -> Tables:
     f["nends"] = len(kinds)
     f["conn_bits"] = np.asarray([x for rows in conn_rows for row in rows for x in row], np.int32)
     f["conn_full"] = np.asarray(conn_full, np.int32)
+    _blocks(chains, f, [e for e in EndRules(rules, optional=False).ends if e.kind != "no-turns" and _native_end(rules, e)])
     f["end_exact"] = np.asarray(exact, np.int32)
+    f["end_app_off"], f["end_apps"] = _csr(chain_rows)
+    f["nend_apps"] = len(cast("np.ndarray", f["end_apps"]))
+    f["end_op"] = np.asarray(chain_op, np.int32)
+    f["end_mover"] = np.asarray(chain_mover, np.int32)
     f["nbr_off"], f["nbr"] = _csr([[c // h for c in row if c >= 0] for row in comp.board.glue])
     f["nnbr"] = len(cast("np.ndarray", f["nbr"]))
 

@@ -44,9 +44,10 @@ def extend_path(comp: Compiled, path: Path, seq: tuple[int, ...], app: App) -> P
     if app.to < 0:
         return path
     step = ("x" if app.klass == "capture" else "-", app.to)
-    if seq and len(path) > 1 and app.move >= 0 and comp.apps[seq[-1]].move == app.move \
-            and comp.rules.moves[app.move].slide:
-        return (*path[:-1], (path[-1][0], app.to))
+    if seq and len(path) > 1 and app.move >= 0 and comp.apps[seq[-1]].move >= 0:
+        groups = comp.rules.slide_groups
+        if groups[app.move] >= 0 and groups[comp.apps[seq[-1]].move] == groups[app.move]:
+            return (*path[:-1], (path[-1][0], app.to))
     return (*path, step)
 
 
@@ -62,9 +63,10 @@ def revisits(comp: Compiled, seq: Sequence[int], app: App) -> bool:
     if app.to == app.tile:
         return True
     apps = comp.apps
+    groups = comp.rules.slide_groups
     for k in range(len(seq) - 1, -1, -1):
         prev = apps[seq[k]]
-        if prev.move != mi:
+        if prev.move < 0 or groups[prev.move] != groups[mi]:
             break
         if app.to == prev.to or app.to == prev.tile:
             return True

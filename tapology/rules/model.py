@@ -157,6 +157,7 @@ class Move:
     lines: LineCapture | None = None  # a line capture run from the origin (reversi)
     fall: Cell | None = None  # gravity: the piece rests on the origin only where it could fall no further this way
     captures: GroupCapture | None = None  # capture by liberties (go)
+    flight_of: str = ""  # the flight of a shot: the move whose written piece this move carries on (one slide with it)
 
     @cached_property
     def origin(self) -> PatternCell:
@@ -330,6 +331,14 @@ class RuleSet:
         """True when some link is ``anywhere``: a turn is then keyed by its changes alone (placing a then b and b
         then a is one turn), its start and end tile being its least changed tile."""
         return any(lk.anywhere for m in self.moves for lk in m.links)
+
+    @cached_property
+    def slide_groups(self) -> tuple[int, ...]:
+        """Move index -> the slide it belongs to (-1: the move does not slide): its own index, or for the flight of a
+        shot the shot's, so that a shot and its flight are one slide (labelled by where it ends, never landing
+        on a tile it passed)."""
+        index = {m.name: k for k, m in enumerate(self.moves)}
+        return tuple(-1 if not m.slide else index[m.flight_of] if m.flight_of else k for k, m in enumerate(self.moves))
 
     @cached_property
     def oriented(self) -> bool:

@@ -165,7 +165,11 @@ class Chains:
         work = list(codes)
         diff: dict[int, int] = {}
         move_cleanup = self.has_move_cleanup
-        visited: set[frozenset] = {frozenset()}  # a chain never comes back to a position it passed
+        # a chain never comes back to a position it stopped at (its start included); a position a slide only flew
+        # through (its steps before its last) is no stop: another move may land there (two slides of one ship)
+        visited: dict[frozenset, int] = {frozenset(): 1}
+        mid: set[frozenset] = set()
+        groups = self.rules.slide_groups
 
         def note(u: int) -> None:
             if work[u] == codes[u]:
@@ -194,22 +198,37 @@ class Chains:
                 for u, _v in cu:
                     note(u)
             skey = frozenset(diff.items())
-            if skey in visited:
+            landed = skey in mid  # another move lands where a slide flew through: a stop from now on
+            sliding = app.move >= 0 and groups[app.move] >= 0
+            fly = skey in visited and not landed  # a slide may only fly over a position the chain stopped at
+            if fly and not sliding:
                 restore(undo)
                 return 0
-            visited.add(skey)
+            visited[skey] = visited.get(skey, 0) + 1
+            if landed:
+                mid.discard(skey)
             path = extend_path(comp, path, seq, app)
             flagged = flagged or app.klass in self.mandatory
             seq = (*seq, app.ident)
             must = False
             stop = False
+            took = False
             for li, (forced, ids) in enumerate(comp.links(app.ident)):
                 if app.link_conds and app.link_conds[li] and not conditions_hold(comp, work, app.link_conds[li], player):
                     continue  # a link followed only while its counts hold
                 for j in ids:
                     b = apps[j]
                     if fits(b, work):
+                        on = sliding and b.move >= 0 and groups[b.move] == groups[app.move]  # the slide flies on
+                        if fly and not on:
+                            continue
+                        mark = on and not fly and skey not in mid
+                        if mark:
+                            mid.add(skey)
                         r = step(b, start, path, flagged, seq)
+                        if mark:
+                            mid.discard(skey)
+                        took = took or r > 0
                         if r == 2:
                             stop = True
                             break
@@ -217,11 +236,16 @@ class Chains:
                             must = True
                 if stop:
                     break
-            if not stop and not must:
+            if not stop and not must and not fly:
                 stop = visit(work, diff, start, path, flagged, seq)
-            visited.discard(skey)
+            if visited[skey] == 1:
+                del visited[skey]
+            else:
+                visited[skey] -= 1
+            if landed:
+                mid.add(skey)
             restore(undo)
-            return 2 if stop else 1
+            return 2 if stop else 0 if fly and not took else 1
 
         for ident in entries:
             a = apps[ident]
@@ -229,16 +253,21 @@ class Chains:
                 return True
         return False
 
-    def entries(self, codes: list[int], player: int) -> Iterable[int]:
-        """The entry applications of ``player`` at every tile for the code it holds, in tile order."""
+    def entries(self, codes: list[int], player: int, moves: frozenset[int] | None = None) -> Iterable[int]:
+        """The entry applications of ``player`` at every tile for the code it holds, in tile order (only those of
+        ``moves``, move indices, where given: an opening's moves)."""
         comp = self.comp
         for t in range(comp.n):
-            yield from comp.entries(player, t, codes[t])
+            if moves is None:
+                yield from comp.entries(player, t, codes[t])
+            else:
+                yield from (i for i in comp.entries(player, t, codes[t]) if comp.apps[i].move in moves)
 
     # ---- turns --------------------------------------------------------------------------
-    def turns(self, codes: list[int], player: int, royal: bool = True) -> dict[Key, Found]:
+    def turns(self, codes: list[int], player: int, royal: bool = True,
+              moves: frozenset[int] | None = None) -> dict[Key, Found]:
         """Every complete chain of ``player`` by key, its clean-ups run (and the royal rule, unless ``royal`` is
-        False), before the mandatory-class rule."""
+        False), before the mandatory-class rule; only chains entered by ``moves`` where given (an opening's)."""
         found: dict[Key, Found] = {}
 
         def visit(work: list[int], diff: dict[int, int], start: int, path: Path, flagged: bool,
@@ -246,7 +275,7 @@ class Chains:
             self.finish(work, codes, diff, player, start, path, flagged, seq, found, royal)
             return False
 
-        self.walk(codes, player, self.entries(codes, player), visit)
+        self.walk(codes, player, self.entries(codes, player, moves), visit)
         return found
 
     def finish(self, work: list[int], codes: list[int], diff: dict[int, int], player: int, start: int, path: Path,

@@ -214,7 +214,8 @@ class RuleGame:
                 filled[t] = name
                 states[t] = sd.value
                 frames[t] = self.frame_of(sd.name, default_frames)
-        return self.make_position(self.board, states, frames, ini.to_move, 0)
+        first = r.openings[0].player if r.openings else ini.to_move  # a set-up phase opens the game
+        return self.make_position(self.board, states, frames, first, 0)
 
     def make_position(self, board: Board, states, frames, to_move: int, ply: int,
                       counters: tuple[int, ...] | None = None) -> Position:
@@ -336,7 +337,7 @@ class RuleGame:
             if self.turn_keys(pos):
                 return True
         else:
-            if self.chains(pos.board).turns(self.codes(pos), player):
+            if self.chains(pos.board).turns(self.codes(pos), player, moves=self.rules.entry_moves(pos.ply)):
                 return True
         if self.rules.tape is not None and player in self.rules.tape.players:
             return bool(tape_turns(self.rules.tape, pos, player, first_only=True))
@@ -352,11 +353,15 @@ class RuleGame:
         """The legal move chains of the position by key, after the mandatory-class rule (no tape turns)."""
         ch = self.chains(pos.board)
         codes = self.codes(pos)
-        if backend == "propagate":
+        if backend == "propagate" and self.rules.openings:  # the entry moves depend on the ply (Python only)
+            found = ch.turns(codes, pos.to_move, moves=self.rules.entry_moves(pos.ply))
+        elif backend == "propagate":
             # the native engine builds its tables once per board: worth it for a board asked about again and again
             n = self._asked[id(ch)] = self._asked.get(id(ch), 0) + 1
             native = n > NATIVE_AFTER or native_ready(ch)
             found = native_turn_keys(ch, codes, pos.to_move) if native else ch.turns(codes, pos.to_move)
+        elif self.rules.openings:
+            raise RuleError(f"backend {backend!r} does not model opening turns (a set-up phase); use propagate")
         elif backend == "z3":
             from tapology.rules.z3enum import z3_chains  # z3 loads only when asked for (start-up time)
 
@@ -391,7 +396,7 @@ class RuleGame:
         ch = self.chains(pos.board)
         comp = ch.comp
         found = self.turn_keys(pos, backend)
-        nxt = (pos.to_move + 1) % len(self.players)
+        nxt = self.rules.next_to_move(pos.to_move, pos.ply)
         codes = self.codes(pos)
         check("turn_tiles", len(found) * len(codes), f"{self.name} on {self.board_name}: {len(found)} turns of "
               f"{len(codes)} tiles each")  # every turn holds a whole position: refused before the memory is spent

@@ -236,6 +236,17 @@ class EndRule:
 
 
 @dataclass(frozen=True)
+class Opening:
+    """Turns that open the game before the players alternate: ``player`` plays ``turns`` turns in a row, each
+    starting with one of ``moves`` (breakthru's set-up: gold places its twelve ships one a turn).  The moves an
+    opening names are played only in it."""
+
+    player: int
+    turns: int
+    moves: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Initial:
     """The start position: a layout of state symbols over the tiles in board order, lists of tiles per state, frames,
     and regions filled with a state (``fill``: one rule set sets up every board size, as breakthrough's home rows)."""
@@ -283,6 +294,7 @@ class RuleSet:
     refused: tuple[tuple[tuple[str, ...], str], ...] = ()  # board patterns the game is not meaningful on, with why
     maximum: tuple[str, ...] = ()  # move classes of which a legal turn must hold the most (draughts' maximum capture)
     passing: str = ""  # "" no passing; "when-stuck": a player without a turn passes while another player has one
+    openings: tuple[Opening, ...] = ()  # turns of one player each before the players alternate (a set-up phase)
 
     def refusal(self, board: str) -> str | None:
         """Why the game is not meaningful on ``board`` (the first ``[[refuse]]`` whose patterns match), or None."""
@@ -331,6 +343,41 @@ class RuleSet:
         """True when some link is ``anywhere``: a turn is then keyed by its changes alone (placing a then b and b
         then a is one turn), its start and end tile being its least changed tile."""
         return any(lk.anywhere for m in self.moves for lk in m.links)
+
+    @cached_property
+    def opening_plies(self) -> int:
+        """How many plies the openings take (0 without openings)."""
+        return sum(o.turns for o in self.openings)
+
+    def opening_at(self, ply: int) -> Opening | None:
+        """The opening that ply ``ply`` belongs to, or None once the players alternate."""
+        for o in self.openings:
+            if ply < o.turns:
+                return o
+            ply -= o.turns
+        return None
+
+    def entry_moves(self, ply: int) -> frozenset[int] | None:
+        """The move indices a turn at ``ply`` may start with where openings restrict them (None: no openings, every
+        entry move): an opening's own moves in it, every other move once the players alternate."""
+        if not self.openings:
+            return None
+        o = self.opening_at(ply)
+        if o is not None:  # a move with alternative after-states is named by its variants' NAME=STATE
+            return frozenset(k for k, m in enumerate(self.moves) if m.name.partition("=")[0] in o.moves)
+        named = {n for op in self.openings for n in op.moves}
+        return frozenset(k for k, m in enumerate(self.moves) if m.name.partition("=")[0] not in named)
+
+    def next_to_move(self, player: int, ply: int) -> int:
+        """Who moves at ply ``ply + 1`` after ``player`` moved at ``ply``: the next opening's player while openings
+        last, then the first player (``[initial] to_move``) once they end, then the players in turn."""
+        if self.openings:
+            o = self.opening_at(ply + 1)
+            if o is not None:
+                return o.player
+            if ply + 1 == self.opening_plies:
+                return self.initial.to_move
+        return (player + 1) % len(self.players)
 
     @cached_property
     def slide_groups(self) -> tuple[int, ...]:

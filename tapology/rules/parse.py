@@ -34,6 +34,7 @@ from tapology.rules.model import (
     LineCapture,
     Link,
     Move,
+    Opening,
     PatternCell,
     RuleSet,
     Setup,
@@ -45,7 +46,7 @@ from tapology.rules.pattern import parse_pattern
 T = TypeVar("T")
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
             "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "refuse",
-            "maximum", "pass"}
+            "maximum", "pass", "opening"}
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
              "final", "lines", "fall", "captures"}
 LINES_KEYS = {"over", "until", "becomes", "directions", "need"}
@@ -215,7 +216,8 @@ class _Reader:
         return RuleSet(str(name), self.grid, self.players, self.states, tuple(moves), tuple(cleanups), tape,
                        tuple(ends), self._initial(self.data.get("initial", {}), "initial"), board, tuple(boards),
                        mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters,
-                       self._notation(), self._refused(), maximum, self._passing())
+                       self._notation(), self._refused(), maximum, self._passing(),
+                       openings=self._openings(moves))
 
     def _refused(self) -> tuple[tuple[tuple[str, ...], str], ...]:
         """``[[refuse]]``: boards (fnmatch patterns) the game is not meaningful on, each with the reason."""
@@ -231,6 +233,37 @@ class _Reader:
             if not isinstance(reason, str) or not reason.strip() or "\n" in reason:
                 raise self.where.err("[[refuse]]: reason must be one line of text", "refuse", i, "reason")
             out.append((tuple(boards), reason.strip()))
+        return tuple(out)
+
+    def _openings(self, moves: list[Move]) -> tuple[Opening, ...]:
+        """``[[opening]]``: turns of one player before the players alternate (``player``, ``turns``, ``moves``)."""
+        out = []
+        named: set[str] = set()
+        for i, o in enumerate(self._list("opening")):
+            w = self.where
+            bad = sorted(set(o) - {"player", "turns", "moves"})
+            if bad:
+                raise w.err(f"[[opening]]: unknown key {bad[0]!r} (known: moves, player, turns)", "opening", i, bad[0])
+            player = o.get("player")
+            if player not in self.players:
+                raise w.err(f"[[opening]]: player {player!r} is not one of {', '.join(self.players)}", "opening", i,
+                            "player")
+            turns = o.get("turns")
+            if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= 10_000:
+                raise w.err(f"[[opening]]: turns must be a whole number from 1 to 10000, got {turns!r}", "opening", i,
+                            "turns")
+            names = o.get("moves")
+            if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+                raise w.err("[[opening]]: moves must be a list of move names", "opening", i, "moves")
+            for n in names:
+                if not any(m.name == n or m.name.startswith(f"{n}=") for m in moves if m.start):
+                    raise w.err(f"[[opening]]: moves: {n!r} is not a move a turn can start with", "opening", i,
+                                "moves")
+            named.update(names)
+            out.append(Opening(self.players.index(player), turns, tuple(names)))
+        if out and all(m.name in named for m in moves if m.start):
+            raise self.where.err("[[opening]]: the openings name every move a turn can start with: nothing is "
+                                 "left to play after them", "opening", 0, "moves")
         return tuple(out)
 
     def _passing(self) -> str:

@@ -70,7 +70,7 @@ def kernels_for(chains: Chains) -> KernelSet:
 def on_codes(game: RuleGame) -> bool:
     """True when perft can run on tile codes: no tape moves, and no strict end rule needs chains, counters or the
     history."""
-    return game.rules.tape is None and game.rules.passing != "always" and \
+    return game.rules.tape is None and game.rules.passing != "always" and not game.rules.openings and \
         not any(e.kind in ("chain", "counter", "repetition") for e in game.strict_ends.ends)
 
 

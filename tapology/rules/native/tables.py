@@ -217,6 +217,8 @@ def build(chains: Chains) -> Tables:
         raise Unsupported('clean-ups run after each move (when = "move")')
     if rules.maximum:
         raise Unsupported("the maximum rule (turns holding the most moves of a class)")
+    if rules.openings:
+        raise Unsupported("opening turns (a set-up phase: the entry moves and the next player depend on the ply)")
     if not all(m.final for m in rules.moves):
         raise Unsupported("moves that may not end a chain (final = false)")
     _force(chains)

@@ -22,8 +22,13 @@ SAMPLE.update({"reversi": 1000, "connect4": 7, "hex": 40, "gomoku-free-style": 1
                "go-nopass": 1000, "go": 1000})
 # z3 does not model links with count conditions nor captures by liberties: python-constraint cross-checks these
 CROSS = {"connect6": "csp", "go-nopass": "csp", "go": "csp"}
-# played out with -m slow only: connect6 (tens of thousands of two-stone turns a ply), go (hundreds of plies on 19x19)
-SLOW_GAMES = {"connect6", "go-nopass", "go"}
+# played out with -m slow only: connect6 (tens of thousands of two-stone turns a ply), go (hundreds of plies on 19x19),
+# amazons (thousands of turns a ply; tests/test_shots.py cross-checks csp and z3 on small boards), breakthru (its
+# set-up runs in Python: a game takes minutes)
+SLOW_GAMES = {"connect6", "go-nopass", "go", "amazons", "breakthru"}
+SAMPLE.update({"amazons": 1000})
+# neither z3 nor python-constraint models opening turns (a set-up phase): breakthru is played out unchecked
+CROSS["breakthru"] = ""
 PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, "gomoku-standard": 1, "connect6": 1,
                  "yavalath": 2, "go-nopass": 1, "go": 1})
 
@@ -68,7 +73,8 @@ def test_random_playouts_to_the_end(name: str, board: str, every_ply: bool) -> N
             assert len(labels) == len(set(labels))
             if pos.ply % every == 0:
                 moves = {lab for lab in labels if not lab.startswith("tape ")}
-                assert moves == _z3_labels(g, pos)  # every listed turn is legal for z3, and z3 finds no other
+                if CROSS.get(name, "z3"):
+                    assert moves == _z3_labels(g, pos)  # every listed turn is legal for z3, and z3 finds no other
                 tapes = [t for t in turns if t.label.startswith("tape ")]
                 if tapes and (every_ply or checked < 2):
                     assert _z3_tape_ok(rng.choice(tapes))

@@ -21,8 +21,8 @@ from tapology.model.lines import line_vectors
 from tapology.rules.model import (
     ANY,
     COPY,
-    KEEP,
     DONTCARE,
+    KEEP,
     OFF,
     Accept,
     Cleanup,

@@ -243,9 +243,8 @@ def build(chains: Chains) -> Tables:
     f["app_tile"] = np.asarray([a.tile for a in apps], np.int32)
     f["app_to"] = np.asarray([a.to for a in apps], np.int32)
     f["app_flag"] = np.asarray([a.klass in mandatory for a in apps], np.uint8)
-    moves = chains.rules.moves
-    groups = rules.slide_groups  # a shot and its flight are one slide
-    f["app_slide"] = np.asarray([groups[a.move] if a.move >= 0 else -1 for a in apps], np.int32)
+    slides = rules.slide_groups  # a shot and its flight are one slide
+    f["app_slide"] = np.asarray([slides[a.move] if a.move >= 0 else -1 for a in apps], np.int32)
     f["chk_off"], f["chk_tile"] = _csr([[u for u, _m in a.checks] for a in apps])
     f["chk_mask"] = np.asarray([b.mask_bits(m) for a in apps for _u, m in a.checks], np.int32)
     f["wr_off"], f["wr_tile"] = _csr([[u for u, _s, _m in a.writes] for a in apps])

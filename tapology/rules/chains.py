@@ -40,10 +40,13 @@ class Found:
 
 def extend_path(comp: Compiled, path: Path, seq: tuple[int, ...], app: App) -> Path:
     """The label path after one more move: its landing tile appended (``x`` after a capture); a repeated
-    (sliding) move replaces the tile it slid from."""
+    (sliding) move replaces the tile it slid from; a move of another piece than the one the path follows (a
+    follow-up anywhere) appends ``,`` and its origin first (breakthru's ``37-38,70-71``)."""
     if app.to < 0:
         return path
     step = ("x" if app.klass == "capture" else "-", app.to)
+    if seq and app.tile != path[-1][1]:  # a follow-up that moves another piece (an anywhere link): from where
+        return (*path, (",", app.tile), step)
     if seq and len(path) > 1 and app.move >= 0 and comp.apps[seq[-1]].move >= 0:
         groups = comp.rules.slide_groups
         if groups[app.move] >= 0 and groups[comp.apps[seq[-1]].move] == groups[app.move]:

@@ -32,7 +32,9 @@ def _sim_cases(slow: bool) -> list:
     for game, board in osp.registry_games():
         if slow and game != "chess":
             continue
-        heavy = game == "double-chess" or game in SMALL  # double chess: 192 tiles, a minute a game
+        # double chess: 192 tiles, a minute a game; breakthru: its set-up runs in Python, minutes a game; amazons:
+        # thousands of turns a ply, half a minute a board
+        heavy = game in ("double-chess", "breakthru", "amazons") or game in SMALL
         marks = [pytest.mark.slow] if slow or heavy else []
         out.append(pytest.param(game, board, slow, id=f"{game}-{board}{'-full' if slow else ''}", marks=marks))
         if game in SMALL and not slow:

@@ -84,8 +84,8 @@ def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True,
         return 1
     if rbg:
         if not on_codes(game):
-            raise RuleError(f"perft --rbg: {game.name} has tape moves or strict end rules that read chains, counters "
-                            "or the history; --rbg counts over tile codes only")
+            raise RuleError(f"perft --rbg: {game.name} has tape moves, opening turns or strict end rules that read "
+                            "chains, counters or the history; --rbg counts over tile codes only")
         return _counter(game, pos, paths=True)(game.codes(pos), pos.to_move, pos.ply, depth)
     if not on_codes(game):
         return _by_positions(game, pos, depth, bulk)

@@ -15,7 +15,8 @@ from tapology.rules.perft import count_leaves
 from tapology.rules.playouts import playout_end
 
 SURFACES = ("plane", "cylinder", "mobius", "torus", "klein")
-DECLINED = ("tape moves", "the maximum rule", "pass = \"always\"", "opening turns")  # what the native engine leaves to Python
+DECLINED = ("tape moves", "the maximum rule", "pass = \"always\"", "opening turns",
+            "a slide anywhere after another move")  # what the native engine leaves to Python
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 
 

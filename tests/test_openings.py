@@ -73,6 +73,8 @@ def test_breakthru_opens_with_golds_set_up() -> None:
     assert not any(t.label.count("-") == 0 and t.result.board.states.count(1) == 13 for t in g.turns(pos))
     if native.available():
         assert "opening turns" in native.why_not(g.chains(pos.board))
+        bare = RuleGame(dataclasses.replace(g.rules, openings=()), g.board_name)  # two slides, no set-up
+        assert "a slide anywhere after another move" in native.why_not(bare.chains(pos.board))
     for backend in ("csp", "z3"):
         with pytest.raises(RuleError, match="does not model opening turns"):
             g.turns(pos, backend)

@@ -217,11 +217,11 @@ def build(chains: Chains) -> Tables:
         raise Unsupported('clean-ups run after each move (when = "move")')
     if rules.maximum:
         raise Unsupported("the maximum rule (turns holding the most moves of a class)")
+    if rules.openings:
+        raise Unsupported("opening turns (a set-up phase: the entry moves and the next player depend on the ply)")
     by_name = {m.name: m for m in rules.moves}
     if any(lk.anywhere and any(by_name[t].slide for t in lk.moves) for m in rules.moves for lk in m.links):
         raise Unsupported("a slide anywhere after another move (a slide may fly over the chain's stops: Python)")
-    if rules.openings:
-        raise Unsupported("opening turns (a set-up phase: the entry moves and the next player depend on the ply)")
     if not all(m.final for m in rules.moves):
         raise Unsupported("moves that may not end a chain (final = false)")
     _force(chains)

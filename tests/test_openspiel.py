@@ -27,12 +27,18 @@ def registered() -> None:
 SMALL = {"connect6": 7, "go": 5, "go-nopass": 5, "gomoku-free-style": 9, "gomoku-standard": 9}
 
 
+# games the adapter refuses, with the reason it gives (test_refused_games_say_why)
+REFUSED = {"chinese-checkers-6": "plays two-player games", "paper-soccer": "cannot hold them"}
+
+
 def _sim_cases(slow: bool) -> list:
     out = []
     for game, board in osp.registry_games():
-        if slow and game != "chess":
+        if slow and game != "chess" or game in REFUSED:
             continue
-        heavy = game == "double-chess" or game in SMALL  # double chess: 192 tiles, a minute a game
+        # double chess: 192 tiles, a minute a game; breakthru: its set-up runs in Python, minutes a game; amazons:
+        # thousands of turns a ply, half a minute a board
+        heavy = game in ("double-chess", "breakthru", "amazons") or game in SMALL
         heavy = heavy or (game == "pentago" and not board.startswith("plane")) or game == "gess"  # seconds a game
         marks = [pytest.mark.slow] if slow or heavy else []
         out.append(pytest.param(game, board, slow, id=f"{game}-{board}{'-full' if slow else ''}", marks=marks))
@@ -158,3 +164,9 @@ def test_variants_room_is_checked() -> None:
     e = osp.make_engine("checkers", variants=1)
     assert e.variants == 1 and e.num_actions == 64 * 64
     assert osp.make_engine("chess").variants == 8 and osp.make_engine("tictactopology").variants == 1
+
+
+@pytest.mark.parametrize("game", sorted(REFUSED))
+def test_refused_games_say_why(game: str) -> None:
+    with pytest.raises(GameError, match=REFUSED[game]):
+        osp.make_engine(game)

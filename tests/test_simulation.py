@@ -29,7 +29,12 @@ SAMPLE["pentago"] = 10
 CROSS["gess"] = "csp"
 SAMPLE["gess"] = 1000
 # played out with -m slow only: connect6 (tens of thousands of two-stone turns a ply), go (hundreds of plies on 19x19)
-SLOW_GAMES = {"connect6", "go-nopass", "go", "gess"}  # gess: 458 turns a ply, a chain end rule read in Python
+SLOW_GAMES = {"connect6", "go-nopass", "go", "gess", "breakthru"}  # gess: 458 turns a ply, a chain end rule read in Python
+PLANE_ONLY = {"amazons"}
+# python-constraint and z3 do not model a slide flying over the chain's stops (breakthru: played out unchecked);
+# amazons' chains of up to 18 moves over 100 tiles are beyond a z3 encoding per ply: tests/test_shots.py checks both
+# enumerations against the walk on 4x4 boards
+CROSS.update({"breakthru": "", "amazons": ""})
 PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, "gomoku-standard": 1, "connect6": 1,
                  "yavalath": 2, "go-nopass": 1, "go": 1})
 
@@ -43,7 +48,8 @@ def _cases(slow: bool) -> list:
         if slow and name in HEAVY:
             continue
         for board in load_rules(name).boards:
-            marks = [pytest.mark.slow] if slow or name in HEAVY or name in SLOW_GAMES else []
+            away = name in PLANE_ONLY and not board.startswith("plane")
+            marks = [pytest.mark.slow] if slow or name in HEAVY or name in SLOW_GAMES or away else []
             out.append(pytest.param(name, board, slow, id=f"{name}-{board}{'-every-ply' if slow else ''}", marks=marks))
     return out
 
@@ -74,7 +80,8 @@ def test_random_playouts_to_the_end(name: str, board: str, every_ply: bool) -> N
             assert len(labels) == len(set(labels))
             if pos.ply % every == 0:
                 moves = {lab for lab in labels if not lab.startswith("tape ")}
-                assert moves == _z3_labels(g, pos)  # every listed turn is legal for z3, and z3 finds no other
+                if CROSS.get(name, "z3"):
+                    assert moves == _z3_labels(g, pos)  # every listed turn is legal for z3, and z3 finds no other
                 tapes = [t for t in turns if t.label.startswith("tape ")]
                 if tapes and (every_ply or checked < 2):
                     assert _z3_tape_ok(rng.choice(tapes))

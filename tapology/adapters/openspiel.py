@@ -17,8 +17,9 @@ OpenSpiel's conventions, as this adapter keeps them:
   the tile's index in the board's tile order (``n`` actions).  A rule game's turn is
   ``(start · n + end) · R + r``: the tiles where its label starts and ends (chess: the UCI
   squares), and its rank r among the turns sharing them, ordered by the state left on the end
-  tile, then by label (chess's promotions ``n b r q``; two capture routes in checkers).  R is 8
-  for rule sets with links or after-state choices, else 1.  A tape turn is
+  tile, then by label (chess's promotions ``n b r q``; two capture routes in checkers).  R is n for
+  rule sets whose turns move a second piece (a shot, a follow-up anywhere that moves a piece: amazons,
+  breakthru), 8 for other rule sets with links or after-state choices, else 1.  A tape turn is
   ``n² · R + ((t · m + d) · n + u) · |H| + o`` for its taping χ_t(side d) = (u, o).
   Legal actions are sorted.
 * ``action_to_string`` is the turn's label (``5``, ``18x25x32``, ``e7e8q``, ``tape 1.up=7.down~``).
@@ -166,6 +167,12 @@ class RuleEngine:
         if len(game.players) != 2:
             raise GameError(f"{game.name}: the OpenSpiel adapter plays two-player games; this one has "
                             f"{len(game.players)}")
+        open_ended = {mv.name.partition("=")[0] for mv in game.rules.moves if not mv.final}
+        if any(mv.name.partition("=")[0] in open_ended and lk.forced and open_ended.intersection(lk.moves)
+               for mv in game.rules.moves for lk in mv.links):
+            raise GameError(f"{game.name}: a turn may go on through forced moves that cannot end it (bounces) along "
+                            "any number of routes between the same two tiles; OpenSpiel's fixed action space, one "
+                            "action per (start, end, rank), cannot hold them")
         self.game = game
         rules = game.rules
         self.players = game.players
@@ -177,7 +184,12 @@ class RuleEngine:
         self.h = h = game.h
         self.values = max(s.value for s in rules.states) + 1
         choices = any("=" in mv.name for mv in rules.moves)
-        self.variants = variants or (8 if choices or any(mv.links for mv in rules.moves) else 1)
+        # a compound turn of two moving pieces (amazons' shot, breakthru's second slide) shares its first and last
+        # tile with up to one turn per middle tile: room for n
+        by_name = {mv.name: mv for mv in rules.moves}
+        compound = any(mv.flight_of for mv in rules.moves) or any(
+            lk.anywhere and any(by_name[t].to is not None for t in lk.moves) for mv in rules.moves for lk in mv.links)
+        self.variants = variants or (n if compound else 8 if choices or any(mv.links for mv in rules.moves) else 1)
         self.tape_base = n * n * self.variants
         self.taping = rules.tape is not None
         self.num_actions = self.tape_base + (n * m * n * h if self.taping else 0)

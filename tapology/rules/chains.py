@@ -40,15 +40,20 @@ class Found:
 
 def extend_path(comp: Compiled, path: Path, seq: tuple[int, ...], app: App) -> Path:
     """The label path after one more move: its landing tile appended (``x`` after a capture, ``-NAME-`` after a
-    block move); a repeated (sliding) move replaces the tile it slid from."""
+    block move); a repeated (sliding) move replaces the tile it slid from; a move of another piece than the one the
+    path follows (a follow-up anywhere) appends ``,`` and its origin first (breakthru's ``37-38,70-71``)."""
     if app.to < 0:
         return path
     step = ("x" if app.klass == "capture" else "-", app.to)
-    if app.move >= 0 and app.move in comp.rules.block_moves:  # a block move names itself: 1-turn-right-8
+    block = app.move >= 0 and app.move in comp.rules.block_moves
+    if block:  # a block move names itself: 1-turn-right-8
         step = (f"-{comp.rules.moves[app.move].name}-", app.to)
-    if seq and len(path) > 1 and app.move >= 0 and comp.apps[seq[-1]].move == app.move \
-            and comp.rules.moves[app.move].slide:
-        return (*path[:-1], (path[-1][0], app.to))
+    elif seq and app.tile != path[-1][1] and app.to != app.tile:  # a follow-up that moves another piece: from where
+        return (*path, (",", app.tile), step)
+    if seq and len(path) > 1 and app.move >= 0 and comp.apps[seq[-1]].move >= 0:
+        groups = comp.rules.slide_groups
+        if groups[app.move] >= 0 and groups[comp.apps[seq[-1]].move] == groups[app.move]:
+            return (*path[:-1], (path[-1][0], app.to))
     return (*path, step)
 
 
@@ -70,9 +75,10 @@ def revisits(comp: Compiled, seq: Sequence[int], app: App) -> bool:
     if app.to == app.tile:
         return True
     apps = comp.apps
+    groups = comp.rules.slide_groups
     for k in range(len(seq) - 1, -1, -1):
         prev = apps[seq[k]]
-        if prev.move != mi:
+        if prev.move < 0 or groups[prev.move] != groups[mi]:
             break
         if app.to == prev.to or app.to == prev.tile:
             return True
@@ -168,7 +174,11 @@ class Chains:
         diff: dict[int, int] = {}
         move_cleanup = self.has_move_cleanup
         block = self.rules.block_moves
-        visited: set[frozenset] = {frozenset()}  # a chain never comes back to a position it passed
+        # a chain never comes back to a position it stopped at (its start included); a position a slide only flew
+        # through (its steps before its last) is no stop: another move may land there (two slides of one ship)
+        visited: dict[frozenset, int] = {frozenset(): 1}
+        mid: set[frozenset] = set()
+        groups = self.rules.slide_groups
 
         def note(u: int) -> None:
             if work[u] == codes[u]:
@@ -206,15 +216,21 @@ class Chains:
                 stop = visit(work, diff, start, path, flagged or app.klass in self.mandatory, (*seq, app.ident))
                 restore(undo)
                 return 2 if stop else 1
-            if skey in visited:
+            landed = skey in mid  # another move lands where a slide flew through: a stop from now on
+            sliding = app.move >= 0 and groups[app.move] >= 0
+            fly = skey in visited and not landed  # a slide may only fly over a position the chain stopped at
+            if fly and not sliding:
                 restore(undo)
                 return 0
-            visited.add(skey)
+            visited[skey] = visited.get(skey, 0) + 1
+            if landed:
+                mid.discard(skey)
             path = extend_path(comp, path, seq, app)
             flagged = flagged or app.klass in self.mandatory
             seq = (*seq, app.ident)
             must = False
             stop = False
+            took = False
             for li, (forced, ids) in enumerate(comp.links(app.ident)):
                 if app.link_conds and app.link_conds[li] and not conditions_hold(
                         comp, work, app.link_conds[li], player, app.end):
@@ -224,7 +240,16 @@ class Chains:
                 for j in ids:
                     b = apps[j]
                     if fits(b, work):
+                        on = sliding and b.move >= 0 and groups[b.move] == groups[app.move]  # the slide flies on
+                        if fly and not on:
+                            continue
+                        mark = on and not fly and skey not in mid
+                        if mark:
+                            mid.add(skey)
                         r = step(b, start, path, flagged, seq)
+                        if mark:
+                            mid.discard(skey)
+                        took = took or r > 0
                         if r == 2:
                             stop = True
                             break
@@ -232,11 +257,16 @@ class Chains:
                             must = True
                 if stop:
                     break
-            if not stop and not must:
+            if not stop and not must and not fly:
                 stop = visit(work, diff, start, path, flagged, seq)
-            visited.discard(skey)
+            if visited[skey] == 1:
+                del visited[skey]
+            else:
+                visited[skey] -= 1
+            if landed:
+                mid.add(skey)
             restore(undo)
-            return 2 if stop else 1
+            return 2 if stop else 0 if fly and not took else 1
 
         for ident in entries:
             a = apps[ident]

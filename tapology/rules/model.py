@@ -168,6 +168,7 @@ class Move:
     fall: Cell | None = None  # gravity: the piece rests on the origin only where it could fall no further this way
     captures: GroupCapture | None = None  # capture by liberties (go)
     conditions: tuple[Condition, ...] = ()  # ``if``: counts that must hold before the move (``here``: its origin)
+    flight_of: str = ""  # the flight of a shot: the move whose written piece this move carries on (one slide with it)
 
     @cached_property
     def origin(self) -> PatternCell:
@@ -401,6 +402,22 @@ class RuleSet:
         """Indices of the **block moves**: moves with a cell that reads another cell (``from``), such as pentago's
         turn of a quadrant (docs/rules.md, "Block moves")."""
         return frozenset(i for i, m in enumerate(self.moves) if any(c.source is not None for c in m.cells))
+
+    @cached_property
+    def flies_over_stops(self) -> bool:
+        """Whether some slide follows another move through an ``anywhere`` link (breakthru's second slide): such a slide
+        may fly over a position its chain stopped at, a rule only the chain walk models."""
+        slides = {m.name.partition("=")[0] for m in self.moves if m.slide}
+        return any(lk.anywhere and any(t in slides for t in lk.moves)
+                   for m in self.moves for lk in m.links)
+
+    @cached_property
+    def slide_groups(self) -> tuple[int, ...]:
+        """Move index -> the slide it belongs to (-1: the move does not slide): its own index, or for the flight of a
+        shot the shot's, so that a shot and its flight are one slide (labelled by where it ends, never landing
+        on a tile it passed)."""
+        index = {m.name: k for k, m in enumerate(self.moves)}
+        return tuple(-1 if not m.slide else index[m.flight_of] if m.flight_of else k for k, m in enumerate(self.moves))
 
     @cached_property
     def oriented(self) -> bool:

@@ -22,6 +22,7 @@ from tapology.rules.model import (
     ANY,
     COPY,
     DONTCARE,
+    KEEP,
     OFF,
     Accept,
     Cleanup,
@@ -481,7 +482,7 @@ class _Reader:
             if any(CHOICE in c.states for c in m.conditions):
                 raise self.where.err(f"[[move]] {m.name!r}: if: {CHOICE} names the chosen after-state, and no cell "
                                      "lists alternatives (own:queen|own:rook)", "move", i, "if")
-            return [m]
+            return self._shot(m, i)
         if m.slide:
             raise self.where.err(f"[[move]] {m.name!r}: a repeated move cannot list alternative after-states", "move", i)
         if len(choices) > 1:
@@ -497,6 +498,30 @@ class _Reader:
             out.append(dataclasses.replace(m, name=f"{m.name}={label}", cells=tuple(cells), conditions=conds))
         self.variants[m.name] = tuple(v.name for v in out)
         return out
+
+    def _shot(self, m: Move, i: int) -> list[Move]:
+        """A repeated move that leaves its origin as it is and writes a piece on ``to`` (an arrow) is a **shot**: the
+        written piece flies on in the same direction over tiles that ``to`` accepts, as its flight ``NAME/flight``
+        (a move that carries it one step, repeated as the shot is), one slide with the shot.  Other moves as they are."""
+        if not m.slide or m.to is None:
+            return [m]
+        cell = next(c for c in m.cells if c.cell == m.to)
+        if cell.after in (KEEP, COPY) or m.origin.after is not KEEP:
+            return [m]
+        what = f"[[move]] {m.name!r}: a shot (repeat, the origin kept, a piece written on 'to')"
+        if cell.before.kind != "states" or len(cell.before.tokens) != 1 or RELATIVE.match(cell.before.tokens[0]):
+            raise self.where.err(f"{what}: 'to' must accept one state (what the piece flies over, e.g. empty), "
+                                 f"not {cell.before.text()!r}", "move", i, "repeat")
+        if len(m.links) > 1:
+            raise self.where.err(f"{what}: a shot takes no links (the flight ends the chain)", "move", i, "links")
+        flight = f"{m.name}/flight"
+        repeat = Link((flight,), m.to, (0,), m.links[0].forced)
+        carried = (cell.after or "").rstrip("^")
+        cells = (PatternCell(self.grid.origin, Accept("states", (carried,)), cell.before.tokens[0]),
+                 PatternCell(m.to, cell.before, COPY, cell.region))
+        fly = Move(flight, tuple(sorted(cells, key=lambda c: self.grid.order_key(c.cell))),
+                   (0,), m.players, m.to, (repeat,), False, m.klass, (), m.line, True, True, flight_of=m.name)
+        return [dataclasses.replace(m, links=(repeat,)), fly]
 
     def _one_move(self, spec: dict[str, Any], i: int) -> Move:
         w = self.where

@@ -142,10 +142,11 @@ class _Encoding:
         got = self._revisit.get(key)
         if got is None:
             apps = self.comp.apps
+            groups = self.comp.rules.slide_groups
             terms = []
             run: list[z3.BoolRef] = []
             for j in range(i - 1, -1, -1):
-                same = [a for a in self.cands[j] if apps[a].move == mi]
+                same = [a for a in self.cands[j] if apps[a].move >= 0 and groups[apps[a].move] == groups[mi]]
                 hit = [a for a in same if u in (apps[a].to, apps[a].tile)]
                 if hit:
                     terms.append(z3.And(*run, z3.Or([self.c[j] == a for a in hit])))

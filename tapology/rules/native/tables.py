@@ -277,6 +277,8 @@ def build(chains: Chains) -> Tables:
         raise Unsupported("conditions on lines or on the tile a move ended on (line, here)")
     if any(e.after_phases for e in rules.ends):
         raise Unsupported("end rules read after the phases")
+    if rules.flies_over_stops:
+        raise Unsupported("a slide anywhere after another move (a slide may fly over the chain's stops: Python)")
     if not all(m.final for m in rules.moves):
         raise Unsupported("moves that may not end a chain (final = false)")
     _force(chains)
@@ -302,8 +304,8 @@ def build(chains: Chains) -> Tables:
     f["app_tile"] = np.asarray([a.tile for a in apps], np.int32)
     f["app_to"] = np.asarray([a.to for a in apps], np.int32)
     f["app_flag"] = np.asarray([a.klass in mandatory for a in apps], np.uint8)
-    moves = chains.rules.moves
-    f["app_slide"] = np.asarray([a.move if a.move >= 0 and moves[a.move].slide else -1 for a in apps], np.int32)
+    slides = rules.slide_groups  # a shot and its flight are one slide
+    f["app_slide"] = np.asarray([slides[a.move] if a.move >= 0 else -1 for a in apps], np.int32)
     f["chk_off"], f["chk_tile"] = _csr([[u for u, _m in a.checks] for a in apps])
     f["chk_mask"] = np.asarray([b.mask_bits(m) for a in apps for _u, m in a.checks], np.int32)
     f["wr_off"], f["wr_tile"] = _csr([[u for u, _s, _m in a.writes] for a in apps])

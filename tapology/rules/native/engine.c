@@ -139,6 +139,7 @@ struct tp_engine {
     uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (step_leaf) */
     int32_t *cn;    /* [3n] the node's clean-ups' net writes (tile, code, old code), by tile */
     int32_t cn_len;
+    int32_t quiet_apart; /* a specialised perft counts the quiet moves itself: the walk leaves them out */
     int32_t *lt_off, *lt_line; /* [nends*n+1], lines: row e*n + u lists the lines (line_tiles offsets) of end rule e
                                   through tile u, so that a line end is read only where the last turn wrote */
 };
@@ -1158,8 +1159,17 @@ static int64_t pass_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     return 0;
 }
 
+#ifdef TP_GEN_PERFT
+/* perft for a rule set whose quiet moves (whole turns, told apart by their ends) are counted without keys. */
+static int64_t TP_GEN_PERFT(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
+                            int32_t nlast);
+#endif
+
 static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
                      int32_t nlast) {
+#ifdef TP_GEN_PERFT
+    return TP_GEN_PERFT(E, B, p, ply, depth, last, nlast);
+#endif
     int r = ended(E, B, p, ply, last, nlast);
     if (r) return r < 0 ? r : 0;
     int32_t k0 = E->nkeys, c0 = E->nchg;

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from tapology.rules.engine import RuleGame
 
 MAX_PLIES = 1000  # a playout stops here when nothing has ended it (a random game may shuffle on for ever)
-SPECIALISE_SECONDS = 5.0  # playouts this long (or this many) run on C generated for the board, compiled once
+SPECIALISE_SECONDS = 2.0  # playouts this long (or this many) run on C generated for the board, compiled once
 SPECIALISE_COUNT = 100_000
 BATCH_SECONDS = 0.05  # the native engine plays batches this long between clock reads
 

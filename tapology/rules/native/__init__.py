@@ -353,11 +353,10 @@ def engine_used(chains: Chains, perft: bool = False) -> tuple[str, str]:
     return "native", why_not_specialised(chains) if _LAST.get(chains.comp) == "native-asked" else ""
 
 
-def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True) -> int | None:
-    """Leaf turns at ``depth`` >= 1 below a position given by its codes, or None when the native engine cannot
-    count them (the caller counts in Python); ``bulk=False`` makes every leaf turn rather than counting it.  A count
-    estimated at :data:`SPECIALISE_WORK` turns or more (the root's turns to the power ``depth``) runs on C generated
-    for the board."""
+def perft_engine(chains: Chains, codes: list[int], player: int, depth: int) -> Engine | None:
+    """The engine a perft of ``depth`` below this position runs on: C generated for the board when the count is
+    estimated at :data:`SPECIALISE_WORK` turns or more (the root's turns to the power ``depth``; compiled on first
+    use, then read from the cache), else the interpreter; None: not native."""
     eng = engine(chains, specialise=False)
     if eng is None:
         return None
@@ -365,12 +364,18 @@ def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, b
     if not want and depth > 1 and specialise_mode() == "auto":
         root = eng.count_turns(codes, player)
         want = root is not None and root ** depth >= SPECIALISE_WORK
-    if want:
-        eng = _ran(chains, engine(chains, specialise=True))
-    else:
+    if not want:
         _LAST.pop(chains.comp, None)
-    assert eng is not None
-    return eng.perft(codes, player, ply, depth, bulk)
+        return eng
+    return _ran(chains, engine(chains, specialise=True))
+
+
+def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True) -> int | None:
+    """Leaf turns at ``depth`` >= 1 below a position given by its codes, or None when the native engine cannot
+    count them (the caller counts in Python); ``bulk=False`` makes every leaf turn rather than counting it.  Runs on
+    :func:`perft_engine`."""
+    eng = perft_engine(chains, codes, player, depth)
+    return None if eng is None else eng.perft(codes, player, ply, depth, bulk)
 
 
 def _ran(chains: Chains, eng: Engine | None) -> Engine | None:

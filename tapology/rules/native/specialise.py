@@ -169,7 +169,9 @@ def generate(tabs: Tables) -> str:
     body.append("    default: break;\n    }\n    return 0;\n}\n")
     src.append("".join(body))
     if found is not None:
-        src.append(_gen_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist()))
+        ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
+                                                 "end_line_off", "line_tiles", "end_exact")}
+        src.append(_gen_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), ends))
     return "".join(src)
 
 
@@ -217,14 +219,48 @@ def _quiet_moves(f: dict, arrays: dict[str, np.ndarray], masks: np.ndarray,
     return out, others
 
 
+def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
+    """gen_ended(codes, ply, chg, nchg): engine.c's ``ended`` after a turn whose changes are chg, for strict end rules
+    of plies and of lines (each line through a changed tile read with its tiles as constants); another end rule:
+    ``ended`` itself."""
+    nd, np_ = sizes["nd"], sizes["np"]
+    body: list[str] = []
+    for e in range(sizes["nends"]):
+        kind, check = ends["end_kind"][e], ends["end_check"][e]
+        if check >= 0 or kind not in (1, 2) or (kind == 2 and ends["end_exact"][e]):
+            return ("#define gen_ended(codes, ply, chg, nchg) ended(E, B, p, ply, chg, nchg)\n")
+        if kind == 1:
+            body.append(f"    if (ply >= {ends['end_value'][e]}) return 1;\n")
+            continue
+        k, off, tiles = ends["end_k"][e], ends["end_line_off"], ends["line_tiles"]
+        through: dict[int, list[list[int]]] = {}
+        for line_start in range(off[e], off[e + 1], k):
+            line = tiles[line_start:line_start + k]
+            for u in line:
+                through.setdefault(u, []).append(line)
+        for q in range(np_):
+            m = ends["end_pmask"][e * np_ + q]
+            if m < 0:
+                continue
+            cases = []
+            for u, lines in sorted(through.items()):
+                tests = " || ".join("(" + (" && ".join(f"k_masks[{m * nd}+codes[{v}]]" for v in line if v != u) or "1")
+                                    + ")" for line in lines)
+                cases.append(f"        case {u}: if (k_masks[{m * nd}+codes[{u}]] && ({tests})) return 1; break;\n")
+            body.append("    for (int32_t c = 0; c < nchg; c++) {\n        switch (chg[2 * c]) {\n" + "".join(cases)
+                        + "        default: break;\n        }\n    }\n")
+    return ("static inline int gen_ended(const int32_t *codes, int32_t ply, const int32_t *chg, int32_t nchg) {\n"
+            "    (void)codes; (void)ply; (void)chg; (void)nchg;\n" + "".join(body) + "    return 0;\n}\n")
+
+
 def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
-               value: Callable[[int], str], wr_off: list[int], wr_tile: list[int]) -> str:
+               value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]]) -> str:
     """gen_perft: engine.c's perft with the quiet moves counted (or made) straight from their new values."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, others = found
     maxw = max([wr_off[a + 1] - wr_off[a] for row in quiet.values() for a in row] or [1])
-    out = ["""
+    out = [_gen_ended(sizes, ends), """
 static inline int quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *ch,
                              int32_t nc, int64_t *total) {
     if (depth == 1 && !E->make_leaves) {
@@ -274,7 +310,7 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
 
 static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
                          int32_t nlast) {
-    int r = ended(E, B, p, ply, last, nlast);
+    int r = last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
     if (r) return r < 0 ? r : 0;
     int64_t total = 0;
 """)

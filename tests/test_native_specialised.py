@@ -1,7 +1,7 @@
 """C generated per rule set and board (tapology/rules/native/specialise.py) against the interpreter (engine.c) and
 the Python chain walk (the reference): the same turn sets on positions along random playouts and the same perft
-counts, bulk and made, on every shipped game and surface the native engine runs (-m slow: each board is a C
-compile of its own; the default run compiles two small ones: tic-tac-toe, and reversi for its line captures)."""
+counts, bulk and made, on every shipped game and surface it takes (-m slow: each board is a C compile of its own;
+the default run compiles tic-tac-toe's); the others decline by name."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from tapology.rules.playouts import playout_end, run_playouts
 from tests.test_native_registry import PARAMS
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
-FAST = {("tictactoe", "plane:3x3"), ("reversi", "plane:8x8")}
+FAST = {("tictactoe", "plane:3x3"), ("chess", "plane:8x8"), ("reversi", "plane:8x8")}  # the last two: declines
+DECLINED = ("royal rule", "passes when stuck", "turn clean-ups", "several pieces a turn", "neither a whole turn")
 CASES = [pytest.param(*p.values, id=p.id, marks=[] if tuple(p.values) in FAST else [pytest.mark.slow]) for p in PARAMS]
 
 
@@ -29,6 +30,8 @@ def _engines(name: str, board: str):
     if generic is None:
         return g, chains, None, None
     tabs = chains.comp.native_tables
+    if specialise.declines(tabs):
+        return g, chains, generic, None
     return g, chains, generic, native.Engine(specialise.load(tabs), tabs, "native-specialised")
 
 
@@ -39,8 +42,12 @@ def test_specialised_matches_interpreter_and_chain_walk(name: str, board: str) -
         g, chains, generic, spec = _engines(name, board)
     except RuleError as exc:  # a board the game's mechanics mean nothing on: the registry test checks the error
         pytest.skip(str(exc))
-    if generic is None or spec is None:
+    if generic is None:
         assert native.why_not(chains)  # declined by name (tests/test_native_registry.py says which names)
+        return
+    if spec is None:
+        why = specialise.declines(chains.comp.native_tables)
+        assert any(d in why for d in DECLINED), why
         return
     small = len(g.board.tiles) <= 64 and "chess" not in name
     start = g.initial()
@@ -112,3 +119,13 @@ def test_declines_are_named() -> None:
 
     tabs = Tables(fields={"napps": specialise.MAX_APPS + 1, "nent": 1})
     assert "applications" in specialise.declines(tabs)
+
+
+@needs_native
+def test_a_declined_board_runs_on_the_interpreter_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = open_game("chess")
+    chains = g.chains(g.board)
+    monkeypatch.setattr(native, "SPECIALISE_WORK", 10)
+    assert count_leaves(g, g.initial(), 2) == 400
+    kind, why = native.engine_used(chains, perft=True)
+    assert kind == "native" and "royal rule" in why, why

@@ -39,13 +39,43 @@ FLAGS = ["-O1", "-std=c99"]  # -O2 takes ten times as long on the generated swit
 
 
 def declines(tabs: Tables) -> str:
-    """Why this board's tables are not specialised ("" when they are)."""
+    """Why this board's tables are not specialised ("" when they are): past the size limits, or a rule set whose
+    perft needs turn keys (:func:`_quiet_moves` names the feature), where the generated C measured no faster than
+    the interpreter (chess perft 5) for a compile of a minute (chess, 10,104 applications).  Cost: one pass over the
+    entry rows."""
     f = tabs.fields
     if int(f["napps"]) > MAX_APPS:
         return f"more than {MAX_APPS:,} applications ({int(f['napps']):,}) for the generated C"
     if int(f["nent"]) > MAX_ENTRIES:
         return f"more than {MAX_ENTRIES:,} entry moves ({int(f['nent']):,}) for the generated C"
-    return ""
+    found = _Shape(tabs).quiet
+    return f"the generated C counts quiet moves without keys, and {found}" if isinstance(found, str) else ""
+
+
+class _Shape:
+    """What the generator reads of the tables: the arrays, the sizes, each application's checks and the quiet moves
+    (:func:`_quiet_moves`)."""
+
+    def __init__(self, tabs: Tables) -> None:
+        f = tabs.fields
+        self.arrays = {k: np.asarray(v) for k, v in f.items() if isinstance(v, np.ndarray)}
+        self.sizes = {k: int(v) for k, v in f.items() if not isinstance(v, np.ndarray)}
+        nd = self.sizes["nd"]
+        self.masks = self.arrays["masks"].reshape(-1, nd) if self.sizes["nmasks"] else np.zeros((0, nd), np.uint8)
+        self.pop = self.masks.sum(axis=1).tolist() if len(self.masks) else []
+        self.full = [bool(row.all()) for row in self.masks]
+        self.chk_off, self.chk_tile, self.chk_mask, self.app_tile = (
+            self.arrays[k].tolist() for k in ("chk_off", "chk_tile", "chk_mask", "app_tile"))
+        self.quiet = _quiet_moves(self.sizes, self.arrays, self.masks, self.checks)
+
+    def checks(self, a: int) -> list[tuple[int, int]]:
+        """(tile, mask row) of a's checks in the order the interpreter reads them (selective first, own tile last);
+        masks accepting every code left out."""
+        nd, tile = self.sizes["nd"], self.app_tile[a]
+        got = [(self.chk_tile[k], self.chk_mask[k]) for k in range(self.chk_off[a], self.chk_off[a + 1])
+               if not self.full[self.chk_mask[k]]]
+        got.sort(key=lambda c: ((c[0] == tile) * (nd + 1) + self.pop[c[1]]))
+        return got
 
 
 def digest(tabs: Tables) -> str:
@@ -77,26 +107,14 @@ def _array(name: str, value: np.ndarray) -> str:
 
 def generate(tabs: Tables) -> str:
     """The C source of the specialised engine of these tables.  Cost: linear in the tables."""
-    f = tabs.fields
-    arrays = {k: np.asarray(v) for k, v in f.items() if isinstance(v, np.ndarray)}
-    sizes = {k: int(v) for k, v in f.items() if not isinstance(v, np.ndarray)}
+    shape = _Shape(tabs)
+    arrays, sizes, masks, checks = shape.arrays, shape.sizes, shape.masks, shape.checks
     n, nd, np_, napps = sizes["n"], sizes["nd"], sizes["np"], sizes["napps"]
-    masks = arrays["masks"].reshape(-1, nd) if sizes["nmasks"] else np.zeros((0, nd), np.uint8)
     maps = arrays["maps"].reshape(-1, nd) if sizes["nmaps"] else np.zeros((0, nd), np.int32)
-    pop = masks.sum(axis=1).tolist() if len(masks) else []
-    chk_off, chk_tile, chk_mask = arrays["chk_off"].tolist(), arrays["chk_tile"].tolist(), arrays["chk_mask"].tolist()
     wr_off, wr_src, wr_map = (arrays[k].tolist() for k in ("wr_off", "wr_src", "wr_map"))
-    app_tile = arrays["app_tile"].tolist()
+    app_tile = shape.app_tile
     extra = [int(arrays["app_ray_off"][a + 1] > arrays["app_ray_off"][a]) or int(arrays["app_gc"][a] >= 0)
              for a in range(napps)]
-    full = [bool(row.all()) for row in masks]
-
-    def checks(a: int) -> list[tuple[int, int]]:
-        """(tile, mask row) of a's checks in the order the interpreter reads them (selective first, own tile last);
-        masks accepting every code left out."""
-        got = [(chk_tile[k], chk_mask[k]) for k in range(chk_off[a], chk_off[a + 1]) if not full[chk_mask[k]]]
-        got.sort(key=lambda c: ((c[0] == app_tile[a]) * (nd + 1) + pop[c[1]]))
-        return got
 
     def test(cs: list[tuple[int, int]]) -> str:
         return " && ".join(f"k_masks[{m * nd}+codes[{u}]]" for u, m in cs) or "1"
@@ -139,7 +157,7 @@ def generate(tabs: Tables) -> str:
     src = [head, sep, "".join(out), tail]
 
     ent_off, ent_app = arrays["ent_off"].tolist(), arrays["ent_app"].tolist()
-    found = _quiet_moves(f, arrays, masks, checks)
+    found = None if isinstance(shape.quiet, str) else shape.quiet
     quiet = None if found is None else found[0]
     if found is not None:
         src.insert(2, "#define TP_GEN_PERFT gen_perft\n")
@@ -175,17 +193,22 @@ def generate(tabs: Tables) -> str:
     return "".join(src)
 
 
-def _quiet_moves(f: dict, arrays: dict[str, np.ndarray], masks: np.ndarray,
-                 checks: Callable[[int], list[tuple[int, int]]]) -> tuple[dict[int, list[int]], bool] | None:
-    """The quiet moves of each entry row, where the rule set proves perft may count them without keys (else None).
+def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
+                 checks: Callable[[int], list[tuple[int, int]]]) -> tuple[dict[int, list[int]], bool] | str:
+    """The quiet moves of each entry row and whether other entry moves exist, where the rule set proves perft may
+    count them without keys (else what stops it).
 
     A quiet move is an entry move that is a whole turn (no links, safe cells, captures; each tile written once) and
     not of a mandatory class.  Their turns need no de-duplication when the rule set has no royal rule, no turn
-    clean-ups, no passing, keys by start and end, and the quiet moves of each entry row have different ends (each
-    is then its own turn: (start, end) differ); the other entry moves must all be of a mandatory class (their turns,
-    found by the walk, then leave out every quiet one whenever there is one)."""
-    if int(f["has_royal"]) or int(f["ngroups"]) or int(f["passing"]) or int(f["keyed_by_changes"]):
-        return None
+    clean-ups, no passing, keys by start and end, and the quiet moves of each entry row have different ends or cannot
+    both fit (each is then its own turn: (start, end) differ); the other entry moves must all be of a mandatory
+    class (their turns, found by the walk, then leave out every quiet one whenever there is one)."""
+    for name, why in (("has_royal", "this rule set has a royal rule (its turns need keys)"),
+                      ("ngroups", "this rule set has turn clean-ups (its turns need keys)"),
+                      ("passing", "this rule set passes when stuck (counted over turns with keys)"),
+                      ("keyed_by_changes", "this rule set places several pieces a turn (turns keyed by changes)")):
+        if int(f[name]):
+            return why
     n, nd, np_ = int(f["n"]), int(f["nd"]), int(f["np"])
     lo, so, ro, gc = (arrays[k].tolist() for k in ("lnk_off", "safe_off", "app_ray_off", "app_gc"))
     wo, wt, flag = arrays["wr_off"].tolist(), arrays["wr_tile"].tolist(), arrays["app_flag"].tolist()
@@ -196,7 +219,7 @@ def _quiet_moves(f: dict, arrays: dict[str, np.ndarray], masks: np.ndarray,
     others = False
     for r in range(np_ * n * nd):
         c = r % nd
-        ends: set[int] = set()
+        ends: dict[int, list[int]] = {}
         row: list[int] = []
         for a in ent_app[ent_off[r]:ent_off[r + 1]]:
             if any(u == tile[a] and not masks[m][c] for u, m in checks(a)):
@@ -207,16 +230,25 @@ def _quiet_moves(f: dict, arrays: dict[str, np.ndarray], masks: np.ndarray,
                      and len(set(wt[wo[a]:wo[a + 1]])) == wo[a + 1] - wo[a])
             if whole and not (mandatory and flag[a]):
                 end = to[a] if to[a] >= 0 else tile[a]
-                if end in ends:
-                    return None
-                ends.add(end)
+                for b in ends.get(end, ()):
+                    if not _exclusive(checks(a), checks(b), masks):
+                        return f"two quiet moves from tile {tile[a]} end on tile {end} and may both fit (one turn?)"
+                ends.setdefault(end, []).append(a)
                 row.append(a)
             elif not (mandatory and flag[a]):
-                return None
+                return f"entry move {a} from tile {tile[a]} is neither a whole turn nor of a mandatory class"
             else:
                 others = True
         out[r] = row
     return out, others
+
+
+def _exclusive(ca: list[tuple[int, int]], cb: list[tuple[int, int]], masks: np.ndarray) -> bool:
+    """True when two moves' checks cannot both pass: some tile is checked by both with no code in common."""
+    at: dict[int, np.ndarray] = {}
+    for u, m in ca:
+        at[u] = at[u] & masks[m] if u in at else masks[m].copy()
+    return any(u in at and not (at[u] & masks[m]).any() for u, m in cb)
 
 
 def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
@@ -261,17 +293,31 @@ def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
     quiet, others = found
     maxw = max([wr_off[a + 1] - wr_off[a] for row in quiet.values() for a in row] or [1])
     out = [_gen_ended(sizes, ends), """
+/* set_tile without the position's hash and the undo stack: a quiet move is taken back by quiet_turn itself, and
+   no walk is under way (the walks' hashes are relative to their own start) */
+static inline void quiet_set(Board *B, int32_t u, int32_t v) {
+    int32_t o = B->codes[u];
+    uint64_t bit = 1ULL << (u & 63);
+    B->count[o]--;
+    B->count[v]++;
+    B->bits[(size_t)o * """ + str((n + 63) // 64) + """ + (size_t)(u >> 6)] &= ~bit;
+    B->bits[(size_t)v * """ + str((n + 63) // 64) + """ + (size_t)(u >> 6)] |= bit;
+    B->codes[u] = v;
+}
+
 static inline int quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *ch,
                              int32_t nc, int64_t *total) {
     if (depth == 1 && !E->make_leaves) {
         (*total)++;
         return 0;
     }
-    int32_t mark = E->undo_top;
-    if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
-    for (int32_t c = 0; c < nc; c++) put(E, B, ch[2 * c], ch[2 * c + 1]);
+    int32_t old[""" + str(maxw) + """];
+    for (int32_t c = 0; c < nc; c++) {
+        old[c] = B->codes[ch[2 * c]];
+        quiet_set(B, ch[2 * c], ch[2 * c + 1]);
+    }
     int64_t sub = depth == 1 ? 1 : perft(E, B, (p + 1) % """ + str(np_) + """, ply + 1, depth - 1, ch, nc);
-    restore(E, B, mark);
+    for (int32_t c = nc - 1; c >= 0; c--) quiet_set(B, ch[2 * c], old[c]);
     if (sub < 0) return (int)sub;
     *total += sub;
     return 0;

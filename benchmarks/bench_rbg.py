@@ -152,14 +152,16 @@ def warm(game, pos, depth: int) -> str:
     from tapology.rules import native
 
     chains = game.chains(pos.board)
-    native.perft_engine(chains, game.codes(pos), pos.to_move, depth)
+    native.perft_engine(chains, game.codes(pos), pos.to_move, pos.ply, depth)
     kind, why = native.engine_used(chains, perft=True)
     return kind + (f" ({why})" if why else "")
 
 
 def tap_cli(args: list[str]) -> tuple[str, float]:
-    """The CLI as a whole process (start, tables, count) and its wall time."""
+    """The CLI as a whole process (start, tables, count) and its wall time, choosing its engine as it does by
+    default."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("TAPOLOGY_NATIVE_SPECIALISE", None)
     t = time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "tapology", *args], capture_output=True, text=True, check=True,
                          env=env, cwd=str(ROOT)).stdout
@@ -312,8 +314,9 @@ def report(results: dict[str, Figures], rows: list[Row], skipped: list[Row], lon
              f"is interleaved and the best of {meta['rounds']} rounds kept).  Ratios are RBG's time (or rate) against "
              "tapology's: above 1, tapology is faster.  tapology: library calls with the tables built (*open*: "
              "opening the game and its tables, read back from the disk cache, once per board and process); RBG: the "
-             "times its reasoner prints; C generated for a board (*native-specialised*) is compiled once, before the timed "
-             "runs, as RBG compiles its reasoners.  *made*: every leaf turn made (RBG `perft`, `tapology perft --no-bulk`); "
+             "times its reasoner prints; C generated for each board (*native-specialised*, `--engine specialised`) is "
+             "compiled once, before the timed runs, as RBG compiles its reasoners; the CLI runs pick their engine as "
+             "they do by default.  *made*: every leaf turn made (RBG `perft`, `tapology perft --no-bulk`); "
              "*bulk*: the last ply counted (RBG `perft_bulk`, `tapology perft`).", "",
              "| game | perft | count | RBG bulk | tapology bulk | ratio | RBG made | tapology made | ratio | "
              "RBG playouts/s | tapology playouts/s | ratio | RBG plies/s | tapology plies/s | ratio | open |",
@@ -367,7 +370,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seconds", type=float, default=2.0, help="playout time per system and round")
     ap.add_argument("--no-long", action="store_true", help="leave out chess perft 6 and the whole-process runs")
     ap.add_argument("--json", type=Path, help="write the raw figures here too")
+    ap.add_argument("--engine", choices=("specialised", "auto"), default="specialised",
+                    help="library calls on C generated for each board, as RBG compiles each game (default), or on "
+                         "the engine tapology picks by the job's size (the CLI runs always do)")
     args = ap.parse_args(argv)
+    os.environ["TAPOLOGY_NATIVE_SPECIALISE"] = "1" if args.engine == "specialised" else "auto"
     sys.path.insert(0, str(ROOT))
     from tapology.errors import TapologyError
     from tapology.rules import native

@@ -125,7 +125,7 @@ def test_declines_are_named() -> None:
 def test_a_declined_board_runs_on_the_interpreter_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
     g = open_game("chess")
     chains = g.chains(g.board)
-    monkeypatch.setattr(native, "SPECIALISE_WORK", 10)
+    monkeypatch.setenv("TAPOLOGY_NATIVE_SPECIALISE", "1")
     assert count_leaves(g, g.initial(), 2) == 400
     kind, why = native.engine_used(chains, perft=True)
     assert kind == "native" and "royal rule" in why, why

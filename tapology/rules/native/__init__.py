@@ -35,7 +35,7 @@ _failure = ""
 _ENGINES: weakref.WeakKeyDictionary[Compiled, Engine | str] = weakref.WeakKeyDictionary()
 _SPECIAL: weakref.WeakKeyDictionary[Compiled, Engine | str] = weakref.WeakKeyDictionary()  # str: why not
 _LAST: weakref.WeakKeyDictionary[Compiled, str] = weakref.WeakKeyDictionary()  # what the last big job ran on
-SPECIALISE_WORK = 3 * 10**6  # turns a job generates from which compiling its board's own C pays (seconds of gcc)
+SPECIALISE_WORK = 3 * 10**6  # leaf turns of a perft from which compiling its board's own C pays (seconds of gcc)
 
 
 def _load() -> ModuleType | None:
@@ -160,12 +160,6 @@ class Engine:
             if c is None or self.perft_reason:
                 return None
             return self._run(lambda e: self.lib.tp_perft_made(e, c, player, ply, depth, 0 if bulk else 1))
-
-    def count_turns(self, codes: list[int], player: int) -> int | None:
-        """The number of legal turns of the position (None: not here).  Cost: one node, in C."""
-        with self._lock:
-            c = self._codes(codes)
-            return None if c is None else self._run(lambda e: self.lib.tp_turns(e, c, player, 0))
 
     def in_check(self, codes: list[int], player: int) -> bool | None:
         """Whether a royal piece of ``player`` can be taken (None: not here)."""
@@ -353,17 +347,19 @@ def engine_used(chains: Chains, perft: bool = False) -> tuple[str, str]:
     return "native", why_not_specialised(chains) if _LAST.get(chains.comp) == "native-asked" else ""
 
 
-def perft_engine(chains: Chains, codes: list[int], player: int, depth: int) -> Engine | None:
+def perft_engine(chains: Chains, codes: list[int], player: int, ply: int, depth: int) -> Engine | None:
     """The engine a perft of ``depth`` below this position runs on: C generated for the board when the count is
-    estimated at :data:`SPECIALISE_WORK` turns or more (the root's turns to the power ``depth``; compiled on first
-    use, then read from the cache), else the interpreter; None: not native."""
+    estimated at :data:`SPECIALISE_WORK` leaf turns or more (compiled on first use, then read from the cache), else
+    the interpreter; None: not native.  The estimate: the interpreter's counts 3 and 2 plies short of ``depth``,
+    grown by their ratio for the last two plies (about 1/g² of the count's own cost, g its growth per ply)."""
     eng = engine(chains, specialise=False)
     if eng is None:
         return None
-    want = specialise_mode() == "1"
-    if not want and depth > 1 and specialise_mode() == "auto":
-        root = eng.count_turns(codes, player)
-        want = root is not None and root ** depth >= SPECIALISE_WORK
+    want = specialise_mode() == "1" or (specialise_mode() == "auto" and isinstance(_SPECIAL.get(chains.comp), Engine))
+    if not want and depth >= 4 and specialise_mode() == "auto":  # (loaded already: it costs nothing more)
+        short = eng.perft(codes, player, ply, depth - 3)
+        near = eng.perft(codes, player, ply, depth - 2)
+        want = bool(short and near) and near * (near / short) ** 2 >= SPECIALISE_WORK  # type: ignore[operator]
     if not want:
         _LAST.pop(chains.comp, None)
         return eng
@@ -374,7 +370,7 @@ def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, b
     """Leaf turns at ``depth`` >= 1 below a position given by its codes, or None when the native engine cannot
     count them (the caller counts in Python); ``bulk=False`` makes every leaf turn rather than counting it.  Runs on
     :func:`perft_engine`."""
-    eng = perft_engine(chains, codes, player, depth)
+    eng = perft_engine(chains, codes, player, ply, depth)
     return None if eng is None else eng.perft(codes, player, ply, depth, bulk)
 
 

@@ -153,9 +153,22 @@ def tap_perft(game, pos, depth: int, bulk: bool) -> tuple[int, float]:
     return n, time.perf_counter() - t
 
 
+def warm(game, pos, depth: int) -> str:
+    """Loads the engine a perft of ``depth`` runs on (C generated for the board is compiled here on its first use,
+    not in a timed count) and names it."""
+    from tapology.rules import native
+
+    chains = game.chains(pos.board)
+    native.perft_engine(chains, game.codes(pos), pos.to_move, pos.ply, depth)
+    kind, why = native.engine_used(chains, perft=True)
+    return kind + (f" ({why})" if why else "")
+
+
 def tap_cli(args: list[str]) -> tuple[str, float]:
-    """The CLI as a whole process (start, tables, count) and its wall time."""
+    """The CLI as a whole process (start, tables, count) and its wall time, choosing its engine as it does by
+    default."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("TAPOLOGY_NATIVE_SPECIALISE", None)
     t = time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "tapology", *args], capture_output=True, text=True, check=True,
                          env=env, cwd=str(ROOT)).stdout
@@ -190,6 +203,7 @@ def measure_row(row: Row, rounds: int, seconds: float) -> Figures:
     game, pos = tap_open(row)
     tap_perft(game, pos, 1, True)  # the tables, built once per board, are not part of the count's time
     fig.extra["tables_seconds"] = time.perf_counter() - t
+    fig.extra["tap_perft_engine"] = warm(game, pos, row.depth)
     for bulk in (True, False):
         tag = "bulk" if bulk else "made"
 
@@ -226,6 +240,7 @@ def measure_long(rounds: int) -> dict[str, object]:
     out: dict[str, object] = {}
     game, pos = tap_open(ROWS[0])
     tap_perft(game, pos, 1, True)
+    out["tap_chess6_engine"] = warm(game, pos, 6)
     best: dict[str, float] = {}
 
     def keep(k: str, v: float) -> None:
@@ -306,7 +321,9 @@ def report(results: dict[str, Figures], rows: list[Row], skipped: list[Row], lon
              f"is interleaved and the best of {meta['rounds']} rounds kept).  Ratios are RBG's time (or rate) against "
              "tapology's: above 1, tapology is faster.  tapology: library calls with the tables built (*open*: "
              "opening the game and its tables, read back from the disk cache, once per board and process); RBG: the "
-             "times its reasoner prints.  *made*: every leaf turn made (RBG `perft`, `tapology perft --no-bulk`); "
+             "times its reasoner prints; C generated for each board (*native-specialised*, `--engine specialised`) is "
+             "compiled once, before the timed runs, as RBG compiles its reasoners; the CLI runs pick their engine as "
+             "they do by default.  *made*: every leaf turn made (RBG `perft`, `tapology perft --no-bulk`); "
              "*bulk*: the last ply counted (RBG `perft_bulk`, `tapology perft`).", "",
              "| game | perft | count | RBG bulk | tapology bulk | ratio | RBG made | tapology made | ratio | "
              "RBG playouts/s | tapology playouts/s | ratio | RBG plies/s | tapology plies/s | ratio | open |",
@@ -326,7 +343,8 @@ def report(results: dict[str, Figures], rows: list[Row], skipped: list[Row], lon
             f"{r.get('tap_playouts', 0):,.0f} | {_ratio(r.get('tap_playouts'), r.get('rbg_playouts'))} | "
             f"{r.get('rbg_plies', 0):,.0f} | {r.get('tap_plies', 0):,.0f} | "
             f"{_ratio(r.get('tap_plies'), r.get('rbg_plies'))} | {float(f.extra['tables_seconds']):.2f} s |")
-        notes.append(f"{row.name}: mean playout {f.extra.get('tap_length', 0):.1f} plies in tapology "
+        notes.append(f"{row.name}: tapology's perft on {f.extra.get('tap_perft_engine')}, playouts on "
+                     f"{f.extra.get('tap_engine')}; mean playout {f.extra.get('tap_length', 0):.1f} plies in tapology "
                      f"({100 * float(f.extra.get('tap_capped', 0)):.0f}% stopped at 1000 plies), "
                      f"{f.extra.get('rbg_length', 0):.1f} in RBG" + (f"; {row.note}" if row.note else ""))
     lines.append("")
@@ -337,7 +355,7 @@ def report(results: dict[str, Figures], rows: list[Row], skipped: list[Row], lon
                      f"{', '.join(r.name for r in skipped)}")
     if long:
         lines += ["", "| chess perft 6 (119,060,324) | time | tapology's speed against it |", "|---|---|---|",
-                  f"| tapology, library | {_ms(long.get('tap_chess6'))} | 1 |",  # type: ignore[arg-type]
+                  f"| tapology, library ({long.get('tap_chess6_engine')}) | {_ms(long.get('tap_chess6'))} | 1 |",  # type: ignore[arg-type]
                   f"| RBG perft_bulk | {_ms(long.get('rbg_chess6'))} | "  # type: ignore[arg-type]
                   f"{_ratio(long.get('rbg_chess6'), long.get('tap_chess6'))} |",  # type: ignore[arg-type]
                   f"| Stockfish 16 `bench 16 1 6 current perft` | {_ms(long.get('stockfish'))} | "  # type: ignore[arg-type]
@@ -359,7 +377,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seconds", type=float, default=2.0, help="playout time per system and round")
     ap.add_argument("--no-long", action="store_true", help="leave out chess perft 6 and the whole-process runs")
     ap.add_argument("--json", type=Path, help="write the raw figures here too")
+    ap.add_argument("--engine", choices=("specialised", "auto"), default="specialised",
+                    help="library calls on C generated for each board, as RBG compiles each game (default), or on "
+                         "the engine tapology picks by the job's size (the CLI runs always do)")
     args = ap.parse_args(argv)
+    os.environ["TAPOLOGY_NATIVE_SPECIALISE"] = "1" if args.engine == "specialised" else "auto"
     sys.path.insert(0, str(ROOT))
     from tapology.errors import TapologyError
     from tapology.rules import native

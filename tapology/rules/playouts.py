@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tapology.game import Position
+from tapology.rules.native import engine_used
 from tapology.rules.native import playouts as native_playouts
 from tapology.rules.perft import on_codes
 
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from tapology.rules.engine import RuleGame
 
 MAX_PLIES = 1000  # a playout stops here when nothing has ended it (a random game may shuffle on for ever)
+SPECIALISE_SECONDS = 2.0  # playouts this long (or this many) run on C generated for the board, compiled once
+SPECIALISE_COUNT = 100_000
 BATCH_SECONDS = 0.05  # the native engine plays batches this long between clock reads
 
 
@@ -38,7 +41,7 @@ class PlayoutRun:
     seconds: float
     seed: int
     max_plies: int
-    engine: str  # "native" or "python"
+    engine: str  # "native-specialised", "native" or "python"
 
     @property
     def rate(self) -> float:
@@ -93,7 +96,9 @@ def run_playouts(game: RuleGame, pos: Position, *, seconds: float | None = None,
     use_native = native and on_codes(game)
     if use_native:  # the tables are built (once per board) before the clock starts
         chains, codes = game.chains(pos.board), game.codes(pos)
-        use_native = native_playouts(chains, codes, pos.to_move, pos.ply, max_plies, 0, 0, seed) is not None
+        big = (seconds or 0) >= SPECIALISE_SECONDS or (count or 0) >= SPECIALISE_COUNT  # a compile of its own pays
+        use_native = native_playouts(chains, codes, pos.to_move, pos.ply, max_plies, 0, 0, seed,
+                                     specialise=big or None) is not None
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
     done = plies = ended = capped = 0
@@ -103,10 +108,10 @@ def run_playouts(game: RuleGame, pos: Position, *, seconds: float | None = None,
         while count is None or done < count:
             want = batch if count is None else min(batch, count - done)
             t1 = time.perf_counter()
-            got = native_playouts(chains, codes, pos.to_move, pos.ply, max_plies, done, want, seed)
+            got = native_playouts(chains, codes, pos.to_move, pos.ply, max_plies, done, want, seed, specialise=big or None)
             if got is None:
                 break
-            engine = "native"
+            engine = engine_used(chains)[0]
             stats = got[0]
             done += want
             plies += stats[0]

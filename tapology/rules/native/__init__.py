@@ -33,6 +33,9 @@ MAX_CAP = 1 << 28
 _module: ModuleType | None = None
 _failure = ""
 _ENGINES: weakref.WeakKeyDictionary[Compiled, Engine | str] = weakref.WeakKeyDictionary()
+_SPECIAL: weakref.WeakKeyDictionary[Compiled, Engine | str] = weakref.WeakKeyDictionary()  # str: why not
+_LAST: weakref.WeakKeyDictionary[Compiled, str] = weakref.WeakKeyDictionary()  # what the last big job ran on
+SPECIALISE_WORK = 3 * 10**6  # leaf turns of a perft from which compiling its board's own C pays (seconds of gcc)
 
 
 def _load() -> ModuleType | None:
@@ -65,7 +68,8 @@ def reason() -> str:
 class Engine:
     """The C engine over the flat tables of one compiled board (one per :class:`Compiled`, cached)."""
 
-    def __init__(self, mod: ModuleType, tabs: _tables.Tables) -> None:
+    def __init__(self, mod: ModuleType, tabs: _tables.Tables, kind: str = "native") -> None:
+        self.kind = kind  # "native" (the interpreter) or "native-specialised" (C generated for this board)
         self.ffi, self.lib = mod.ffi, mod.lib
         self.dense = tabs.dense
         self.raw_code = np.asarray(tabs.fields["raw_code"], np.int64)  # dense code -> tile code
@@ -241,9 +245,59 @@ class Engine:
             return {key: f for key, f in found.items() if key in legal}
 
 
-def engine(chains: Chains) -> Engine | None:
+def specialise_mode() -> str:
+    """``TAPOLOGY_NATIVE_SPECIALISE``: "0" never compile C for one board, "1" for every job, else "auto" (for the jobs
+    whose estimated work pays for the compile: big perfts, long playouts)."""
+    got = os.environ.get("TAPOLOGY_NATIVE_SPECIALISE", "auto")
+    return got if got in ("0", "1") else "auto"
+
+
+def _specialised(chains: Chains, generic: Engine) -> Engine | None:
+    """The specialised engine of the board, loaded from the cache or compiled into it (None with the reason kept
+    for :func:`why_not_specialised`: declined, or no compiler)."""
+    from tapology.rules.native import specialise  # the generator loads only when a board is specialised
+
+    comp = chains.comp
+    got = _SPECIAL.get(comp)
+    if got is not None:
+        return got if isinstance(got, Engine) else None
+    tabs = comp.native_tables
+    assert isinstance(tabs, _tables.Tables)
+    why = specialise.declines(tabs)
+    if why:
+        _SPECIAL[comp] = why
+        return None
+    try:
+        eng = Engine(specialise.load(tabs), tabs, "native-specialised")
+    except Exception as exc:  # no compiler, a read-only cache: the interpreter runs
+        _SPECIAL[comp] = f"the specialised C could not be built: {type(exc).__name__}: {exc}".strip()
+        return None
+    eng.perft_reason = generic.perft_reason
+    _SPECIAL[comp] = eng
+    return eng
+
+
+def why_not_specialised(chains: Chains) -> str:
+    """Why a job that asked for C generated for this board ran on the interpreter ("" when none did)."""
+    got = _SPECIAL.get(chains.comp)
+    return got if isinstance(got, str) else ""
+
+
+def engine(chains: Chains, specialise: bool | None = None) -> Engine | None:
     """The native engine of a compiled board (built once, cached with the board's tables; its tables are read from
-    and written to the disk cache, :mod:`tapology.rules.cache`), or None."""
+    and written to the disk cache, :mod:`tapology.rules.cache`), or None: the interpreter, or with ``specialise``
+    (or ``TAPOLOGY_NATIVE_SPECIALISE=1``) the engine generated for this board
+    (:mod:`tapology.rules.native.specialise`), compiled on first use, where it builds
+    (``TAPOLOGY_NATIVE_SPECIALISE=0``: never)."""
+    generic = _generic(chains)
+    mode = specialise_mode()
+    if generic is None or mode == "0" or not (specialise or (specialise is None and mode == "1")):
+        return generic
+    return _specialised(chains, generic) or generic
+
+
+def _generic(chains: Chains) -> Engine | None:
+    """The interpreter over the board's tables, or None."""
     if not available():
         return None
     comp = chains.comp
@@ -276,23 +330,55 @@ def why_not(chains: Chains, perft: bool = False) -> str:
     """Why turns (or perft, with ``perft``) of this rule set on this board do not run natively ("" when they do)."""
     if not available():
         return reason()
-    eng = engine(chains)
+    eng = _generic(chains)
     if eng is None:
         return str(_ENGINES[chains.comp])
     return eng.perft_reason if perft else ""
 
 
 def engine_used(chains: Chains, perft: bool = False) -> tuple[str, str]:
-    """Which engine runs this rule set on this board (``perft``: its count): ("native", "") or ("python", why)."""
+    """Which engine runs this rule set on this board (``perft``: its count): ("native-specialised", ""),
+    ("native", "" or why not specialised) or ("python", why)."""
     why = why_not(chains, perft)
-    return ("python", why) if why else ("native", "")
+    if why:
+        return "python", why
+    if _LAST.get(chains.comp) == "native-specialised":
+        return "native-specialised", ""
+    return "native", why_not_specialised(chains) if _LAST.get(chains.comp) == "native-asked" else ""
+
+
+def perft_engine(chains: Chains, codes: list[int], player: int, ply: int, depth: int) -> Engine | None:
+    """The engine a perft of ``depth`` below this position runs on: C generated for the board when the count is
+    estimated at :data:`SPECIALISE_WORK` leaf turns or more (compiled on first use, then read from the cache), else
+    the interpreter; None: not native.  The estimate: the interpreter's counts 3 and 2 plies short of ``depth``,
+    grown by their ratio for the last two plies (about 1/g² of the count's own cost, g its growth per ply)."""
+    eng = engine(chains, specialise=False)
+    if eng is None:
+        return None
+    want = specialise_mode() == "1" or (specialise_mode() == "auto" and isinstance(_SPECIAL.get(chains.comp), Engine))
+    if not want and depth >= 4 and specialise_mode() == "auto":  # (loaded already: it costs nothing more)
+        short = eng.perft(codes, player, ply, depth - 3)
+        near = eng.perft(codes, player, ply, depth - 2)
+        want = bool(short and near) and near * (near / short) ** 2 >= SPECIALISE_WORK  # type: ignore[operator]
+    if not want:
+        _LAST.pop(chains.comp, None)
+        return eng
+    return _ran(chains, engine(chains, specialise=True))
 
 
 def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True) -> int | None:
     """Leaf turns at ``depth`` >= 1 below a position given by its codes, or None when the native engine cannot
-    count them (the caller counts in Python); ``bulk=False`` makes every leaf turn rather than counting it."""
-    eng = engine(chains)
+    count them (the caller counts in Python); ``bulk=False`` makes every leaf turn rather than counting it.  Runs on
+    :func:`perft_engine`."""
+    eng = perft_engine(chains, codes, player, ply, depth)
     return None if eng is None else eng.perft(codes, player, ply, depth, bulk)
+
+
+def _ran(chains: Chains, eng: Engine | None) -> Engine | None:
+    """Notes which engine a job that asked for the specialised one runs on (:func:`engine_used` reports it)."""
+    if eng is not None:
+        _LAST[chains.comp] = eng.kind if eng.kind == "native-specialised" else "native-asked"
+    return eng
 
 
 def divide(chains: Chains, codes: list[int], player: int, ply: int, depth: int) -> list[tuple[Key, int]] | None:
@@ -315,8 +401,12 @@ def turn_keys(chains: Chains, codes: list[int], player: int) -> dict[Key, Found]
 
 
 def playouts(chains: Chains, codes: list[int], player: int, ply: int, max_plies: int, first: int, count: int,
-             seed: int) -> tuple[list[int], list[int] | None] | None:
+             seed: int, specialise: bool | None = None) -> tuple[list[int], list[int] | None] | None:
     """``count`` random games below a position given by its codes (:meth:`Engine.playouts`), or None when the native
-    engine cannot play them (the caller plays them in Python)."""
-    eng = engine(chains)
+    engine cannot play them (the caller plays them in Python); ``specialise``: as :func:`engine`."""
+    eng = engine(chains, specialise)
+    if specialise or specialise_mode() == "1":
+        _ran(chains, eng)
+    else:
+        _LAST.pop(chains.comp, None)
     return None if eng is None else eng.playouts(codes, player, ply, max_plies, first, count, seed)

@@ -52,15 +52,16 @@ def module_name(cffi_version: str = "") -> str:
     return f"_tapology_native_{h.hexdigest()[:20]}"
 
 
-def make_ffi(name: str):  # -> cffi.FFI
-    """The cffi builder of the engine under ``name``."""
+def make_ffi(name: str, source: str | None = None, flags: list[str] | None = None):  # -> cffi.FFI
+    """The cffi builder of the engine under ``name`` (``source``: C of the same interface in place of ``engine.c``,
+    as :mod:`tapology.rules.native.specialise` generates, compiled with ``flags`` in place of :data:`FLAGS`)."""
     import cffi
 
     ffi = cffi.FFI()
     ffi.cdef((HERE / "engine.h").read_text())
     extra = _extra_flags()
-    ffi.set_source(name, (HERE / "engine.c").read_text(), include_dirs=[str(HERE)], extra_compile_args=FLAGS + extra,
-                   extra_link_args=extra)
+    ffi.set_source(name, (HERE / "engine.c").read_text() if source is None else source, include_dirs=[str(HERE)],
+                   extra_compile_args=(FLAGS if flags is None else flags) + extra, extra_link_args=extra)
     return ffi
 
 
@@ -85,13 +86,23 @@ def load() -> ModuleType:
         installed = HERE / f"{name}{ext}"
         if installed.exists():
             return _import(name, installed)
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    out = cache_dir()
-    final = out / f"{name}{suffix}"
+    return load_built(name)
+
+
+def built_path(name: str) -> Path:
+    """Where the cache keeps the module ``name``."""
+    return cache_dir() / f"{name}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+
+
+def load_built(name: str, source: str | None = None, flags: list[str] | None = None) -> ModuleType:
+    """The module ``name`` from the cache, compiled there first when missing (from ``engine.c``, or ``source`` with
+    ``flags``)."""
+    final = built_path(name)
     if final.exists():
         return _import(name, final)
+    out = final.parent
     out.mkdir(parents=True, exist_ok=True)
-    ffi = make_ffi(name)
+    ffi = make_ffi(name, source, flags)
     with tempfile.TemporaryDirectory(dir=out, prefix=".build-") as tmp:
         log = Path(tmp) / "log"
         try:

@@ -28,6 +28,15 @@
 
 #include "engine.h"
 
+/* A specialised build (tapology/rules/native/specialise.py) includes this file after defining TABLES(E) as its own
+   tables, static constants the compiler folds (sizes, masks, offsets), and the hooks TP_GEN_PATTERN (an
+   application's pattern checks, unrolled), TP_GEN_WRITES (its new values) and TP_GEN_ENTRIES (a node's entry
+   moves at one tile, unrolled per code with the checks on that tile decided at generation).  The generic build
+   reads the tables it was given. */
+#ifndef TABLES
+#define TABLES(E) (&(E)->t)
+#endif
+
 enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4 };
 enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
 enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4, END_CHAIN = 5 };
@@ -130,6 +139,7 @@ struct tp_engine {
     uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (step_leaf) */
     int32_t *cn;    /* [3n] the node's clean-ups' net writes (tile, code, old code), by tile */
     int32_t cn_len;
+    int32_t quiet_apart; /* a specialised perft counts the quiet moves itself: the walk leaves them out */
     int32_t *lt_off, *lt_line; /* [nends*n+1], lines: row e*n + u lists the lines (line_tiles offsets) of end rule e
                                   through tile u, so that a line end is read only where the last turn wrote */
 };
@@ -164,7 +174,7 @@ static int compare(int64_t n, int32_t op, int64_t v) {
 
 static inline void set_tile(const tp_engine *E, Board *B, int32_t u, int32_t v) {
     int32_t old = B->codes[u];
-    const uint64_t *z = E->zob + (size_t)u * (size_t)E->t.nd;
+    const uint64_t *z = E->zob + (size_t)u * (size_t)TABLES(E)->nd;
     uint64_t bit = 1ULL << (u & 63);
     size_t w = (size_t)(u >> 6);
     B->hash ^= z[old] ^ z[v];
@@ -193,9 +203,9 @@ static inline void restore(tp_engine *E, Board *B, int32_t mark) {
 
 /* Counts, tile sets and hash of a board whose codes were just filled in. */
 static void recount(const tp_engine *E, Board *B) {
-    memset(B->count, 0, (size_t)E->t.nd * sizeof *B->count);
-    memset(B->bits, 0, (size_t)E->t.nd * (size_t)E->words * sizeof *B->bits);
-    for (int32_t u = 0; u < E->t.n; u++) {
+    memset(B->count, 0, (size_t)TABLES(E)->nd * sizeof *B->count);
+    memset(B->bits, 0, (size_t)TABLES(E)->nd * (size_t)E->words * sizeof *B->bits);
+    for (int32_t u = 0; u < TABLES(E)->n; u++) {
         B->count[B->codes[u]]++;
         B->bits[(size_t)B->codes[u] * (size_t)E->words + (size_t)(u >> 6)] |= 1ULL << (u & 63);
     }
@@ -208,11 +218,15 @@ static int32_t group_captures(tp_engine *E, const int32_t *codes, int32_t a, int
 /* Compiled.fits, over the checks as tp_new packs them: (tile, offset of the mask row), the most selective first
    and the move's own tile last (an entry or a link target is placed where its piece stands). */
 static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
-    const uint8_t *masks = E->t.masks;
-    const int32_t *c = E->pk_chk + 2 * (size_t)E->t.chk_off[a], *c1 = E->pk_chk + 2 * (size_t)E->t.chk_off[a + 1];
+#ifdef TP_GEN_PATTERN
+    if (!TP_GEN_PATTERN(codes, a)) return 0;
+#else
+    const uint8_t *masks = TABLES(E)->masks;
+    const int32_t *c = E->pk_chk + 2 * (size_t)TABLES(E)->chk_off[a], *c1 = E->pk_chk + 2 * (size_t)TABLES(E)->chk_off[a + 1];
     for (; c < c1; c += 2)
         if (!masks[(size_t)c[1] + (size_t)codes[c[0]]]) return 0;
-    const tp_tables *T = &E->t;
+#endif
+    const tp_tables *T = TABLES(E);
     if (T->app_ray_off[a + 1] > T->app_ray_off[a] && captures(T, codes, a, NULL, NULL) < T->app_need[a]) return 0;
     if (T->app_gc[a] >= 0 && !T->gc_suicide[T->app_gc[a]]) {
         int free = 0;
@@ -228,7 +242,7 @@ static int32_t after_pattern(const tp_tables *T, const int32_t *codes, int32_t a
 /* The tiles application a's capture by liberties takes (groups next to its tile without a liberty, read after its
    pattern writes) into out, their number; with own_free, whether the mover's group at its tile has a liberty. */
 static int32_t group_captures(tp_engine *E, const int32_t *codes, int32_t a, int32_t *out, int *own_free) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     size_t nd = (size_t)T->nd;
     int32_t s = T->app_gc[a], t = T->app_tile[a], nout = 0;
     const uint8_t *foe = T->masks + (size_t)T->gc_foe[s] * nd, *lib = T->masks + (size_t)T->gc_lib[s] * nd;
@@ -310,7 +324,10 @@ static int32_t captures(const tp_tables *T, const int32_t *codes, int32_t a, int
 
 /* Compiled.new_values into E->nv (every source read before any write); returns the count. */
 static inline int32_t new_values(tp_engine *E, const Board *B, int32_t a) {
-    const tp_tables *T = &E->t;
+#ifdef TP_GEN_WRITES
+    return TP_GEN_WRITES(E->nv, B->codes, a);
+#endif
+    const tp_tables *T = TABLES(E);
     int32_t w0 = T->wr_off[a], w1 = T->wr_off[a + 1];
     for (int32_t k = w0; k < w1; k++)
         E->nv[k - w0] = T->maps[(size_t)T->wr_map[k] * (size_t)T->nd + (size_t)B->codes[T->wr_src[k]]];
@@ -320,7 +337,7 @@ static inline int32_t new_values(tp_engine *E, const Board *B, int32_t a) {
 /* ---- conditions and clean-ups (chains.conditions_hold, Chains.run_cleanups) ---------------- */
 
 static int cond_holds(const tp_engine *E, const Board *B, int32_t c) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     int64_t count = 0;
     if (T->cond_kind[c] == COND_MISSING) return 0;
     if (T->cond_kind[c] == COND_BOARD) {
@@ -348,7 +365,7 @@ static inline int app_conds_hold(const tp_engine *E, const Board *B, int32_t a) 
 /* Memo tracking: what a clean-up run or an attack test reads (conservatively: every check tile of an application
    it tries, both tiles of each write, and every code a trigger or condition counts). */
 static void track_group(tp_engine *E, int32_t g) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     uint32_t gen = E->cm_gen;
     for (int32_t k = T->grp_trig_off[g]; k < T->grp_trig_off[g + 1]; k++) E->cm_cread[T->grp_trig[k]] = gen;
     for (int32_t k = T->grp_cond_off[g]; k < T->grp_cond_off[g + 1]; k++) {
@@ -359,7 +376,7 @@ static void track_group(tp_engine *E, int32_t g) {
 }
 
 static void track_app(tp_engine *E, int32_t a) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     uint32_t *read = E->tracking == TRACK_CLEANUPS ? E->cm_tread : E->at_tread;
     uint32_t gen = E->tracking == TRACK_CLEANUPS ? E->cm_gen : E->at_gen;
     for (int32_t k = T->chk_off[a]; k < T->chk_off[a + 1]; k++) read[T->chk_tile[k]] = gen;
@@ -373,7 +390,7 @@ static void track_app(tp_engine *E, int32_t a) {
 
 /* False only when no tile holds a code without which no application of the group fits. */
 static inline int triggered(const tp_engine *E, const Board *B, int32_t g) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     if (T->grp_always[g]) return 1;
     for (int32_t k = T->grp_trig_off[g]; k < T->grp_trig_off[g + 1]; k++)
         if (B->count[T->grp_trig[k]]) return 1;
@@ -382,7 +399,7 @@ static inline int triggered(const tp_engine *E, const Board *B, int32_t g) {
 
 /* The first tile >= from holding one of the group's trigger codes, or n. */
 static int32_t next_trigger_tile(const tp_engine *E, const Board *B, int32_t g, int32_t from) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     size_t words = (size_t)E->words;
     for (size_t w = (size_t)(from >> 6); w < words; w++) {
         uint64_t m = 0;
@@ -395,7 +412,7 @@ static int32_t next_trigger_tile(const tp_engine *E, const Board *B, int32_t g, 
 
 /* Applies the group's applications i0..i1 (in order) that fit; 1 when the conditions stop holding. */
 static int cleanup_apps(tp_engine *E, Board *B, int32_t g, int32_t i0, int32_t i1, int *changed) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     int32_t c0 = T->grp_cond_off[g], c1 = T->grp_cond_off[g + 1];
     for (int32_t i = i0; i < i1; i++) {
         int32_t a = T->grp_app[i];
@@ -421,7 +438,7 @@ static int cleanup_apps(tp_engine *E, Board *B, int32_t g, int32_t i0, int32_t i
 /* An indexed group visits only the tiles holding a trigger code, in tile order (the order of its applications),
    looking again after each tile: the applications it passes over are exactly those that would not fit. */
 static int run_cleanups(tp_engine *E, Board *B, int32_t p) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     int32_t g0 = T->grp_off[p], g1 = T->grp_off[p + 1];
     if (g0 == g1) return 0;
     for (int round = 0; round < MAX_CLEANUP_ROUNDS; round++) {
@@ -453,7 +470,7 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged);
 /* True when the position equals the one at undo height `mark`: every tile written since then holds
    the code it held at that height (its old code at its first write after the mark). */
 static int same_as_at(tp_engine *E, const Board *B, int32_t mark) {
-    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)E->t.n);
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)TABLES(E)->n);
     for (int32_t j = mark; j < E->undo_top; j++) {
         int32_t u = E->undo_tile[j];
         if (E->tstamp[u] == g) continue;
@@ -496,7 +513,7 @@ enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
    FAST_NO: the general step runs them); the royal test is the node's own when the memo says it cannot differ, else
    run on the board with the turn written.  No change at all is the start position again: not taken. */
 static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     Board *B = W->b;
     int32_t p = W->player, w0 = T->wr_off[a], nw = new_values(E, B, a), nc = 0;
     for (int32_t k = 0; k < nw; k++) {
@@ -579,7 +596,7 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
 /* chains.revisits: 1 when application a would continue a slide (the run of applications of its repeated
    move the walk's chain ends with) onto a tile the slide has passed (stood or landed on), its start included. */
 static int revisits(const tp_engine *E, const Walk *W, int32_t a) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     int32_t m = T->app_slide[a], to = T->app_to[a];
     if (m < 0 || to < 0) return 0;
     if (T->app_tile[a] == to) return 1;
@@ -612,7 +629,7 @@ static int still_step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t fla
    stops, < 0 an error.  An attack walk visits a move without forced links before its links (the
    answer, whether some complete chain changes a target, does not depend on the order). */
 static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     Board *B = W->b;
     if (revisits(E, W, a)) return 0;
     if (E->leaf[a] && W->mode == WALK_TURNS && E->seq_top == W->seq_base && !E->chains_mode && !E->tracking) {
@@ -688,7 +705,7 @@ out:
 
 /* Chains.attacked: 1 when a player other than p has a complete chain changing one of the targets. */
 static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     size_t nd = (size_t)T->nd;
     int track = E->tracking == TRACK_ATTACK;
     for (int32_t i = 0; i < nt; i++) {
@@ -737,7 +754,7 @@ static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, 
 /* Chains.royal_safe, the probe part: no safe tile of a move of the chain attacked before the turn,
    with the mover's royal piece standing in on it. */
 static int safe_ok(tp_engine *E, const Walk *W) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     Board *S = &E->scratch;
     for (int32_t i = W->seq_base; i < E->seq_top; i++) {
         int32_t a = E->seq[i], s0 = T->safe_off[a], s1 = T->safe_off[a + 1];
@@ -759,7 +776,7 @@ static int safe_ok(tp_engine *E, const Walk *W) {
 /* The chain's changes since the walk's start, sorted by tile, into E->tmp as (tile, new, old). */
 static int32_t collect_changes(tp_engine *E, const Walk *W) {
     const Board *B = W->b;
-    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)E->t.n);
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)TABLES(E)->n);
     int32_t nc = 0;
     for (int32_t j = W->undo_base; j < E->undo_top; j++) {
         int32_t u = E->undo_tile[j];
@@ -813,8 +830,8 @@ static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, in
 /* The node's clean-ups run on its own position with tracking, then undone (cm_ok = 0 when that fails). */
 static int memo_cleanups(tp_engine *E, Board *B, int32_t p) {
     int32_t mark = E->undo_top;
-    next_gen(&E->cm_gen, E->cm_tread, (size_t)E->t.n);
-    if (E->cm_gen == 1) memset(E->cm_cread, 0, (size_t)E->t.nd * sizeof *E->cm_cread);
+    next_gen(&E->cm_gen, E->cm_tread, (size_t)TABLES(E)->n);
+    if (E->cm_gen == 1) memset(E->cm_cread, 0, (size_t)TABLES(E)->nd * sizeof *E->cm_cread);
     E->cm_len = 0;
     E->tracking = TRACK_CLEANUPS;
     int r = run_cleanups(E, B, p);
@@ -822,7 +839,7 @@ static int memo_cleanups(tp_engine *E, Board *B, int32_t p) {
     restore(E, B, mark);
     E->cm_ok = r == 0;
     /* the net writes: each tile's last code, where it differs from the node's, sorted by tile */
-    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)E->t.n);
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)TABLES(E)->n);
     E->cn_len = 0;
     for (int32_t i = E->cm_len - 1; E->cm_ok && i >= 0; i--) {
         int32_t u = E->cm_tile[i], v = E->cm_code[i];
@@ -843,7 +860,7 @@ static int memo_cleanups(tp_engine *E, Board *B, int32_t p) {
 static int memo_applies(tp_engine *E, const Walk *W) {
     const Board *B = W->b;
     if (!E->cm_ok) return 0;
-    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)E->t.n);
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)TABLES(E)->n);
     for (int32_t j = W->undo_base; j < E->undo_top; j++) {
         int32_t u = E->undo_tile[j], old = E->undo_old[j];
         if (E->tstamp[u] == g) continue;
@@ -857,8 +874,8 @@ static int memo_applies(tp_engine *E, const Walk *W) {
 
 /* The node's royal test, tracked (at_ok = 1 once at_base holds its answer). */
 static int memo_attack(tp_engine *E, Board *B, int32_t p) {
-    next_gen(&E->at_gen, E->at_tread, (size_t)E->t.n);
-    if (E->at_gen == 1) memset(E->at_gstamp, 0, (size_t)E->t.n * sizeof *E->at_gstamp);
+    next_gen(&E->at_gen, E->at_tread, (size_t)TABLES(E)->n);
+    if (E->at_gen == 1) memset(E->at_gstamp, 0, (size_t)TABLES(E)->n * sizeof *E->at_gstamp);
     E->tracking = TRACK_ATTACK;
     int r = attacked(E, B, E->node_royal, E->n_node_royal, p);
     E->tracking = TRACK_NONE;
@@ -871,7 +888,7 @@ static int memo_attack(tp_engine *E, Board *B, int32_t p) {
 /* True when one of the chain's changes (E->tmp) may change the node's royal test: a tile it read, or a scanned
    entry tile now holding a code that enters there. */
 static int attack_relevant(const tp_engine *E, int32_t nc) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     for (int32_t c = 0; c < nc; c++) {
         int32_t u = E->tmp[3 * c], v = E->tmp[3 * c + 1];
         if (E->at_tread[u] == E->at_gen) return 1;
@@ -883,7 +900,7 @@ static int attack_relevant(const tp_engine *E, int32_t nc) {
 
 /* Chains.finish: the turn's clean-ups, its key, the royal rule. */
 static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     Board *B = W->b;
     int32_t p = W->player, mark = E->undo_top;
     int r = 0;
@@ -961,10 +978,15 @@ out:
     return r;
 }
 
+#ifdef TP_GEN_ENTRIES
+/* The entry moves of entry row (player * n + tile) * nd + code that fit, each walked by step (generated). */
+static int TP_GEN_ENTRIES(tp_engine *E, Walk *W, int32_t row);
+#endif
+
 /* Chains.turns and the mandatory-class rule for the player to move: keys appended at E->nkeys;
    returns how many are legal. */
 static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     int32_t k0 = E->nkeys;
     next_gen(&E->gen, E->ht_gen, (size_t)E->ht_size);
     E->node_keys = 0;
@@ -985,12 +1007,22 @@ static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
     r = push_level(E, B);
     if (r < 0) return r;
     const int32_t *row = T->ent_off + (size_t)p * (size_t)T->n * (size_t)T->nd;
+#ifdef TP_GEN_ENTRIES
+    (void)row;
+#endif
     size_t words = (size_t)E->words;
     for (size_t w = 0; w < words; w++) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
         for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * words + w];
         for (; m; m &= m - 1) {
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+#ifdef TP_GEN_ENTRIES
+            r = TP_GEN_ENTRIES(E, &W, ((int32_t)p * T->n + t) * T->nd + B->codes[t]);
+            if (r < 0) {
+                E->path_top--;
+                return r;
+            }
+#else
             const int32_t *e = row + (size_t)t * (size_t)T->nd + (size_t)B->codes[t];
             for (int32_t i = e[0]; i < e[1]; i++) {
                 int32_t a = T->ent_app[i];
@@ -1002,6 +1034,7 @@ static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
                     return r;
                 }
             }
+#endif
         }
     }
     E->path_top--;
@@ -1020,7 +1053,7 @@ static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
 /* ---- end rules and perft (EndRules.outcome(part="moves"), perft._counter) ---------------------- */
 
 static int in_check(tp_engine *E, Board *B, int32_t p) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     if (!T->has_royal) return 0;
     const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
     int32_t nm = 0;
@@ -1030,7 +1063,7 @@ static int in_check(tp_engine *E, Board *B, int32_t p) {
 }
 
 static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
     int32_t k = T->end_k[e];
     if (T->end_exact[e]) {
@@ -1052,7 +1085,7 @@ static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m) {
 /* A line of end rule e, all its tiles in the mask, through a tile the last turn changed (chg: (tile, code) pairs);
    a complete line that the position before the turn did not have holds one of them. */
 static int has_line_at(const tp_engine *E, const Board *B, int32_t e, int32_t m, const int32_t *chg, int32_t nchg) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
     int32_t k = T->end_k[e];
     for (int32_t c = 0; c < nchg; c++) {
@@ -1072,7 +1105,7 @@ static int has_line_at(const tp_engine *E, const Board *B, int32_t e, int32_t m,
 /* ends.connects: one group of tiles holding codes of mask row m, joined through the neighbour lists, touches every
    region of connect rule e for player q (bits of conn_bits; a group that does touches the first). */
 static int connects(tp_engine *E, const Board *B, int32_t e, int32_t q, int32_t m) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
     const int32_t *bits = T->conn_bits + ((size_t)e * (size_t)T->np + (size_t)q) * (size_t)T->n;
     int32_t full = T->conn_full[e];
@@ -1101,7 +1134,7 @@ static int connects(tp_engine *E, const Board *B, int32_t e, int32_t q, int32_t 
 /* 1 when a strict end rule (no-turns aside) ends the position, 0 if not, < 0 an error.  With `chg` (the last
    turn's changes, from a position no end rule ended), line rules read only the lines through the changed tiles. */
 static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *chg, int32_t nchg) {
-    const tp_tables *T = &E->t;
+    const tp_tables *T = TABLES(E);
     int incheck = -1;
     for (int32_t e = 0; e < T->nends; e++) {
         if (T->end_check[e] >= 0) {
@@ -1161,7 +1194,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
 /* pass = "when-stuck" (RuleGame._all_turns): the player to move has no turn; if another player has one, the pass
    is the only turn (leaves below it), else there is none. */
 static int64_t pass_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int32_t k0, int32_t c0) {
-    int32_t np = E->t.np;
+    int32_t np = TABLES(E)->np;
     for (int32_t i = 1; i < np; i++) {
         int32_t got = node_turns(E, B, (p + i) % np);
         E->nkeys = k0;
@@ -1172,8 +1205,17 @@ static int64_t pass_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     return 0;
 }
 
+#ifdef TP_GEN_PERFT
+/* perft for a rule set whose quiet moves (whole turns, told apart by their ends) are counted without keys. */
+static int64_t TP_GEN_PERFT(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
+                            int32_t nlast);
+#endif
+
 static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
                      int32_t nlast) {
+#ifdef TP_GEN_PERFT
+    return TP_GEN_PERFT(E, B, p, ply, depth, last, nlast);
+#endif
     int r = ended(E, B, p, ply, last, nlast);
     if (r) return r < 0 ? r : 0;
     int32_t k0 = E->nkeys, c0 = E->nchg;
@@ -1188,7 +1230,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
         }
     }
     if (total >= 0 && depth > 1) {
-        int32_t k1 = E->nkeys, q = (p + 1) % E->t.np;
+        int32_t k1 = E->nkeys, q = (p + 1) % TABLES(E)->np;
         total = 0;
         for (int32_t k = k0; k < k1; k++) {
             if (!E->keys[k].legal) continue;
@@ -1204,7 +1246,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
             total += sub;
         }
     }
-    if (stuck && E->t.passing) total = pass_turn(E, B, p, ply, depth, k0, c0);
+    if (stuck && TABLES(E)->passing) total = pass_turn(E, B, p, ply, depth, k0, c0);
     E->nkeys = k0;
     E->nchg = c0;
     return total;
@@ -1510,10 +1552,10 @@ void tp_free(tp_engine *e) {
 
 /* Loads a position (dense codes) and empties every stack; TP_ERR_CODE for a code out of range. */
 static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t chains) {
-    if (player < 0 || player >= E->t.np) return TP_ERR_ARG;
-    for (int32_t u = 0; u < E->t.n; u++)
-        if (codes[u] < 0 || codes[u] >= E->t.nd) return TP_ERR_CODE;
-    memcpy(E->main.codes, codes, (size_t)E->t.n * sizeof *codes);
+    if (player < 0 || player >= TABLES(E)->np) return TP_ERR_ARG;
+    for (int32_t u = 0; u < TABLES(E)->n; u++)
+        if (codes[u] < 0 || codes[u] >= TABLES(E)->nd) return TP_ERR_CODE;
+    memcpy(E->main.codes, codes, (size_t)TABLES(E)->n * sizeof *codes);
     recount(E, &E->main);
     E->undo_top = E->path_top = E->seq_top = 0;
     E->nkeys = E->nchg = 0;
@@ -1557,7 +1599,7 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
     if (r) return r < 0 ? r : 0;
     r = node_turns(e, &e->main, player);
     if (r < 0) return r;
-    if (r == 0 && e->t.passing) return TP_ERR_ARG; /* the pass is a turn without a key: counted in Python */
+    if (r == 0 && TABLES(e)->passing) return TP_ERR_ARG; /* the pass is a turn without a key: counted in Python */
     int32_t nk = e->nkeys;
     if (nk > cap) return TP_ERR_CAP;
     for (int32_t k = 0; k < nk; k++) {
@@ -1569,7 +1611,7 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
         }
         const Key *K = &e->keys[k];
         int64_t sub = apply_key(e, &e->main, K);
-        if (sub == 0) sub = perft(e, &e->main, (player + 1) % e->t.np, ply + 1, depth - 1, e->chg + 2 * (size_t)K->off,
+        if (sub == 0) sub = perft(e, &e->main, (player + 1) % TABLES(e)->np, ply + 1, depth - 1, e->chg + 2 * (size_t)K->off,
                                   K->len);
         restore(e, &e->main, 0);
         if (sub < 0) return (int32_t)sub;
@@ -1594,7 +1636,7 @@ int32_t tp_keys(tp_engine *e, int32_t *out, int32_t cap) {
         *out++ = K->len;
         for (int32_t c = 0; c < K->len; c++) {
             *out++ = e->chg[2 * (K->off + c)];
-            *out++ = e->t.raw_code[e->chg[2 * (K->off + c) + 1]];
+            *out++ = TABLES(e)->raw_code[e->chg[2 * (K->off + c) + 1]];
         }
     }
     return (int32_t)need;
@@ -1646,15 +1688,15 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
                 e->nkeys = k0;
                 e->nchg = c0;
                 int other = 0; /* pass = "when-stuck": a stuck player passes while another player has a turn */
-                for (int32_t o = 1; e->t.passing && !other && o < e->t.np; o++) {
-                    int32_t got = node_turns(e, B, (p + o) % e->t.np);
+                for (int32_t o = 1; TABLES(e)->passing && !other && o < TABLES(e)->np; o++) {
+                    int32_t got = node_turns(e, B, (p + o) % TABLES(e)->np);
                     e->nkeys = k0;
                     e->nchg = c0;
                     if (got < 0) return got;
                     other = got > 0;
                 }
                 if (other) {
-                    p = (p + 1) % e->t.np;
+                    p = (p + 1) % TABLES(e)->np;
                     q++;
                     played++;
                     last = NULL;
@@ -1676,16 +1718,16 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
             }
             e->nkeys = k0;
             e->nchg = c0;
-            p = (p + 1) % e->t.np;
+            p = (p + 1) % TABLES(e)->np;
             q++;
             played++;
         }
         stats[0] += played;
         stats[why]++;
         if (count == 1 && final) {
-            memcpy(final, B->codes, (size_t)e->t.n * sizeof *final);
-            final[e->t.n] = p;
-            final[e->t.n + 1] = q;
+            memcpy(final, B->codes, (size_t)TABLES(e)->n * sizeof *final);
+            final[TABLES(e)->n] = p;
+            final[TABLES(e)->n + 1] = q;
         }
         restore(e, B, 0);
         e->undo_top = 0;

@@ -1,0 +1,410 @@
+"""C generated for one rule set on one board: the native engine (``engine.c``) compiled with that board's tables as
+constants and its hot inner functions unrolled, cached as its own module.
+
+The generated source is ``engine.c`` itself with a prelude after its ``#include "engine.h"``:
+
+- every table of ``tp_tables`` as a ``static const`` array and the struct as a ``static const`` the compiler folds
+  (``TABLES(E)``): sizes are constants (a row of ``nd`` codes is a constant stride), every pointer a fixed address;
+- ``TP_GEN_PATTERN``: each application's pattern checks as one expression over constant mask rows, the most
+  selective first (as ``tp_new`` packs them for the interpreter);
+- ``TP_GEN_WRITES``: each application's new values, a constant or the code read where the map is constant or the
+  identity;
+- ``TP_GEN_ENTRIES`` (after the engine): a node's entry moves per (player, tile, code), the checks on the entry
+  tile itself decided here, at generation, since its code is the row's.
+
+Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
+by construction on what they share and are tested against each other and the Python chain walk on what they do not
+(``tests/test_native_specialised.py``).  The module is named after a hash of the tables, ``engine.c``,
+``engine.h``, this generator and the compiler flags: a changed rule set, board or engine is a new module, compiled
+once (seconds) into the same cache folder as the interpreter (:mod:`tapology.rules.native.build`), loaded after.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from tapology.rules.native import build
+from tapology.rules.native.tables import BYTES, Tables
+
+HERE = Path(__file__).resolve().parent
+VERSION = "1"  # bump when the generated code changes in a way the hash of this file would not show
+MAX_APPS = 40_000  # more applications than this: the generated switch is left to the interpreter (compile time)
+MAX_ENTRIES = 60_000
+FLAGS = ["-O1", "-std=c99"]  # -O2 takes ten times as long on the generated switches (75 s for checkers), runs no faster
+
+
+def declines(tabs: Tables) -> str:
+    """Why this board's tables are not specialised ("" when they are): past the size limits, or a rule set whose
+    perft needs turn keys (:func:`_quiet_moves` names the feature), where the generated C measured no faster than
+    the interpreter (chess perft 5) for a compile of a minute (chess, 10,104 applications).  Cost: one pass over the
+    entry rows."""
+    f = tabs.fields
+    if int(f["napps"]) > MAX_APPS:
+        return f"more than {MAX_APPS:,} applications ({int(f['napps']):,}) for the generated C"
+    if int(f["nent"]) > MAX_ENTRIES:
+        return f"more than {MAX_ENTRIES:,} entry moves ({int(f['nent']):,}) for the generated C"
+    found = _Shape(tabs).quiet
+    return f"the generated C counts quiet moves without keys, and {found}" if isinstance(found, str) else ""
+
+
+class _Shape:
+    """What the generator reads of the tables: the arrays, the sizes, each application's checks and the quiet moves
+    (:func:`_quiet_moves`)."""
+
+    def __init__(self, tabs: Tables) -> None:
+        f = tabs.fields
+        self.arrays = {k: np.asarray(v) for k, v in f.items() if isinstance(v, np.ndarray)}
+        self.sizes = {k: int(v) for k, v in f.items() if not isinstance(v, np.ndarray)}
+        nd = self.sizes["nd"]
+        self.masks = self.arrays["masks"].reshape(-1, nd) if self.sizes["nmasks"] else np.zeros((0, nd), np.uint8)
+        self.pop = self.masks.sum(axis=1).tolist() if len(self.masks) else []
+        self.full = [bool(row.all()) for row in self.masks]
+        self.chk_off, self.chk_tile, self.chk_mask, self.app_tile = (
+            self.arrays[k].tolist() for k in ("chk_off", "chk_tile", "chk_mask", "app_tile"))
+        self.quiet = _quiet_moves(self.sizes, self.arrays, self.masks, self.checks)
+
+    def checks(self, a: int) -> list[tuple[int, int]]:
+        """(tile, mask row) of a's checks in the order the interpreter reads them (selective first, own tile last);
+        masks accepting every code left out."""
+        nd, tile = self.sizes["nd"], self.app_tile[a]
+        got = [(self.chk_tile[k], self.chk_mask[k]) for k in range(self.chk_off[a], self.chk_off[a + 1])
+               if not self.full[self.chk_mask[k]]]
+        got.sort(key=lambda c: ((c[0] == tile) * (nd + 1) + self.pop[c[1]]))
+        return got
+
+
+def digest(tabs: Tables) -> str:
+    """A hash of everything the generated module depends on."""
+    h = hashlib.sha256(VERSION.encode())
+    for part in ((HERE / "engine.h").read_bytes(), (HERE / "engine.c").read_bytes(), Path(__file__).read_bytes(),
+                 " ".join(FLAGS + build._extra_flags()).encode()):
+        h.update(part)
+        h.update(b"\0")
+    for name in sorted(tabs.fields):
+        value = tabs.fields[name]
+        h.update(name.encode() + b"=")
+        h.update(np.ascontiguousarray(value).tobytes() if isinstance(value, np.ndarray) else str(int(value)).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+def module_name(tabs: Tables) -> str:
+    """The specialised module's name."""
+    return f"_tapology_spec_{digest(tabs)}"
+
+
+def _array(name: str, value: np.ndarray) -> str:
+    ctype = "uint8_t" if name in BYTES else "int32_t"
+    items = value.tolist() if value.size else [0]
+    body = ",".join(map(str, items))
+    return f"static const {ctype} k_{name}[{len(items)}] = {{{body}}};\n"
+
+
+def generate(tabs: Tables) -> str:
+    """The C source of the specialised engine of these tables.  Cost: linear in the tables."""
+    shape = _Shape(tabs)
+    arrays, sizes, masks, checks = shape.arrays, shape.sizes, shape.masks, shape.checks
+    n, nd, np_, napps = sizes["n"], sizes["nd"], sizes["np"], sizes["napps"]
+    maps = arrays["maps"].reshape(-1, nd) if sizes["nmaps"] else np.zeros((0, nd), np.int32)
+    wr_off, wr_src, wr_map = (arrays[k].tolist() for k in ("wr_off", "wr_src", "wr_map"))
+    app_tile = shape.app_tile
+    extra = [int(arrays["app_ray_off"][a + 1] > arrays["app_ray_off"][a]) or int(arrays["app_gc"][a] >= 0)
+             for a in range(napps)]
+
+    def test(cs: list[tuple[int, int]]) -> str:
+        return " && ".join(f"k_masks[{m * nd}+codes[{u}]]" for u, m in cs) or "1"
+
+    out = ["/* generated by tapology/rules/native/specialise.py: one rule set on one board */\n",
+           "#define TABLES(E) (&tp_k)\n#define TP_GEN_PATTERN gen_pattern\n#define TP_GEN_WRITES gen_writes\n",
+           "#define TP_GEN_ENTRIES gen_entries\n"]
+    for name, arr in arrays.items():
+        out.append(_array(name, arr))
+    fields = [f".{k} = {v}" for k, v in sizes.items()] + [f".{k} = k_{k}" for k in arrays]
+    out.append("static const tp_tables tp_k = {" + ", ".join(fields) + "};\n")
+
+    out.append("static inline int gen_pattern(const int32_t *codes, int32_t a) {\n    switch (a) {\n")
+    for a in range(napps):
+        cs = checks(a)
+        if cs:
+            out.append(f"    case {a}: return {test(cs)};\n")
+    out.append("    default: return 1;\n    }\n}\n")
+
+    def value(k: int) -> str:
+        """The C expression of write k's new value."""
+        row = maps[wr_map[k]]
+        if (row == row[0]).all():
+            return str(int(row[0]))
+        if (row == np.arange(nd)).all():
+            return f"codes[{wr_src[k]}]"
+        return f"k_maps[{wr_map[k] * nd}+codes[{wr_src[k]}]]"
+
+    out.append("static inline int32_t gen_writes(int32_t *nv, const int32_t *codes, int32_t a) {\n    switch (a) {\n")
+    for a in range(napps):
+        parts = [f"nv[{i}]={value(k)};" for i, k in enumerate(range(wr_off[a], wr_off[a + 1]))]
+        out.append(f"    case {a}: {''.join(parts)} return {wr_off[a + 1] - wr_off[a]};\n")
+    out.append("    default: return 0;\n    }\n}\n")
+
+    engine = (HERE / "engine.c").read_text()
+    marker = '#include "engine.h"\n'
+    head, sep, tail = engine.partition(marker)
+    if not sep:
+        raise AssertionError("engine.c lost its include of engine.h")
+    src = [head, sep, "".join(out), tail]
+
+    ent_off, ent_app = arrays["ent_off"].tolist(), arrays["ent_app"].tolist()
+    found = None if isinstance(shape.quiet, str) else shape.quiet
+    quiet = None if found is None else found[0]
+    if found is not None:
+        src.insert(2, "#define TP_GEN_PERFT gen_perft\n")
+    body = ["\nstatic int gen_entries(tp_engine *E, Walk *W, int32_t row) {\n",
+            "    const int32_t *codes = W->b->codes;\n    int r;\n    (void)codes;\n    (void)r;\n    switch (row) {\n"]
+    for p in range(np_):
+        for t in range(n):
+            for c in range(nd):
+                r = (p * n + t) * nd + c
+                apps = ent_app[ent_off[r]:ent_off[r + 1]]
+                if not apps:
+                    continue
+                lines = []
+                for a in apps:
+                    cs = checks(a)
+                    if any(u == t and not masks[m][c] for u, m in cs):
+                        continue  # its own tile's check fails on this row's code: never fits here
+                    cond = test([(u, m) for u, m in cs if u != t])
+                    if extra[a]:
+                        cond = f"fits(E, codes, {a})"
+                    if quiet is not None and a in quiet.get(r, ()):
+                        cond = f"!E->quiet_apart && {cond}"
+                    lines.append(f"        if ({cond}) {{ W->start = {app_tile[a]}; r = step(E, W, {a}, {app_tile[a]}, 0);"
+                                 " if (r < 0) return r; }\n")
+                if lines:
+                    body.append(f"    case {r}:\n{''.join(lines)}        break;\n")
+    body.append("    default: break;\n    }\n    return 0;\n}\n")
+    src.append("".join(body))
+    if found is not None:
+        ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
+                                                 "end_line_off", "line_tiles", "end_exact")}
+        src.append(_gen_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), ends))
+    return "".join(src)
+
+
+def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
+                 checks: Callable[[int], list[tuple[int, int]]]) -> tuple[dict[int, list[int]], bool] | str:
+    """The quiet moves of each entry row and whether other entry moves exist, where the rule set proves perft may
+    count them without keys (else what stops it).
+
+    A quiet move is an entry move that is a whole turn (no links, safe cells, captures; each tile written once) and
+    not of a mandatory class.  Their turns need no de-duplication when the rule set has no royal rule, no turn
+    clean-ups, no passing, keys by start and end, and the quiet moves of each entry row have different ends or cannot
+    both fit (each is then its own turn: (start, end) differ); the other entry moves must all be of a mandatory
+    class (their turns, found by the walk, then leave out every quiet one whenever there is one)."""
+    for name, why in (("has_royal", "this rule set has a royal rule (its turns need keys)"),
+                      ("ngroups", "this rule set has turn clean-ups (its turns need keys)"),
+                      ("passing", "this rule set passes when stuck (counted over turns with keys)"),
+                      ("keyed_by_changes", "this rule set places several pieces a turn (turns keyed by changes)")):
+        if int(f[name]):
+            return why
+    n, nd, np_ = int(f["n"]), int(f["nd"]), int(f["np"])
+    lo, so, ro, gc = (arrays[k].tolist() for k in ("lnk_off", "safe_off", "app_ray_off", "app_gc"))
+    wo, wt, flag = arrays["wr_off"].tolist(), arrays["wr_tile"].tolist(), arrays["app_flag"].tolist()
+    slide, to, tile = arrays["app_slide"].tolist(), arrays["app_to"].tolist(), arrays["app_tile"].tolist()
+    ent_off, ent_app = arrays["ent_off"].tolist(), arrays["ent_app"].tolist()
+    mandatory = bool(int(f["has_mandatory"]))
+    out: dict[int, list[int]] = {}
+    others = False
+    for r in range(np_ * n * nd):
+        c = r % nd
+        ends: dict[int, list[int]] = {}
+        row: list[int] = []
+        for a in ent_app[ent_off[r]:ent_off[r + 1]]:
+            if any(u == tile[a] and not masks[m][c] for u, m in checks(a)):
+                continue  # never fits on this row
+            if slide[a] >= 0 and to[a] == tile[a]:
+                continue  # a slide onto its own start: never a turn
+            whole = (lo[a + 1] == lo[a] and so[a + 1] == so[a] and ro[a + 1] == ro[a] and gc[a] < 0
+                     and len(set(wt[wo[a]:wo[a + 1]])) == wo[a + 1] - wo[a])
+            if whole and not (mandatory and flag[a]):
+                end = to[a] if to[a] >= 0 else tile[a]
+                for b in ends.get(end, ()):
+                    if not _exclusive(checks(a), checks(b), masks):
+                        return f"two quiet moves from tile {tile[a]} end on tile {end} and may both fit (one turn?)"
+                ends.setdefault(end, []).append(a)
+                row.append(a)
+            elif not (mandatory and flag[a]):
+                return f"entry move {a} from tile {tile[a]} is neither a whole turn nor of a mandatory class"
+            else:
+                others = True
+        out[r] = row
+    return out, others
+
+
+def _exclusive(ca: list[tuple[int, int]], cb: list[tuple[int, int]], masks: np.ndarray) -> bool:
+    """True when two moves' checks cannot both pass: some tile is checked by both with no code in common."""
+    at: dict[int, np.ndarray] = {}
+    for u, m in ca:
+        at[u] = at[u] & masks[m] if u in at else masks[m].copy()
+    return any(u in at and not (at[u] & masks[m]).any() for u, m in cb)
+
+
+def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
+    """gen_ended(codes, ply, chg, nchg): engine.c's ``ended`` after a turn whose changes are chg, for strict end rules
+    of plies and of lines (each line through a changed tile read with its tiles as constants); another end rule:
+    ``ended`` itself."""
+    nd, np_ = sizes["nd"], sizes["np"]
+    body: list[str] = []
+    for e in range(sizes["nends"]):
+        kind, check = ends["end_kind"][e], ends["end_check"][e]
+        if check >= 0 or kind not in (1, 2) or (kind == 2 and ends["end_exact"][e]):
+            return ("#define gen_ended(codes, ply, chg, nchg) ended(E, B, p, ply, chg, nchg)\n")
+        if kind == 1:
+            body.append(f"    if (ply >= {ends['end_value'][e]}) return 1;\n")
+            continue
+        k, off, tiles = ends["end_k"][e], ends["end_line_off"], ends["line_tiles"]
+        through: dict[int, list[list[int]]] = {}
+        for line_start in range(off[e], off[e + 1], k):
+            line = tiles[line_start:line_start + k]
+            for u in line:
+                through.setdefault(u, []).append(line)
+        for q in range(np_):
+            m = ends["end_pmask"][e * np_ + q]
+            if m < 0:
+                continue
+            cases = []
+            for u, lines in sorted(through.items()):
+                tests = " || ".join("(" + (" && ".join(f"k_masks[{m * nd}+codes[{v}]]" for v in line if v != u) or "1")
+                                    + ")" for line in lines)
+                cases.append(f"        case {u}: if (k_masks[{m * nd}+codes[{u}]] && ({tests})) return 1; break;\n")
+            body.append("    for (int32_t c = 0; c < nchg; c++) {\n        switch (chg[2 * c]) {\n" + "".join(cases)
+                        + "        default: break;\n        }\n    }\n")
+    return ("static inline int gen_ended(const int32_t *codes, int32_t ply, const int32_t *chg, int32_t nchg) {\n"
+            "    (void)codes; (void)ply; (void)chg; (void)nchg;\n" + "".join(body) + "    return 0;\n}\n")
+
+
+def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
+               checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
+               value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]]) -> str:
+    """gen_perft: engine.c's perft with the quiet moves counted (or made) straight from their new values."""
+    n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
+    quiet, others = found
+    maxw = max([wr_off[a + 1] - wr_off[a] for row in quiet.values() for a in row] or [1])
+    out = [_gen_ended(sizes, ends), """
+/* set_tile without the position's hash and the undo stack: a quiet move is taken back by quiet_turn itself, and
+   no walk is under way (the walks' hashes are relative to their own start) */
+static inline void quiet_set(Board *B, int32_t u, int32_t v) {
+    int32_t o = B->codes[u];
+    uint64_t bit = 1ULL << (u & 63);
+    B->count[o]--;
+    B->count[v]++;
+    B->bits[(size_t)o * """ + str((n + 63) // 64) + """ + (size_t)(u >> 6)] &= ~bit;
+    B->bits[(size_t)v * """ + str((n + 63) // 64) + """ + (size_t)(u >> 6)] |= bit;
+    B->codes[u] = v;
+}
+
+static inline int quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *ch,
+                             int32_t nc, int64_t *total) {
+    if (depth == 1 && !E->make_leaves) {
+        (*total)++;
+        return 0;
+    }
+    int32_t old[""" + str(maxw) + """];
+    for (int32_t c = 0; c < nc; c++) {
+        old[c] = B->codes[ch[2 * c]];
+        quiet_set(B, ch[2 * c], ch[2 * c + 1]);
+    }
+    int64_t sub = depth == 1 ? 1 : perft(E, B, (p + 1) % """ + str(np_) + """, ply + 1, depth - 1, ch, nc);
+    for (int32_t c = nc - 1; c >= 0; c--) quiet_set(B, ch[2 * c], old[c]);
+    if (sub < 0) return (int)sub;
+    *total += sub;
+    return 0;
+}
+
+static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t *total) {
+    const int32_t *codes = B->codes;
+    int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
+    for (size_t w = 0; w < """ + str((n + 63) // 64) + """; w++) {
+        uint64_t m = 0;
+        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """
+           + str((n + 63) // 64) + """ + w];
+        for (; m; m &= m - 1) {
+            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
+"""]
+    for r, row in quiet.items():
+        if not row:
+            continue
+        t = (r // nd) % n
+        lines = []
+        for a in row:
+            cond = test([(u, m) for u, m in checks(a) if u != t])
+            writes = "".join(f" v = {value(k)}; if (v != codes[{wr_tile[k]}]) {{ ch[2 * nc] = {wr_tile[k]}; "
+                             f"ch[2 * nc + 1] = v; nc++; }}" for k in range(wr_off[a], wr_off[a + 1]))
+            lines.append(f"                if ({cond}) {{ nc = 0;{writes} if (nc && (r = quiet_turn(E, B, p, ply, depth,"
+                         " ch, nc, total)) < 0) return r; }\n")
+        out.append(f"            case {r}:\n{''.join(lines)}                break;\n")
+    out.append("""            default: break;
+            }
+        }
+    }
+    (void)v;
+    return 0;
+}
+
+static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
+                         int32_t nlast) {
+    int r = last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
+    if (r) return r < 0 ? r : 0;
+    int64_t total = 0;
+""")
+    if others:
+        out.append("""    int32_t k0 = E->nkeys, c0 = E->nchg;
+    E->quiet_apart = 1;
+    int64_t legal = node_turns(E, B, p); /* every turn the walk finds is of a mandatory class */
+    E->quiet_apart = 0;
+    if (legal != 0) {
+        if (legal > 0 && (depth > 1 || E->make_leaves)) {
+            int32_t k1 = E->nkeys;
+            legal = 0;
+            for (int32_t k = k0; k < k1; k++) {
+                if (!E->keys[k].legal) continue;
+                int32_t mark = E->undo_top;
+                const Key *K = &E->keys[k];
+                int64_t sub = apply_key(E, B, K);
+                if (sub == 0) sub = depth == 1 ? 1 : perft(E, B, (p + 1) % """ + str(np_) + """, ply + 1, depth - 1,
+                                                           E->chg + 2 * (size_t)K->off, K->len);
+                restore(E, B, mark);
+                if (sub < 0) {
+                    legal = sub;
+                    break;
+                }
+                legal += sub;
+            }
+        }
+        E->nkeys = k0;
+        E->nchg = c0;
+        return legal;
+    }
+    E->nkeys = k0;
+    E->nchg = c0;
+""")
+    out.append("""    r = gen_quiet(E, B, p, ply, depth, &total);
+    return r < 0 ? r : total;
+}
+""")
+    return "".join(out)
+
+
+def cached(tabs: Tables) -> bool:
+    """True when the specialised module of these tables is compiled already.  Cost: a hash of the tables."""
+    return build.built_path(module_name(tabs)).exists()
+
+
+def load(tabs: Tables) -> ModuleType:
+    """The specialised module of these tables, compiled into the cache on first use (raises as
+    :func:`tapology.rules.native.build.load` does).  Cost: an import when cached, else a C compile (seconds)."""
+    name = module_name(tabs)
+    return build.load_built(name, None if build.built_path(name).exists() else generate(tabs), FLAGS)

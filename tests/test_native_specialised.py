@@ -1,0 +1,131 @@
+"""C generated per rule set and board (tapology/rules/native/specialise.py) against the interpreter (engine.c) and
+the Python chain walk (the reference): the same turn sets on positions along random playouts and the same perft
+counts, bulk and made, on every shipped game and surface it takes (-m slow: each board is a C compile of its own;
+the default run compiles tic-tac-toe's); the others decline by name."""
+
+from __future__ import annotations
+
+import weakref
+
+import pytest
+
+from tapology.errors import RuleError
+from tapology.games.registry import open_game
+from tapology.rules import native
+from tapology.rules.native import build, specialise
+from tapology.rules.perft import count_leaves
+from tapology.rules.playouts import playout_end, run_playouts
+from tests.test_native_registry import PARAMS
+
+needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+FAST = {("tictactoe", "plane:3x3"), ("chess", "plane:8x8"), ("reversi", "plane:8x8")}  # the last two: declines
+DECLINED = ("royal rule", "passes when stuck", "turn clean-ups", "several pieces a turn", "neither a whole turn")
+CASES = [pytest.param(*p.values, id=p.id, marks=[] if tuple(p.values) in FAST else [pytest.mark.slow]) for p in PARAMS]
+
+
+def _engines(name: str, board: str):
+    g = open_game(name, board)
+    chains = g.chains(g.board)
+    generic = native.engine(chains, specialise=False)
+    if generic is None:
+        return g, chains, None, None
+    tabs = chains.comp.native_tables
+    if specialise.declines(tabs):
+        return g, chains, generic, None
+    return g, chains, generic, native.Engine(specialise.load(tabs), tabs, "native-specialised")
+
+
+@needs_native
+@pytest.mark.parametrize(("name", "board"), CASES)
+def test_specialised_matches_interpreter_and_chain_walk(name: str, board: str) -> None:
+    try:
+        g, chains, generic, spec = _engines(name, board)
+    except RuleError as exc:  # a board the game's mechanics mean nothing on: the registry test checks the error
+        pytest.skip(str(exc))
+    if generic is None:
+        assert native.why_not(chains)  # declined by name (tests/test_native_registry.py says which names)
+        return
+    if spec is None:
+        why = specialise.declines(chains.comp.native_tables)
+        assert any(d in why for d in DECLINED), why
+        return
+    small = len(g.board.tiles) <= 64 and "chess" not in name
+    start = g.initial()
+    for i in range(3):
+        pos = playout_end(g, start, seed=11, index=i, max_plies=[0, 9, 25][i])
+        codes = g.codes(pos)
+        got = spec.turns(chains, codes, pos.to_move)
+        assert got is not None
+        assert got.keys() == generic.turns(chains, codes, pos.to_move).keys()
+        want = chains.turns(codes, pos.to_move)
+        if chains.mandatory and any(f.flagged for f in want.values()):
+            want = {k: f for k, f in want.items() if f.flagged}
+        assert set(got) == set(want), f"{name} on {board}, playout {i}"
+        assert spec.in_check(codes, pos.to_move) == generic.in_check(codes, pos.to_move)
+        if generic.perft_reason:
+            continue
+        depth = 2 if small else 1
+        python = count_leaves(g, pos, depth, native=False)
+        for bulk in (True, False):
+            args = (codes, pos.to_move, pos.ply, depth + 1)
+            assert spec.perft(*args, bulk=bulk) == generic.perft(*args, bulk=bulk)
+            assert spec.perft(codes, pos.to_move, pos.ply, depth, bulk=bulk) == python
+        assert spec.divide(codes, pos.to_move, pos.ply, depth) == generic.divide(codes, pos.to_move, pos.ply, depth)
+        assert spec.playouts(codes, pos.to_move, pos.ply, 60, 0, 4, 3) == generic.playouts(codes, pos.to_move, pos.ply,
+                                                                                            60, 0, 4, 3)
+
+
+@needs_native
+def test_a_big_perft_runs_specialised_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = open_game("tictactoe")
+    chains = g.chains(g.board)
+    pos = g.initial()
+    monkeypatch.setattr(native, "SPECIALISE_WORK", 10**9)
+    assert count_leaves(g, pos, 4) == 3024
+    assert native.engine_used(chains, perft=True) == ("native", "")  # too small to ask for its own C
+    monkeypatch.setattr(native, "SPECIALISE_WORK", 1000)
+    assert count_leaves(g, pos, 9) == 127872
+    assert native.engine_used(chains, perft=True) == ("native-specialised", "")
+    assert run_playouts(g, pos, count=specialise_count(), seed=1).engine == "native-specialised"
+    monkeypatch.setenv("TAPOLOGY_NATIVE_SPECIALISE", "0")
+    assert count_leaves(g, pos, 9) == 127872
+    assert native.engine_used(chains, perft=True) == ("native", "")
+
+
+def specialise_count() -> int:
+    from tapology.rules import playouts
+
+    return playouts.SPECIALISE_COUNT
+
+
+@needs_native
+def test_without_a_compiler_the_interpreter_runs_and_says_why(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    g = open_game("tictactoe")
+    chains = g.chains(g.board)
+    assert native.engine(chains, specialise=False) is not None  # the interpreter is loaded already
+    monkeypatch.setattr(native, "_SPECIAL", weakref.WeakKeyDictionary())
+    monkeypatch.setenv("TAPOLOGY_CACHE", str(tmp_path))  # no specialised module cached there
+    monkeypatch.setenv("CC", "false")
+    monkeypatch.setenv("TAPOLOGY_NATIVE_SPECIALISE", "1")
+    pos = g.initial()
+    assert count_leaves(g, pos, 5) == 15120
+    kind, why = native.engine_used(chains, perft=True)
+    assert kind == "native" and "specialised C could not be built" in why, why
+    assert not build.built_path(specialise.module_name(chains.comp.native_tables)).exists()
+
+
+def test_declines_are_named() -> None:
+    from tapology.rules.native.tables import Tables
+
+    tabs = Tables(fields={"napps": specialise.MAX_APPS + 1, "nent": 1})
+    assert "applications" in specialise.declines(tabs)
+
+
+@needs_native
+def test_a_declined_board_runs_on_the_interpreter_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = open_game("chess")
+    chains = g.chains(g.board)
+    monkeypatch.setenv("TAPOLOGY_NATIVE_SPECIALISE", "1")
+    assert count_leaves(g, g.initial(), 2) == 400
+    kind, why = native.engine_used(chains, perft=True)
+    assert kind == "native" and "royal rule" in why, why

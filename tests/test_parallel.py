@@ -175,12 +175,21 @@ def test_census_same_boards_in_the_same_order_on_a_pool() -> None:
     from tapology.solver.synthesis import Request, census, enumerate_boards
 
     assert _census_facts(census(range(1, 7))) == _census_facts(census(range(1, 7), ex=executor(2)))
-    req = Request.make(tiles=3, boundary=1)
-    one, two = enumerate_boards(req), enumerate_boards(req, ex=executor(2))
-    assert [f.signature for f in one.boards] == [f.signature for f in two.boards] and one.nodes == two.nodes
     lim = Request.make(tiles=6, closed=True)
     a, b = enumerate_boards(lim, limit=5), enumerate_boards(lim, limit=5, ex=executor(2))
     assert [f.signature for f in a.boards] == [f.signature for f in b.boards] and not a.complete and not b.complete
+
+
+# boards with open sides: 2 tiles (52 boards, 2,095 nodes) by default, 3 tiles (160 boards, 17,819 nodes: seconds
+# for each side) with -m slow
+@pytest.mark.parametrize("tiles", [2, pytest.param(3, marks=pytest.mark.slow)])
+def test_open_boards_same_boards_in_the_same_order_on_a_pool(tiles: int) -> None:
+    from tapology.solver.synthesis import Request, enumerate_boards
+
+    req = Request.make(tiles=tiles, boundary=1)
+    one, two = enumerate_boards(req), enumerate_boards(req, ex=executor(2))
+    assert one.complete and two.complete and len(one.boards) > 1
+    assert [f.signature for f in one.boards] == [f.signature for f in two.boards] and one.nodes == two.nodes
 
 
 def test_census_hex_and_the_known_torus_counts() -> None:

@@ -34,6 +34,22 @@ def pytest_addoption(parser) -> None:
                      help="Rewrite tests/golden/ from what the commands print today (then read the diff).")
 
 
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """One local Ray cluster for the run's Ray tests (started once: seconds), on the test process of their
+    ``xdist_group("ray")``; skips where the ray extra is not installed."""
+    from tapology.parallel import ray_available
+
+    if not ray_available():
+        pytest.skip("the ray extra is not installed")
+    import ray  # the optional extra
+
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False)
+    yield ray
+    ray.shutdown()
+
+
 @pytest.fixture(autouse=True)
 def _ctrl_c_interrupts():
     """Ctrl-C raises KeyboardInterrupt in every test, even when the run was started in the background (a shell

@@ -13,7 +13,7 @@ import pytest
 from tapology.errors import ExecutorError
 from tapology.games.perft import run_perft, split
 from tapology.games.registry import open_game
-from tapology.parallel import SERIAL, Executor, cached, executor, ray_available, run_tasks, shutdown
+from tapology.parallel import SERIAL, Executor, cached, executor, run_tasks, shutdown
 
 
 def square(ctx: int, task: int) -> int:
@@ -50,18 +50,6 @@ def ends_its_process(ctx: None, task: int) -> int:
         os._exit(3)  # as a worker killed by the system would
     time.sleep(0.05)
     return task
-
-
-@pytest.fixture(scope="module")
-def ray_cluster():
-    if not ray_available():
-        pytest.skip("the ray extra is not installed")
-    import ray  # the optional extra
-
-    if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False)
-    yield ray
-    ray.shutdown()
 
 
 def test_executor_options() -> None:

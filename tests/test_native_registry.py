@@ -31,9 +31,10 @@ def _cases() -> list[tuple[str, str]]:
 
 
 CASES = _cases()
-# chess away from the plane: the Python reference builds its attack index per surface (seconds each): -m slow
+# chess and double chess away from the plane: the Python reference builds its attack index per surface (seconds
+# each): -m slow
 # connect6 away from the plane: tens of thousands of two-stone turns a position, listed by both engines: -m slow
-SLOW_AWAY = {"chess", "connect6"}
+SLOW_AWAY = {"chess", "double-chess", "connect6"}
 PLIES = (0, 7, 23)  # the positions compared: the ends of random native playouts of at most this many plies
 # connect6 on the plane: the start and one two-stone position by default (each two-stone position lists 64,000 turns
 # three times over), all three with -m slow

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from functools import cache
+from typing import Annotated, Any
 
 import typer
 
@@ -86,10 +87,17 @@ def _drop_stdout() -> None:
         os.close(null)
 
 
+@cache
+def _command() -> Any:
+    """The app's command tree, built once per process (building it reads every command's signature: tens of
+    milliseconds, more than a small command takes; :func:`main` runs many times in one process in the tests)."""
+    return typer.main.get_command(app)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning bad input into one line on stderr and exit code 2 (SIGTERM is handled as
     Ctrl-C: workers are ended and a partial answer printed)."""
-    command = typer.main.get_command(app)
+    command = _command()
     if sys.stdout is None:  # started with standard output closed: the answer would be lost without a word
         typer.echo("tapology: error: standard output is closed: nowhere to print the answer", err=True)
         return 2

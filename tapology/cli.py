@@ -13,7 +13,8 @@ from __future__ import annotations
 import copy
 import os
 import sys
-from typing import Annotated
+from functools import cache
+from typing import Annotated, Any
 
 import typer
 
@@ -102,11 +103,21 @@ def _only(argv: list[str]) -> typer.Typer:
     return one
 
 
+@cache
+def _command(first: str) -> Any:
+    """The command tree for a command line whose first word is ``first``, built once per process (building reads
+    each command's signature: tens of milliseconds, more than a small command takes; :func:`main` runs many times
+    in one process in the tests)."""
+    command = typer.main.get_command(_only([first] if first else []))
+    plain_values(command)  # text and numbers read without pydantic (a tenth of a second)
+    return command
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning bad input into one line on stderr and exit code 2 (SIGTERM is handled as
     Ctrl-C: workers are ended and a partial answer printed)."""
-    command = typer.main.get_command(_only(argv if argv is not None else sys.argv[1:]))
-    plain_values(command)  # text and numbers read without pydantic (a tenth of a second)
+    words = argv if argv is not None else sys.argv[1:]
+    command = _command(words[0] if words else "")
     if sys.stdout is None:  # started with standard output closed: the answer would be lost without a word
         typer.echo("tapology: error: standard output is closed: nowhere to print the answer", err=True)
         return 2

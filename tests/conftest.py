@@ -34,6 +34,36 @@ def pytest_addoption(parser) -> None:
                      help="Rewrite tests/golden/ from what the commands print today (then read the diff).")
 
 
+_RAY: list = []  # the ray module while a cluster started by ray_cluster is up
+
+
+@pytest.fixture
+def ray_cluster():
+    """A local Ray cluster (starting one takes seconds), up from the first test that asks for it until the run moves
+    to a test in another file that does not ask for it (:func:`pytest_runtest_teardown`): the Ray tests of a file, and
+    those of the ``xdist_group("ray")`` across files, share one; every other test sees no cluster.  Skips where the
+    ray extra is not installed."""
+    from tapology.parallel import ray_available
+
+    if not ray_available():
+        pytest.skip("the ray extra is not installed")
+    import ray  # the optional extra
+
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False)
+        _RAY[:] = [ray]
+    return ray
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    if not _RAY:
+        return
+    nxt = nextitem
+    if nxt is None or ("ray_cluster" not in getattr(nxt, "fixturenames", ())
+                       and getattr(nxt, "module", None) is not getattr(item, "module", None)):
+        _RAY.pop().shutdown()
+
+
 @pytest.fixture(autouse=True)
 def _ctrl_c_interrupts():
     """Ctrl-C raises KeyboardInterrupt in every test, even when the run was started in the background (a shell

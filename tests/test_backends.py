@@ -62,15 +62,26 @@ def worklist(board: Board, tapings: list[Taping]) -> bool:
     return at.tape(tapings) is None
 
 
-@settings(max_examples=examples(10), suppress_health_check=[HealthCheck.too_slow])
-@given(cases())
-def test_propagator_and_z3_agree(case: tuple[Board, list[Taping]]) -> None:
+def _four_backends_agree(case: tuple[Board, list[Taping]]) -> None:
     board, tapings = case
     verdict = propagate(board, tapings)
     assert datalog(board, tapings) == verdict
     assert worklist(board, tapings) == verdict
     if len(board.tiles) <= 2:
         assert csp_consistent(board, tapings) == verdict
+
+
+@settings(max_examples=examples(4), suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_propagator_and_z3_agree(case: tuple[Board, list[Taping]]) -> None:
+    _four_backends_agree(case)
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(10), suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_propagator_and_z3_agree_many(case: tuple[Board, list[Taping]]) -> None:
+    _four_backends_agree(case)
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow])

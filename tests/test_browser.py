@@ -188,27 +188,35 @@ def test_two_tabs_join_by_code(chromium: Any, url: str) -> None:
     for pg in (a, b):
         pg.goto(url)
         pg.wait_for_selector("body[data-ready='1']")
-    a.check("#pl-two") if a.is_visible("#pl-two") else None
-    new_game_two(a)
+    # a person switches to a tab before clicking in it (a background tab's frames are throttled: clicked unseen,
+    # each click waited seconds for the page to settle); the other tab hears each turn while in the background
+    front(a).check("#pl-two") if a.is_visible("#pl-two") else None
+    new_game_two(front(a))
     code = a.inner_text("#game-code")
-    b.click("#tab-play")
+    front(b).click("#tab-play")
     b.fill("#pl-code", code)
     b.click("#pl-join")
     b.wait_for_selector("#game-code")
     assert "you play O" in b.inner_text("#pl-status")
-    a.click("#pl-cover g.cell[data-t='4']")  # X claims the centre in tab a
+    front(a).click("#pl-cover g.cell[data-t='4']")  # X claims the centre in tab a
     b.wait_for_selector("#pl-status[data-ply='1']")  # tab b hears it over the websocket
-    b.click("#pl-cover g.cell[data-t='0']")
+    front(b).click("#pl-cover g.cell[data-t='0']")
     a.wait_for_selector("#pl-status[data-ply='2']")
-    a.click("#pl-cover g.cell[data-t='1']")
+    front(a).click("#pl-cover g.cell[data-t='1']")
     a.wait_for_selector("#pl-status[data-ply='3']")
-    b.click("#pl-cover g.cell[data-t='2']")  # not b's turn now? it is: O to move
+    front(b).click("#pl-cover g.cell[data-t='2']")  # not b's turn now? it is: O to move
     b.wait_for_selector("#pl-status[data-ply='4']")
-    a.click("#pl-cover g.cell[data-t='3']")
+    front(a).click("#pl-cover g.cell[data-t='3']")
     a.wait_for_selector("#pl-status[data-ply='5']")
     a.click("#pl-cover g.cell[data-t='8']")  # O to move: tab a does not hold O
     a.wait_for_function("document.getElementById('msg').textContent.includes('not your turn')")
     ctx.close()
+
+
+def front(page: Any) -> Any:
+    """The page, its tab brought to the front."""
+    page.bring_to_front()
+    return page
 
 
 def new_game_two(page: Any) -> None:

@@ -272,19 +272,25 @@ def test_a_turn_may_not_leave_the_royal_piece_capturable() -> None:
     assert sorted(t.label for t in g.turns(pos_b)) == ["3-1", "3-2", "3-6", "3-9"]
 
 
-def test_turn_labels_parse_back_for_every_game() -> None:
+# the positions of each game whose turns are parsed back: the start and 5 more along a random game; connect6 lists
+# 64,000 two-stone turns a position (seconds each), so the default run reads its first 3 positions, -m slow all 6
+PARSE_BACK = [pytest.param(name, 3, id=name) if name == "connect6" else pytest.param(name, 6, id=name)
+              for name in SHIPPED] + [pytest.param("connect6", 6, id="connect6-deep", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize(("name", "positions"), PARSE_BACK)
+def test_turn_labels_parse_back_for_every_game(name: str, positions: int) -> None:
     rng = random.Random(1)
-    for name in SHIPPED:
-        g = open_game(name)
-        pos = g.initial()
-        for _ in range(6):
-            ts = g.turns(pos)
-            if not ts:
-                break
-            # every turn where there are few; a sample of 40 where there are thousands (connect6's two-stone turns)
-            for t in ts if len(ts) <= 40 else rng.sample(ts, 40):
-                assert g.parse_turn(pos, t.label) == t
-            pos = rng.choice(ts).result
+    g = open_game(name)
+    pos = g.initial()
+    for _ in range(positions):
+        ts = g.turns(pos)
+        if not ts:
+            break
+        # every turn where there are few; a sample of 40 where there are thousands (connect6's two-stone turns)
+        for t in ts if len(ts) <= 40 else rng.sample(ts, 40):
+            assert g.parse_turn(pos, t.label) == t
+        pos = rng.choice(ts).result
 
 
 @pytest.mark.parametrize(("board", "col"), [("plane:8x8", 2), ("cylinder:8x8", 6)])

@@ -13,7 +13,7 @@ from tapology.adapters.match import SpielMCTSAgent, make_player, mcts_engine, pl
 from tapology.cli import main
 from tapology.errors import StrengthError
 from tapology.games.registry import load_game, open_game
-from tapology.parallel import SERIAL, executor, ray_available
+from tapology.parallel import SERIAL, executor
 from tapology.play.playing.ai import AlphaBetaAgent, MCTSAgent, PlayerSpec, parse_player
 from tapology.play.solving.solve import solve_kinrow
 from tapology.rules import native
@@ -123,21 +123,11 @@ def test_openspiel_mcts_is_the_default_mcts() -> None:
     assert time.perf_counter() - t0 < 5
 
 
-@pytest.mark.skipif(not ray_available(), reason="the ray extra is not installed")
 @pytest.mark.xdist_group("ray")  # one local Ray cluster, on one test process
-def test_match_on_ray() -> None:
-    import ray  # the optional extra
-
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=2, include_dashboard=False)
-    try:
-        a = run_match("tictactoe", "plane:3x3", "alphabeta:2", "random", 6, seed=3, ex=SERIAL)
-        b = run_match("tictactoe", "plane:3x3", "alphabeta:2", "random", 6, seed=3, ex=executor(ray=True))
-        assert a.scores == b.scores and b.executor == "ray"
-    finally:
-        if started:
-            ray.shutdown()
+def test_match_on_ray(ray_cluster) -> None:
+    a = run_match("tictactoe", "plane:3x3", "alphabeta:2", "random", 6, seed=3, ex=SERIAL)
+    b = run_match("tictactoe", "plane:3x3", "alphabeta:2", "random", 6, seed=3, ex=executor(ray=True))
+    assert a.scores == b.scores and b.executor == "ray"
 
 
 # ---- the acceptance runs (slow) --------------------------------------------------------------

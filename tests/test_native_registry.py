@@ -24,25 +24,33 @@ needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine
 def _cases() -> list[tuple[str, str]]:
     out = []
     for name in SHIPPED:
-        board = open_game(name).board_name
+        rules = load_rules(name)
+        board = rules.board  # open_game's board (collected by each test process: no game opened here)
         m = re.fullmatch(r"plane:(\d+x\d+)", board)
         boards = [f"{s}:{m.group(1)}" for s in SURFACES] if m else [board]
-        rules = load_rules(name)
         out.extend((name, b) for b in boards if rules.refusal(b) is None)  # a refused board is not a game
     return out
 
 
 CASES = _cases()
-# chess away from the plane: the Python reference builds its attack index per surface (seconds each): -m slow
+# chess and double chess away from the plane: the Python reference builds its attack index per surface (seconds
+# each): -m slow
 # connect6 away from the plane: tens of thousands of two-stone turns a position, listed by both engines: -m slow
-SLOW_AWAY = {"chess", "connect6"}
-PARAMS = [pytest.param(n, b, id=f"{n}-{b}", marks=[pytest.mark.slow] if n in SLOW_AWAY and not b.startswith("plane")
-                       else []) for n, b in CASES]
+SLOW_AWAY = {"chess", "double-chess", "connect6"}
+PLIES = (0, 7, 23)  # the positions compared: the ends of random native playouts of at most this many plies
+# connect6 on the plane: the start and one two-stone position by default (each two-stone position lists 64,000 turns
+# three times over), all three with -m slow
+FEWER = {"connect6": (0, 7)}
+PARAMS = [pytest.param(n, b, FEWER.get(n, PLIES), id=f"{n}-{b}",
+                       marks=[pytest.mark.slow] if n in SLOW_AWAY and not b.startswith("plane") else [])
+          for n, b in CASES]
+PARAMS += [pytest.param(n, b, PLIES, id=f"{n}-{b}-deep", marks=[pytest.mark.slow])
+           for n, b in CASES if n in FEWER and b.startswith("plane")]
 
 
 @needs_native
-@pytest.mark.parametrize(("name", "board"), PARAMS)
-def test_native_matches_the_chain_walk_along_playouts(name: str, board: str) -> None:
+@pytest.mark.parametrize(("name", "board", "plies"), PARAMS)
+def test_native_matches_the_chain_walk_along_playouts(name: str, board: str, plies: tuple[int, ...]) -> None:
     try:
         g = open_game(name, board)
     except RuleError as exc:  # a board the game's mechanics mean nothing on: gravity without end, a goal side taped away
@@ -55,8 +63,8 @@ def test_native_matches_the_chain_walk_along_playouts(name: str, board: str) -> 
         return
     small = len(g.board.tiles) <= 64 and name not in ("chess", "pentago")  # pentago: depth 2 is 80,000 chains in Python
     start = g.initial()
-    for i in range(3):
-        pos = playout_end(g, start, seed=5, index=i, max_plies=[0, 7, 23][i])
+    for i, most in enumerate(plies):
+        pos = playout_end(g, start, seed=5, index=i, max_plies=most)
         codes = g.codes(pos)
         got = eng.turns(chains, codes, pos.to_move)
         assert got is not None

@@ -34,7 +34,7 @@ REFUSED = {"chinese-checkers-6": "plays two-player games", "paper-soccer": "cann
 def _sim_cases(slow: bool) -> list:
     out = []
     for game, board in osp.registry_games():
-        if slow and game != "chess" or game in REFUSED:
+        if (slow and game != "chess") or game in REFUSED:
             continue
         # double chess: 192 tiles, a minute a game; breakthru: its set-up runs in Python, minutes a game; amazons:
         # thousands of turns a ply, half a minute a board

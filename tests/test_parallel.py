@@ -13,7 +13,7 @@ import pytest
 from tapology.errors import ExecutorError
 from tapology.games.perft import run_perft, split
 from tapology.games.registry import open_game
-from tapology.parallel import SERIAL, Executor, cached, executor, ray_available, run_tasks, shutdown
+from tapology.parallel import SERIAL, Executor, cached, executor, run_tasks, shutdown
 
 
 def square(ctx: int, task: int) -> int:
@@ -50,18 +50,6 @@ def ends_its_process(ctx: None, task: int) -> int:
         os._exit(3)  # as a worker killed by the system would
     time.sleep(0.05)
     return task
-
-
-@pytest.fixture(scope="module")
-def ray_cluster():
-    if not ray_available():
-        pytest.skip("the ray extra is not installed")
-    import ray  # the optional extra
-
-    if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False)
-    yield ray
-    ray.shutdown()
 
 
 def test_executor_options() -> None:
@@ -175,12 +163,21 @@ def test_census_same_boards_in_the_same_order_on_a_pool() -> None:
     from tapology.solver.synthesis import Request, census, enumerate_boards
 
     assert _census_facts(census(range(1, 7))) == _census_facts(census(range(1, 7), ex=executor(2)))
-    req = Request.make(tiles=3, boundary=1)
-    one, two = enumerate_boards(req), enumerate_boards(req, ex=executor(2))
-    assert [f.signature for f in one.boards] == [f.signature for f in two.boards] and one.nodes == two.nodes
     lim = Request.make(tiles=6, closed=True)
     a, b = enumerate_boards(lim, limit=5), enumerate_boards(lim, limit=5, ex=executor(2))
     assert [f.signature for f in a.boards] == [f.signature for f in b.boards] and not a.complete and not b.complete
+
+
+# boards with open sides: 2 tiles (52 boards, 2,095 nodes) by default, 3 tiles (160 boards, 17,819 nodes: seconds
+# for each side) with -m slow
+@pytest.mark.parametrize("tiles", [2, pytest.param(3, marks=pytest.mark.slow)])
+def test_open_boards_same_boards_in_the_same_order_on_a_pool(tiles: int) -> None:
+    from tapology.solver.synthesis import Request, enumerate_boards
+
+    req = Request.make(tiles=tiles, boundary=1)
+    one, two = enumerate_boards(req), enumerate_boards(req, ex=executor(2))
+    assert one.complete and two.complete and len(one.boards) > 1
+    assert [f.signature for f in one.boards] == [f.signature for f in two.boards] and one.nodes == two.nodes
 
 
 def test_census_hex_and_the_known_torus_counts() -> None:

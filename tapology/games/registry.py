@@ -29,6 +29,7 @@ from tapology.games.chess import ChessNotation, position_from_fen
 from tapology.games.kinrow import MAX_TILES as KINROW_TILES
 from tapology.games.kinrow import KInARow, kinrow_k, kinrow_of_rules
 from tapology.limits import check
+from tapology.model.builtins import is_builtin, parse_builtin
 from tapology.rules.engine import Notation, RuleGame
 from tapology.rules.model import RuleSet
 from tapology.rules.parse import load_rules as load_rule_file
@@ -118,6 +119,11 @@ def notation_of(rules: RuleSet) -> Notation | None:
 def open_game(spec: str, board: str | None = None, *, optional_ends: bool = True) -> RuleGame:
     """The game GAME names on ``board`` (default: the rule set's own), played by the rule engine."""
     rules = load_rules(spec)
+    name = board or rules.board
+    if kinrow_k(rules) is not None and is_builtin(name):  # refused before its board is built (250,000 tiles: seconds)
+        _kind, rows, cols = parse_builtin(name)
+        check("turn_tiles", (rows * cols) ** 2, f"{rules.name} on {name}: {rows * cols} turns of {rows * cols} tiles "
+              "each at the start")
     game = RuleGame(rules, board, optional_ends=optional_ends, notation=notation_of(rules))
     if kinrow_k(rules) is not None:  # a claim game starts with a turn per tile, each holding a whole position
         n = len(game.board.tiles)

@@ -11,7 +11,6 @@ position.  Labels are in :mod:`tapology.rules.labels`.
 
 from __future__ import annotations
 
-import copy
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cached_property
@@ -44,8 +43,9 @@ NATIVE_AFTER = 32  # turn listings on one board before the native engine takes o
 
 def _fast_with_states(board: Board, states: tuple[int, ...]) -> Board:
     """``board.with_states`` without re-checking the gluing table (the board is already valid)."""
-    b = copy.copy(board)
-    object.__setattr__(b, "states", states)
+    b = object.__new__(type(board))  # what copy.copy does, without its generic reduce protocol (once per turn listed)
+    b.__dict__.update(board.__dict__)
+    b.__dict__["states"] = states
     return b
 
 
@@ -414,12 +414,25 @@ class RuleGame:
             labels.append(named if named is not None else path_label(comp, key, f))
         labels = unique_labels(labels, [k for k, _f in items], comp)
         out = []
+        # position_from_codes of the changed codes: the tiles split into state and frame once, then each turn patches
+        # the tiles it changes (a turn changes a few tiles of hundreds; tens of thousands of turns on connect6)
+        h = self.h
+        base_states = [c // h for c in codes]
+        base_frames = [c % h for c in codes] if self.rules.oriented else None
         for label, (key, f) in zip(labels, items, strict=True):
-            new = list(codes)
-            for u, v in key[2]:
-                new[u] = v
+            states = base_states.copy()
+            if base_frames is None:
+                for u, v in key[2]:
+                    states[u] = v // h
+                frames: tuple[int, ...] = ()
+            else:
+                fr = base_frames.copy()
+                for u, v in key[2]:
+                    states[u], fr[u] = divmod(v, h)
+                frames = tuple(fr)
             counters, history = self._carry(pos, codes, key, f)
-            out.append(Turn(label, self.position_from_codes(pos.board, new, nxt, pos.ply + 1, counters, history)))
+            out.append(Turn(label, Position(_fast_with_states(pos.board, tuple(states)), nxt, frames, pos.ply + 1,
+                                            counters, history)))
         if self.rules.tape is not None and pos.to_move in self.rules.tape.players:
             counters, history = self._carry(pos, codes, None, None)
             out.extend(tape_turns(self.rules.tape, pos, nxt, counters=counters, history=history))

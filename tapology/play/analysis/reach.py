@@ -412,8 +412,16 @@ class GameTerms:
                  lines_for: Callable[[Position], tuple[tuple[int, ...], ...]] | None = None,
                  before: GameTerms | None = None) -> None:
         self.game, self.pos, self.ps = game, pos, player_states
-        self.lines = lines_for(pos) if lines_for is not None else lines
+        self._lines, self._lines_for = lines, lines_for
         self.before = before
+
+    @property
+    def lines(self) -> tuple[tuple[int, ...], ...]:
+        """The position's lines, found when a term first reads them (a board predicate reads none, and finding them
+        compiles the rule set on the position's board)."""
+        if self._lines_for is not None:
+            self._lines, self._lines_for = self._lines_for(self.pos), None
+        return self._lines
 
     def previous(self) -> GameTerms:
         """The terms of the position before the turn (invariants with ``prev``)."""

@@ -39,10 +39,10 @@ PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, 
                  "yavalath": 2, "go-nopass": 1, "go": 1})
 
 
-# chess on the 96-tile closed boards: z3's encoding of one position takes seconds, so the default run cross-checks
+# chess and skirmish on the 96-tile closed boards: z3's encoding of one position takes seconds, so the default run cross-checks
 # the start position and plays on to the end (every ply with -m slow, and tests/test_chess_surfaces.py -m slow
 # compares z3 and python-constraint at depth 1 and 2 there)
-SAMPLE_ON = {("chess", "torus:12x8"): 1000, ("chess", "klein:12x8"): 1000}
+SAMPLE_ON = {(g, b): 1000 for g in ("chess", "skirmish") for b in ("torus:12x8", "klein:12x8")}
 HEAVY = {"double-chess"}  # a random game on 192 tiles takes minutes: -m slow only, sampled
 
 

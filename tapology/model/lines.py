@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from tapology.model.group import Cell
@@ -26,19 +27,20 @@ def board_lines(atlas: Atlas, k: int, vectors: list[Cell] | None = None) -> list
     tile at one end of a line may have no line leaving it the other way.  Lines that revisit
     a tile are not lines; two walks over the same tiles are the same line.  Cost O(n·|vectors|·k).
     """
+    return sorted({tuple(sorted(tiles)) for _t, _v, tiles in straight_walks(atlas, k, vectors) if len(set(tiles)) == k})
+
+
+def straight_walks(atlas: Atlas, k: int, vectors: list[Cell] | None = None) -> Iterator[tuple[int, Cell, list[int]]]:
+    """(start tile, vector, tiles) of every straight walk of k tiles from every tile, frame 0, by each line vector
+    (``vectors``, default :func:`line_vectors` in the chart domain) and its opposite; a walk may revisit a tile
+    (:func:`board_lines` keeps those that do not).  Cost O(n·|vectors|·k)."""
     base = vectors or [v for v in line_vectors(atlas.grid) if v in atlas.domain.index]
     vecs = list(dict.fromkeys([*base, *(atlas.grid.neg(v) for v in base)]))
-    seen: set[tuple[int, ...]] = set()
     for t in range(len(atlas.tiles)):
         for v in vecs:
             r = ray(atlas, t, 0, v, k)
-            if r is None:
-                continue
-            tiles = [p[0] for p in r]
-            if len(set(tiles)) != k:
-                continue
-            seen.add(tuple(sorted(tiles)))
-    return sorted(seen)
+            if r is not None:
+                yield t, v, [p[0] for p in r]
 
 
 def bounded_lines(atlas: Atlas, k: int) -> list[tuple[int, tuple[int, ...], int]]:

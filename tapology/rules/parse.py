@@ -693,19 +693,16 @@ class _Reader:
         if anywhere:
             if "at" in lk:
                 raise RuleError(f"{what}: links: an anywhere link has no anchor 'at'")
-            orients = _orientations(lk["orientations"], self.grid, f"{what}: links") if "orientations" in lk else ()
-            forced = lk.get("forced", True)
-            if not isinstance(forced, bool):
-                raise RuleError(f"{what}: links: forced must be true or false")
-            return Link(tuple(names), None, orients, forced, True, conds, until_line)
-        at = _cell(lk["at"], self.grid, f"{what}: links: at") if "at" in lk else to
-        if at is None:
-            raise RuleError(f"{what}: links: give an anchor 'at' (the move has no 'to' cell)")
+            at = None
+        else:
+            at = _cell(lk["at"], self.grid, f"{what}: links: at") if "at" in lk else to
+            if at is None:
+                raise RuleError(f"{what}: links: give an anchor 'at' (the move has no 'to' cell)")
         orients = _orientations(lk["orientations"], self.grid, f"{what}: links") if "orientations" in lk else ()
         forced = lk.get("forced", True)
         if not isinstance(forced, bool):
             raise RuleError(f"{what}: links: forced must be true or false")
-        return Link(tuple(names), at, orients, forced, False, conds, until_line)
+        return Link(tuple(names), at, orients, forced, anywhere, conds, until_line)
 
     def _cleanup(self, spec: dict[str, Any], i: int) -> Cleanup:
         w = self.where

@@ -31,9 +31,8 @@ from tapology.errors import TapologyError
 from tapology.game import Position
 from tapology.games.registry import LoadedGame
 from tapology.model.group import Cell
-from tapology.model.lines import line_vectors
+from tapology.model.lines import straight_walks
 from tapology.model.topology import classify
-from tapology.model.walk import ray
 from tapology.play.solving.statespace import Graph, RuleSpace, explore, replay
 from tapology.rules.compiled import Compiled
 from tapology.rules.engine import RuleGame
@@ -188,21 +187,12 @@ def line_reuse(rg: RuleGame, pos: Position) -> list[Pitfall]:
         return []
     comp = rg.compiled(pos.board)
     atlas = comp.atlas
-    grid = rg.rules.grid
     board = pos.board
     out = []
     for k in ks:
-        vecs = [v for v in line_vectors(grid) if v in atlas.domain.index]
-        vecs = list(dict.fromkeys([*vecs, *(grid.neg(v) for v in vecs)]))
-        hits: list[dict[str, Any]] = []
-        for t in range(len(board.tiles)):
-            for v in vecs:
-                r = ray(atlas, t, 0, v, k)
-                if r is None:
-                    continue
-                tiles = [p[0] for p in r]
-                if len(set(tiles)) != k:
-                    hits.append({"tile": board.tiles[t], "direction": _cell(v), "walk": [board.tiles[u] for u in tiles]})
+        hits: list[dict[str, Any]] = [
+            {"tile": board.tiles[t], "direction": _cell(v), "walk": [board.tiles[u] for u in tiles]}
+            for t, v, tiles in straight_walks(atlas, k) if len(set(tiles)) != k]
         if hits:
             e = next(e for e in rg.ends.ends if e.kind == "line" and e.k == k)
             h0 = hits[0]

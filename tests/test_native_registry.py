@@ -16,7 +16,7 @@ from tapology.rules.playouts import playout_end
 
 SURFACES = ("plane", "cylinder", "mobius", "torus", "klein")
 # what the native engine leaves to Python
-DECLINED = ("tape moves", "the maximum rule", "pass = \"always\"", "moves with count conditions", "final = false",
+DECLINED = ("tape moves", "step budgets", "the maximum rule", "pass = \"always\"", "moves with count conditions", "final = false",
             "phases", "conditions on lines", "end rules read after the phases", "a slide anywhere after another move")
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 

@@ -136,6 +136,8 @@ def test_uploads_are_kept_by_hash_and_played(client: TestClient) -> None:
     assert g.json()["board"] == up["name"]
     assert "not valid TOML" in err(client.post("/api/upload", json={"kind": "board", "text": "[x"}))
     assert "board or rules" in err(client.post("/api/upload", json={"kind": "passwd", "text": ""}))
+    shipped = "tapology/games/data/arimaa-fixed-position.toml"  # an uploaded rule set reads no file of the server's
+    assert "only a rule file on disk" in err(client.post("/api/upload", json={"kind": "rules", "text": f'extends = "{shipped}"'}))
 
 
 def test_computer_player_answers(tmp_path: Path) -> None:

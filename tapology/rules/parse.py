@@ -46,7 +46,7 @@ from tapology.rules.pattern import parse_pattern
 T = TypeVar("T")
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
             "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "refuse",
-            "maximum", "pass", "rbg-pass", "phase", "steps"}
+            "maximum", "pass", "rbg-pass", "phase", "steps", "extends"}
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
              "final", "lines", "fall", "captures", "if", "cost"}
 LINES_KEYS = {"over", "until", "becomes", "directions", "need"}
@@ -66,14 +66,29 @@ OPS = (">=", "<=", "==", "!=", ">", "<")
 
 
 class _Where:
-    """Finds the line of an entry in the rule file's text (tomllib gives no positions)."""
+    """Finds the line of an entry in the rule file's text (tomllib gives no positions); in a rule file that
+    ``extends`` another, the entries and tables read from the base file are found there."""
 
     def __init__(self, text: str, source: str) -> None:
         self.lines = text.split("\n")
         self.source = source
+        self.entries: dict[tuple[str, int], tuple[_Where, int]] = {}  # merged [[table]] entry -> its file, index
+        self.tables: dict[str, _Where] = {}  # a top-level key or table read from a base file -> that file
+
+    def _at(self, table: str | None, index: int, key: str | None) -> tuple[_Where, int]:
+        if table is not None and (table, index) in self.entries:
+            return self.entries[table, index]
+        top = table if table is not None else key
+        return (self.tables[top], index) if top in self.tables else (self, index)
 
     def line(self, table: str | None = None, index: int = 0, key: str | None = None) -> int:
-        """1-based line of ``key`` inside the ``index``-th ``[[table]]`` (or ``[table]``, or the top level)."""
+        """1-based line of ``key`` inside the ``index``-th ``[[table]]`` (or ``[table]``, or the top level) in this
+        file; for an entry read from a base file, the line of ``extends`` (values keep one file's lines)."""
+        w, at = self._at(table, index, key)
+        return w._text_line(table, at, key) if w is self else self._text_line(None, 0, "extends")
+
+    def _text_line(self, table: str | None, index: int, key: str | None) -> int:
+        """:meth:`line` in this file's own text (``index`` counts its own ``[[table]]`` entries)."""
         start, end = 0, len(self.lines)
         if table is not None:
             pat = re.compile(rf"^\s*\[\[?\s*{re.escape(table)}\s*\]\]?\s*(#.*)?$")
@@ -93,8 +108,66 @@ class _Where:
         return start + 1
 
     def err(self, msg: str, table: str | None = None, index: int = 0, key: str | None = None) -> RuleError:
-        """A one-line error at the entry's line."""
-        return RuleError(f"{self.source}:{self.line(table, index, key)}: {msg}")
+        """A one-line error at the entry's line (in the file it was read from)."""
+        w, at = self._at(table, index, key)
+        return RuleError(f"{w.source}:{w._text_line(table, at, key)}: {msg}")
+
+
+ENTRY_TABLES = ("move", "cleanup", "end", "phase", "counter", "setup", "refuse")  # the [[table]] lists a file extends
+EXTENDS_DEPTH = 8  # rule files extending rule files, at most this deep
+
+
+def _extended(data: dict[str, Any], where: _Where, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """``data`` over the rule file it ``extends`` (a path beside it): its top-level keys and tables replace the
+    base's, its ``[[move]]``, ``[[end]]``, … entries follow the base's, one with a base entry's ``name`` replacing
+    that entry where it stands; ``where`` learns which file each merged entry came from.  Cost: reads each base once."""
+    spec = data.get("extends")
+    if spec is None:
+        return data
+    if not isinstance(spec, str) or not spec:
+        raise where.err(f"extends: expected the path of a rule file, got {spec!r}", key="extends")
+    if not Path(where.source).is_file():  # text not read from a file (an upload to the server): nothing to read beside it
+        raise where.err(f"extends: {spec!r}: only a rule file on disk may extend another ({where.source!r} is not one)",
+                        key="extends")
+    base_path = (Path(where.source).parent / spec).resolve()
+    if base_path in seen or len(seen) >= EXTENDS_DEPTH:
+        chain = " -> ".join(p.name for p in (*seen, base_path))
+        why = "a circle" if base_path in seen else f"deeper than {EXTENDS_DEPTH} files"
+        raise where.err(f"extends: {spec!r}: rule files extending each other make {why} ({chain})", key="extends")
+    text = read_text(base_path, f"{where.source}: extends: rule file", RuleError).removeprefix("\ufeff")
+    bw = _Where(text, str(base_path))
+    base = _extended(parse_toml(text, str(base_path), RuleError), bw, (*seen, base_path))
+    out: dict[str, Any] = {}
+    for k, v in base.items():
+        if k != "extends":
+            out[k] = v
+            where.tables[k] = bw.tables.get(k, bw)
+    for k, v in data.items():
+        if k != "extends":
+            out[k] = v
+            where.tables.pop(k, None)
+    for k in ENTRY_TABLES:
+        if isinstance(base.get(k), list):
+            own = data.get(k, [])
+            if isinstance(own, list):
+                out[k] = _entries(k, base[k], own, bw, where)
+    return out
+
+
+def _entries(table: str, base: list[Any], own: list[Any], bw: _Where, where: _Where) -> list[Any]:
+    """The ``[[table]]`` entries of a base file followed by a file's own, an own entry named as a base one replacing
+    it in place; ``where.entries`` maps each to the file and index it was read from."""
+    merged = [(e, bw.entries.get((table, i), (bw, i))) for i, e in enumerate(base)]
+    named = {e.get("name"): j for j, (e, _o) in enumerate(merged) if isinstance(e, dict) and isinstance(e.get("name"), str)}
+    for i, e in enumerate(own):
+        j = named.get(e.get("name")) if isinstance(e, dict) else None
+        if j is not None:
+            merged[j] = (e, (where, i))
+        else:
+            merged.append((e, (where, i)))
+    for j, (_e, origin) in enumerate(merged):
+        where.entries[table, j] = origin
+    return [e for e, _o in merged]
 
 
 def _orientations(spec: Any, grid: ReferenceGrid, what: str) -> tuple[int, ...]:
@@ -153,7 +226,8 @@ class _Reader:
         text = text.removeprefix("\ufeff")
         self.where = _Where(text, source)
         self.source = source
-        self.data = parse_toml(text, source, RuleError)
+        me = () if source.startswith("<") else (Path(source).resolve(),)
+        self.data = _extended(parse_toml(text, source, RuleError), self.where, me)
 
     def run(self) -> RuleSet:
         d, w = self.data, self.where

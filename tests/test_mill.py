@@ -124,15 +124,29 @@ def test_csp_reads_move_and_line_conditions(name: str) -> None:
     assert _labels(g, pos) == {t.label for t in g.turns(pos, "csp")}
 
 
-def test_z3_and_the_native_engine_decline_by_name() -> None:
+def test_z3_declines_by_name() -> None:
     g, pos = _position("moving")
     with pytest.raises(RuleError, match="with count conditions"):
         g.turns(pos, "z3")
-    rules = dataclasses.replace(g.rules, phases=())
-    from tapology.rules import RuleGame
 
-    g2 = RuleGame(rules, "nine-mens-morris")  # the native engine reads a move's counts, not its lines
-    assert "conditions on lines" in native.why_not(g2.chains(g2.board))
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+@pytest.mark.parametrize("name", ["moving", "flying", "stagnation", "last-men"])
+def test_the_native_engine_reads_line_and_here_conditions(name: str) -> None:
+    """Mills through the tile a man ended on (a link's ``here``), men in no mill (a move's ``here``), men off every
+    line (``outside``): the native turns of each position and of its children are the chain walk's."""
+    g, pos = _position(name)
+    chains = g.chains(pos.board)
+    eng = native.engine(chains)
+    assert eng is not None
+    for p in [pos, *(t.result for t in g.turns(pos))]:
+        codes, phase = g.codes(p), g.rules.phase_at(p.ply)
+        assert set(eng.turns(chains, codes, p.to_move, phase) or ()) == set(chains.turns(codes, p.to_move,
+                                                                                           phase=phase))
+    start = g.initial()  # the placement: a man placed into a mill removes one
+    for p in [start, *(t.result for t in g.turns(start)[:3])]:
+        codes = g.codes(p)
+        assert set(native.turn_keys(chains, codes, p.to_move, 0)) == set(chains.turns(codes, p.to_move, phase=0))
 
 
 @pytest.mark.parametrize(("cond", "msg"), [

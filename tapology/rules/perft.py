@@ -71,17 +71,12 @@ def kernels_for(chains: Chains) -> KernelSet:
 
 
 def on_codes(game: RuleGame) -> bool:
-    """True when perft can run on tile codes: no tape moves, and no strict end rule needs chains, counters or the
-    history."""
-    return game.rules.tape is None and game.rules.passing != "always" and \
-        not any(e.kind in ("counter", "repetition") for e in game.strict_ends.ends)
-
-
-def _rbg_on_codes(game: RuleGame) -> bool:
-    """True when a rule set that passes at any time can be counted over codes in Python (no tape moves, no strict
-    end rule reading chains, counters or the history): the pass is a child of every unfinished node."""
-    return game.rules.tape is None and game.rules.passing == "always" and \
-        not any(e.kind in ("chain", "counter", "repetition") for e in game.strict_ends.ends)
+    """True when perft and playouts can run on tile codes: no tape moves, and no strict end rule reads counters or
+    the history (nor, where a player may pass at any time, chains); a pass at any time is then a child of every
+    unfinished node."""
+    kinds = {e.kind for e in game.strict_ends.ends}
+    return game.rules.tape is None and not kinds & {"counter", "repetition"} and \
+        not (game.rules.passing == "always" and "chain" in kinds)
 
 
 def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True, bulk: bool = True,
@@ -93,13 +88,11 @@ def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True,
     if depth <= 0:
         return 1
     if rbg:
-        if not on_codes(game) and not _rbg_on_codes(game):
+        if not on_codes(game):
             raise RuleError(f"perft --rbg: {game.name} has tape moves or strict end rules that read chains, counters "
                             "or the history; --rbg counts over tile codes only")
         return _counter(game, pos, paths=True)(game.codes(pos), pos.to_move, pos.ply, depth)
     if not on_codes(game):
-        if _rbg_on_codes(game):  # passing at any time, no end rule reading counters: the pass is a child of each node
-            return _counter(game, pos, bulk)(game.codes(pos), pos.to_move, pos.ply, depth)
         return _by_positions(game, pos, depth, bulk)
     if native:
         got = native_perft(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, depth, bulk)

@@ -5,8 +5,8 @@ One C engine (``engine.c``) interprets the flat tables of any rule set on any bo
 (:mod:`tapology.rules.native.tables`); it is compiled with cffi on first use into a cache
 (:mod:`tapology.rules.native.build`).  Where it cannot run — no cffi or C compiler,
 ``TAPOLOGY_NATIVE=0``, or a rule set with tape moves, clean-ups after each move, a move with safe
-cells for a player without a royal state, or (for perft) a strict end rule on chains, counters or
-the history — callers fall back to Python: :func:`available` and :func:`reason` say whether the
+cells for a player without a royal state, a slide anywhere after another move, or (for perft) a strict
+end rule on chains, counters or the history — callers fall back to Python: :func:`available` and :func:`reason` say whether the
 engine is there, :func:`why_not` why a rule set does not run on it.
 """
 
@@ -213,12 +213,12 @@ class Engine:
                 return None
             return [(key, int(n)) for (key, legal), n in zip(self._keys(), held[0].tolist(), strict=False) if legal]
 
-    def turns(self, chains: Chains, codes: list[int], player: int) -> dict[Key, Found] | None:
+    def turns(self, chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict[Key, Found] | None:
         """The legal turns by key after the mandatory-class rule, each with its label path, moves and flag, as
-        :meth:`Chains.turns` finds them (None: not here)."""
+        :meth:`Chains.turns` finds them in the phase of index ``phase`` (-1: the regular play) (None: not here)."""
         with self._lock:
             c = self._codes(codes)
-            if c is None or self._run(lambda e: self.lib.tp_turns(e, c, player, 1)) is None:
+            if c is None or self._run(lambda e: self.lib.tp_turns(e, c, player, phase, 1)) is None:
                 return None
             keys = self._keys()
             rec = self._fetch(self.lib.tp_chains).tolist()
@@ -388,13 +388,13 @@ def divide(chains: Chains, codes: list[int], player: int, ply: int, depth: int) 
     return None if eng is None else eng.divide(codes, player, ply, depth)
 
 
-def turn_keys(chains: Chains, codes: list[int], player: int) -> dict[Key, Found]:
-    """The legal turns by key, as :meth:`Chains.turns` and the mandatory-class rule give them (natively where
-    possible, else in Python)."""
+def turn_keys(chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict[Key, Found]:
+    """The legal turns by key in the phase of index ``phase`` (-1: the regular play), as :meth:`Chains.turns` and the
+    mandatory-class rule give them (natively where possible, else in Python)."""
     eng = engine(chains)
-    got = None if eng is None else eng.turns(chains, codes, player)
+    got = None if eng is None else eng.turns(chains, codes, player, phase)
     if got is None:
-        got = chains.turns(codes, player)
+        got = chains.turns(codes, player, phase=phase)
         if chains.mandatory and any(f.flagged for f in got.values()):
             got = {k: f for k, f in got.items() if f.flagged}
     return got

@@ -81,7 +81,7 @@ struct tp_engine {
     uint8_t *forced;/* [napps] some link of the application is forced */
     int32_t maxw;   /* most writes of one application */
     int32_t words;  /* 64-bit words of a tile set */
-    int32_t *ent_code_off, *ent_codes; /* [np+1], [np*nd]: per player, the codes some entry starts from */
+    int32_t *ent_code_off, *ent_codes; /* [sets+1], [sets*nd]: per entry set s*np + player, the codes some entry starts from */
     Board main, scratch;
 
     int32_t *undo_tile, *undo_old;
@@ -336,11 +336,49 @@ static inline int32_t new_values(tp_engine *E, const Board *B, int32_t a) {
 
 /* ---- conditions and clean-ups (chains.conditions_hold, Chains.run_cleanups) ---------------- */
 
-static int cond_holds(const tp_engine *E, const Board *B, int32_t c) {
+/* Whether tile u counts for condition c (Compiled.count): it holds one of the condition's codes (mask m) and, for a
+   condition on lines, lies on such a line of cond_line tiles (on none, with cond_outside). */
+static int tile_counts(const tp_engine *E, const Board *B, int32_t c, const uint8_t *m, int32_t u) {
+    const tp_tables *T = TABLES(E);
+    if (!m[B->codes[u]]) return 0;
+    if (!T->cond_line[c]) return 1;
+    int32_t k = T->cond_line[c], on = 0;
+    const int32_t *row = T->lset_off + (size_t)T->cond_lset[c] * (size_t)T->n + (size_t)u;
+    for (int32_t j = row[0]; j < row[1] && !on; j++) {
+        const int32_t *line = T->lset_tiles + T->lset_line[j];
+        int32_t i = 0;
+        while (i < k && m[B->codes[line[i]]]) i++;
+        on = i == k;
+    }
+    return on != T->cond_outside[c];
+}
+
+/* The count of a condition on lines or on the tile at hand (`here`: the tile a here condition reads, -1 none). */
+static int64_t count_tiles(const tp_engine *E, const Board *B, int32_t c, int32_t here) {
+    const tp_tables *T = TABLES(E);
+    const uint8_t *m = T->masks + (size_t)T->cond_mask[c] * (size_t)T->nd;
+    int32_t k0 = T->cond_tile_off[c], k1 = T->cond_tile_off[c + 1];
+    int64_t count = 0;
+    if (T->cond_here[c]) {
+        if (here < 0) return 0;
+        int in = T->cond_kind[c] != COND_REGION;
+        for (int32_t k = k0; k < k1 && !in; k++) in = T->cond_tiles[k] == here;
+        return in ? tile_counts(E, B, c, m, here) : 0;
+    }
+    if (T->cond_kind[c] == COND_REGION)
+        for (int32_t k = k0; k < k1; k++) count += tile_counts(E, B, c, m, T->cond_tiles[k]);
+    else
+        for (int32_t u = 0; u < T->n; u++) count += tile_counts(E, B, c, m, u);
+    return count;
+}
+
+static int cond_holds(const tp_engine *E, const Board *B, int32_t c, int32_t here) {
     const tp_tables *T = TABLES(E);
     int64_t count = 0;
     if (T->cond_kind[c] == COND_MISSING) return 0;
-    if (T->cond_kind[c] == COND_BOARD) {
+    if (T->cond_here[c] || T->cond_line[c]) {
+        count = count_tiles(E, B, c, here);
+    } else if (T->cond_kind[c] == COND_BOARD) {
         for (int32_t k = T->cond_code_off[c]; k < T->cond_code_off[c + 1]; k++) count += B->count[T->cond_codes[k]];
     } else {
         const uint8_t *m = T->masks + (size_t)T->cond_mask[c] * (size_t)T->nd;
@@ -349,9 +387,9 @@ static int cond_holds(const tp_engine *E, const Board *B, int32_t c) {
     return compare(count, T->cond_op[c], T->cond_value[c]);
 }
 
-static int conds_hold(const tp_engine *E, const Board *B, const int32_t *conds, int32_t k0, int32_t k1) {
+static int conds_hold(const tp_engine *E, const Board *B, const int32_t *conds, int32_t k0, int32_t k1, int32_t here) {
     for (int32_t k = k0; k < k1; k++)
-        if (!cond_holds(E, B, conds[k])) return 0;
+        if (!cond_holds(E, B, conds[k], here)) return 0;
     return 1;
 }
 
@@ -359,7 +397,8 @@ static int conds_hold(const tp_engine *E, const Board *B, const int32_t *conds, 
    clean-ups, whose memo tracking does not read them. */
 static inline int app_conds_hold(const tp_engine *E, const Board *B, int32_t a) {
     const tp_tables *T = &E->t;
-    return T->app_cond_off[a + 1] == T->app_cond_off[a] || conds_hold(E, B, T->app_cond, T->app_cond_off[a], T->app_cond_off[a + 1]);
+    return T->app_cond_off[a + 1] == T->app_cond_off[a]
+           || conds_hold(E, B, T->app_cond, T->app_cond_off[a], T->app_cond_off[a + 1], T->app_tile[a]);
 }
 
 /* Memo tracking: what a clean-up run or an attack test reads (conservatively: every check tile of an application
@@ -430,7 +469,7 @@ static int cleanup_apps(tp_engine *E, Board *B, int32_t g, int32_t i0, int32_t i
                 *changed = 1;
             }
         }
-        if (*changed && c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1)) return 1;
+        if (*changed && c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1, -1)) return 1;
     }
     return 0;
 }
@@ -447,7 +486,7 @@ static int run_cleanups(tp_engine *E, Board *B, int32_t p) {
             int32_t c0 = T->grp_cond_off[g], c1 = T->grp_cond_off[g + 1];
             if (E->tracking == TRACK_CLEANUPS) track_group(E, g);
             if (!triggered(E, B, g)) continue;
-            if (c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1)) continue;
+            if (c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1, -1)) continue;
             int r = 0;
             if (!T->grp_indexed[g]) {
                 r = cleanup_apps(E, B, g, T->grp_app_off[g], T->grp_app_off[g + 1], &changed);
@@ -669,8 +708,9 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     }
     for (int32_t l = T->lnk_off[a]; !stop && l < T->lnk_off[a + 1]; l++) {
         if (T->lnk_cond_off[l + 1] > T->lnk_cond_off[l]
-            && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1]))
-            continue; /* a link followed only while its counts hold */
+            && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1],
+                           T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a]))
+            continue; /* a link followed only while its counts hold (here: the tile the move ended on) */
         if (T->lnk_line[l] >= 0) { /* until-line: not followed once the mover has a line */
             int32_t e = T->lnk_line[l], m = T->end_pmask[e * T->np + W->player];
             if (m >= 0 && has_line(E, B, e, m)) continue;
@@ -898,12 +938,13 @@ static int attack_relevant(const tp_engine *E, int32_t nc) {
     return 0;
 }
 
-/* Chains.finish: the turn's clean-ups, its key, the royal rule. */
+/* Chains.finish: the turn's clean-ups, its key, the royal rule (a chain whose last move may not end it is none). */
 static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     const tp_tables *T = TABLES(E);
     Board *B = W->b;
     int32_t p = W->player, mark = E->undo_top;
     int r = 0;
+    if (!T->app_final[E->seq[E->seq_top - 1]]) return 0;
     if (T->grp_off[p + 1] > T->grp_off[p]) {
         if (memo_applies(E, W)) {
             if (E->undo_top + E->cm_len > E->undo_cap) return TP_ERR_CAP;
@@ -983,10 +1024,37 @@ out:
 static int TP_GEN_ENTRIES(tp_engine *E, Walk *W, int32_t row);
 #endif
 
-/* Chains.turns and the mandatory-class rule for the player to move: keys appended at E->nkeys;
-   returns how many are legal. */
-static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
+/* RuleSet.phase_at: the index of the phase the turn at `ply` belongs to, or -1 for the regular play. */
+static int32_t phase_at(const tp_tables *T, int32_t ply) {
+    for (int32_t i = 0, start = 0; i < T->nphases; start += T->phase_plies[i++])
+        if (ply >= start && ply - start < T->phase_plies[i]) return i;
+    return -1;
+}
+
+/* RuleSet.next_player: who plays the turn after p's turn at `ply`. */
+static int32_t next_player(const tp_tables *T, int32_t p, int32_t ply) {
+    if (!T->nphases) return (p + 1) % T->np;
+    int32_t nxt = ply + 1, start = 0;
+    for (int32_t i = 0; i < T->nphases; start += T->phase_plies[i++])
+        if (nxt >= start && nxt - start < T->phase_plies[i]) {
+            int32_t o0 = T->phase_order_off[i], len = T->phase_order_off[i + 1] - o0;
+            return T->phase_order[o0 + (nxt - start) % len];
+        }
+    return nxt == start ? T->first_player : (p + 1) % T->np;
+}
+
+static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase);
+
+/* node_turns_in in the regular play (the generated perft's: a specialised build declines phases). */
+static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
+    return node_turns_in(E, B, p, -1);
+}
+
+/* Chains.turns and the mandatory-class rule for the player to move, in the phase of index `phase` (-1: the regular
+   play): keys appended at E->nkeys; returns how many are legal. */
+static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     const tp_tables *T = TABLES(E);
+    int32_t set = (phase + 1) * T->np + p; /* the entry set's rows of p */
     int32_t k0 = E->nkeys;
     next_gen(&E->gen, E->ht_gen, (size_t)E->ht_size);
     E->node_keys = 0;
@@ -1006,18 +1074,18 @@ static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
     r = push_level(E, B);
     if (r < 0) return r;
-    const int32_t *row = T->ent_off + (size_t)p * (size_t)T->n * (size_t)T->nd;
+    const int32_t *row = T->ent_off + (size_t)set * (size_t)T->n * (size_t)T->nd;
 #ifdef TP_GEN_ENTRIES
     (void)row;
 #endif
     size_t words = (size_t)E->words;
     for (size_t w = 0; w < words; w++) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
-        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * words + w];
+        for (int32_t k = E->ent_code_off[set]; k < E->ent_code_off[set + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * words + w];
         for (; m; m &= m - 1) {
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
 #ifdef TP_GEN_ENTRIES
-            r = TP_GEN_ENTRIES(E, &W, ((int32_t)p * T->n + t) * T->nd + B->codes[t]);
+            r = TP_GEN_ENTRIES(E, &W, (set * T->n + t) * T->nd + B->codes[t]);
             if (r < 0) {
                 E->path_top--;
                 return r;
@@ -1132,11 +1200,15 @@ static int connects(tp_engine *E, const Board *B, int32_t e, int32_t q, int32_t 
 }
 
 /* 1 when a strict end rule (no-turns aside) ends the position, 0 if not, < 0 an error.  With `chg` (the last
-   turn's changes, from a position no end rule ended), line rules read only the lines through the changed tiles. */
+   turn's changes, from a position no end rule ended), line rules read only the lines through the changed tiles
+   (those read once the phases are over: every line, since the position before was not read).  A rule read after
+   the phases is left out at ply 0 and after a turn of a phase. */
 static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *chg, int32_t nchg) {
     const tp_tables *T = TABLES(E);
     int incheck = -1;
+    int in_phases = T->nphases && (ply == 0 || phase_at(T, ply - 1) >= 0);
     for (int32_t e = 0; e < T->nends; e++) {
+        if (T->end_after[e] && in_phases) continue;
         if (T->end_check[e] >= 0) {
             if (incheck < 0) {
                 incheck = in_check(E, B, p);
@@ -1151,7 +1223,8 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
         case END_LINE:
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t m = T->end_pmask[e * T->np + q];
-                if (m >= 0 && (chg && T->end_check[e] < 0 && !T->end_exact[e] ? has_line_at(E, B, e, m, chg, nchg) : has_line(E, B, e, m)))
+                if (m >= 0 && (chg && T->end_check[e] < 0 && !T->end_exact[e] && !T->end_after[e]
+                                   ? has_line_at(E, B, e, m, chg, nchg) : has_line(E, B, e, m)))
                     return 1;
             }
             break;
@@ -1174,7 +1247,7 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
         default: /* END_COUNT */
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t i = e * T->np + q;
-                if (T->end_pmask[i] && conds_hold(E, B, T->end_conds, T->end_cond_off[i], T->end_cond_off[i + 1]))
+                if (T->end_pmask[i] && conds_hold(E, B, T->end_conds, T->end_cond_off[i], T->end_cond_off[i + 1], -1))
                     return 1;
             }
         }
@@ -1194,13 +1267,14 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
 /* pass = "when-stuck" (RuleGame._all_turns): the player to move has no turn; if another player has one, the pass
    is the only turn (leaves below it), else there is none. */
 static int64_t pass_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int32_t k0, int32_t c0) {
-    int32_t np = TABLES(E)->np;
+    const tp_tables *T = TABLES(E);
+    int32_t np = T->np;
     for (int32_t i = 1; i < np; i++) {
-        int32_t got = node_turns(E, B, (p + i) % np);
+        int32_t got = node_turns_in(E, B, (p + i) % np, phase_at(T, ply));
         E->nkeys = k0;
         E->nchg = c0;
         if (got < 0) return got;
-        if (got > 0) return depth > 1 ? perft(E, B, (p + 1) % np, ply + 1, depth - 1, NULL, 0) : 1;
+        if (got > 0) return depth > 1 ? perft(E, B, next_player(T, p, ply), ply + 1, depth - 1, NULL, 0) : 1;
     }
     return 0;
 }
@@ -1219,7 +1293,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     int r = ended(E, B, p, ply, last, nlast);
     if (r) return r < 0 ? r : 0;
     int32_t k0 = E->nkeys, c0 = E->nchg;
-    int64_t total = node_turns(E, B, p);
+    int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
@@ -1230,7 +1304,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
         }
     }
     if (total >= 0 && depth > 1) {
-        int32_t k1 = E->nkeys, q = (p + 1) % TABLES(E)->np;
+        int32_t k1 = E->nkeys, q = next_player(TABLES(E), p, ply);
         total = 0;
         for (int32_t k = k0; k < k1; k++) {
             if (!E->keys[k].legal) continue;
@@ -1249,6 +1323,10 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     if (stuck && TABLES(E)->passing) total = pass_turn(E, B, p, ply, depth, k0, c0);
     E->nkeys = k0;
     E->nchg = c0;
+    if (total >= 0 && TABLES(E)->pass_always) { /* the pass, one more turn: the position again, the next player */
+        int64_t sub = depth > 1 ? perft(E, B, next_player(TABLES(E), p, ply), ply + 1, depth - 1, NULL, 0) : 1;
+        total = sub < 0 ? sub : total + sub;
+    }
     return total;
 }
 
@@ -1273,7 +1351,8 @@ int32_t tp_check(const tp_tables *t) {
     int32_t err = 0;
 #define CHECK(cond) do { err--; if (!(cond)) return err; } while (0)
     CHECK(n > 0 && nd > 0 && np > 0 && na >= 0 && t->nmasks >= 0 && t->nmaps >= 0);
-    CHECK((int64_t)np * n * nd < INT32_MAX && (int64_t)t->nmasks * nd < INT32_MAX && (int64_t)t->nmaps * nd < INT32_MAX);
+    CHECK(t->nphases >= 0 && (int64_t)(t->nphases + 1) * np * n * nd < INT32_MAX && (int64_t)t->nmasks * nd < INT32_MAX
+          && (int64_t)t->nmaps * nd < INT32_MAX);
     CHECK(all_below(t->maps, t->nmaps * nd, 0, nd));
     CHECK(all_below(t->app_tile, na, 0, n) && all_below(t->app_to, na, -1, n)
           && all_below(t->app_slide, na, -1, INT32_MAX));
@@ -1284,7 +1363,7 @@ int32_t tp_check(const tp_tables *t) {
     CHECK(offsets_ok(t->lnk_off, na, t->nlinks) && offsets_ok(t->tgt_off, t->nlinks, t->ntgt)
           && all_below(t->tgt, t->ntgt, 0, na));
     CHECK(offsets_ok(t->safe_off, na, t->nsafe) && all_below(t->safe_tile, t->nsafe, 0, n));
-    CHECK(offsets_ok(t->ent_off, np * n * nd, t->nent) && all_below(t->ent_app, t->nent, 0, na));
+    CHECK(offsets_ok(t->ent_off, (t->nphases + 1) * np * n * nd, t->nent) && all_below(t->ent_app, t->nent, 0, na));
     CHECK(offsets_ok(t->grp_off, np, t->ngroups) && offsets_ok(t->grp_cond_off, t->ngroups, t->ngrp_cond)
           && all_below(t->grp_cond, t->ngrp_cond, 0, t->nconds));
     CHECK(offsets_ok(t->grp_app_off, t->ngroups, t->ngrp_app) && all_below(t->grp_app, t->ngrp_app, 0, na));
@@ -1338,6 +1417,20 @@ int32_t tp_check(const tp_tables *t) {
     CHECK(offsets_ok(t->end_app_off, t->nends * np, t->nend_apps) && all_below(t->end_apps, t->nend_apps, 0, na)
           && all_below(t->end_op, t->nends, 0, 6) && all_below(t->end_mover, t->nends, 0, 2));
     for (int32_t l = 0; l < t->nlinks; l++) CHECK(t->lnk_line[l] < 0 || t->end_kind[t->lnk_line[l]] == END_LINE);
+    CHECK(offsets_ok(t->phase_order_off, t->nphases, t->nphase_order) && all_below(t->phase_order, t->nphase_order, 0, np)
+          && all_below(t->phase_plies, t->nphases, 1, INT32_MAX) && t->first_player >= 0 && t->first_player < np
+          && (t->pass_always == 0 || t->pass_always == 1));
+    for (int32_t i = 0; i < t->nphases; i++) CHECK(t->phase_order_off[i + 1] > t->phase_order_off[i]);
+    CHECK(t->nlsets >= 0 && (int64_t)t->nlsets * n < INT32_MAX && offsets_ok(t->lset_off, t->nlsets * n, t->nlset_line)
+          && all_below(t->lset_line, t->nlset_line, 0, t->nlset_tiles)
+          && all_below(t->lset_tiles, t->nlset_tiles, 0, n) && all_below(t->cond_lset, t->nconds, -1, t->nlsets)
+          && all_below(t->cond_line, t->nconds, 0, n + 1));
+    for (int32_t c = 0; c < t->nconds; c++) {
+        CHECK((t->cond_line[c] > 0) == (t->cond_lset[c] >= 0));
+        for (int32_t j = t->cond_lset[c] < 0 ? 0 : t->lset_off[(size_t)t->cond_lset[c] * n];
+             t->cond_lset[c] >= 0 && j < t->lset_off[(size_t)(t->cond_lset[c] + 1) * n]; j++)
+            CHECK(t->lset_line[j] + t->cond_line[c] <= t->nlset_tiles);
+    }
 #undef CHECK
     return 0;
 }
@@ -1412,13 +1505,14 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         tp_free(E);
         return NULL;
     }
-    E->ent_code_off = calloc((size_t)t->np + 1, sizeof(int32_t));
-    E->ent_codes = malloc((size_t)t->np * nd * sizeof(int32_t) + 1);
+    int32_t nsets = (t->nphases + 1) * t->np; /* entry rows per player, in the regular play and in each phase */
+    E->ent_code_off = calloc((size_t)nsets + 1, sizeof(int32_t));
+    E->ent_codes = malloc((size_t)nsets * nd * sizeof(int32_t) + 1);
     if (!E->ent_code_off || !E->ent_codes) {
         tp_free(E);
         return NULL;
     }
-    for (int32_t p = 0; p < t->np; p++) {
+    for (int32_t p = 0; p < nsets; p++) {
         int32_t k = E->ent_code_off[p];
         for (size_t c = 0; c < nd; c++) {
             int has = 0;
@@ -1464,7 +1558,8 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     }
     for (size_t a = 0; a < na; a++) {
         int ok = t->lnk_off[a + 1] == t->lnk_off[a] && t->safe_off[a + 1] == t->safe_off[a]
-                 && t->app_ray_off[a + 1] == t->app_ray_off[a] && t->app_gc[a] < 0; /* captures write more */
+                 && t->app_ray_off[a + 1] == t->app_ray_off[a] && t->app_gc[a] < 0 /* captures write more */
+                 && t->app_final[a];
         for (int32_t i = t->wr_off[a]; ok && i < t->wr_off[a + 1]; i++)
             for (int32_t j = t->wr_off[a]; j < i; j++) ok &= t->wr_tile[j] != t->wr_tile[i];
         E->leaf[a] = (uint8_t)ok;
@@ -1580,12 +1675,13 @@ int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_
     return got;
 }
 
-/* The position's turns (tp_keys reads them; with `chains`, tp_chains reads every accepted chain):
-   the number of legal turns, or < 0 an error. */
-int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t chains) {
+/* The position's turns in the phase of index `phase` (-1: the regular play; tp_keys reads them; with `chains`,
+   tp_chains reads every accepted chain): the number of legal turns, or < 0 an error. */
+int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t phase, int32_t chains) {
     int r = start(e, codes, player, chains);
     if (r < 0) return r;
-    return node_turns(e, &e->main, player);
+    if (phase < -1 || phase >= TABLES(e)->nphases) return TP_ERR_ARG;
+    return node_turns_in(e, &e->main, player, phase);
 }
 
 /* tp_turns, then counts[k] = leaf turns at `depth` below each legal turn k (0 for the others);
@@ -1597,9 +1693,10 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
     if (depth < 1) return TP_ERR_ARG;
     r = ended(e, &e->main, player, ply, NULL, 0);
     if (r) return r < 0 ? r : 0;
-    r = node_turns(e, &e->main, player);
+    r = node_turns_in(e, &e->main, player, phase_at(TABLES(e), ply));
     if (r < 0) return r;
-    if (r == 0 && TABLES(e)->passing) return TP_ERR_ARG; /* the pass is a turn without a key: counted in Python */
+    if ((r == 0 && TABLES(e)->passing) || TABLES(e)->pass_always)
+        return TP_ERR_ARG; /* the pass is a turn without a key: counted in Python */
     int32_t nk = e->nkeys;
     if (nk > cap) return TP_ERR_CAP;
     for (int32_t k = 0; k < nk; k++) {
@@ -1611,8 +1708,8 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
         }
         const Key *K = &e->keys[k];
         int64_t sub = apply_key(e, &e->main, K);
-        if (sub == 0) sub = perft(e, &e->main, (player + 1) % TABLES(e)->np, ply + 1, depth - 1, e->chg + 2 * (size_t)K->off,
-                                  K->len);
+        if (sub == 0) sub = perft(e, &e->main, next_player(TABLES(e), player, ply), ply + 1, depth - 1,
+                                  e->chg + 2 * (size_t)K->off, K->len);
         restore(e, &e->main, 0);
         if (sub < 0) return (int32_t)sub;
         counts[k] = sub;
@@ -1681,22 +1778,25 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
                 why = 1;
                 break;
             }
-            int32_t k0 = e->nkeys, c0 = e->nchg;
-            int32_t legal = node_turns(e, B, p);
+            int32_t k0 = e->nkeys, c0 = e->nchg, phase = phase_at(TABLES(e), q);
+            int32_t legal = node_turns_in(e, B, p, phase);
             if (legal < 0) return legal;
-            if (legal == 0) {
+            /* pass = "always": the pass is one more turn, the last of them */
+            int passes = TABLES(e)->pass_always
+                         && (int32_t)(splitmix(&s) % (uint64_t)(legal + 1)) == legal;
+            if (legal == 0 || passes) {
                 e->nkeys = k0;
                 e->nchg = c0;
-                int other = 0; /* pass = "when-stuck": a stuck player passes while another player has a turn */
+                int other = passes; /* pass = "when-stuck": a stuck player passes while another player has a turn */
                 for (int32_t o = 1; TABLES(e)->passing && !other && o < TABLES(e)->np; o++) {
-                    int32_t got = node_turns(e, B, (p + o) % TABLES(e)->np);
+                    int32_t got = node_turns_in(e, B, (p + o) % TABLES(e)->np, phase);
                     e->nkeys = k0;
                     e->nchg = c0;
                     if (got < 0) return got;
                     other = got > 0;
                 }
                 if (other) {
-                    p = (p + 1) % TABLES(e)->np;
+                    p = next_player(TABLES(e), p, q);
                     q++;
                     played++;
                     last = NULL;
@@ -1718,7 +1818,7 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
             }
             e->nkeys = k0;
             e->nchg = c0;
-            p = (p + 1) % TABLES(e)->np;
+            p = next_player(TABLES(e), p, q);
             q++;
             played++;
         }

@@ -44,7 +44,7 @@ typedef struct {
     const int32_t *safe_tile;   /* [nsafe] */
 
     /* entries: row (player*n + tile)*nd + code lists the applications starting a turn there */
-    const int32_t *ent_off;     /* [np*n*nd+1] */
+    const int32_t *ent_off;     /* [(nphases+1)*np*n*nd+1]: the regular play's rows first (phases below) */
     const int32_t *ent_app;     /* [nent] */
 
     /* turn clean-ups: groups of one clean-up each, per player in file order */
@@ -156,6 +156,36 @@ typedef struct {
     const int32_t *end_apps;    /* [nend_apps] */
     const int32_t *end_op;      /* [nends] */
     const int32_t *end_mover;   /* [nends] */
+
+    /* phases (RuleSet.phases): the entry rows come in nphases + 1 sets, the regular play's first, so that row
+       ((s*np + player)*n + tile)*nd + code of ent_off is set s (0 the regular play, 1 + i phase i); phase i lasts
+       phase_plies[i] turns, taken by the players phase_order[phase_order_off[i] ..] in turn, and first_player
+       plays the first turn after the phases; end_after[e] 1: rule e is read only on a position a turn of the regular
+       play reached */
+    int32_t nphases, nphase_order, first_player;
+    const int32_t *phase_plies;     /* [nphases] */
+    const int32_t *phase_order_off; /* [nphases+1] -> phase_order */
+    const int32_t *phase_order;     /* [nphase_order] */
+    const uint8_t *end_after;       /* [nends] */
+
+    /* moves that may not end a chain (final = false), and passing at any time (pass = "always": the pass is one
+       more turn of every unfinished position) */
+    const uint8_t *app_final;       /* [napps] 0: a chain ending with this application is not a turn */
+    int32_t pass_always;
+
+    /* conditions on lines and on the tile at hand (Compiled.count): cond_here[c] counts only the tile the move
+       starts on (a move's condition) or ended on (a link's); cond_line[c] > 0 counts only the tiles on a line of
+       that many tiles holding the condition's codes (cond_outside: only those on none), the lines through tile u
+       being line set s = cond_lset[c]'s row s*n + u of lset_off -> lset_line (offsets into lset_tiles, cond_line
+       tiles each) */
+    int32_t nlsets, nlset_line, nlset_tiles;
+    const int32_t *cond_line;       /* [nconds] */
+    const uint8_t *cond_outside;    /* [nconds] */
+    const uint8_t *cond_here;       /* [nconds] */
+    const int32_t *cond_lset;       /* [nconds] -1 where cond_line is 0 */
+    const int32_t *lset_off;        /* [nlsets*n+1] */
+    const int32_t *lset_line;       /* [nlset_line] */
+    const int32_t *lset_tiles;      /* [nlset_tiles] */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;
@@ -169,7 +199,7 @@ int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_
 int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player);
 int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t max_plies, int64_t first,
                     int32_t count, uint64_t seed, int64_t *stats, int32_t *final);
-int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t chains);
+int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t phase, int32_t chains);
 int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int64_t *counts,
                   int32_t cap);
 int32_t tp_keys(tp_engine *e, int32_t *out, int32_t cap);

@@ -88,6 +88,7 @@ struct tp_engine {
     int32_t undo_top, undo_cap;
     uint64_t *path_hash;
     int32_t *path_undo;
+    uint8_t *path_mid; /* [depth_cap] a slide flies on from this level's position (flies_over: not a stop) */
     int32_t path_top, depth_cap;
     int32_t *seq; /* applications of the chain(s) being walked; never deeper than path */
     int32_t seq_top;
@@ -526,10 +527,25 @@ static int repeats(tp_engine *E, const Walk *W) {
     return 0;
 }
 
+/* repeats where a slide may fly over the chain's stops (flies_over): 1 when the position stands on the path, with
+   *mid the level where a slide flies on from it (-1 none: the position is a stop). */
+static int stands(tp_engine *E, const Walk *W, int32_t *mid) {
+    uint64_t h = W->b->hash;
+    int seen = 0;
+    *mid = -1;
+    for (int32_t i = W->path_base; i < E->path_top; i++)
+        if (E->path_hash[i] == h && same_as_at(E, W->b, E->path_undo[i])) {
+            seen = 1;
+            if (E->path_mid[i]) *mid = i;
+        }
+    return seen;
+}
+
 static inline int push_level(tp_engine *E, const Board *B) {
     if (E->path_top >= E->depth_cap) return TP_ERR_CAP;
     E->path_hash[E->path_top] = B->hash;
     E->path_undo[E->path_top] = E->undo_top;
+    E->path_mid[E->path_top] = 0;
     E->path_top++;
     return 0;
 }
@@ -689,20 +705,35 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
     for (int32_t k = 0; k < ncap; k++) put(E, B, E->capbuf[2 * k], E->capbuf[2 * k + 1]);
     for (int32_t k = 0; k < ngc; k++) put(E, B, E->gcbuf[k], T->gc_becomes[T->app_gc[a]]);
-    if (repeats(E, W)) {
-        restore(E, B, mark);
-        return 0;
+    /* where a slide may fly over the chain's stops (chains.py): a position the chain stopped at may only be flown
+       over by a slide (no stop, no other link there), and one a slide only flew through (a mid level) is a stop
+       for the move that lands there */
+    int32_t landed = -1, slide = T->app_slide[a];
+    int fly = 0, took = 0;
+    if (!T->flies_over) {
+        if (repeats(E, W)) {
+            restore(E, B, mark);
+            return 0;
+        }
+    } else if (stands(E, W, &landed)) {
+        fly = landed < 0;
+        if (fly && slide < 0) {
+            restore(E, B, mark);
+            return 0;
+        }
     }
     int r = push_level(E, B);
     if (r < 0) {
         restore(E, B, mark);
         return r;
     }
+    int32_t level = E->path_top - 1;
+    if (landed >= 0) E->path_mid[landed] = 0;
     E->seq[E->seq_top++] = a;
     if (T->app_to[a] >= 0) end = T->app_to[a];
     flagged |= T->app_flag[a];
     int stop = 0, must = 0, visited = 0;
-    if (W->mode == WALK_ATTACK && !E->forced[a]) {
+    if (W->mode == WALK_ATTACK && !E->forced[a] && !fly) {
         visited = 1;
         stop = touched(W);
     }
@@ -719,8 +750,13 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
             int32_t b = T->tgt[k];
             if (E->tracking) track_app(E, b);
             if (!fits(E, B->codes, b) || !app_conds_hold(E, B, b)) continue;
+            int on = slide >= 0 && T->app_slide[b] == slide; /* the slide flies on */
+            if (fly && !on) continue;
+            if (T->flies_over && on && !fly) E->path_mid[level] = 1;
             r = step(E, W, b, end, flagged);
+            E->path_mid[level] = 0;
             if (r < 0) goto out;
+            took |= r > 0;
             if (r == 2) {
                 stop = 1;
                 break;
@@ -729,7 +765,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         }
     }
     r = 0;
-    if (!stop && !must && !visited) {
+    if (!stop && !must && !visited && !fly) {
         if (W->mode == WALK_ATTACK)
             stop = touched(W);
         else
@@ -738,9 +774,10 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
 out:
     E->seq_top--;
     E->path_top--;
+    if (landed >= 0) E->path_mid[landed] = 1;
     restore(E, B, mark);
     if (r < 0) return r;
-    return stop ? 2 : 1;
+    return stop ? 2 : fly && !took ? 0 : 1;
 }
 
 /* Chains.attacked: 1 when a player other than p has a complete chain changing one of the targets. */
@@ -1419,7 +1456,7 @@ int32_t tp_check(const tp_tables *t) {
     for (int32_t l = 0; l < t->nlinks; l++) CHECK(t->lnk_line[l] < 0 || t->end_kind[t->lnk_line[l]] == END_LINE);
     CHECK(offsets_ok(t->phase_order_off, t->nphases, t->nphase_order) && all_below(t->phase_order, t->nphase_order, 0, np)
           && all_below(t->phase_plies, t->nphases, 1, INT32_MAX) && t->first_player >= 0 && t->first_player < np
-          && (t->pass_always == 0 || t->pass_always == 1));
+          && (t->pass_always == 0 || t->pass_always == 1) && (t->flies_over == 0 || t->flies_over == 1));
     for (int32_t i = 0; i < t->nphases; i++) CHECK(t->phase_order_off[i + 1] > t->phase_order_off[i]);
     CHECK(t->nlsets >= 0 && (int64_t)t->nlsets * n < INT32_MAX && offsets_ok(t->lset_off, t->nlsets * n, t->nlset_line)
           && all_below(t->lset_line, t->nlset_line, 0, t->nlset_tiles)
@@ -1463,6 +1500,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->depth_cap = cap_depth;
     E->path_hash = malloc((size_t)cap_depth * sizeof(uint64_t));
     E->path_undo = malloc((size_t)cap_depth * sizeof(int32_t));
+    E->path_mid = malloc((size_t)cap_depth);
     E->seq = malloc((size_t)cap_depth * sizeof(int32_t));
     E->nv = malloc(((size_t)E->maxw + 1) * sizeof(int32_t));
     int32_t maxray = 0;
@@ -1498,7 +1536,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->chains = malloc((size_t)cap_chains * sizeof(int32_t));
     if (!E->zob || !E->forced || !E->main.codes || !E->main.count || !E->scratch.codes || !E->scratch.count
         || !E->main.bits || !E->scratch.bits
-        || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->seq || !E->nv || !E->keys || !E->chg
+        || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->path_mid || !E->seq || !E->nv || !E->keys || !E->chg
         || !E->ht || !E->ht_gen || !E->tmp || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
         || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
         || !E->at_gat || !E->chains || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
@@ -1611,6 +1649,7 @@ void tp_free(tp_engine *e) {
     free(e->undo_old);
     free(e->path_hash);
     free(e->path_undo);
+    free(e->path_mid);
     free(e->seq);
     free(e->nv);
     free(e->capbuf);

@@ -186,6 +186,10 @@ typedef struct {
     const int32_t *lset_off;        /* [nlsets*n+1] */
     const int32_t *lset_line;       /* [nlset_line] */
     const int32_t *lset_tiles;      /* [nlset_tiles] */
+
+    /* a slide anywhere after another move (RuleSet.flies_over_stops): a slide may fly over a position the chain
+       stopped at, and another move may land where a slide only flew through */
+    int32_t flies_over;
 } tp_tables;
 
 typedef struct tp_engine tp_engine;

@@ -309,8 +309,6 @@ def build(chains: Chains) -> Tables:
         raise Unsupported("the maximum rule (turns holding the most moves of a class)")
     if any(c.line or c.here for cu in rules.cleanups for c in cu.conditions):
         raise Unsupported("conditions on lines or on the tile at hand in clean-ups (their memo reads counts only)")
-    if rules.flies_over_stops:
-        raise Unsupported("a slide anywhere after another move (a slide may fly over the chain's stops: Python)")
     _force(chains)
     chain_apps = _chain_apps(chains)  # placed before the applications are flattened
     b = _Builder(chains)
@@ -361,6 +359,7 @@ def build(chains: Chains) -> Tables:
     f["app_cond_off"], f["app_cond"] = _csr([[b.condition(c, a.player) for c in a.conds] for a in apps])
     f["napp_cond"] = len(cast("np.ndarray", f["app_cond"]))
     f["keyed_by_changes"] = int(rules.keyed_by_changes)
+    f["flies_over"] = int(rules.flies_over_stops)
     f["passing"] = int(rules.passing == "when-stuck")
     f["pass_always"] = int(rules.passing == "always")
 

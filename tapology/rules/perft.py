@@ -92,12 +92,12 @@ def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True,
             raise RuleError(f"perft --rbg: {game.name} has tape moves or strict end rules that read chains, counters "
                             "or the history; --rbg counts over tile codes only")
         return _counter(game, pos, paths=True)(game.codes(pos), pos.to_move, pos.ply, depth)
-    if not on_codes(game):
-        return _by_positions(game, pos, depth, bulk)
-    if native:
-        got = native_perft(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, depth, bulk)
+    if native:  # the native engine reads the counters too (and declines, by name, what it does not run)
+        got = native_perft(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, depth, bulk, pos.counters)
         if got is not None:
             return got
+    if not on_codes(game):
+        return _by_positions(game, pos, depth, bulk)
     rec = _counter(game, pos, bulk)
     return rec(game.codes(pos), pos.to_move, pos.ply, depth)
 

@@ -75,6 +75,7 @@ class Engine:
         self.raw_code = np.asarray(tabs.fields["raw_code"], np.int64)  # dense code -> tile code
         self.perft_reason = tabs.perft_reason
         self.n = int(tabs.fields["n"])
+        self.nctr = int(tabs.fields["nctr"])
         self._struct = self.ffi.new("tp_tables *")
         self._keep: list[Any] = []
         want = _tables.lengths(tabs.fields)
@@ -123,6 +124,12 @@ class Engine:
             return None
         return self.ffi.from_buffer("int32_t[]", np.ascontiguousarray(dense, np.int32))  # keeps the array alive
 
+    def _counters(self, counters: tuple[int, ...]) -> Any:
+        """The position's counters as a C array (NULL for none: all 0)."""
+        if not counters or not self.nctr:
+            return self.ffi.NULL
+        return self.ffi.new("int32_t[]", [*counters[:self.nctr], *[0] * (self.nctr - len(counters))])
+
     def _run(self, call) -> int | None:
         """``call(engine)`` again with larger arenas while it runs out of room; None on another error (the Python
         path then gives the answer, or raises the rule set's error)."""
@@ -152,14 +159,16 @@ class Engine:
             i += 5 + 2 * ln
         return out
 
-    def perft(self, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True) -> int | None:
-        """Leaf turns at ``depth`` >= 1 (None: not here); ``bulk=False`` makes every leaf turn instead of counting
-        the last ply.  Cost: the tree, in C."""
+    def perft(self, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True,
+              counters: tuple[int, ...] = ()) -> int | None:
+        """Leaf turns at ``depth`` >= 1 (None: not here) below a position with these ``counters`` (none: all 0);
+        ``bulk=False`` makes every leaf turn instead of counting the last ply.  Cost: the tree, in C."""
         with self._lock:  # one call at a time: the arenas are the engine's
             c = self._codes(codes)
             if c is None or self.perft_reason:
                 return None
-            return self._run(lambda e: self.lib.tp_perft_made(e, c, player, ply, depth, 0 if bulk else 1))
+            ctr = self._counters(counters)
+            return self._run(lambda e: self.lib.tp_perft_made(e, c, player, ply, depth, 0 if bulk else 1, ctr))
 
     def in_check(self, codes: list[int], player: int) -> bool | None:
         """Whether a royal piece of ``player`` can be taken (None: not here)."""
@@ -171,43 +180,47 @@ class Engine:
             return None if got is None else bool(got)
 
     def playouts(self, codes: list[int], player: int, ply: int, max_plies: int, first: int, count: int,
-                 seed: int) -> tuple[list[int], list[int] | None] | None:
+                 seed: int, counters: tuple[int, ...] = ()) -> tuple[list[int], list[int] | None] | None:
         """``count`` random games (playouts ``first``.. of the stream ``seed``) to a strict end, no turn or
-        ``max_plies``: ([plies, ended by a rule, by no turn, by the limit], the final codes + [player, ply]
-        when ``count`` is 1, as tile codes), or None (not here).  Cost: the games, in C."""
+        ``max_plies``: ([plies, ended by a rule, by no turn, by the limit], the final codes + [player, ply] + the
+        counters when ``count`` is 1, as tile codes), or None (not here).  Cost: the games, in C."""
         with self._lock:
             c = self._codes(codes)
             if c is None or self.perft_reason:
                 return None
             held: list[np.ndarray] = []
+            ctr = self._counters(counters)
 
             def call(e) -> int:
                 stats = np.zeros(4, np.int64)
-                final = np.zeros(self.n + 2, np.int32)
+                final = np.zeros(self.n + 2 + self.nctr, np.int32)
                 held[:] = [stats, final]
                 return self.lib.tp_playouts(e, c, player, ply, max_plies, first, count, seed & (2**64 - 1),
                                             self.ffi.from_buffer("int64_t[]", stats),
-                                            self.ffi.from_buffer("int32_t[]", final))
+                                            self.ffi.from_buffer("int32_t[]", final), ctr)
 
             if self._run(call) is None:
                 return None
             stats, final = held
             if count != 1:
                 return stats.tolist(), None
-            return stats.tolist(), [*self.raw_code[final[:self.n]].tolist(), int(final[self.n]), int(final[self.n + 1])]
+            return stats.tolist(), [*self.raw_code[final[:self.n]].tolist(), *final[self.n:].tolist()]
 
-    def divide(self, codes: list[int], player: int, ply: int, depth: int) -> list[tuple[Key, int]] | None:
+    def divide(self, codes: list[int], player: int, ply: int, depth: int,
+               counters: tuple[int, ...] = ()) -> list[tuple[Key, int]] | None:
         """(key, leaf turns ``depth`` - 1 plies below it) for every legal first turn (None: not here)."""
         with self._lock:
             c = self._codes(codes)
             if c is None or self.perft_reason:
                 return None
             held: list[np.ndarray] = []
+            ctr = self._counters(counters)
 
             def call(e) -> int:
                 counts = np.zeros(self.caps["keys"], np.int64)  # the root's turns never outnumber the key arena
                 held[:] = [counts]
-                return self.lib.tp_divide(e, c, player, ply, depth, self.ffi.from_buffer("int64_t[]", counts), len(counts))
+                return self.lib.tp_divide(e, c, player, ply, depth, self.ffi.from_buffer("int64_t[]", counts), len(counts),
+                                          ctr)
 
             if self._run(call) is None:
                 return None
@@ -347,7 +360,8 @@ def engine_used(chains: Chains, perft: bool = False) -> tuple[str, str]:
     return "native", why_not_specialised(chains) if _LAST.get(chains.comp) == "native-asked" else ""
 
 
-def perft_engine(chains: Chains, codes: list[int], player: int, ply: int, depth: int) -> Engine | None:
+def perft_engine(chains: Chains, codes: list[int], player: int, ply: int, depth: int,
+                 counters: tuple[int, ...] = ()) -> Engine | None:
     """The engine a perft of ``depth`` below this position runs on: C generated for the board when the count is
     estimated at :data:`SPECIALISE_WORK` leaf turns or more (compiled on first use, then read from the cache), else
     the interpreter; None: not native.  The estimate: the interpreter's counts 3 and 2 plies short of ``depth``,
@@ -357,8 +371,8 @@ def perft_engine(chains: Chains, codes: list[int], player: int, ply: int, depth:
         return None
     want = specialise_mode() == "1" or (specialise_mode() == "auto" and isinstance(_SPECIAL.get(chains.comp), Engine))
     if not want and depth >= 4 and specialise_mode() == "auto":  # (loaded already: it costs nothing more)
-        short = eng.perft(codes, player, ply, depth - 3)
-        near = eng.perft(codes, player, ply, depth - 2)
+        short = eng.perft(codes, player, ply, depth - 3, counters=counters)
+        near = eng.perft(codes, player, ply, depth - 2, counters=counters)
         want = bool(short and near) and near * (near / short) ** 2 >= SPECIALISE_WORK  # type: ignore[operator]
     if not want:
         _LAST.pop(chains.comp, None)
@@ -366,12 +380,13 @@ def perft_engine(chains: Chains, codes: list[int], player: int, ply: int, depth:
     return _ran(chains, engine(chains, specialise=True))
 
 
-def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True) -> int | None:
-    """Leaf turns at ``depth`` >= 1 below a position given by its codes, or None when the native engine cannot
-    count them (the caller counts in Python); ``bulk=False`` makes every leaf turn rather than counting it.  Runs on
-    :func:`perft_engine`."""
-    eng = perft_engine(chains, codes, player, ply, depth)
-    return None if eng is None else eng.perft(codes, player, ply, depth, bulk)
+def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True,
+          counters: tuple[int, ...] = ()) -> int | None:
+    """Leaf turns at ``depth`` >= 1 below a position given by its codes and ``counters`` (none: all 0), or None when
+    the native engine cannot count them (the caller counts in Python); ``bulk=False`` makes every leaf turn rather
+    than counting it.  Runs on :func:`perft_engine`."""
+    eng = perft_engine(chains, codes, player, ply, depth, counters)
+    return None if eng is None else eng.perft(codes, player, ply, depth, bulk, counters)
 
 
 def _ran(chains: Chains, eng: Engine | None) -> Engine | None:
@@ -381,11 +396,12 @@ def _ran(chains: Chains, eng: Engine | None) -> Engine | None:
     return eng
 
 
-def divide(chains: Chains, codes: list[int], player: int, ply: int, depth: int) -> list[tuple[Key, int]] | None:
+def divide(chains: Chains, codes: list[int], player: int, ply: int, depth: int,
+           counters: tuple[int, ...] = ()) -> list[tuple[Key, int]] | None:
     """(key, leaf turns ``depth`` - 1 plies below it) for every legal first turn, or None when the native engine
     cannot count them."""
     eng = engine(chains)
-    return None if eng is None else eng.divide(codes, player, ply, depth)
+    return None if eng is None else eng.divide(codes, player, ply, depth, counters)
 
 
 def turn_keys(chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict[Key, Found]:
@@ -401,12 +417,14 @@ def turn_keys(chains: Chains, codes: list[int], player: int, phase: int = -1) ->
 
 
 def playouts(chains: Chains, codes: list[int], player: int, ply: int, max_plies: int, first: int, count: int,
-             seed: int, specialise: bool | None = None) -> tuple[list[int], list[int] | None] | None:
-    """``count`` random games below a position given by its codes (:meth:`Engine.playouts`), or None when the native
-    engine cannot play them (the caller plays them in Python); ``specialise``: as :func:`engine`."""
+             seed: int, specialise: bool | None = None,
+             counters: tuple[int, ...] = ()) -> tuple[list[int], list[int] | None] | None:
+    """``count`` random games below a position given by its codes and ``counters`` (:meth:`Engine.playouts`), or
+    None when the native engine cannot play them (the caller plays them in Python); ``specialise``: as
+    :func:`engine`."""
     eng = engine(chains, specialise)
     if specialise or specialise_mode() == "1":
         _ran(chains, eng)
     else:
         _LAST.pop(chains.comp, None)
-    return None if eng is None else eng.playouts(codes, player, ply, max_plies, first, count, seed)
+    return None if eng is None else eng.playouts(codes, player, ply, max_plies, first, count, seed, counters)

@@ -37,9 +37,9 @@
 #define TABLES(E) (&(E)->t)
 #endif
 
-enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4 };
+enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4, TP_ERR_RESET = -5 };
 enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
-enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4, END_CHAIN = 5 };
+enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4, END_CHAIN = 5, END_COUNTER = 6 };
 enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2 };
 enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 
@@ -60,6 +60,7 @@ typedef struct {
     uint8_t accepted; /* some chain with this key passed the royal rule */
     uint8_t flagged;  /* some accepted chain holds a move of a mandatory class */
     uint8_t legal;    /* accepted, and flagged where the mandatory rule applies */
+    int32_t reset_or, reset_and; /* the counters the moves' classes reset, in some and in every accepted chain */
 } Key;
 
 typedef struct {
@@ -141,6 +142,8 @@ struct tp_engine {
     int32_t *cn;    /* [3n] the node's clean-ups' net writes (tile, code, old code), by tile */
     int32_t cn_len;
     int32_t quiet_apart; /* a specialised perft counts the quiet moves itself: the walk leaves them out */
+    int32_t *ctr;   /* [depth_cap*nctr] the counters of each perft level (a playout's in its first row) */
+    int32_t ctr_top; /* the current level's row */
     int32_t *lt_off, *lt_line; /* [nends*n+1], lines: row e*n + u lists the lines (line_tiles offsets) of end rule e
                                   through tile u, so that a line end is read only where the last turn wrote */
 };
@@ -560,6 +563,12 @@ static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, in
 static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p);
 static int attack_relevant(const tp_engine *E, int32_t nc);
 
+/* A chain's counter resets joined into its key's (before the key is marked accepted). */
+static inline void accept_resets(Key *K, int32_t bits) {
+    K->reset_and = K->accepted ? K->reset_and & bits : bits;
+    K->reset_or |= bits;
+}
+
 enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
 
 /* step and finish for a move that is a whole turn (an entry with no links, no safe cells), in turns mode: the same
@@ -643,6 +652,7 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
         }
     }
     if (!K->pos_ok) return 1;
+    accept_resets(K, T->app_reset[a]);
     K->accepted = 1;
     K->flagged |= T->app_flag[a];
     return 1;
@@ -1030,12 +1040,17 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
         }
     }
     if (!K->pos_ok) goto out;
-    if (K->accepted && !E->chains_mode && (K->flagged || !flagged)) goto out; /* nothing new to learn */
+    int32_t resets = 0; /* the counters the classes of the chain's moves reset */
+    for (int32_t i = W->seq_base; T->nctr && i < E->seq_top; i++) resets |= T->app_reset[E->seq[i]];
+    if (K->accepted && !E->chains_mode && (K->flagged || !flagged) && (K->reset_or | resets) == K->reset_or
+        && (K->reset_and & resets) == K->reset_and)
+        goto out; /* nothing new to learn */
     if (T->has_royal) {
         r = safe_ok(E, W);
         if (r <= 0) goto out;
         r = 0;
     }
+    accept_resets(K, resets);
     K->accepted = 1;
     K->flagged |= (uint8_t)flagged;
     if (E->chains_mode) {
@@ -1281,6 +1296,11 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
                 if (m >= 0 && connects(E, B, e, q, m)) return 1;
             }
             break;
+        case END_COUNTER:
+            if (compare(E->ctr[(size_t)E->ctr_top * (size_t)T->nctr + (size_t)T->end_counter[e]], T->end_op[e],
+                        T->end_value[e]))
+                return 1;
+            break;
         default: /* END_COUNT */
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t i = e * T->np + q;
@@ -1301,6 +1321,34 @@ static int apply_key(tp_engine *E, Board *B, const Key *K) {
 static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
                      int32_t nlast);
 
+/* RuleGame._carry: the counters after a turn at `ply` into the row after the current one: reset by the classes of
+   the key's moves or the kind of the piece on its start tile before it (a pass, K NULL: neither), and while the
+   phases last those of the regular play; the others grow by one.  TP_ERR_RESET where the key's chains disagree on
+   what their classes reset (its least label path decides, which only the Python walk knows). */
+static int next_counters(tp_engine *E, const Board *B, const Key *K, int32_t ply) {
+    const tp_tables *T = TABLES(E);
+    if (!T->nctr) return 0;
+    if (E->ctr_top + 1 >= E->depth_cap) return TP_ERR_CAP;
+    int32_t bits = 0;
+    if (K) {
+        if (K->reset_or != K->reset_and) return TP_ERR_RESET;
+        bits = K->reset_or | T->code_reset[B->codes[K->start]];
+    }
+    if (T->nphases && phase_at(T, ply) >= 0) bits |= T->ctr_after;
+    int32_t *cur = E->ctr + (size_t)E->ctr_top * (size_t)T->nctr;
+    for (int32_t i = 0; i < T->nctr; i++) cur[T->nctr + i] = (bits >> i) & 1 ? 0 : cur[i] + 1;
+    return 0;
+}
+
+/* perft below the position after a turn whose counters next_counters put in the next row. */
+static int64_t perft_below(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
+                           int32_t nlast) {
+    E->ctr_top++;
+    int64_t got = perft(E, B, p, ply, depth, last, nlast);
+    E->ctr_top--;
+    return got;
+}
+
 /* pass = "when-stuck" (RuleGame._all_turns): the player to move has no turn; if another player has one, the pass
    is the only turn (leaves below it), else there is none. */
 static int64_t pass_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int32_t k0, int32_t c0) {
@@ -1311,7 +1359,11 @@ static int64_t pass_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
         E->nkeys = k0;
         E->nchg = c0;
         if (got < 0) return got;
-        if (got > 0) return depth > 1 ? perft(E, B, next_player(T, p, ply), ply + 1, depth - 1, NULL, 0) : 1;
+        if (got > 0 && depth > 1) {
+            int r = next_counters(E, B, NULL, ply);
+            return r < 0 ? r : perft_below(E, B, next_player(T, p, ply), ply + 1, depth - 1, NULL, 0);
+        }
+        if (got > 0) return 1;
     }
     return 0;
 }
@@ -1347,8 +1399,9 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
             if (!E->keys[k].legal) continue;
             int32_t mark = E->undo_top;
             const Key *K = &E->keys[k];
-            int64_t sub = apply_key(E, B, K);
-            if (sub == 0) sub = perft(E, B, q, ply + 1, depth - 1, E->chg + 2 * (size_t)K->off, K->len);
+            int64_t sub = next_counters(E, B, K, ply);
+            if (sub == 0) sub = apply_key(E, B, K);
+            if (sub == 0) sub = perft_below(E, B, q, ply + 1, depth - 1, E->chg + 2 * (size_t)K->off, K->len);
             restore(E, B, mark);
             if (sub < 0) {
                 total = sub;
@@ -1361,7 +1414,8 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     E->nkeys = k0;
     E->nchg = c0;
     if (total >= 0 && TABLES(E)->pass_always) { /* the pass, one more turn: the position again, the next player */
-        int64_t sub = depth > 1 ? perft(E, B, next_player(TABLES(E), p, ply), ply + 1, depth - 1, NULL, 0) : 1;
+        int64_t sub = depth > 1 ? next_counters(E, B, NULL, ply) : 0;
+        if (sub == 0) sub = depth > 1 ? perft_below(E, B, next_player(TABLES(E), p, ply), ply + 1, depth - 1, NULL, 0) : 1;
         total = sub < 0 ? sub : total + sub;
     }
     return total;
@@ -1421,7 +1475,7 @@ int32_t tp_check(const tp_tables *t) {
         CHECK(offsets_ok(t->att_app_off, t->natt, t->natt_apps) && all_below(t->att_app, t->natt_apps, 0, na)
               && all_below(t->att_app_mask, t->natt_apps, 0, t->nmasks));
     }
-    CHECK(all_below(t->end_kind, t->nends, 1, 6) && all_below(t->end_check, t->nends, -1, 2));
+    CHECK(all_below(t->end_kind, t->nends, 1, 7) && all_below(t->end_check, t->nends, -1, 2));
     CHECK(offsets_ok(t->end_cond_off, t->nends * np, t->nend_conds) && all_below(t->end_conds, t->nend_conds, 0, t->nconds));
     CHECK(offsets_ok(t->end_line_off, t->nends, t->nline_tiles) && all_below(t->line_tiles, t->nline_tiles, -1, n)
           && all_below(t->end_exact, t->nends, 0, 2));
@@ -1457,6 +1511,8 @@ int32_t tp_check(const tp_tables *t) {
     CHECK(offsets_ok(t->phase_order_off, t->nphases, t->nphase_order) && all_below(t->phase_order, t->nphase_order, 0, np)
           && all_below(t->phase_plies, t->nphases, 1, INT32_MAX) && t->first_player >= 0 && t->first_player < np
           && (t->pass_always == 0 || t->pass_always == 1) && (t->flies_over == 0 || t->flies_over == 1));
+    CHECK(t->nctr >= 0 && t->nctr <= 31 && all_below(t->end_counter, t->nends, -1, t->nctr));
+    for (int32_t e = 0; e < t->nends; e++) CHECK((t->end_kind[e] == END_COUNTER) == (t->end_counter[e] >= 0));
     for (int32_t i = 0; i < t->nphases; i++) CHECK(t->phase_order_off[i + 1] > t->phase_order_off[i]);
     CHECK(t->nlsets >= 0 && (int64_t)t->nlsets * n < INT32_MAX && offsets_ok(t->lset_off, t->nlsets * n, t->nlset_line)
           && all_below(t->lset_line, t->nlset_line, 0, t->nlset_tiles)
@@ -1501,6 +1557,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->path_hash = malloc((size_t)cap_depth * sizeof(uint64_t));
     E->path_undo = malloc((size_t)cap_depth * sizeof(int32_t));
     E->path_mid = malloc((size_t)cap_depth);
+    E->ctr = malloc((size_t)cap_depth * (size_t)t->nctr * sizeof(int32_t) + sizeof(int32_t));
     E->seq = malloc((size_t)cap_depth * sizeof(int32_t));
     E->nv = malloc(((size_t)E->maxw + 1) * sizeof(int32_t));
     int32_t maxray = 0;
@@ -1536,7 +1593,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->chains = malloc((size_t)cap_chains * sizeof(int32_t));
     if (!E->zob || !E->forced || !E->main.codes || !E->main.count || !E->scratch.codes || !E->scratch.count
         || !E->main.bits || !E->scratch.bits
-        || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->path_mid || !E->seq || !E->nv || !E->keys || !E->chg
+        || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->path_mid || !E->ctr || !E->seq || !E->nv || !E->keys || !E->chg
         || !E->ht || !E->ht_gen || !E->tmp || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
         || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
         || !E->at_gat || !E->chains || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
@@ -1650,6 +1707,7 @@ void tp_free(tp_engine *e) {
     free(e->path_hash);
     free(e->path_undo);
     free(e->path_mid);
+    free(e->ctr);
     free(e->seq);
     free(e->nv);
     free(e->capbuf);
@@ -1685,8 +1743,10 @@ void tp_free(tp_engine *e) {
 }
 
 /* Loads a position (dense codes) and empties every stack; TP_ERR_CODE for a code out of range. */
-static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t chains) {
+static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t chains, const int32_t *counters) {
     if (player < 0 || player >= TABLES(E)->np) return TP_ERR_ARG;
+    E->ctr_top = 0; /* the position's counters (NULL: all 0) */
+    for (int32_t i = 0; i < TABLES(E)->nctr; i++) E->ctr[i] = counters ? counters[i] : 0;
     for (int32_t u = 0; u < TABLES(E)->n; u++)
         if (codes[u] < 0 || codes[u] >= TABLES(E)->nd) return TP_ERR_CODE;
     memcpy(E->main.codes, codes, (size_t)TABLES(E)->n * sizeof *codes);
@@ -1700,12 +1760,14 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
 
 /* Leaf turns at `depth` (>= 1) below the position, the strict end rules read at every node. */
 int64_t tp_perft(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth) {
-    return tp_perft_made(e, codes, player, ply, depth, 0);
+    return tp_perft_made(e, codes, player, ply, depth, 0, NULL);
 }
 
-/* tp_perft; with `made`, every leaf turn is made and taken back rather than the last ply counted in bulk. */
-int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int32_t made) {
-    int r = start(e, codes, player, 0);
+/* tp_perft; with `made`, every leaf turn is made and taken back rather than the last ply counted in bulk; `counters`
+   the position's (RuleSet.counters; NULL: all 0). */
+int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int32_t made,
+                      const int32_t *counters) {
+    int r = start(e, codes, player, 0, counters);
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
     e->make_leaves = made != 0;
@@ -1717,7 +1779,7 @@ int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_
 /* The position's turns in the phase of index `phase` (-1: the regular play; tp_keys reads them; with `chains`,
    tp_chains reads every accepted chain): the number of legal turns, or < 0 an error. */
 int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t phase, int32_t chains) {
-    int r = start(e, codes, player, chains);
+    int r = start(e, codes, player, chains, NULL);
     if (r < 0) return r;
     if (phase < -1 || phase >= TABLES(e)->nphases) return TP_ERR_ARG;
     return node_turns_in(e, &e->main, player, phase);
@@ -1726,8 +1788,8 @@ int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t pha
 /* tp_turns, then counts[k] = leaf turns at `depth` below each legal turn k (0 for the others);
    returns the number of turns tp_keys lists.  A position the end rules end has none. */
 int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int64_t *counts,
-                  int32_t cap) {
-    int r = start(e, codes, player, 0);
+                  int32_t cap, const int32_t *counters) {
+    int r = start(e, codes, player, 0, counters);
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
     r = ended(e, &e->main, player, ply, NULL, 0);
@@ -1746,9 +1808,10 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
             continue;
         }
         const Key *K = &e->keys[k];
-        int64_t sub = apply_key(e, &e->main, K);
-        if (sub == 0) sub = perft(e, &e->main, next_player(TABLES(e), player, ply), ply + 1, depth - 1,
-                                  e->chg + 2 * (size_t)K->off, K->len);
+        int64_t sub = next_counters(e, &e->main, K, ply);
+        if (sub == 0) sub = apply_key(e, &e->main, K);
+        if (sub == 0) sub = perft_below(e, &e->main, next_player(TABLES(e), player, ply), ply + 1, depth - 1,
+                                        e->chg + 2 * (size_t)K->off, K->len);
         restore(e, &e->main, 0);
         if (sub < 0) return (int32_t)sub;
         counts[k] = sub;
@@ -1787,7 +1850,7 @@ int32_t tp_chains(tp_engine *e, int32_t *out, int32_t cap) {
 
 /* Chains.in_check: 1 when a royal piece of `player` can be taken, 0 if not, < 0 an error. */
 int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player) {
-    int r = start(e, codes, player, 0);
+    int r = start(e, codes, player, 0, NULL);
     if (r < 0) return r;
     return in_check(e, &e->main, player);
 }
@@ -1798,16 +1861,20 @@ int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player) {
    choices depend only on seed and its index): each runs until a strict end rule ends it, the player to move has
    no turn, or `max_plies` plies are played.  stats[0..3] += plies played, games ended by an end rule, by no turn,
    by the ply limit.  With count == 1 the final position is left in `final` (dense codes), its player and ply in
-   final[n], final[n+1].  Returns count, or < 0 an error. */
+   final[n], final[n+1], its counters after them.  `counters`: the position's (NULL: all 0).  Returns count, or < 0
+   an error. */
 int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t max_plies, int64_t first,
-                    int32_t count, uint64_t seed, int64_t *stats, int32_t *final) {
-    int r = start(e, codes, player, 0);
+                    int32_t count, uint64_t seed, int64_t *stats, int32_t *final, const int32_t *counters) {
+    int r = start(e, codes, player, 0, counters);
     if (r < 0) return r;
     if (count < 0 || max_plies < 0) return TP_ERR_ARG;
     Board *B = &e->main;
+    size_t nctr = (size_t)TABLES(e)->nctr;
     for (int32_t i = 0; i < count; i++) {
         uint64_t s = seed ^ ((uint64_t)(first + i) * 0xD1B54A32D192ED03ULL);
         int32_t p = player, q = ply, played = 0, why = 3;
+        e->ctr_top = 1; /* the playout's counters: row 1, the next turn's in row 2; the start's stay in row 0 */
+        memcpy(e->ctr + nctr, e->ctr, nctr * sizeof *e->ctr);
         const int32_t *last = NULL;
         int32_t nlast = 0;
         while (played < max_plies) {
@@ -1835,6 +1902,9 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
                     other = got > 0;
                 }
                 if (other) {
+                    r = next_counters(e, B, NULL, q);
+                    if (r < 0) return r;
+                    memcpy(e->ctr + nctr, e->ctr + 2 * nctr, nctr * sizeof *e->ctr);
                     p = next_player(TABLES(e), p, q);
                     q++;
                     played++;
@@ -1849,6 +1919,9 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
             for (int32_t k = k0; k < e->nkeys; k++) {
                 if (!e->keys[k].legal) continue;
                 if (pick-- == 0) {
+                    r = next_counters(e, B, &e->keys[k], q);
+                    if (r < 0) return r;
+                    memcpy(e->ctr + nctr, e->ctr + 2 * nctr, nctr * sizeof *e->ctr);
                     if (apply_key(e, B, &e->keys[k]) < 0) return TP_ERR_CAP;
                     last = e->chg + 2 * (size_t)e->keys[k].off; /* kept until the next node_turns writes there */
                     nlast = e->keys[k].len;
@@ -1867,9 +1940,11 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
             memcpy(final, B->codes, (size_t)TABLES(e)->n * sizeof *final);
             final[TABLES(e)->n] = p;
             final[TABLES(e)->n + 1] = q;
+            memcpy(final + TABLES(e)->n + 2, e->ctr + nctr, nctr * sizeof *final);
         }
         restore(e, B, 0);
         e->undo_top = 0;
     }
+    e->ctr_top = 0;
     return count;
 }

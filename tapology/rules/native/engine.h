@@ -190,6 +190,15 @@ typedef struct {
     /* a slide anywhere after another move (RuleSet.flies_over_stops): a slide may fly over a position the chain
        stopped at, and another move may land where a slide only flew through */
     int32_t flies_over;
+
+    /* counters (RuleSet.counters, RuleGame._carry) and the end rules that read them (kind 6: counter end_counter[e]
+       compared by end_op with end_value): a turn resets the counters of bits app_reset of its moves (read on every
+       chain of its key: where they differ the call fails, TP_ERR_RESET) and code_reset of the piece on its start tile
+       before it, and while the phases last those of ctr_after; the others grow by one (a pass grows them all) */
+    int32_t nctr, ctr_after;
+    const int32_t *app_reset;       /* [napps] */
+    const int32_t *code_reset;      /* [nd] */
+    const int32_t *end_counter;     /* [nends] -1 where the rule reads no counter */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;
@@ -199,12 +208,13 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
                   int32_t cap_hash, int32_t cap_chains);
 void tp_free(tp_engine *e);
 int64_t tp_perft(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth);
-int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int32_t made);
+int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int32_t made,
+                      const int32_t *counters);
 int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player);
 int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t max_plies, int64_t first,
-                    int32_t count, uint64_t seed, int64_t *stats, int32_t *final);
+                    int32_t count, uint64_t seed, int64_t *stats, int32_t *final, const int32_t *counters);
 int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t phase, int32_t chains);
 int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int64_t *counts,
-                  int32_t cap);
+                  int32_t cap, const int32_t *counters);
 int32_t tp_keys(tp_engine *e, int32_t *out, int32_t cap);
 int32_t tp_chains(tp_engine *e, int32_t *out, int32_t cap);

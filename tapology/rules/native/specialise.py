@@ -48,7 +48,8 @@ def declines(tabs: Tables) -> str:
         return f"more than {MAX_APPS:,} applications ({int(f['napps']):,}) for the generated C"
     if int(f["nent"]) > MAX_ENTRIES:
         return f"more than {MAX_ENTRIES:,} entry moves ({int(f['nent']):,}) for the generated C"
-    for name, why in (("nphases", "phases"), ("pass_always", 'passing at any time (pass = "always")')):
+    for name, why in (("nphases", "phases"), ("pass_always", 'passing at any time (pass = "always")'),
+                      ("nctr", "counters")):
         if int(f[name]):
             return f"the generated C runs the regular play's turns only, and this rule set has {why}"
     if not np.asarray(f["app_final"]).all():

@@ -23,7 +23,7 @@ from tapology.rules.ends import EndRules, connect_regions
 from tapology.rules.model import Condition, EndRule, RuleSet
 
 OPS = (">=", "<=", "==", "!=", ">", "<")
-END_PLIES, END_LINE, END_COUNT, END_CONNECT, END_CHAIN = 1, 2, 3, 4, 5
+END_PLIES, END_LINE, END_COUNT, END_CONNECT, END_CHAIN, END_COUNTER = 1, 2, 3, 4, 5, 6
 COND_BOARD, COND_REGION, COND_MISSING = 0, 1, 2
 
 
@@ -69,7 +69,8 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
                 "end_mover": g["nends"], "phase_plies": g["nphases"], "phase_order_off": g["nphases"] + 1,
                "phase_order": g["nphase_order"], "end_after": g["nends"], "app_final": g["napps"],
                "cond_line": g["nconds"], "cond_outside": g["nconds"], "cond_here": g["nconds"], "cond_lset": g["nconds"],
-               "lset_off": g["nlsets"] * n + 1, "lset_line": g["nlset_line"], "lset_tiles": g["nlset_tiles"]})
+               "lset_off": g["nlsets"] * n + 1, "lset_line": g["nlset_line"], "lset_tiles": g["nlset_tiles"],
+               "app_reset": g["napps"], "code_reset": nd, "end_counter": g["nends"]})
     out.update({name: g["ngc"] for name in ("gc_foe", "gc_lib", "gc_own", "gc_becomes", "gc_suicide")})
     for size, names in rows.items():
         out.update({name: g[size] for name in names})
@@ -219,9 +220,9 @@ def _line_captures(b: _Builder, f: dict[str, np.ndarray | int]) -> None:
 
 
 def _native_end(rules: RuleSet, e: EndRule) -> bool:
-    """Whether the engine reads this strict end rule itself: plies, line, count, connect, and a chain of a move that
-    links nowhere (so the longest chain is 1 where some application fits, else 0: gess's ring)."""
-    if e.kind in ("plies", "line", "count", "connect"):
+    """Whether the engine reads this strict end rule itself: plies, line, count, connect, counter, and a chain of a
+    move that links nowhere (so the longest chain is 1 where some application fits, else 0: gess's ring)."""
+    if e.kind in ("plies", "line", "count", "connect", "counter"):
         return True
     if e.kind != "chain":
         return False
@@ -274,6 +275,20 @@ def _phases(rules: RuleSet, f: dict[str, np.ndarray | int]) -> None:
     f["phase_order_off"], f["phase_order"] = _csr([ph.order for ph in rules.phases])
     f["nphase_order"] = len(cast("np.ndarray", f["phase_order"]))
     f["first_player"] = rules.initial.to_move
+
+
+def _counters(rules: RuleSet, comp: Compiled, b: _Builder, f: dict[str, np.ndarray | int]) -> None:
+    """The counters (RuleGame._carry) as bits: those each application's class resets, those moving a piece of each
+    code's kind resets, and those that stay 0 while the phases last."""
+    counters = rules.counters
+    if len(counters) > 31:
+        raise Unsupported(f"more than 31 counters ({len(counters)})")
+    f["nctr"] = len(counters)
+    f["app_reset"] = np.asarray([sum(1 << i for i, c in enumerate(counters) if a.klass in c.classes)
+                                 for a in comp.apps], np.int32)
+    f["code_reset"] = np.asarray([sum(1 << i for i, c in enumerate(counters) if rules.by_value[v // comp.h].kind in c.kinds)
+                                  for v in b.valid], np.int32)
+    f["ctr_after"] = sum(1 << i for i, c in enumerate(counters) if c.after_phases)
 
 
 def _line_sets(comp: Compiled, lsets: dict[int, int], f: dict[str, np.ndarray | int]) -> None:
@@ -450,17 +465,19 @@ def build(chains: Chains) -> Tables:
     chain_rows: list[list[int]] = []  # per (end rule, player): a chain rule's applications
     chain_op: list[int] = []
     chain_mover: list[int] = []
+    end_counter: list[int] = []
     for e in EndRules(rules, optional=False).ends:
         if e.kind == "no-turns":
             continue
         if not _native_end(rules, e):
             perft_reason = f"a strict {e.kind!r} end rule"
             continue
-        chain_op.append(OPS.index(e.op) if e.kind == "chain" else 0)
+        chain_op.append(OPS.index(e.op) if e.kind in ("chain", "counter") else 0)
+        end_counter.append([c.name for c in rules.counters].index(e.counter) if e.kind == "counter" else -1)
         chain_mover.append(int(e.kind == "chain" and e.mover))
         chain_rows.extend(chain_apps[len(kinds)] if e.kind == "chain" else [[] for _ in range(np_)])
         kinds.append({"plies": END_PLIES, "line": END_LINE, "count": END_COUNT, "connect": END_CONNECT,
-                      "chain": END_CHAIN}[e.kind])
+                      "chain": END_CHAIN, "counter": END_COUNTER}[e.kind])
         conn_rows.append(_connect_rows(comp, e) if e.kind == "connect" else [[0] * n for _ in range(np_)])
         conn_full.append((1 << len(e.regions)) - 1 if e.kind == "connect" else 0)
         checks.append(-1 if e.check is None else int(e.check))
@@ -488,6 +505,9 @@ def build(chains: Chains) -> Tables:
             elif e.kind == "count" and (e.player is None or e.player == p):
                 pmask.append(1)
                 end_conds.append([b.condition(c, p) for c in e.conditions])
+            elif e.kind == "counter":
+                pmask.append(1)
+                end_conds.append([])
             else:
                 pmask.append(0)
                 end_conds.append([])
@@ -508,6 +528,8 @@ def build(chains: Chains) -> Tables:
     f["nend_apps"] = len(cast("np.ndarray", f["end_apps"]))
     f["end_op"] = np.asarray(chain_op, np.int32)
     f["end_mover"] = np.asarray(chain_mover, np.int32)
+    f["end_counter"] = np.asarray(end_counter, np.int32)
+    _counters(rules, comp, b, f)
     f["nbr_off"], f["nbr"] = _csr([[c // h for c in row if c >= 0] for row in comp.board.glue])
     f["nnbr"] = len(cast("np.ndarray", f["nbr"]))
 

@@ -13,8 +13,10 @@ import pytest
 from tapology.errors import RuleError
 from tapology.games import open_game
 from tapology.games.registry import DATA, open_position
-from tapology.rules import native
+from tapology.rules import RuleGame, native
 from tapology.rules.parse import parse_rules
+from tapology.rules.perft import count_leaves
+from tapology.rules.playouts import playout_end
 
 PERFT = Path(__file__).parent / "data" / "perft"
 BOARD = DATA / "boards" / "nine-mens-morris.toml"
@@ -192,3 +194,52 @@ if = [{ states = ["own"], op = "<", value = 2 }]
 
     assert [count_leaves(g, pos, d, native=False, bulk=False) for d in (4, 5)] == [3024, 0]
     assert g.perft(pos, 5, rbg=True) == 0
+
+
+COUNTED = """
+name = "counted"
+players = ["a", "b"]
+board = "plane:1x6"
+[states]
+empty = 0
+x = { value = 1, owner = "a" }
+y = { value = 2, owner = "b" }
+[initial]
+layout = "x . . y . ."
+[[move]]
+name = "step"
+orientations = "identity"
+cells = [[0, 0, "own", "empty"], [1, 0, "empty", "@"]]
+[[move]]
+name = "hop"
+class = "capture"
+orientations = "identity"
+cells = [[0, 0, "own", "empty"], [1, 0, "empty", "@"]]
+[[counter]]
+name = "calm"
+reset-classes = ["capture"]
+[[end]]
+kind = "counter"
+counter = "calm"
+op = ">="
+value = 2
+result = "draw"
+"""
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+def test_the_native_engine_carries_the_counters() -> None:
+    """The stagnation counter natively, from positions that hold it (the draw two quiet turns away), and the
+    counters of a playout's end; where a turn's chains disagree on what their classes reset (a step and a capture
+    to one result: the least label, the step's, decides), the native engine leaves the count to Python."""
+    g, pos = _position("stagnation")
+    assert pos.counters == (18,) and native.engine_used(g.chains(pos.board), perft=True) == ("native", "")
+    assert [count_leaves(g, pos, d) for d in (1, 2, 3)] == [count_leaves(g, pos, d, native=False) for d in (1, 2, 3)]
+    assert count_leaves(g, pos, 3) == 183  # RBG's, the draw read on the second ply
+    end = playout_end(g, pos, seed=1, max_plies=1)
+    assert end.counters in ((19,), (0,)) and end.ply == pos.ply + 1
+    toy = RuleGame(parse_rules(COUNTED))
+    start = toy.initial()
+    eng = native.engine(toy.chains(toy.board))
+    assert eng is not None and eng.perft(toy.codes(start), 0, 0, 3) is None  # the step's label is the least
+    assert count_leaves(toy, start, 3) == count_leaves(toy, start, 3, native=False) == 0  # drawn after two plies

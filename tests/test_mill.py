@@ -243,3 +243,13 @@ def test_the_native_engine_carries_the_counters() -> None:
     eng = native.engine(toy.chains(toy.board))
     assert eng is not None and eng.perft(toy.codes(start), 0, 0, 3) is None  # the step's label is the least
     assert count_leaves(toy, start, 3) == count_leaves(toy, start, 3, native=False) == 0  # drawn after two plies
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+def test_after_phases_ends_are_not_read_at_the_start_even_without_phases() -> None:
+    """An end rule read after the phases skips ply 0, phases or not (fewer than three men would end the empty
+    board at once): the native engine as the chain walk."""
+    g = RuleGame(dataclasses.replace(open_game("the-mill-game").rules, phases=()), "nine-mens-morris")
+    start = g.initial()
+    assert [count_leaves(g, start, d) for d in (1, 2)] == [count_leaves(g, start, d, native=False) for d in (1, 2)]
+    assert count_leaves(g, start, 1) == 24

@@ -1254,11 +1254,11 @@ static int connects(tp_engine *E, const Board *B, int32_t e, int32_t q, int32_t 
 /* 1 when a strict end rule (no-turns aside) ends the position, 0 if not, < 0 an error.  With `chg` (the last
    turn's changes, from a position no end rule ended), line rules read only the lines through the changed tiles
    (those read once the phases are over: every line, since the position before was not read).  A rule read after
-   the phases is left out at ply 0 and after a turn of a phase. */
+   the phases is left out at ply 0 and after a turn of a phase (even in a rule set without phases, as Python). */
 static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *chg, int32_t nchg) {
     const tp_tables *T = TABLES(E);
     int incheck = -1;
-    int in_phases = T->nphases && (ply == 0 || phase_at(T, ply - 1) >= 0);
+    int in_phases = ply == 0 || phase_at(T, ply - 1) >= 0; /* EndRules._rule: the start is no turn of the play */
     for (int32_t e = 0; e < T->nends; e++) {
         if (T->end_after[e] && in_phases) continue;
         if (T->end_check[e] >= 0) {

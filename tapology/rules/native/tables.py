@@ -279,8 +279,10 @@ def _phases(rules: RuleSet, f: dict[str, np.ndarray | int]) -> None:
 
 def _counters(rules: RuleSet, comp: Compiled, b: _Builder, f: dict[str, np.ndarray | int]) -> None:
     """The counters (RuleGame._carry) as bits: those each application's class resets, those moving a piece of each
-    code's kind resets, and those that stay 0 while the phases last."""
-    counters = rules.counters
+    code's kind resets, and those that stay 0 while the phases last; none where no strict end rule reads one (chess's
+    counters serve optional rules only: perft and playouts leave them out)."""
+    read = any(e.kind == "counter" for e in EndRules(rules, optional=False).ends)
+    counters = rules.counters if read else ()
     if len(counters) > 31:
         raise Unsupported(f"more than 31 counters ({len(counters)})")
     f["nctr"] = len(counters)

@@ -1,11 +1,12 @@
 """perft: leaf turns at a depth, and ``divide`` (the count below each first turn), optional end rules left out.
 
 On tile codes (no position values built), the last ply counted in bulk: by the native (C)
-engine of :mod:`tapology.rules.native` where it runs; else one-move turns come from the
-generated kernels of :mod:`tapology.rules.kernel` where the rule set has no clean-ups or royal
-pieces, every other position through :class:`tapology.rules.chains.Chains`.  Rule sets with
-tape moves, chain end rules, or end rules that read counters or the history are counted over
-positions (:meth:`RuleGame.turns` with the optional rules left out).
+engine of :mod:`tapology.rules.native` where it runs (it carries the position's counters too); else
+one-move turns come from the generated kernels of :mod:`tapology.rules.kernel` where the rule set
+has no clean-ups or royal pieces, every other position through :class:`tapology.rules.chains.Chains`.
+Where the native engine does not count, rule sets with tape moves or end rules that read counters or
+the history (or chains, with passing at any time) are counted over positions (:meth:`RuleGame.turns`
+with the optional rules left out).
 
 ``rbg=True`` counts as Regular Boardgames does: a turn once per **way of playing it** (each
 distinct order in which it changes tiles: a multi-jump once per order of the pieces it takes)

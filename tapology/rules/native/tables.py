@@ -67,10 +67,10 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
                 "app_gc": g["napps"], "app_block": g["napps"], "lnk_line": g["nlinks"],
                 "end_app_off": g["nends"] * np_ + 1, "end_apps": g["nend_apps"], "end_op": g["nends"],
                 "end_mover": g["nends"], "phase_plies": g["nphases"], "phase_order_off": g["nphases"] + 1,
-               "phase_order": g["nphase_order"], "end_after": g["nends"], "app_final": g["napps"],
-               "cond_line": g["nconds"], "cond_outside": g["nconds"], "cond_here": g["nconds"], "cond_lset": g["nconds"],
-               "lset_off": g["nlsets"] * n + 1, "lset_line": g["nlset_line"], "lset_tiles": g["nlset_tiles"],
-               "app_reset": g["napps"], "code_reset": nd, "end_counter": g["nends"]})
+                "phase_order": g["nphase_order"], "end_after": g["nends"], "app_final": g["napps"],
+                "cond_line": g["nconds"], "cond_outside": g["nconds"], "cond_here": g["nconds"], "cond_lset": g["nconds"],
+                "lset_off": g["nlsets"] * n + 1, "lset_line": g["nlset_line"], "lset_tiles": g["nlset_tiles"],
+                "app_reset": g["napps"], "code_reset": nd, "end_counter": g["nends"]})
     out.update({name: g["ngc"] for name in ("gc_foe", "gc_lib", "gc_own", "gc_becomes", "gc_suicide")})
     for size, names in rows.items():
         out.update({name: g[size] for name in names})

@@ -10,8 +10,9 @@ with the optional rules left out).
 
 ``rbg=True`` counts as Regular Boardgames does: a turn once per **way of playing it** (each
 distinct order in which it changes tiles: a multi-jump once per order of the pieces it takes)
-instead of once per result.  It runs in Python on the chain walk, each distinct position below a node counted once
-and multiplied by the ways that reach it; docs/games.md says how each game's turns map.
+instead of once per result: natively where the engine runs (every chain walked, its ways kept once per node), else
+in Python on the chain walk, each distinct position below a node counted once and multiplied by the ways that reach
+it; docs/games.md says how each game's turns map.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from tapology.rules.kernel import KernelSet
 from tapology.rules.maximum import count_of, keep_most
 from tapology.rules.model import RuleSet
 from tapology.rules.native import perft as native_perft
+from tapology.rules.native import perft_ways as native_perft_ways
 
 
 class RuleGame(Protocol):
@@ -92,6 +94,10 @@ def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True,
         if not on_codes(game):
             raise RuleError(f"perft --rbg: {game.name} has tape moves or strict end rules that read chains, counters "
                             "or the history; --rbg counts over tile codes only")
+        got = native_perft_ways(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, depth) if native \
+            else None
+        if got is not None:
+            return got
         return _counter(game, pos, paths=True)(game.codes(pos), pos.to_move, pos.ply, depth)
     if native:  # the native engine reads the counters too (and declines, by name, what it does not run)
         got = native_perft(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, depth, bulk, pos.counters)

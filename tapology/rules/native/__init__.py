@@ -170,6 +170,17 @@ class Engine:
             ctr = self._counters(counters)
             return self._run(lambda e: self.lib.tp_perft_made(e, c, player, ply, depth, 0 if bulk else 1, ctr))
 
+    def perft_ways(self, codes: list[int], player: int, ply: int, depth: int,
+                   counters: tuple[int, ...] = ()) -> int | None:
+        """Leaf turns at ``depth`` >= 1, each turn once per way of playing it as :func:`tapology.rules.perft.play_paths`
+        tells them apart (perft --rbg; None: not here).  Cost: the tree, every chain of it walked, in C."""
+        with self._lock:
+            c = self._codes(codes)
+            if c is None or self.perft_reason:
+                return None
+            ctr = self._counters(counters)
+            return self._run(lambda e: self.lib.tp_perft_ways(e, c, player, ply, depth, ctr))
+
     def in_check(self, codes: list[int], player: int) -> bool | None:
         """Whether a royal piece of ``player`` can be taken (None: not here)."""
         with self._lock:
@@ -387,6 +398,13 @@ def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, b
     than counting it.  Runs on :func:`perft_engine`."""
     eng = perft_engine(chains, codes, player, ply, depth, counters)
     return None if eng is None else eng.perft(codes, player, ply, depth, bulk, counters)
+
+
+def perft_ways(chains: Chains, codes: list[int], player: int, ply: int, depth: int,
+               counters: tuple[int, ...] = ()) -> int | None:
+    """:meth:`Engine.perft_ways` on the interpreter (perft --rbg), or None when the native engine cannot count."""
+    eng = engine(chains, specialise=False)
+    return None if eng is None else eng.perft_ways(codes, player, ply, depth, counters)
 
 
 def _ran(chains: Chains, eng: Engine | None) -> Engine | None:

@@ -61,6 +61,7 @@ typedef struct {
     uint8_t flagged;  /* some accepted chain holds a move of a mandatory class */
     uint8_t legal;    /* accepted, and flagged where the mandatory rule applies */
     int32_t reset_or, reset_and; /* the counters the moves' classes reset, in some and in every accepted chain */
+    int32_t ways;     /* ways mode: the legal ways of playing it (distinct orders of its chains' writes) */
 } Key;
 
 typedef struct {
@@ -142,6 +143,18 @@ struct tp_engine {
     int32_t *cn;    /* [3n] the node's clean-ups' net writes (tile, code, old code), by tile */
     int32_t cn_len;
     int32_t quiet_apart; /* a specialised perft counts the quiet moves itself: the walk leaves them out */
+    /* ways mode (perft --rbg, perft.play_paths): a node's turns counted once per way of playing them, a way being a
+       key with the order in which its chains first write the tiles they change (and the block moves they place) */
+    int32_t ways_mode;
+    int32_t *ord;       /* [n + depth_cap] one chain's order: tiles, and -1 - app_block_sig of a block move */
+    int32_t *way_key, *way_off, *way_len; /* [key_cap] the node's ways */
+    uint8_t *way_flag;  /* [key_cap] the first chain of the way holds a mandatory class (play_paths' setdefault) */
+    uint64_t *way_hash; /* [key_cap] */
+    int32_t *way_seq;   /* [chg_cap] the ways' orders */
+    int32_t nways, nwseq;
+    int32_t *way_ht;    /* [ht_size] way ids (open addressing) */
+    uint32_t *way_ht_gen;
+    uint32_t way_gen;
     int32_t *ctr;   /* [depth_cap*nctr] the counters of each perft level (a playout's in its first row) */
     int32_t ctr_top; /* the current level's row */
     int32_t *lt_off, *lt_line; /* [nends*n+1], lines: row e*n + u lists the lines (line_tiles offsets) of end rule e
@@ -697,7 +710,8 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     const tp_tables *T = TABLES(E);
     Board *B = W->b;
     if (revisits(E, W, a)) return 0;
-    if (E->leaf[a] && W->mode == WALK_TURNS && E->seq_top == W->seq_base && !E->chains_mode && !E->tracking) {
+    if (E->leaf[a] && W->mode == WALK_TURNS && E->seq_top == W->seq_base && !E->chains_mode && !E->tracking
+        && !E->ways_mode) {
         int r = step_leaf(E, W, a);
         if (r != FAST_NO) return r;
     }
@@ -985,6 +999,59 @@ static int attack_relevant(const tp_engine *E, int32_t nc) {
     return 0;
 }
 
+/* play_paths' order of a complete chain into E->ord (its length): for each of its moves, a block move's placement
+   (-1 - app_block_sig), then the tiles it writes (by tile) that the chain changes, each the first time only. */
+static int32_t chain_order(tp_engine *E, const Walk *W) {
+    const tp_tables *T = TABLES(E);
+    int32_t nc = collect_changes(E, W), nord = 0; /* E->tmp: the changed tiles, sorted */
+    uint32_t g = next_gen(&E->cgen, E->cseen, (size_t)T->n);
+    for (int32_t i = W->seq_base; i < E->seq_top; i++) {
+        int32_t a = E->seq[i];
+        if (T->app_block[a]) E->ord[nord++] = -1 - T->app_block_sig[a];
+        for (int32_t k = T->wr_off[a]; k < T->wr_off[a + 1]; k++) {
+            int32_t u = T->wr_tile[k], lo = 0, hi = nc;
+            while (lo < hi) { /* is u among the changes? */
+                int32_t mid = (lo + hi) / 2;
+                if (E->tmp[3 * mid] < u) lo = mid + 1;
+                else hi = mid;
+            }
+            if (lo < nc && E->tmp[3 * lo] == u && E->cseen[u] != g) {
+                E->cseen[u] = g;
+                E->ord[nord++] = u;
+            }
+        }
+    }
+    return nord;
+}
+
+/* One way (key k, the order in E->ord) of the node, kept once; its flag is its first chain's. */
+static int record_way(tp_engine *E, int32_t k, int32_t flagged, int32_t nord) {
+    uint64_t h = 0xCBF29CE484222325ULL ^ (uint64_t)(uint32_t)k;
+    for (int32_t i = 0; i < nord; i++) h = (h ^ (uint64_t)(uint32_t)E->ord[i]) * 0x100000001B3ULL;
+    uint32_t mask = (uint32_t)E->ht_size - 1;
+    for (uint32_t i = (uint32_t)(h ^ (h >> 32)) & mask;; i = (i + 1) & mask) {
+        if (E->way_ht_gen[i] != E->way_gen) {
+            if (E->nways >= E->key_cap || E->nwseq + nord > E->chg_cap || 2 * (E->nways + 1) > E->ht_size)
+                return TP_ERR_CAP;
+            int32_t w = E->nways++;
+            E->way_key[w] = k;
+            E->way_off[w] = E->nwseq;
+            E->way_len[w] = nord;
+            E->way_flag[w] = (uint8_t)flagged;
+            E->way_hash[w] = h;
+            memcpy(E->way_seq + E->nwseq, E->ord, (size_t)nord * sizeof *E->ord);
+            E->nwseq += nord;
+            E->way_ht_gen[i] = E->way_gen;
+            E->way_ht[i] = w;
+            return 0;
+        }
+        int32_t w = E->way_ht[i];
+        if (E->way_hash[w] == h && E->way_key[w] == k && E->way_len[w] == nord
+            && !memcmp(E->way_seq + E->way_off[w], E->ord, (size_t)nord * sizeof *E->ord))
+            return 0;
+    }
+}
+
 /* Chains.finish: the turn's clean-ups, its key, the royal rule (a chain whose last move may not end it is none). */
 static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     const tp_tables *T = TABLES(E);
@@ -992,6 +1059,7 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     int32_t p = W->player, mark = E->undo_top;
     int r = 0;
     if (!T->app_final[E->seq[E->seq_top - 1]]) return 0;
+    int32_t nord = E->ways_mode ? chain_order(E, W) : 0;
     if (T->grp_off[p + 1] > T->grp_off[p]) {
         if (memo_applies(E, W)) {
             if (E->undo_top + E->cm_len > E->undo_cap) return TP_ERR_CAP;
@@ -1042,7 +1110,7 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     if (!K->pos_ok) goto out;
     int32_t resets = 0; /* the counters the classes of the chain's moves reset */
     for (int32_t i = W->seq_base; T->nctr && i < E->seq_top; i++) resets |= T->app_reset[E->seq[i]];
-    if (K->accepted && !E->chains_mode && (K->flagged || !flagged) && (K->reset_or | resets) == K->reset_or
+    if (K->accepted && !E->chains_mode && !E->ways_mode && (K->flagged || !flagged) && (K->reset_or | resets) == K->reset_or
         && (K->reset_and & resets) == K->reset_and)
         goto out; /* nothing new to learn */
     if (T->has_royal) {
@@ -1053,6 +1121,10 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     accept_resets(K, resets);
     K->accepted = 1;
     K->flagged |= (uint8_t)flagged;
+    if (E->ways_mode) {
+        r = record_way(E, k, flagged, nord);
+        if (r < 0) goto out;
+    }
     if (E->chains_mode) {
         int32_t len = E->seq_top - W->seq_base;
         if (E->chains_len + 3 + len > E->chains_cap) {
@@ -1107,6 +1179,10 @@ static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
 static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     const tp_tables *T = TABLES(E);
     int32_t set = (phase + 1) * T->np + p; /* the entry set's rows of p */
+    if (E->ways_mode) {
+        next_gen(&E->way_gen, E->way_ht_gen, (size_t)E->ht_size);
+        E->nways = E->nwseq = 0;
+    }
     int32_t k0 = E->nkeys;
     next_gen(&E->gen, E->ht_gen, (size_t)E->ht_size);
     E->node_keys = 0;
@@ -1158,6 +1234,19 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         }
     }
     E->path_top--;
+    if (E->ways_mode) { /* play_paths: the ways, only the flagged ones where some way is */
+        int any = 0;
+        for (int32_t w = 0; w < E->nways; w++) any |= E->way_flag[w];
+        int32_t legal = 0;
+        for (int32_t k = k0; k < E->nkeys; k++) E->keys[k].ways = 0;
+        for (int32_t w = 0; w < E->nways; w++)
+            if (!(T->has_mandatory && any) || E->way_flag[w]) {
+                E->keys[E->way_key[w]].ways++;
+                legal++;
+            }
+        for (int32_t k = k0; k < E->nkeys; k++) E->keys[k].legal = E->keys[k].ways > 0;
+        return legal;
+    }
     int any_flagged = 0;
     for (int32_t k = k0; k < E->nkeys; k++) any_flagged |= E->keys[k].accepted && E->keys[k].flagged;
     int only_flagged = T->has_mandatory && any_flagged;
@@ -1407,7 +1496,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
                 total = sub;
                 break;
             }
-            total += sub;
+            total += E->ways_mode ? K->ways * sub : sub;
         }
     }
     if (stuck && TABLES(E)->passing) total = pass_turn(E, B, p, ply, depth, k0, c0);
@@ -1416,7 +1505,13 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     if (total >= 0 && TABLES(E)->pass_always) { /* the pass, one more turn: the position again, the next player */
         int64_t sub = depth > 1 ? next_counters(E, B, NULL, ply) : 0;
         if (sub == 0) sub = depth > 1 ? perft_below(E, B, next_player(TABLES(E), p, ply), ply + 1, depth - 1, NULL, 0) : 1;
-        total = sub < 0 ? sub : total + sub;
+        int64_t ways = 1; /* in ways mode with pass_pieces, one way per piece of the mover (lifted, put back) */
+        if (E->ways_mode && TABLES(E)->pass_pieces) {
+            ways = 0;
+            for (int32_t c = 0; c < TABLES(E)->nd; c++)
+                if (TABLES(E)->own_code[(size_t)p * (size_t)TABLES(E)->nd + (size_t)c]) ways += B->count[c];
+        }
+        total = sub < 0 ? sub : total + ways * sub;
     }
     return total;
 }
@@ -1512,6 +1607,8 @@ int32_t tp_check(const tp_tables *t) {
           && all_below(t->phase_plies, t->nphases, 1, INT32_MAX) && t->first_player >= 0 && t->first_player < np
           && (t->pass_always == 0 || t->pass_always == 1) && (t->flies_over == 0 || t->flies_over == 1));
     CHECK(t->nctr >= 0 && t->nctr <= 31 && all_below(t->end_counter, t->nends, -1, t->nctr));
+    CHECK(all_below(t->app_block_sig, na, -1, na) && (t->pass_pieces == 0 || t->pass_pieces == 1));
+    for (int32_t a = 0; a < na; a++) CHECK((t->app_block_sig[a] >= 0) == (t->app_block[a] != 0));
     for (int32_t e = 0; e < t->nends; e++) CHECK((t->end_kind[e] == END_COUNTER) == (t->end_counter[e] >= 0));
     for (int32_t i = 0; i < t->nphases; i++) CHECK(t->phase_order_off[i + 1] > t->phase_order_off[i]);
     CHECK(t->nlsets >= 0 && (int64_t)t->nlsets * n < INT32_MAX && offsets_ok(t->lset_off, t->nlsets * n, t->nlset_line)
@@ -1577,6 +1674,15 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->ht = malloc((size_t)cap_hash * sizeof(int32_t));
     E->ht_gen = calloc((size_t)cap_hash, sizeof(uint32_t));
     E->tmp = malloc(3 * n * sizeof(int32_t));
+    E->ord = malloc((n + (size_t)cap_depth) * sizeof(int32_t));
+    E->way_key = malloc((size_t)cap_keys * sizeof(int32_t));
+    E->way_off = malloc((size_t)cap_keys * sizeof(int32_t));
+    E->way_len = malloc((size_t)cap_keys * sizeof(int32_t));
+    E->way_flag = malloc((size_t)cap_keys);
+    E->way_hash = malloc((size_t)cap_keys * sizeof(uint64_t));
+    E->way_seq = malloc((size_t)cap_changes * sizeof(int32_t));
+    E->way_ht = malloc((size_t)cap_hash * sizeof(int32_t));
+    E->way_ht_gen = calloc((size_t)cap_hash, sizeof(uint32_t));
     E->tstamp = calloc(n, sizeof(uint32_t));
     E->astamp = calloc(na + 1, sizeof(uint32_t));
     E->node_royal = malloc(n * sizeof(int32_t));
@@ -1594,7 +1700,8 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     if (!E->zob || !E->forced || !E->main.codes || !E->main.count || !E->scratch.codes || !E->scratch.count
         || !E->main.bits || !E->scratch.bits
         || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->path_mid || !E->ctr || !E->seq || !E->nv || !E->keys || !E->chg
-        || !E->ht || !E->ht_gen || !E->tmp || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
+        || !E->ht || !E->ht_gen || !E->tmp || !E->ord || !E->way_key || !E->way_off || !E->way_len || !E->way_flag
+        || !E->way_hash || !E->way_seq || !E->way_ht || !E->way_ht_gen || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
         || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
         || !E->at_gat || !E->chains || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
         tp_free(E);
@@ -1719,6 +1826,15 @@ void tp_free(tp_engine *e) {
     free(e->ht);
     free(e->ht_gen);
     free(e->tmp);
+    free(e->ord);
+    free(e->way_key);
+    free(e->way_off);
+    free(e->way_len);
+    free(e->way_flag);
+    free(e->way_hash);
+    free(e->way_seq);
+    free(e->way_ht);
+    free(e->way_ht_gen);
     free(e->tstamp);
     free(e->astamp);
     free(e->node_royal);
@@ -1773,6 +1889,15 @@ int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_
     e->make_leaves = made != 0;
     int64_t got = perft(e, &e->main, player, ply, depth, NULL, 0);
     e->make_leaves = 0;
+    return got;
+}
+
+/* tp_perft_made counting each turn once per way of playing it (perft --rbg: perft.play_paths), every leaf made. */
+int64_t tp_perft_ways(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth,
+                      const int32_t *counters) {
+    e->ways_mode = 1;
+    int64_t got = tp_perft_made(e, codes, player, ply, depth, 0, counters);
+    e->ways_mode = 0;
     return got;
 }
 

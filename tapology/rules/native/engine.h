@@ -199,6 +199,13 @@ typedef struct {
     const int32_t *app_reset;       /* [napps] */
     const int32_t *code_reset;      /* [nd] */
     const int32_t *end_counter;     /* [nends] -1 where the rule reads no counter */
+
+    /* ways of playing a turn (perft --rbg, tp_perft_ways): a block move is told apart by app_block_sig, the least
+       application placing the same writes at the same tile (-1: no block move); with pass_pieces a pass at any
+       time is one way per tile holding a code of own_code's row of the player to move (rbg-pass = "pieces") */
+    int32_t pass_pieces;
+    const int32_t *app_block_sig;   /* [napps] */
+    const uint8_t *own_code;        /* [np*nd] */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;
@@ -209,6 +216,8 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
 void tp_free(tp_engine *e);
 int64_t tp_perft(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth);
 int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int32_t made,
+                      const int32_t *counters);
+int64_t tp_perft_ways(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth,
                       const int32_t *counters);
 int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player);
 int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t max_plies, int64_t first,

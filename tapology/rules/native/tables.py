@@ -42,7 +42,7 @@ def _csr(rows: Iterable[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any",
-                   "ray_loop", "app_block", "end_after", "app_final", "cond_outside", "cond_here"})
+                   "ray_loop", "app_block", "end_after", "app_final", "cond_outside", "cond_here", "own_code"})
 
 
 def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
@@ -70,7 +70,8 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
                 "phase_order": g["nphase_order"], "end_after": g["nends"], "app_final": g["napps"],
                 "cond_line": g["nconds"], "cond_outside": g["nconds"], "cond_here": g["nconds"], "cond_lset": g["nconds"],
                 "lset_off": g["nlsets"] * n + 1, "lset_line": g["nlset_line"], "lset_tiles": g["nlset_tiles"],
-                "app_reset": g["napps"], "code_reset": nd, "end_counter": g["nends"]})
+                "app_reset": g["napps"], "code_reset": nd, "end_counter": g["nends"], "app_block_sig": g["napps"],
+                "own_code": np_ * nd})
     out.update({name: g["ngc"] for name in ("gc_foe", "gc_lib", "gc_own", "gc_becomes", "gc_suicide")})
     for size, names in rows.items():
         out.update({name: g[size] for name in names})
@@ -246,12 +247,16 @@ def _chain_apps(chains: Chains) -> dict[int, list[list[int]]]:
 
 
 def _blocks(chains: Chains, f: dict[str, np.ndarray | int], strict: list) -> None:
-    """Block moves and links that stop at a line (chains.py): which applications are block moves, and per link the
-    strict line end rule (of the same length, read for every state the mover owns) whose lines stop it."""
+    """Block moves and links that stop at a line (chains.py): which applications are block moves (with the least one
+    placing the same writes at the same tile: a way of playing, for perft --rbg), and per link the strict line end
+    rule (of the same length, read for every state the mover owns) whose lines stop it."""
     comp = chains.comp
     apps = comp.apps
     block = chains.rules.block_moves
     f["app_block"] = np.asarray([a.move in block for a in apps], np.uint8)
+    sig: dict[tuple, int] = {}  # perft --rbg tells block moves apart by where they are placed and what they move where
+    f["app_block_sig"] = np.asarray([sig.setdefault((a.tile, a.writes), a.ident) if a.move in block else -1
+                                     for a in apps], np.int32)
     rows: list[int] = []
     for a in apps:
         for li in range(len(comp.links(a.ident))):
@@ -379,6 +384,9 @@ def build(chains: Chains) -> Tables:
     f["flies_over"] = int(rules.flies_over_stops)
     f["passing"] = int(rules.passing == "when-stuck")
     f["pass_always"] = int(rules.passing == "always")
+    f["pass_pieces"] = int(rules.rbg_pass == "pieces")
+    f["own_code"] = np.asarray([[c // comp.h in comp.state_values(("own",), p) for c in b.valid] for p in range(np_)],
+                               np.uint8).ravel()
 
     # entries: (set, player, tile, dense code) -> applications, the regular play's set first, then each phase's
     f["ent_off"], f["ent_app"] = _csr([comp.entries(p, t, c, phase) for phase in range(-1, len(rules.phases))

@@ -162,6 +162,8 @@ def test_the_native_engine_counts_and_plays_the_pass_at_any_time() -> None:
     for p in (g.initial(), pos):
         assert count_leaves(g, p, 2) == count_leaves(g, p, 2, bulk=False) == count_leaves(g, p, 2, native=False)
     assert count_leaves(g, pos, 2, rbg=True) == 1052
+    start = g.initial()  # RBG's count natively: the pass once per marble of the mover
+    assert native.perft_ways(g.chains(start.board), g.codes(start), start.to_move, 0, 3) == 13968
     run = run_playouts(g, g.initial(), count=4, seed=1, max_plies=60)
     assert run.engine == "native" and run.plies == 240  # the pass keeps every player moving
     ended = run_playouts(g, _at(g, "win"), count=50, seed=2, max_plies=6)

@@ -96,4 +96,5 @@ def test_the_native_engine_never_ends_a_turn_on_a_bounce() -> None:
         codes = g.codes(p)
         assert set(eng.turns(chains, codes, p.to_move) or ()) == set(chains.turns(codes, p.to_move))
     assert count_leaves(g, pos, 3) == count_leaves(g, pos, 3, native=False) == 3197
+    assert native.perft_ways(chains, g.codes(pos), pos.to_move, pos.ply, 3) == 5985  # RBG's: a bounce per order
     assert run_playouts(g, pos, count=5, seed=1).engine == "native"

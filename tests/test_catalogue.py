@@ -132,7 +132,7 @@ def test_a_move_that_may_not_end_a_chain_never_ends_a_turn() -> None:
     assert len(lax.turns(pos)) > len(strict.turns(pos))
 
 
-def test_maximum_and_final_are_checked_and_run_in_python() -> None:
+def test_maximum_and_final_are_checked_and_maximum_runs_in_python() -> None:
     from tapology.rules import native
 
     base = 'name = "x"\nplayers = ["a", "b"]\n[states]\nempty = 0\np = { value = 1, owner = "a" }\n'

@@ -12,8 +12,10 @@ import pytest
 from tapology.errors import OptionError, RuleError, StrengthError
 from tapology.games import load_rules, open_game
 from tapology.games.registry import DATA, shipped_name
-from tapology.rules import RuleGame
+from tapology.rules import RuleGame, native
 from tapology.rules.parse import parse_rules
+from tapology.rules.perft import count_leaves
+from tapology.rules.playouts import run_playouts
 from tapology.rules.position import position_from_table, read_position_file
 
 PERFT = Path(__file__).parent / "data" / "perft"
@@ -148,3 +150,21 @@ def test_every_player_may_move_in_turn_order() -> None:
         assert pos.to_move == p
         pos = next(t for t in g.turns(pos) if t.label != "pass").result
     assert pos.to_move == 0 and load_rules("chinese-checkers-6").passing == "always"
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+def test_the_native_engine_counts_and_plays_the_pass_at_any_time() -> None:
+    """The pass is one more child of every unfinished node in native perft (bulk or not) and one more choice in
+    native playouts; the chain walk's count is the reference, and ``--rbg`` stays RBG's (Python's)."""
+    g = open_game("chinese-checkers-6")
+    pos = _at(g, "goals")
+    assert native.engine_used(g.chains(pos.board), perft=True) == ("native", "")
+    for p in (g.initial(), pos):
+        assert count_leaves(g, p, 2) == count_leaves(g, p, 2, bulk=False) == count_leaves(g, p, 2, native=False)
+    assert count_leaves(g, pos, 2, rbg=True) == 1052
+    start = g.initial()  # RBG's count natively: the pass once per marble of the mover
+    assert native.perft_ways(g.chains(start.board), g.codes(start), start.to_move, 0, 3) == 13968
+    run = run_playouts(g, g.initial(), count=4, seed=1, max_plies=60)
+    assert run.engine == "native" and run.plies == 240  # the pass keeps every player moving
+    ended = run_playouts(g, _at(g, "win"), count=50, seed=2, max_plies=6)
+    assert ended.ended > 0  # north's first move may fill its goal point

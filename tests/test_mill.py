@@ -13,8 +13,10 @@ import pytest
 from tapology.errors import RuleError
 from tapology.games import open_game
 from tapology.games.registry import DATA, open_position
-from tapology.rules import native
+from tapology.rules import RuleGame, native
 from tapology.rules.parse import parse_rules
+from tapology.rules.perft import count_leaves
+from tapology.rules.playouts import playout_end
 
 PERFT = Path(__file__).parent / "data" / "perft"
 BOARD = DATA / "boards" / "nine-mens-morris.toml"
@@ -124,15 +126,29 @@ def test_csp_reads_move_and_line_conditions(name: str) -> None:
     assert _labels(g, pos) == {t.label for t in g.turns(pos, "csp")}
 
 
-def test_z3_and_the_native_engine_decline_by_name() -> None:
+def test_z3_declines_by_name() -> None:
     g, pos = _position("moving")
     with pytest.raises(RuleError, match="with count conditions"):
         g.turns(pos, "z3")
-    rules = dataclasses.replace(g.rules, phases=())
-    from tapology.rules import RuleGame
 
-    g2 = RuleGame(rules, "nine-mens-morris")  # the native engine reads a move's counts, not its lines
-    assert "conditions on lines" in native.why_not(g2.chains(g2.board))
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+@pytest.mark.parametrize("name", ["moving", "flying", "stagnation", "last-men"])
+def test_the_native_engine_reads_line_and_here_conditions(name: str) -> None:
+    """Mills through the tile a man ended on (a link's ``here``), men in no mill (a move's ``here``), men off every
+    line (``outside``): the native turns of each position and of its children are the chain walk's."""
+    g, pos = _position(name)
+    chains = g.chains(pos.board)
+    eng = native.engine(chains)
+    assert eng is not None
+    for p in [pos, *(t.result for t in g.turns(pos))]:
+        codes, phase = g.codes(p), g.rules.phase_at(p.ply)
+        assert set(eng.turns(chains, codes, p.to_move, phase) or ()) == set(chains.turns(codes, p.to_move,
+                                                                                           phase=phase))
+    start = g.initial()  # the placement: a man placed into a mill removes one
+    for p in [start, *(t.result for t in g.turns(start)[:3])]:
+        codes = g.codes(p)
+        assert set(native.turn_keys(chains, codes, p.to_move, 0)) == set(chains.turns(codes, p.to_move, phase=0))
 
 
 @pytest.mark.parametrize(("cond", "msg"), [
@@ -178,3 +194,62 @@ if = [{ states = ["own"], op = "<", value = 2 }]
 
     assert [count_leaves(g, pos, d, native=False, bulk=False) for d in (4, 5)] == [3024, 0]
     assert g.perft(pos, 5, rbg=True) == 0
+
+
+COUNTED = """
+name = "counted"
+players = ["a", "b"]
+board = "plane:1x6"
+[states]
+empty = 0
+x = { value = 1, owner = "a" }
+y = { value = 2, owner = "b" }
+[initial]
+layout = "x . . y . ."
+[[move]]
+name = "step"
+orientations = "identity"
+cells = [[0, 0, "own", "empty"], [1, 0, "empty", "@"]]
+[[move]]
+name = "hop"
+class = "capture"
+orientations = "identity"
+cells = [[0, 0, "own", "empty"], [1, 0, "empty", "@"]]
+[[counter]]
+name = "calm"
+reset-classes = ["capture"]
+[[end]]
+kind = "counter"
+counter = "calm"
+op = ">="
+value = 2
+result = "draw"
+"""
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+def test_the_native_engine_carries_the_counters() -> None:
+    """The stagnation counter natively, from positions that hold it (the draw two quiet turns away), and the
+    counters of a playout's end; where a turn's chains disagree on what their classes reset (a step and a capture
+    to one result: the least label, the step's, decides), the native engine leaves the count to Python."""
+    g, pos = _position("stagnation")
+    assert pos.counters == (18,) and native.engine_used(g.chains(pos.board), perft=True) == ("native", "")
+    assert [count_leaves(g, pos, d) for d in (1, 2, 3)] == [count_leaves(g, pos, d, native=False) for d in (1, 2, 3)]
+    assert count_leaves(g, pos, 3) == 183  # RBG's, the draw read on the second ply
+    end = playout_end(g, pos, seed=1, max_plies=1)
+    assert end.counters in ((19,), (0,)) and end.ply == pos.ply + 1
+    toy = RuleGame(parse_rules(COUNTED))
+    start = toy.initial()
+    eng = native.engine(toy.chains(toy.board))
+    assert eng is not None and eng.perft(toy.codes(start), 0, 0, 3) is None  # the step's label is the least
+    assert count_leaves(toy, start, 3) == count_leaves(toy, start, 3, native=False) == 0  # drawn after two plies
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+def test_after_phases_ends_are_not_read_at_the_start_even_without_phases() -> None:
+    """An end rule read after the phases skips ply 0, phases or not (fewer than three men would end the empty
+    board at once): the native engine as the chain walk."""
+    g = RuleGame(dataclasses.replace(open_game("the-mill-game").rules, phases=()), "nine-mens-morris")
+    start = g.initial()
+    assert [count_leaves(g, start, d) for d in (1, 2)] == [count_leaves(g, start, d, native=False) for d in (1, 2)]
+    assert count_leaves(g, start, 1) == 24

@@ -1,5 +1,6 @@
 """Every shipped game of the registry on every surface of its board's size: the native engine against the Python
-chain walk (the reference) on positions along random native playouts: the same turn sets, the same perft counts.
+chain walk (the reference) on positions along random native playouts: the same turn sets, the same perft counts
+(bulk, made, and RBG's once per way of playing a turn).
 A game added to ``SHIPPED`` is covered without a new row."""
 
 from __future__ import annotations
@@ -11,13 +12,12 @@ import pytest
 from tapology.errors import RuleError
 from tapology.games.registry import SHIPPED, load_rules, open_game
 from tapology.rules import native
-from tapology.rules.perft import count_leaves
+from tapology.rules.perft import count_leaves, on_codes
 from tapology.rules.playouts import playout_end
 
 SURFACES = ("plane", "cylinder", "mobius", "torus", "klein")
 # what the native engine leaves to Python
-DECLINED = ("tape moves", "step budgets", "the maximum rule", "pass = \"always\"", "moves with count conditions", "final = false",
-            "phases", "conditions on lines", "end rules read after the phases", "a slide anywhere after another move")
+DECLINED = ("tape moves", "step budgets", "the maximum rule", "moves with count conditions")
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 
 
@@ -36,11 +36,13 @@ CASES = _cases()
 # chess and double chess away from the plane: the Python reference builds its attack index per surface (seconds
 # each): -m slow
 # connect6 away from the plane: tens of thousands of two-stone turns a position, listed by both engines: -m slow
-SLOW_AWAY = {"chess", "double-chess", "connect6"}
+# breakthru away from the plane: the Python walk lists its two-slide turns (seconds a position): -m slow
+SLOW_AWAY = {"chess", "double-chess", "connect6", "breakthru"}
+RBG_TURNS = 5000  # positions with more turns (connect6's two stones) leave RBG's count to the perft files
 PLIES = (0, 7, 23)  # the positions compared: the ends of random native playouts of at most this many plies
 # connect6 on the plane: the start and one two-stone position by default (each two-stone position lists 64,000 turns
 # three times over), all three with -m slow
-FEWER = {"connect6": (0, 7)}
+FEWER = {"connect6": (0, 7), "breakthru": (0, 7)}  # breakthru: its set-up by default, its play with -m slow
 PARAMS = [pytest.param(n, b, FEWER.get(n, PLIES), id=f"{n}-{b}",
                        marks=[pytest.mark.slow] if n in SLOW_AWAY and not b.startswith("plane") else [])
           for n, b in CASES]
@@ -66,12 +68,15 @@ def test_native_matches_the_chain_walk_along_playouts(name: str, board: str, pli
     for i, most in enumerate(plies):
         pos = playout_end(g, start, seed=5, index=i, max_plies=most)
         codes = g.codes(pos)
-        got = eng.turns(chains, codes, pos.to_move)
+        phase = g.rules.phase_at(pos.ply)
+        got = eng.turns(chains, codes, pos.to_move, phase)
         assert got is not None
-        want = chains.turns(codes, pos.to_move)
+        want = chains.turns(codes, pos.to_move, phase=phase)
         if chains.mandatory and any(f.flagged for f in want.values()):
             want = {k: f for k, f in want.items() if f.flagged}
         assert set(got) == set(want), f"{name} on {board}, playout {i}"
         depth = 2 if small else 1
         assert count_leaves(g, pos, depth) == count_leaves(g, pos, depth, native=False)
         assert count_leaves(g, pos, depth, bulk=False) == count_leaves(g, pos, depth, native=False)
+        if on_codes(g) and len(want) <= RBG_TURNS:  # perft --rbg: each turn once per way of playing it
+            assert count_leaves(g, pos, 1, rbg=True) == count_leaves(g, pos, 1, native=False, rbg=True)

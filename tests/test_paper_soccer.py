@@ -6,10 +6,14 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from tapology.games import open_game
 from tapology.games.registry import DATA, shipped_name
-from tapology.rules import RuleGame
+from tapology.rules import RuleGame, native
 from tapology.rules.parse import parse_rules
+from tapology.rules.perft import count_leaves
+from tapology.rules.playouts import run_playouts
 from tapology.rules.position import position_from_table, read_position_file
 
 PERFT = Path(__file__).parent / "data" / "perft"
@@ -77,3 +81,20 @@ def test_the_ball_in_a_goal_wins_and_a_stuck_player_loses() -> None:
     stuck = g.position_from_codes(start.board, drawn, 0, 0, (), ())
     assert g.turns(stuck) == [] and g.outcome(stuck) == {"white": -1, "black": 1}
     assert dataclasses.replace(stuck).to_move == 0
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+def test_the_native_engine_never_ends_a_turn_on_a_bounce() -> None:
+    """A kick onto a touched point (final = false) must go on: native turns, perft and playouts against the chain
+    walk on the midgame position, where bounces happen."""
+    g = open_game("paper-soccer")
+    pos = _midgame(g)
+    chains = g.chains(pos.board)
+    eng = native.engine(chains)
+    assert eng is not None and native.engine_used(chains, perft=True) == ("native", "")
+    for p in [pos, *(t.result for t in g.turns(pos))]:
+        codes = g.codes(p)
+        assert set(eng.turns(chains, codes, p.to_move) or ()) == set(chains.turns(codes, p.to_move))
+    assert count_leaves(g, pos, 3) == count_leaves(g, pos, 3, native=False) == 3197
+    assert native.perft_ways(chains, g.codes(pos), pos.to_move, pos.ply, 3) == 5985  # RBG's: a bounce per order
+    assert run_playouts(g, pos, count=5, seed=1).engine == "native"

@@ -9,6 +9,8 @@ from tapology.errors import RuleError
 from tapology.games import open_game
 from tapology.rules import RuleGame, native
 from tapology.rules.parse import parse_rules
+from tapology.rules.perft import count_leaves
+from tapology.rules.playouts import playout_end, run_playouts
 
 TOY = """
 name = "toy"
@@ -84,9 +86,33 @@ def test_backends_read_the_phase(backend: str) -> None:
         pos = g.turns(pos)[-1].result
 
 
-def test_native_engine_declines_phases_by_name() -> None:
-    g = open_game("fox-and-hounds")
-    assert "phases" in native.why_not(g.chains(g.board), perft=True)
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+def test_the_native_engine_reads_the_phase_from_the_ply() -> None:
+    """Turns, perft and playouts natively, phase by phase, against the chain walk: the set-up's order and moves, then
+    the first player and the rotation (a toy with an order of three), and Fox and Hounds' counts."""
+    g = RuleGame(parse_rules(TOY))
+    chains = g.chains(g.board)
+    eng = native.engine(chains)
+    assert eng is not None and native.why_not(chains, perft=True) == ""
+    pos = g.initial()
+    for _ in range(5):
+        codes, phase = g.codes(pos), g.rules.phase_at(pos.ply)
+        assert set(eng.turns(chains, codes, pos.to_move, phase) or ()) == set(chains.turns(codes, pos.to_move,
+                                                                                           phase=phase))
+        assert [count_leaves(g, pos, d) for d in (1, 2, 3, 4)] == [count_leaves(g, pos, d, native=False)
+                                                                   for d in (1, 2, 3, 4)]
+        turns = g.turns(pos)
+        if not turns:
+            break
+        pos = turns[-1].result
+    assert pos.ply >= 4  # past the set-up
+    fox = open_game("fox-and-hounds")
+    assert [count_leaves(fox, fox.initial(), d) for d in (1, 2, 3, 4)] == [4, 7, 49, 182]
+    assert native.engine_used(fox.chains(fox.board), perft=True) == ("native", "")
+    run = run_playouts(fox, fox.initial(), count=20, seed=3, max_plies=3)
+    assert run.engine == "native" and run.plies == 60
+    end = playout_end(fox, fox.initial(), seed=3, max_plies=2)  # the fox placed, then moved: hounds to move
+    assert (end.ply, fox.players[end.to_move]) == (2, "hounds") and sum(s == 1 for s in end.board.states) == 1
 
 
 @pytest.mark.parametrize(("entry", "msg"), [

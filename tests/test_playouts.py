@@ -9,7 +9,7 @@ from tapology.cli import main
 from tapology.games import open_game
 from tapology.rules import native
 from tapology.rules.perft import count_leaves
-from tapology.rules.playouts import playout_end, run_playouts
+from tapology.rules.playouts import MAX_PLIES, playout_end, run_playouts
 
 GAMES = ["tictactoe", "checkers", "chess", "chinese-checkers"]
 ENGINES = [True, False]
@@ -88,3 +88,25 @@ def test_mcts_plays_native_playouts() -> None:
     for spec, want in (("mcts:5", native.available()), ("mcts-python:5@1", False)):
         agent = make_search_agent(g, parse_player(spec), seed=1)
         assert isinstance(agent, MCTSAgent) and agent.fast == want, spec
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+@pytest.mark.parametrize("name", ["fox-and-hounds", "the-mill-game", "paper-soccer", "go:5x5"])
+def test_mcts_plays_native_playouts_of_phases_bounces_counters_and_passes(name: str) -> None:
+    """The games whose mechanics ran only in Python before (phases, line conditions and counters, final = false, a
+    slide over the chain's stops, passing at any time with a counter): MCTS's playouts run natively, and a
+    playout's last position keeps its counters (the mill game's stagnation draw is read there)."""
+    from tapology.play.playing.ai import MCTSAgent, native_playouts
+
+    assert native_playouts(open_game("breakthru"))  # its search is seconds here: the flag only
+
+    g = open_game(name)
+    pos = g.initial()
+    agent = MCTSAgent(g, simulations=8, seed=1)
+    assert agent.fast
+    turns = g.turns(pos)
+    assert 0 <= agent.choose(pos, turns) < len(turns)
+    run = run_playouts(g, pos, count=3, seed=4)
+    assert run.engine == "native" and run.ended + run.capped == 3
+    end = playout_end(g, pos, seed=4, index=0)
+    assert len(end.counters) == len(g.rules.counters) and (g.outcome(end) is not None or end.ply >= MAX_PLIES)

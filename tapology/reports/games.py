@@ -173,8 +173,9 @@ def perft_report(spec: str, depth: int, board: str | None = None, position: str 
                 nodes, done = g.perft(pos, depth, rbg=True), True
             except KeyboardInterrupt:
                 nodes, done = 0, False
+        used = engine_of(g, perft=True)  # --rbg counts on the interpreter where the native engine runs
         return PerftReport(depth, nodes, time.perf_counter() - t0, None, done, None, 1, int(done), "serial", [],
-                           lim.stopped(done), timeout)
+                           lim.stopped(done), timeout, used if used[0] == "python" else ("native", ""))
     t0 = time.perf_counter()
     with time_limit(timeout) as lim:
         try:

@@ -360,7 +360,7 @@ class RuleGame:
             n = self._asked[id(ch)] = self._asked.get(id(ch), 0) + 1
             native = n > NATIVE_AFTER or native_ready(ch)
             phase = self.rules.phase_at(pos.ply)
-            found = (native_turn_keys(ch, codes, pos.to_move) if native and not self.rules.phases
+            found = (native_turn_keys(ch, codes, pos.to_move, phase) if native
                      else ch.turns(codes, pos.to_move, phase=phase))
         elif backend in BACKENDS and self.rules.flies_over_stops:
             raise RuleError(f"backend {backend!r} does not model a slide that follows another move anywhere (it may "

@@ -1,16 +1,18 @@
 """perft: leaf turns at a depth, and ``divide`` (the count below each first turn), optional end rules left out.
 
 On tile codes (no position values built), the last ply counted in bulk: by the native (C)
-engine of :mod:`tapology.rules.native` where it runs; else one-move turns come from the
-generated kernels of :mod:`tapology.rules.kernel` where the rule set has no clean-ups or royal
-pieces, every other position through :class:`tapology.rules.chains.Chains`.  Rule sets with
-tape moves, chain end rules, or end rules that read counters or the history are counted over
-positions (:meth:`RuleGame.turns` with the optional rules left out).
+engine of :mod:`tapology.rules.native` where it runs (it carries the position's counters too); else
+one-move turns come from the generated kernels of :mod:`tapology.rules.kernel` where the rule set
+has no clean-ups or royal pieces, every other position through :class:`tapology.rules.chains.Chains`.
+Where the native engine does not count, rule sets with tape moves or end rules that read counters or
+the history (or chains, with passing at any time) are counted over positions (:meth:`RuleGame.turns`
+with the optional rules left out).
 
 ``rbg=True`` counts as Regular Boardgames does: a turn once per **way of playing it** (each
 distinct order in which it changes tiles: a multi-jump once per order of the pieces it takes)
-instead of once per result.  It runs in Python on the chain walk, each distinct position below a node counted once
-and multiplied by the ways that reach it; docs/games.md says how each game's turns map.
+instead of once per result: natively where the engine runs (every chain walked, its ways kept once per node), else
+in Python on the chain walk, each distinct position below a node counted once and multiplied by the ways that reach
+it; docs/games.md says how each game's turns map.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from tapology.rules.kernel import KernelSet
 from tapology.rules.maximum import count_of, keep_most
 from tapology.rules.model import RuleSet
 from tapology.rules.native import perft as native_perft
+from tapology.rules.native import perft_ways as native_perft_ways
 
 
 class RuleGame(Protocol):
@@ -71,17 +74,12 @@ def kernels_for(chains: Chains) -> KernelSet:
 
 
 def on_codes(game: RuleGame) -> bool:
-    """True when perft can run on tile codes: no tape moves, and no strict end rule needs chains, counters or the
-    history."""
-    return game.rules.tape is None and game.rules.passing != "always" and \
-        not any(e.kind in ("counter", "repetition") for e in game.strict_ends.ends)
-
-
-def _rbg_on_codes(game: RuleGame) -> bool:
-    """True when a rule set that passes at any time can be counted over codes in Python (no tape moves, no strict
-    end rule reading chains, counters or the history): the pass is a child of every unfinished node."""
-    return game.rules.tape is None and game.rules.passing == "always" and \
-        not any(e.kind in ("chain", "counter", "repetition") for e in game.strict_ends.ends)
+    """True when perft and playouts can run on tile codes: no tape moves, and no strict end rule reads counters or
+    the history (nor, where a player may pass at any time, chains); a pass at any time is then a child of every
+    unfinished node."""
+    kinds = {e.kind for e in game.strict_ends.ends}
+    return game.rules.tape is None and not kinds & {"counter", "repetition"} and \
+        not (game.rules.passing == "always" and "chain" in kinds)
 
 
 def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True, bulk: bool = True,
@@ -93,18 +91,20 @@ def count_leaves(game: RuleGame, pos: Position, depth: int, native: bool = True,
     if depth <= 0:
         return 1
     if rbg:
-        if not on_codes(game) and not _rbg_on_codes(game):
+        if not on_codes(game):
             raise RuleError(f"perft --rbg: {game.name} has tape moves or strict end rules that read chains, counters "
                             "or the history; --rbg counts over tile codes only")
-        return _counter(game, pos, paths=True)(game.codes(pos), pos.to_move, pos.ply, depth)
-    if not on_codes(game):
-        if _rbg_on_codes(game):  # passing at any time, no end rule reading counters: the pass is a child of each node
-            return _counter(game, pos, bulk)(game.codes(pos), pos.to_move, pos.ply, depth)
-        return _by_positions(game, pos, depth, bulk)
-    if native:
-        got = native_perft(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, depth, bulk)
+        got = native_perft_ways(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, depth) if native \
+            else None
         if got is not None:
             return got
+        return _counter(game, pos, paths=True)(game.codes(pos), pos.to_move, pos.ply, depth)
+    if native:  # the native engine reads the counters too (and declines, by name, what it does not run)
+        got = native_perft(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, depth, bulk, pos.counters)
+        if got is not None:
+            return got
+    if not on_codes(game):
+        return _by_positions(game, pos, depth, bulk)
     rec = _counter(game, pos, bulk)
     return rec(game.codes(pos), pos.to_move, pos.ply, depth)
 

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from tapology.game import Position
 from tapology.rules.native import engine_used
 from tapology.rules.native import playouts as native_playouts
-from tapology.rules.perft import on_codes
 
 if TYPE_CHECKING:
     from tapology.rules.engine import RuleGame
@@ -68,15 +67,16 @@ def _rng(seed: int, index: int) -> random.Random:
 
 def playout_end(game: RuleGame, pos: Position, seed: int, index: int = 0, max_plies: int = MAX_PLIES,
                 native: bool = True) -> Position:
-    """The last position of playout ``index`` of the stream ``seed`` from ``pos`` (its board, codes, player and
-    ply; counters and history are not kept).  Cost: the game's length times one turn generation."""
-    if native and on_codes(game):
+    """The last position of playout ``index`` of the stream ``seed`` from ``pos`` (its board, codes, player, ply and
+    counters; the history is not kept).  Cost: the game's length times one turn generation."""
+    if native:
         got = native_playouts(game.chains(pos.board), game.codes(pos), pos.to_move, pos.ply, max_plies, index, 1,
-                              seed)
+                              seed, counters=pos.counters)
         if got is not None and got[1] is not None:
             final = got[1]
-            n = len(final) - 2
-            return game.position_from_codes(pos.board, final[:n], final[n], final[n + 1])
+            n = len(pos.board.tiles)
+            counters = tuple(final[n + 2:])
+            return game.position_from_codes(pos.board, final[:n], final[n], final[n + 1], counters)
     rng = _rng(seed, index)
     for _ in range(max_plies):
         turns = game.perft_turns(pos)
@@ -93,12 +93,12 @@ def run_playouts(game: RuleGame, pos: Position, *, seconds: float | None = None,
     native engine runs."""
     if (seconds is None) == (count is None):
         raise ValueError("run_playouts needs seconds or count, not both")
-    use_native = native and on_codes(game)
+    use_native = native
     if use_native:  # the tables are built (once per board) before the clock starts
         chains, codes = game.chains(pos.board), game.codes(pos)
         big = (seconds or 0) >= SPECIALISE_SECONDS or (count or 0) >= SPECIALISE_COUNT  # a compile of its own pays
         use_native = native_playouts(chains, codes, pos.to_move, pos.ply, max_plies, 0, 0, seed,
-                                     specialise=big or None) is not None
+                                     specialise=big or None, counters=pos.counters) is not None
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
     done = plies = ended = capped = 0
@@ -108,7 +108,8 @@ def run_playouts(game: RuleGame, pos: Position, *, seconds: float | None = None,
         while count is None or done < count:
             want = batch if count is None else min(batch, count - done)
             t1 = time.perf_counter()
-            got = native_playouts(chains, codes, pos.to_move, pos.ply, max_plies, done, want, seed, specialise=big or None)
+            got = native_playouts(chains, codes, pos.to_move, pos.ply, max_plies, done, want, seed, specialise=big or None,
+                                  counters=pos.counters)
             if got is None:
                 break
             engine = engine_used(chains)[0]

@@ -32,8 +32,7 @@ from tapology.games.kinrow import popcount
 from tapology.limits import check
 from tapology.play.solving.solve import WIN, KinrowTable, solve_kinrow
 from tapology.rules.engine import RuleGame
-from tapology.rules.native import engine as native_engine
-from tapology.rules.perft import on_codes
+from tapology.rules.native import why_not as native_why_not
 from tapology.rules.playouts import playout_end
 
 TABLE_TILES = 20
@@ -539,8 +538,8 @@ PLAYOUT_PLIES = 400  # a native playout not ended by then counts as a draw
 def native_playouts(game: Game) -> bool:
     """Whether the native engine plays random playouts of ``game`` (a rule game on codes whose tables it takes:
     built now, or read from the disk cache, before any clock runs)."""
-    return isinstance(game, RuleGame) and not isinstance(game, ClaimGame) and on_codes(game) and \
-        native_engine(game.chains(game.board)) is not None
+    return isinstance(game, RuleGame) and not isinstance(game, ClaimGame) and \
+        not native_why_not(game.chains(game.board), perft=True)
 
 
 class MCTSAgent:

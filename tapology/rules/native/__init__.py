@@ -5,8 +5,8 @@ One C engine (``engine.c``) interprets the flat tables of any rule set on any bo
 (:mod:`tapology.rules.native.tables`); it is compiled with cffi on first use into a cache
 (:mod:`tapology.rules.native.build`).  Where it cannot run — no cffi or C compiler,
 ``TAPOLOGY_NATIVE=0``, or a rule set with tape moves, clean-ups after each move, a move with safe
-cells for a player without a royal state, or (for perft) a strict end rule on chains, counters or
-the history — callers fall back to Python: :func:`available` and :func:`reason` say whether the
+cells for a player without a royal state, a slide anywhere after another move, or (for perft) a strict
+end rule on chains, counters or the history — callers fall back to Python: :func:`available` and :func:`reason` say whether the
 engine is there, :func:`why_not` why a rule set does not run on it.
 """
 
@@ -75,6 +75,7 @@ class Engine:
         self.raw_code = np.asarray(tabs.fields["raw_code"], np.int64)  # dense code -> tile code
         self.perft_reason = tabs.perft_reason
         self.n = int(tabs.fields["n"])
+        self.nctr = int(tabs.fields["nctr"])
         self._struct = self.ffi.new("tp_tables *")
         self._keep: list[Any] = []
         want = _tables.lengths(tabs.fields)
@@ -123,6 +124,12 @@ class Engine:
             return None
         return self.ffi.from_buffer("int32_t[]", np.ascontiguousarray(dense, np.int32))  # keeps the array alive
 
+    def _counters(self, counters: tuple[int, ...]) -> Any:
+        """The position's counters as a C array (NULL for none: all 0)."""
+        if not counters or not self.nctr:
+            return self.ffi.NULL
+        return self.ffi.new("int32_t[]", [*counters[:self.nctr], *[0] * (self.nctr - len(counters))])
+
     def _run(self, call) -> int | None:
         """``call(engine)`` again with larger arenas while it runs out of room; None on another error (the Python
         path then gives the answer, or raises the rule set's error)."""
@@ -152,14 +159,27 @@ class Engine:
             i += 5 + 2 * ln
         return out
 
-    def perft(self, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True) -> int | None:
-        """Leaf turns at ``depth`` >= 1 (None: not here); ``bulk=False`` makes every leaf turn instead of counting
-        the last ply.  Cost: the tree, in C."""
+    def perft(self, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True,
+              counters: tuple[int, ...] = ()) -> int | None:
+        """Leaf turns at ``depth`` >= 1 (None: not here) below a position with these ``counters`` (none: all 0);
+        ``bulk=False`` makes every leaf turn instead of counting the last ply.  Cost: the tree, in C."""
         with self._lock:  # one call at a time: the arenas are the engine's
             c = self._codes(codes)
             if c is None or self.perft_reason:
                 return None
-            return self._run(lambda e: self.lib.tp_perft_made(e, c, player, ply, depth, 0 if bulk else 1))
+            ctr = self._counters(counters)
+            return self._run(lambda e: self.lib.tp_perft_made(e, c, player, ply, depth, 0 if bulk else 1, ctr))
+
+    def perft_ways(self, codes: list[int], player: int, ply: int, depth: int,
+                   counters: tuple[int, ...] = ()) -> int | None:
+        """Leaf turns at ``depth`` >= 1, each turn once per way of playing it as :func:`tapology.rules.perft.play_paths`
+        tells them apart (perft --rbg; None: not here).  Cost: the tree, every chain of it walked, in C."""
+        with self._lock:
+            c = self._codes(codes)
+            if c is None or self.perft_reason:
+                return None
+            ctr = self._counters(counters)
+            return self._run(lambda e: self.lib.tp_perft_ways(e, c, player, ply, depth, ctr))
 
     def in_check(self, codes: list[int], player: int) -> bool | None:
         """Whether a royal piece of ``player`` can be taken (None: not here)."""
@@ -171,54 +191,58 @@ class Engine:
             return None if got is None else bool(got)
 
     def playouts(self, codes: list[int], player: int, ply: int, max_plies: int, first: int, count: int,
-                 seed: int) -> tuple[list[int], list[int] | None] | None:
+                 seed: int, counters: tuple[int, ...] = ()) -> tuple[list[int], list[int] | None] | None:
         """``count`` random games (playouts ``first``.. of the stream ``seed``) to a strict end, no turn or
-        ``max_plies``: ([plies, ended by a rule, by no turn, by the limit], the final codes + [player, ply]
-        when ``count`` is 1, as tile codes), or None (not here).  Cost: the games, in C."""
+        ``max_plies``: ([plies, ended by a rule, by no turn, by the limit], the final codes + [player, ply] + the
+        counters when ``count`` is 1, as tile codes), or None (not here).  Cost: the games, in C."""
         with self._lock:
             c = self._codes(codes)
             if c is None or self.perft_reason:
                 return None
             held: list[np.ndarray] = []
+            ctr = self._counters(counters)
 
             def call(e) -> int:
                 stats = np.zeros(4, np.int64)
-                final = np.zeros(self.n + 2, np.int32)
+                final = np.zeros(self.n + 2 + self.nctr, np.int32)
                 held[:] = [stats, final]
                 return self.lib.tp_playouts(e, c, player, ply, max_plies, first, count, seed & (2**64 - 1),
                                             self.ffi.from_buffer("int64_t[]", stats),
-                                            self.ffi.from_buffer("int32_t[]", final))
+                                            self.ffi.from_buffer("int32_t[]", final), ctr)
 
             if self._run(call) is None:
                 return None
             stats, final = held
             if count != 1:
                 return stats.tolist(), None
-            return stats.tolist(), [*self.raw_code[final[:self.n]].tolist(), int(final[self.n]), int(final[self.n + 1])]
+            return stats.tolist(), [*self.raw_code[final[:self.n]].tolist(), *final[self.n:].tolist()]
 
-    def divide(self, codes: list[int], player: int, ply: int, depth: int) -> list[tuple[Key, int]] | None:
+    def divide(self, codes: list[int], player: int, ply: int, depth: int,
+               counters: tuple[int, ...] = ()) -> list[tuple[Key, int]] | None:
         """(key, leaf turns ``depth`` - 1 plies below it) for every legal first turn (None: not here)."""
         with self._lock:
             c = self._codes(codes)
             if c is None or self.perft_reason:
                 return None
             held: list[np.ndarray] = []
+            ctr = self._counters(counters)
 
             def call(e) -> int:
                 counts = np.zeros(self.caps["keys"], np.int64)  # the root's turns never outnumber the key arena
                 held[:] = [counts]
-                return self.lib.tp_divide(e, c, player, ply, depth, self.ffi.from_buffer("int64_t[]", counts), len(counts))
+                return self.lib.tp_divide(e, c, player, ply, depth, self.ffi.from_buffer("int64_t[]", counts), len(counts),
+                                          ctr)
 
             if self._run(call) is None:
                 return None
             return [(key, int(n)) for (key, legal), n in zip(self._keys(), held[0].tolist(), strict=False) if legal]
 
-    def turns(self, chains: Chains, codes: list[int], player: int) -> dict[Key, Found] | None:
+    def turns(self, chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict[Key, Found] | None:
         """The legal turns by key after the mandatory-class rule, each with its label path, moves and flag, as
-        :meth:`Chains.turns` finds them (None: not here)."""
+        :meth:`Chains.turns` finds them in the phase of index ``phase`` (-1: the regular play) (None: not here)."""
         with self._lock:
             c = self._codes(codes)
-            if c is None or self._run(lambda e: self.lib.tp_turns(e, c, player, 1)) is None:
+            if c is None or self._run(lambda e: self.lib.tp_turns(e, c, player, phase, 1)) is None:
                 return None
             keys = self._keys()
             rec = self._fetch(self.lib.tp_chains).tolist()
@@ -347,7 +371,8 @@ def engine_used(chains: Chains, perft: bool = False) -> tuple[str, str]:
     return "native", why_not_specialised(chains) if _LAST.get(chains.comp) == "native-asked" else ""
 
 
-def perft_engine(chains: Chains, codes: list[int], player: int, ply: int, depth: int) -> Engine | None:
+def perft_engine(chains: Chains, codes: list[int], player: int, ply: int, depth: int,
+                 counters: tuple[int, ...] = ()) -> Engine | None:
     """The engine a perft of ``depth`` below this position runs on: C generated for the board when the count is
     estimated at :data:`SPECIALISE_WORK` leaf turns or more (compiled on first use, then read from the cache), else
     the interpreter; None: not native.  The estimate: the interpreter's counts 3 and 2 plies short of ``depth``,
@@ -357,8 +382,8 @@ def perft_engine(chains: Chains, codes: list[int], player: int, ply: int, depth:
         return None
     want = specialise_mode() == "1" or (specialise_mode() == "auto" and isinstance(_SPECIAL.get(chains.comp), Engine))
     if not want and depth >= 4 and specialise_mode() == "auto":  # (loaded already: it costs nothing more)
-        short = eng.perft(codes, player, ply, depth - 3)
-        near = eng.perft(codes, player, ply, depth - 2)
+        short = eng.perft(codes, player, ply, depth - 3, counters=counters)
+        near = eng.perft(codes, player, ply, depth - 2, counters=counters)
         want = bool(short and near) and near * (near / short) ** 2 >= SPECIALISE_WORK  # type: ignore[operator]
     if not want:
         _LAST.pop(chains.comp, None)
@@ -366,12 +391,20 @@ def perft_engine(chains: Chains, codes: list[int], player: int, ply: int, depth:
     return _ran(chains, engine(chains, specialise=True))
 
 
-def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True) -> int | None:
-    """Leaf turns at ``depth`` >= 1 below a position given by its codes, or None when the native engine cannot
-    count them (the caller counts in Python); ``bulk=False`` makes every leaf turn rather than counting it.  Runs on
-    :func:`perft_engine`."""
-    eng = perft_engine(chains, codes, player, ply, depth)
-    return None if eng is None else eng.perft(codes, player, ply, depth, bulk)
+def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True,
+          counters: tuple[int, ...] = ()) -> int | None:
+    """Leaf turns at ``depth`` >= 1 below a position given by its codes and ``counters`` (none: all 0), or None when
+    the native engine cannot count them (the caller counts in Python); ``bulk=False`` makes every leaf turn rather
+    than counting it.  Runs on :func:`perft_engine`."""
+    eng = perft_engine(chains, codes, player, ply, depth, counters)
+    return None if eng is None else eng.perft(codes, player, ply, depth, bulk, counters)
+
+
+def perft_ways(chains: Chains, codes: list[int], player: int, ply: int, depth: int,
+               counters: tuple[int, ...] = ()) -> int | None:
+    """:meth:`Engine.perft_ways` on the interpreter (perft --rbg), or None when the native engine cannot count."""
+    eng = engine(chains, specialise=False)
+    return None if eng is None else eng.perft_ways(codes, player, ply, depth, counters)
 
 
 def _ran(chains: Chains, eng: Engine | None) -> Engine | None:
@@ -381,32 +414,35 @@ def _ran(chains: Chains, eng: Engine | None) -> Engine | None:
     return eng
 
 
-def divide(chains: Chains, codes: list[int], player: int, ply: int, depth: int) -> list[tuple[Key, int]] | None:
+def divide(chains: Chains, codes: list[int], player: int, ply: int, depth: int,
+           counters: tuple[int, ...] = ()) -> list[tuple[Key, int]] | None:
     """(key, leaf turns ``depth`` - 1 plies below it) for every legal first turn, or None when the native engine
     cannot count them."""
     eng = engine(chains)
-    return None if eng is None else eng.divide(codes, player, ply, depth)
+    return None if eng is None else eng.divide(codes, player, ply, depth, counters)
 
 
-def turn_keys(chains: Chains, codes: list[int], player: int) -> dict[Key, Found]:
-    """The legal turns by key, as :meth:`Chains.turns` and the mandatory-class rule give them (natively where
-    possible, else in Python)."""
+def turn_keys(chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict[Key, Found]:
+    """The legal turns by key in the phase of index ``phase`` (-1: the regular play), as :meth:`Chains.turns` and the
+    mandatory-class rule give them (natively where possible, else in Python)."""
     eng = engine(chains)
-    got = None if eng is None else eng.turns(chains, codes, player)
+    got = None if eng is None else eng.turns(chains, codes, player, phase)
     if got is None:
-        got = chains.turns(codes, player)
+        got = chains.turns(codes, player, phase=phase)
         if chains.mandatory and any(f.flagged for f in got.values()):
             got = {k: f for k, f in got.items() if f.flagged}
     return got
 
 
 def playouts(chains: Chains, codes: list[int], player: int, ply: int, max_plies: int, first: int, count: int,
-             seed: int, specialise: bool | None = None) -> tuple[list[int], list[int] | None] | None:
-    """``count`` random games below a position given by its codes (:meth:`Engine.playouts`), or None when the native
-    engine cannot play them (the caller plays them in Python); ``specialise``: as :func:`engine`."""
+             seed: int, specialise: bool | None = None,
+             counters: tuple[int, ...] = ()) -> tuple[list[int], list[int] | None] | None:
+    """``count`` random games below a position given by its codes and ``counters`` (:meth:`Engine.playouts`), or
+    None when the native engine cannot play them (the caller plays them in Python); ``specialise``: as
+    :func:`engine`."""
     eng = engine(chains, specialise)
     if specialise or specialise_mode() == "1":
         _ran(chains, eng)
     else:
         _LAST.pop(chains.comp, None)
-    return None if eng is None else eng.playouts(codes, player, ply, max_plies, first, count, seed)
+    return None if eng is None else eng.playouts(codes, player, ply, max_plies, first, count, seed, counters)

@@ -37,9 +37,9 @@
 #define TABLES(E) (&(E)->t)
 #endif
 
-enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4 };
+enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4, TP_ERR_RESET = -5 };
 enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
-enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4, END_CHAIN = 5 };
+enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4, END_CHAIN = 5, END_COUNTER = 6 };
 enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2 };
 enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 
@@ -60,6 +60,8 @@ typedef struct {
     uint8_t accepted; /* some chain with this key passed the royal rule */
     uint8_t flagged;  /* some accepted chain holds a move of a mandatory class */
     uint8_t legal;    /* accepted, and flagged where the mandatory rule applies */
+    int32_t reset_or, reset_and; /* the counters the moves' classes reset, in some and in every accepted chain */
+    int32_t ways;     /* ways mode: the legal ways of playing it (distinct orders of its chains' writes) */
 } Key;
 
 typedef struct {
@@ -81,13 +83,14 @@ struct tp_engine {
     uint8_t *forced;/* [napps] some link of the application is forced */
     int32_t maxw;   /* most writes of one application */
     int32_t words;  /* 64-bit words of a tile set */
-    int32_t *ent_code_off, *ent_codes; /* [np+1], [np*nd]: per player, the codes some entry starts from */
+    int32_t *ent_code_off, *ent_codes; /* [sets+1], [sets*nd]: per entry set s*np + player, the codes some entry starts from */
     Board main, scratch;
 
     int32_t *undo_tile, *undo_old;
     int32_t undo_top, undo_cap;
     uint64_t *path_hash;
     int32_t *path_undo;
+    uint8_t *path_mid; /* [depth_cap] a slide flies on from this level's position (flies_over: not a stop) */
     int32_t path_top, depth_cap;
     int32_t *seq; /* applications of the chain(s) being walked; never deeper than path */
     int32_t seq_top;
@@ -140,6 +143,20 @@ struct tp_engine {
     int32_t *cn;    /* [3n] the node's clean-ups' net writes (tile, code, old code), by tile */
     int32_t cn_len;
     int32_t quiet_apart; /* a specialised perft counts the quiet moves itself: the walk leaves them out */
+    /* ways mode (perft --rbg, perft.play_paths): a node's turns counted once per way of playing them, a way being a
+       key with the order in which its chains first write the tiles they change (and the block moves they place) */
+    int32_t ways_mode;
+    int32_t *ord;       /* [n + depth_cap] one chain's order: tiles, and -1 - app_block_sig of a block move */
+    int32_t *way_key, *way_off, *way_len; /* [key_cap] the node's ways */
+    uint8_t *way_flag;  /* [key_cap] the first chain of the way holds a mandatory class (play_paths' setdefault) */
+    uint64_t *way_hash; /* [key_cap] */
+    int32_t *way_seq;   /* [chg_cap] the ways' orders */
+    int32_t nways, nwseq;
+    int32_t *way_ht;    /* [ht_size] way ids (open addressing) */
+    uint32_t *way_ht_gen;
+    uint32_t way_gen;
+    int32_t *ctr;   /* [depth_cap*nctr] the counters of each perft level (a playout's in its first row) */
+    int32_t ctr_top; /* the current level's row */
     int32_t *lt_off, *lt_line; /* [nends*n+1], lines: row e*n + u lists the lines (line_tiles offsets) of end rule e
                                   through tile u, so that a line end is read only where the last turn wrote */
 };
@@ -336,11 +353,49 @@ static inline int32_t new_values(tp_engine *E, const Board *B, int32_t a) {
 
 /* ---- conditions and clean-ups (chains.conditions_hold, Chains.run_cleanups) ---------------- */
 
-static int cond_holds(const tp_engine *E, const Board *B, int32_t c) {
+/* Whether tile u counts for condition c (Compiled.count): it holds one of the condition's codes (mask m) and, for a
+   condition on lines, lies on such a line of cond_line tiles (on none, with cond_outside). */
+static int tile_counts(const tp_engine *E, const Board *B, int32_t c, const uint8_t *m, int32_t u) {
+    const tp_tables *T = TABLES(E);
+    if (!m[B->codes[u]]) return 0;
+    if (!T->cond_line[c]) return 1;
+    int32_t k = T->cond_line[c], on = 0;
+    const int32_t *row = T->lset_off + (size_t)T->cond_lset[c] * (size_t)T->n + (size_t)u;
+    for (int32_t j = row[0]; j < row[1] && !on; j++) {
+        const int32_t *line = T->lset_tiles + T->lset_line[j];
+        int32_t i = 0;
+        while (i < k && m[B->codes[line[i]]]) i++;
+        on = i == k;
+    }
+    return on != T->cond_outside[c];
+}
+
+/* The count of a condition on lines or on the tile at hand (`here`: the tile a here condition reads, -1 none). */
+static int64_t count_tiles(const tp_engine *E, const Board *B, int32_t c, int32_t here) {
+    const tp_tables *T = TABLES(E);
+    const uint8_t *m = T->masks + (size_t)T->cond_mask[c] * (size_t)T->nd;
+    int32_t k0 = T->cond_tile_off[c], k1 = T->cond_tile_off[c + 1];
+    int64_t count = 0;
+    if (T->cond_here[c]) {
+        if (here < 0) return 0;
+        int in = T->cond_kind[c] != COND_REGION;
+        for (int32_t k = k0; k < k1 && !in; k++) in = T->cond_tiles[k] == here;
+        return in ? tile_counts(E, B, c, m, here) : 0;
+    }
+    if (T->cond_kind[c] == COND_REGION)
+        for (int32_t k = k0; k < k1; k++) count += tile_counts(E, B, c, m, T->cond_tiles[k]);
+    else
+        for (int32_t u = 0; u < T->n; u++) count += tile_counts(E, B, c, m, u);
+    return count;
+}
+
+static int cond_holds(const tp_engine *E, const Board *B, int32_t c, int32_t here) {
     const tp_tables *T = TABLES(E);
     int64_t count = 0;
     if (T->cond_kind[c] == COND_MISSING) return 0;
-    if (T->cond_kind[c] == COND_BOARD) {
+    if (T->cond_here[c] || T->cond_line[c]) {
+        count = count_tiles(E, B, c, here);
+    } else if (T->cond_kind[c] == COND_BOARD) {
         for (int32_t k = T->cond_code_off[c]; k < T->cond_code_off[c + 1]; k++) count += B->count[T->cond_codes[k]];
     } else {
         const uint8_t *m = T->masks + (size_t)T->cond_mask[c] * (size_t)T->nd;
@@ -349,9 +404,9 @@ static int cond_holds(const tp_engine *E, const Board *B, int32_t c) {
     return compare(count, T->cond_op[c], T->cond_value[c]);
 }
 
-static int conds_hold(const tp_engine *E, const Board *B, const int32_t *conds, int32_t k0, int32_t k1) {
+static int conds_hold(const tp_engine *E, const Board *B, const int32_t *conds, int32_t k0, int32_t k1, int32_t here) {
     for (int32_t k = k0; k < k1; k++)
-        if (!cond_holds(E, B, conds[k])) return 0;
+        if (!cond_holds(E, B, conds[k], here)) return 0;
     return 1;
 }
 
@@ -359,7 +414,8 @@ static int conds_hold(const tp_engine *E, const Board *B, const int32_t *conds, 
    clean-ups, whose memo tracking does not read them. */
 static inline int app_conds_hold(const tp_engine *E, const Board *B, int32_t a) {
     const tp_tables *T = &E->t;
-    return T->app_cond_off[a + 1] == T->app_cond_off[a] || conds_hold(E, B, T->app_cond, T->app_cond_off[a], T->app_cond_off[a + 1]);
+    return T->app_cond_off[a + 1] == T->app_cond_off[a]
+           || conds_hold(E, B, T->app_cond, T->app_cond_off[a], T->app_cond_off[a + 1], T->app_tile[a]);
 }
 
 /* Memo tracking: what a clean-up run or an attack test reads (conservatively: every check tile of an application
@@ -430,7 +486,7 @@ static int cleanup_apps(tp_engine *E, Board *B, int32_t g, int32_t i0, int32_t i
                 *changed = 1;
             }
         }
-        if (*changed && c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1)) return 1;
+        if (*changed && c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1, -1)) return 1;
     }
     return 0;
 }
@@ -447,7 +503,7 @@ static int run_cleanups(tp_engine *E, Board *B, int32_t p) {
             int32_t c0 = T->grp_cond_off[g], c1 = T->grp_cond_off[g + 1];
             if (E->tracking == TRACK_CLEANUPS) track_group(E, g);
             if (!triggered(E, B, g)) continue;
-            if (c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1)) continue;
+            if (c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1, -1)) continue;
             int r = 0;
             if (!T->grp_indexed[g]) {
                 r = cleanup_apps(E, B, g, T->grp_app_off[g], T->grp_app_off[g + 1], &changed);
@@ -487,10 +543,25 @@ static int repeats(tp_engine *E, const Walk *W) {
     return 0;
 }
 
+/* repeats where a slide may fly over the chain's stops (flies_over): 1 when the position stands on the path, with
+   *mid the level where a slide flies on from it (-1 none: the position is a stop). */
+static int stands(tp_engine *E, const Walk *W, int32_t *mid) {
+    uint64_t h = W->b->hash;
+    int seen = 0;
+    *mid = -1;
+    for (int32_t i = W->path_base; i < E->path_top; i++)
+        if (E->path_hash[i] == h && same_as_at(E, W->b, E->path_undo[i])) {
+            seen = 1;
+            if (E->path_mid[i]) *mid = i;
+        }
+    return seen;
+}
+
 static inline int push_level(tp_engine *E, const Board *B) {
     if (E->path_top >= E->depth_cap) return TP_ERR_CAP;
     E->path_hash[E->path_top] = B->hash;
     E->path_undo[E->path_top] = E->undo_top;
+    E->path_mid[E->path_top] = 0;
     E->path_top++;
     return 0;
 }
@@ -504,6 +575,12 @@ static inline int touched(const Walk *W) {
 static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc);
 static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p);
 static int attack_relevant(const tp_engine *E, int32_t nc);
+
+/* A chain's counter resets joined into its key's (before the key is marked accepted). */
+static inline void accept_resets(Key *K, int32_t bits) {
+    K->reset_and = K->accepted ? K->reset_and & bits : bits;
+    K->reset_or |= bits;
+}
 
 enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
 
@@ -588,6 +665,7 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
         }
     }
     if (!K->pos_ok) return 1;
+    accept_resets(K, T->app_reset[a]);
     K->accepted = 1;
     K->flagged |= T->app_flag[a];
     return 1;
@@ -632,7 +710,8 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     const tp_tables *T = TABLES(E);
     Board *B = W->b;
     if (revisits(E, W, a)) return 0;
-    if (E->leaf[a] && W->mode == WALK_TURNS && E->seq_top == W->seq_base && !E->chains_mode && !E->tracking) {
+    if (E->leaf[a] && W->mode == WALK_TURNS && E->seq_top == W->seq_base && !E->chains_mode && !E->tracking
+        && !E->ways_mode) {
         int r = step_leaf(E, W, a);
         if (r != FAST_NO) return r;
     }
@@ -650,27 +729,43 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
     for (int32_t k = 0; k < ncap; k++) put(E, B, E->capbuf[2 * k], E->capbuf[2 * k + 1]);
     for (int32_t k = 0; k < ngc; k++) put(E, B, E->gcbuf[k], T->gc_becomes[T->app_gc[a]]);
-    if (repeats(E, W)) {
-        restore(E, B, mark);
-        return 0;
+    /* where a slide may fly over the chain's stops (chains.py): a position the chain stopped at may only be flown
+       over by a slide (no stop, no other link there), and one a slide only flew through (a mid level) is a stop
+       for the move that lands there */
+    int32_t landed = -1, slide = T->app_slide[a];
+    int fly = 0, took = 0;
+    if (!T->flies_over) {
+        if (repeats(E, W)) {
+            restore(E, B, mark);
+            return 0;
+        }
+    } else if (stands(E, W, &landed)) {
+        fly = landed < 0;
+        if (fly && slide < 0) {
+            restore(E, B, mark);
+            return 0;
+        }
     }
     int r = push_level(E, B);
     if (r < 0) {
         restore(E, B, mark);
         return r;
     }
+    int32_t level = E->path_top - 1;
+    if (landed >= 0) E->path_mid[landed] = 0;
     E->seq[E->seq_top++] = a;
     if (T->app_to[a] >= 0) end = T->app_to[a];
     flagged |= T->app_flag[a];
     int stop = 0, must = 0, visited = 0;
-    if (W->mode == WALK_ATTACK && !E->forced[a]) {
+    if (W->mode == WALK_ATTACK && !E->forced[a] && !fly) {
         visited = 1;
         stop = touched(W);
     }
     for (int32_t l = T->lnk_off[a]; !stop && l < T->lnk_off[a + 1]; l++) {
         if (T->lnk_cond_off[l + 1] > T->lnk_cond_off[l]
-            && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1]))
-            continue; /* a link followed only while its counts hold */
+            && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1],
+                           T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a]))
+            continue; /* a link followed only while its counts hold (here: the tile the move ended on) */
         if (T->lnk_line[l] >= 0) { /* until-line: not followed once the mover has a line */
             int32_t e = T->lnk_line[l], m = T->end_pmask[e * T->np + W->player];
             if (m >= 0 && has_line(E, B, e, m)) continue;
@@ -679,8 +774,13 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
             int32_t b = T->tgt[k];
             if (E->tracking) track_app(E, b);
             if (!fits(E, B->codes, b) || !app_conds_hold(E, B, b)) continue;
+            int on = slide >= 0 && T->app_slide[b] == slide; /* the slide flies on */
+            if (fly && !on) continue;
+            if (T->flies_over && on && !fly) E->path_mid[level] = 1;
             r = step(E, W, b, end, flagged);
+            E->path_mid[level] = 0;
             if (r < 0) goto out;
+            took |= r > 0;
             if (r == 2) {
                 stop = 1;
                 break;
@@ -689,7 +789,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         }
     }
     r = 0;
-    if (!stop && !must && !visited) {
+    if (!stop && !must && !visited && !fly) {
         if (W->mode == WALK_ATTACK)
             stop = touched(W);
         else
@@ -698,9 +798,10 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
 out:
     E->seq_top--;
     E->path_top--;
+    if (landed >= 0) E->path_mid[landed] = 1;
     restore(E, B, mark);
     if (r < 0) return r;
-    return stop ? 2 : 1;
+    return stop ? 2 : fly && !took ? 0 : 1;
 }
 
 /* Chains.attacked: 1 when a player other than p has a complete chain changing one of the targets. */
@@ -898,12 +999,67 @@ static int attack_relevant(const tp_engine *E, int32_t nc) {
     return 0;
 }
 
-/* Chains.finish: the turn's clean-ups, its key, the royal rule. */
+/* play_paths' order of a complete chain into E->ord (its length): for each of its moves, a block move's placement
+   (-1 - app_block_sig), then the tiles it writes (by tile) that the chain changes, each the first time only. */
+static int32_t chain_order(tp_engine *E, const Walk *W) {
+    const tp_tables *T = TABLES(E);
+    int32_t nc = collect_changes(E, W), nord = 0; /* E->tmp: the changed tiles, sorted */
+    uint32_t g = next_gen(&E->cgen, E->cseen, (size_t)T->n);
+    for (int32_t i = W->seq_base; i < E->seq_top; i++) {
+        int32_t a = E->seq[i];
+        if (T->app_block[a]) E->ord[nord++] = -1 - T->app_block_sig[a];
+        for (int32_t k = T->wr_off[a]; k < T->wr_off[a + 1]; k++) {
+            int32_t u = T->wr_tile[k], lo = 0, hi = nc;
+            while (lo < hi) { /* is u among the changes? */
+                int32_t mid = (lo + hi) / 2;
+                if (E->tmp[3 * mid] < u) lo = mid + 1;
+                else hi = mid;
+            }
+            if (lo < nc && E->tmp[3 * lo] == u && E->cseen[u] != g) {
+                E->cseen[u] = g;
+                E->ord[nord++] = u;
+            }
+        }
+    }
+    return nord;
+}
+
+/* One way (key k, the order in E->ord) of the node, kept once; its flag is its first chain's. */
+static int record_way(tp_engine *E, int32_t k, int32_t flagged, int32_t nord) {
+    uint64_t h = 0xCBF29CE484222325ULL ^ (uint64_t)(uint32_t)k;
+    for (int32_t i = 0; i < nord; i++) h = (h ^ (uint64_t)(uint32_t)E->ord[i]) * 0x100000001B3ULL;
+    uint32_t mask = (uint32_t)E->ht_size - 1;
+    for (uint32_t i = (uint32_t)(h ^ (h >> 32)) & mask;; i = (i + 1) & mask) {
+        if (E->way_ht_gen[i] != E->way_gen) {
+            if (E->nways >= E->key_cap || E->nwseq + nord > E->chg_cap || 2 * (E->nways + 1) > E->ht_size)
+                return TP_ERR_CAP;
+            int32_t w = E->nways++;
+            E->way_key[w] = k;
+            E->way_off[w] = E->nwseq;
+            E->way_len[w] = nord;
+            E->way_flag[w] = (uint8_t)flagged;
+            E->way_hash[w] = h;
+            memcpy(E->way_seq + E->nwseq, E->ord, (size_t)nord * sizeof *E->ord);
+            E->nwseq += nord;
+            E->way_ht_gen[i] = E->way_gen;
+            E->way_ht[i] = w;
+            return 0;
+        }
+        int32_t w = E->way_ht[i];
+        if (E->way_hash[w] == h && E->way_key[w] == k && E->way_len[w] == nord
+            && !memcmp(E->way_seq + E->way_off[w], E->ord, (size_t)nord * sizeof *E->ord))
+            return 0;
+    }
+}
+
+/* Chains.finish: the turn's clean-ups, its key, the royal rule (a chain whose last move may not end it is none). */
 static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     const tp_tables *T = TABLES(E);
     Board *B = W->b;
     int32_t p = W->player, mark = E->undo_top;
     int r = 0;
+    if (!T->app_final[E->seq[E->seq_top - 1]]) return 0;
+    int32_t nord = E->ways_mode ? chain_order(E, W) : 0;
     if (T->grp_off[p + 1] > T->grp_off[p]) {
         if (memo_applies(E, W)) {
             if (E->undo_top + E->cm_len > E->undo_cap) return TP_ERR_CAP;
@@ -952,14 +1108,23 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
         }
     }
     if (!K->pos_ok) goto out;
-    if (K->accepted && !E->chains_mode && (K->flagged || !flagged)) goto out; /* nothing new to learn */
+    int32_t resets = 0; /* the counters the classes of the chain's moves reset */
+    for (int32_t i = W->seq_base; T->nctr && i < E->seq_top; i++) resets |= T->app_reset[E->seq[i]];
+    if (K->accepted && !E->chains_mode && !E->ways_mode && (K->flagged || !flagged) && (K->reset_or | resets) == K->reset_or
+        && (K->reset_and & resets) == K->reset_and)
+        goto out; /* nothing new to learn */
     if (T->has_royal) {
         r = safe_ok(E, W);
         if (r <= 0) goto out;
         r = 0;
     }
+    accept_resets(K, resets);
     K->accepted = 1;
     K->flagged |= (uint8_t)flagged;
+    if (E->ways_mode) {
+        r = record_way(E, k, flagged, nord);
+        if (r < 0) goto out;
+    }
     if (E->chains_mode) {
         int32_t len = E->seq_top - W->seq_base;
         if (E->chains_len + 3 + len > E->chains_cap) {
@@ -983,10 +1148,41 @@ out:
 static int TP_GEN_ENTRIES(tp_engine *E, Walk *W, int32_t row);
 #endif
 
-/* Chains.turns and the mandatory-class rule for the player to move: keys appended at E->nkeys;
-   returns how many are legal. */
-static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
+/* RuleSet.phase_at: the index of the phase the turn at `ply` belongs to, or -1 for the regular play. */
+static int32_t phase_at(const tp_tables *T, int32_t ply) {
+    for (int32_t i = 0, start = 0; i < T->nphases; start += T->phase_plies[i++])
+        if (ply >= start && ply - start < T->phase_plies[i]) return i;
+    return -1;
+}
+
+/* RuleSet.next_player: who plays the turn after p's turn at `ply`. */
+static int32_t next_player(const tp_tables *T, int32_t p, int32_t ply) {
+    if (!T->nphases) return (p + 1) % T->np;
+    int32_t nxt = ply + 1, start = 0;
+    for (int32_t i = 0; i < T->nphases; start += T->phase_plies[i++])
+        if (nxt >= start && nxt - start < T->phase_plies[i]) {
+            int32_t o0 = T->phase_order_off[i], len = T->phase_order_off[i + 1] - o0;
+            return T->phase_order[o0 + (nxt - start) % len];
+        }
+    return nxt == start ? T->first_player : (p + 1) % T->np;
+}
+
+static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase);
+
+/* node_turns_in in the regular play (the generated perft's: a specialised build declines phases). */
+static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
+    return node_turns_in(E, B, p, -1);
+}
+
+/* Chains.turns and the mandatory-class rule for the player to move, in the phase of index `phase` (-1: the regular
+   play): keys appended at E->nkeys; returns how many are legal. */
+static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     const tp_tables *T = TABLES(E);
+    int32_t set = (phase + 1) * T->np + p; /* the entry set's rows of p */
+    if (E->ways_mode) {
+        next_gen(&E->way_gen, E->way_ht_gen, (size_t)E->ht_size);
+        E->nways = E->nwseq = 0;
+    }
     int32_t k0 = E->nkeys;
     next_gen(&E->gen, E->ht_gen, (size_t)E->ht_size);
     E->node_keys = 0;
@@ -1006,18 +1202,18 @@ static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
     r = push_level(E, B);
     if (r < 0) return r;
-    const int32_t *row = T->ent_off + (size_t)p * (size_t)T->n * (size_t)T->nd;
+    const int32_t *row = T->ent_off + (size_t)set * (size_t)T->n * (size_t)T->nd;
 #ifdef TP_GEN_ENTRIES
     (void)row;
 #endif
     size_t words = (size_t)E->words;
     for (size_t w = 0; w < words; w++) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
-        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * words + w];
+        for (int32_t k = E->ent_code_off[set]; k < E->ent_code_off[set + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * words + w];
         for (; m; m &= m - 1) {
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
 #ifdef TP_GEN_ENTRIES
-            r = TP_GEN_ENTRIES(E, &W, ((int32_t)p * T->n + t) * T->nd + B->codes[t]);
+            r = TP_GEN_ENTRIES(E, &W, (set * T->n + t) * T->nd + B->codes[t]);
             if (r < 0) {
                 E->path_top--;
                 return r;
@@ -1038,6 +1234,19 @@ static int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
         }
     }
     E->path_top--;
+    if (E->ways_mode) { /* play_paths: the ways, only the flagged ones where some way is */
+        int any = 0;
+        for (int32_t w = 0; w < E->nways; w++) any |= E->way_flag[w];
+        int32_t legal = 0;
+        for (int32_t k = k0; k < E->nkeys; k++) E->keys[k].ways = 0;
+        for (int32_t w = 0; w < E->nways; w++)
+            if (!(T->has_mandatory && any) || E->way_flag[w]) {
+                E->keys[E->way_key[w]].ways++;
+                legal++;
+            }
+        for (int32_t k = k0; k < E->nkeys; k++) E->keys[k].legal = E->keys[k].ways > 0;
+        return legal;
+    }
     int any_flagged = 0;
     for (int32_t k = k0; k < E->nkeys; k++) any_flagged |= E->keys[k].accepted && E->keys[k].flagged;
     int only_flagged = T->has_mandatory && any_flagged;
@@ -1132,11 +1341,15 @@ static int connects(tp_engine *E, const Board *B, int32_t e, int32_t q, int32_t 
 }
 
 /* 1 when a strict end rule (no-turns aside) ends the position, 0 if not, < 0 an error.  With `chg` (the last
-   turn's changes, from a position no end rule ended), line rules read only the lines through the changed tiles. */
+   turn's changes, from a position no end rule ended), line rules read only the lines through the changed tiles
+   (those read once the phases are over: every line, since the position before was not read).  A rule read after
+   the phases is left out at ply 0 and after a turn of a phase (even in a rule set without phases, as Python). */
 static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *chg, int32_t nchg) {
     const tp_tables *T = TABLES(E);
     int incheck = -1;
+    int in_phases = ply == 0 || phase_at(T, ply - 1) >= 0; /* EndRules._rule: the start is no turn of the play */
     for (int32_t e = 0; e < T->nends; e++) {
+        if (T->end_after[e] && in_phases) continue;
         if (T->end_check[e] >= 0) {
             if (incheck < 0) {
                 incheck = in_check(E, B, p);
@@ -1151,7 +1364,8 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
         case END_LINE:
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t m = T->end_pmask[e * T->np + q];
-                if (m >= 0 && (chg && T->end_check[e] < 0 && !T->end_exact[e] ? has_line_at(E, B, e, m, chg, nchg) : has_line(E, B, e, m)))
+                if (m >= 0 && (chg && T->end_check[e] < 0 && !T->end_exact[e] && !T->end_after[e]
+                                   ? has_line_at(E, B, e, m, chg, nchg) : has_line(E, B, e, m)))
                     return 1;
             }
             break;
@@ -1171,10 +1385,15 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
                 if (m >= 0 && connects(E, B, e, q, m)) return 1;
             }
             break;
+        case END_COUNTER:
+            if (compare(E->ctr[(size_t)E->ctr_top * (size_t)T->nctr + (size_t)T->end_counter[e]], T->end_op[e],
+                        T->end_value[e]))
+                return 1;
+            break;
         default: /* END_COUNT */
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t i = e * T->np + q;
-                if (T->end_pmask[i] && conds_hold(E, B, T->end_conds, T->end_cond_off[i], T->end_cond_off[i + 1]))
+                if (T->end_pmask[i] && conds_hold(E, B, T->end_conds, T->end_cond_off[i], T->end_cond_off[i + 1], -1))
                     return 1;
             }
         }
@@ -1191,16 +1410,49 @@ static int apply_key(tp_engine *E, Board *B, const Key *K) {
 static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
                      int32_t nlast);
 
+/* RuleGame._carry: the counters after a turn at `ply` into the row after the current one: reset by the classes of
+   the key's moves or the kind of the piece on its start tile before it (a pass, K NULL: neither), and while the
+   phases last those of the regular play; the others grow by one.  TP_ERR_RESET where the key's chains disagree on
+   what their classes reset (its least label path decides, which only the Python walk knows). */
+static int next_counters(tp_engine *E, const Board *B, const Key *K, int32_t ply) {
+    const tp_tables *T = TABLES(E);
+    if (!T->nctr) return 0;
+    if (E->ctr_top + 1 >= E->depth_cap) return TP_ERR_CAP;
+    int32_t bits = 0;
+    if (K) {
+        if (K->reset_or != K->reset_and) return TP_ERR_RESET;
+        bits = K->reset_or | T->code_reset[B->codes[K->start]];
+    }
+    if (T->nphases && phase_at(T, ply) >= 0) bits |= T->ctr_after;
+    int32_t *cur = E->ctr + (size_t)E->ctr_top * (size_t)T->nctr;
+    for (int32_t i = 0; i < T->nctr; i++) cur[T->nctr + i] = (bits >> i) & 1 ? 0 : cur[i] + 1;
+    return 0;
+}
+
+/* perft below the position after a turn whose counters next_counters put in the next row. */
+static int64_t perft_below(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
+                           int32_t nlast) {
+    E->ctr_top++;
+    int64_t got = perft(E, B, p, ply, depth, last, nlast);
+    E->ctr_top--;
+    return got;
+}
+
 /* pass = "when-stuck" (RuleGame._all_turns): the player to move has no turn; if another player has one, the pass
    is the only turn (leaves below it), else there is none. */
 static int64_t pass_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int32_t k0, int32_t c0) {
-    int32_t np = TABLES(E)->np;
+    const tp_tables *T = TABLES(E);
+    int32_t np = T->np;
     for (int32_t i = 1; i < np; i++) {
-        int32_t got = node_turns(E, B, (p + i) % np);
+        int32_t got = node_turns_in(E, B, (p + i) % np, phase_at(T, ply));
         E->nkeys = k0;
         E->nchg = c0;
         if (got < 0) return got;
-        if (got > 0) return depth > 1 ? perft(E, B, (p + 1) % np, ply + 1, depth - 1, NULL, 0) : 1;
+        if (got > 0 && depth > 1) {
+            int r = next_counters(E, B, NULL, ply);
+            return r < 0 ? r : perft_below(E, B, next_player(T, p, ply), ply + 1, depth - 1, NULL, 0);
+        }
+        if (got > 0) return 1;
     }
     return 0;
 }
@@ -1219,7 +1471,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     int r = ended(E, B, p, ply, last, nlast);
     if (r) return r < 0 ? r : 0;
     int32_t k0 = E->nkeys, c0 = E->nchg;
-    int64_t total = node_turns(E, B, p);
+    int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
@@ -1230,25 +1482,37 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
         }
     }
     if (total >= 0 && depth > 1) {
-        int32_t k1 = E->nkeys, q = (p + 1) % TABLES(E)->np;
+        int32_t k1 = E->nkeys, q = next_player(TABLES(E), p, ply);
         total = 0;
         for (int32_t k = k0; k < k1; k++) {
             if (!E->keys[k].legal) continue;
             int32_t mark = E->undo_top;
             const Key *K = &E->keys[k];
-            int64_t sub = apply_key(E, B, K);
-            if (sub == 0) sub = perft(E, B, q, ply + 1, depth - 1, E->chg + 2 * (size_t)K->off, K->len);
+            int64_t sub = next_counters(E, B, K, ply);
+            if (sub == 0) sub = apply_key(E, B, K);
+            if (sub == 0) sub = perft_below(E, B, q, ply + 1, depth - 1, E->chg + 2 * (size_t)K->off, K->len);
             restore(E, B, mark);
             if (sub < 0) {
                 total = sub;
                 break;
             }
-            total += sub;
+            total += E->ways_mode ? K->ways * sub : sub;
         }
     }
     if (stuck && TABLES(E)->passing) total = pass_turn(E, B, p, ply, depth, k0, c0);
     E->nkeys = k0;
     E->nchg = c0;
+    if (total >= 0 && TABLES(E)->pass_always) { /* the pass, one more turn: the position again, the next player */
+        int64_t sub = depth > 1 ? next_counters(E, B, NULL, ply) : 0;
+        if (sub == 0) sub = depth > 1 ? perft_below(E, B, next_player(TABLES(E), p, ply), ply + 1, depth - 1, NULL, 0) : 1;
+        int64_t ways = 1; /* in ways mode with pass_pieces, one way per piece of the mover (lifted, put back) */
+        if (E->ways_mode && TABLES(E)->pass_pieces) {
+            ways = 0;
+            for (int32_t c = 0; c < TABLES(E)->nd; c++)
+                if (TABLES(E)->own_code[(size_t)p * (size_t)TABLES(E)->nd + (size_t)c]) ways += B->count[c];
+        }
+        total = sub < 0 ? sub : total + ways * sub;
+    }
     return total;
 }
 
@@ -1273,7 +1537,8 @@ int32_t tp_check(const tp_tables *t) {
     int32_t err = 0;
 #define CHECK(cond) do { err--; if (!(cond)) return err; } while (0)
     CHECK(n > 0 && nd > 0 && np > 0 && na >= 0 && t->nmasks >= 0 && t->nmaps >= 0);
-    CHECK((int64_t)np * n * nd < INT32_MAX && (int64_t)t->nmasks * nd < INT32_MAX && (int64_t)t->nmaps * nd < INT32_MAX);
+    CHECK(t->nphases >= 0 && (int64_t)(t->nphases + 1) * np * n * nd < INT32_MAX && (int64_t)t->nmasks * nd < INT32_MAX
+          && (int64_t)t->nmaps * nd < INT32_MAX);
     CHECK(all_below(t->maps, t->nmaps * nd, 0, nd));
     CHECK(all_below(t->app_tile, na, 0, n) && all_below(t->app_to, na, -1, n)
           && all_below(t->app_slide, na, -1, INT32_MAX));
@@ -1284,7 +1549,7 @@ int32_t tp_check(const tp_tables *t) {
     CHECK(offsets_ok(t->lnk_off, na, t->nlinks) && offsets_ok(t->tgt_off, t->nlinks, t->ntgt)
           && all_below(t->tgt, t->ntgt, 0, na));
     CHECK(offsets_ok(t->safe_off, na, t->nsafe) && all_below(t->safe_tile, t->nsafe, 0, n));
-    CHECK(offsets_ok(t->ent_off, np * n * nd, t->nent) && all_below(t->ent_app, t->nent, 0, na));
+    CHECK(offsets_ok(t->ent_off, (t->nphases + 1) * np * n * nd, t->nent) && all_below(t->ent_app, t->nent, 0, na));
     CHECK(offsets_ok(t->grp_off, np, t->ngroups) && offsets_ok(t->grp_cond_off, t->ngroups, t->ngrp_cond)
           && all_below(t->grp_cond, t->ngrp_cond, 0, t->nconds));
     CHECK(offsets_ok(t->grp_app_off, t->ngroups, t->ngrp_app) && all_below(t->grp_app, t->ngrp_app, 0, na));
@@ -1305,7 +1570,7 @@ int32_t tp_check(const tp_tables *t) {
         CHECK(offsets_ok(t->att_app_off, t->natt, t->natt_apps) && all_below(t->att_app, t->natt_apps, 0, na)
               && all_below(t->att_app_mask, t->natt_apps, 0, t->nmasks));
     }
-    CHECK(all_below(t->end_kind, t->nends, 1, 6) && all_below(t->end_check, t->nends, -1, 2));
+    CHECK(all_below(t->end_kind, t->nends, 1, 7) && all_below(t->end_check, t->nends, -1, 2));
     CHECK(offsets_ok(t->end_cond_off, t->nends * np, t->nend_conds) && all_below(t->end_conds, t->nend_conds, 0, t->nconds));
     CHECK(offsets_ok(t->end_line_off, t->nends, t->nline_tiles) && all_below(t->line_tiles, t->nline_tiles, -1, n)
           && all_below(t->end_exact, t->nends, 0, 2));
@@ -1338,6 +1603,24 @@ int32_t tp_check(const tp_tables *t) {
     CHECK(offsets_ok(t->end_app_off, t->nends * np, t->nend_apps) && all_below(t->end_apps, t->nend_apps, 0, na)
           && all_below(t->end_op, t->nends, 0, 6) && all_below(t->end_mover, t->nends, 0, 2));
     for (int32_t l = 0; l < t->nlinks; l++) CHECK(t->lnk_line[l] < 0 || t->end_kind[t->lnk_line[l]] == END_LINE);
+    CHECK(offsets_ok(t->phase_order_off, t->nphases, t->nphase_order) && all_below(t->phase_order, t->nphase_order, 0, np)
+          && all_below(t->phase_plies, t->nphases, 1, INT32_MAX) && t->first_player >= 0 && t->first_player < np
+          && (t->pass_always == 0 || t->pass_always == 1) && (t->flies_over == 0 || t->flies_over == 1));
+    CHECK(t->nctr >= 0 && t->nctr <= 31 && all_below(t->end_counter, t->nends, -1, t->nctr));
+    CHECK(all_below(t->app_block_sig, na, -1, na) && (t->pass_pieces == 0 || t->pass_pieces == 1));
+    for (int32_t a = 0; a < na; a++) CHECK((t->app_block_sig[a] >= 0) == (t->app_block[a] != 0));
+    for (int32_t e = 0; e < t->nends; e++) CHECK((t->end_kind[e] == END_COUNTER) == (t->end_counter[e] >= 0));
+    for (int32_t i = 0; i < t->nphases; i++) CHECK(t->phase_order_off[i + 1] > t->phase_order_off[i]);
+    CHECK(t->nlsets >= 0 && (int64_t)t->nlsets * n < INT32_MAX && offsets_ok(t->lset_off, t->nlsets * n, t->nlset_line)
+          && all_below(t->lset_line, t->nlset_line, 0, t->nlset_tiles)
+          && all_below(t->lset_tiles, t->nlset_tiles, 0, n) && all_below(t->cond_lset, t->nconds, -1, t->nlsets)
+          && all_below(t->cond_line, t->nconds, 0, n + 1));
+    for (int32_t c = 0; c < t->nconds; c++) {
+        CHECK((t->cond_line[c] > 0) == (t->cond_lset[c] >= 0));
+        for (int32_t j = t->cond_lset[c] < 0 ? 0 : t->lset_off[(size_t)t->cond_lset[c] * n];
+             t->cond_lset[c] >= 0 && j < t->lset_off[(size_t)(t->cond_lset[c] + 1) * n]; j++)
+            CHECK(t->lset_line[j] + t->cond_line[c] <= t->nlset_tiles);
+    }
 #undef CHECK
     return 0;
 }
@@ -1370,6 +1653,8 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->depth_cap = cap_depth;
     E->path_hash = malloc((size_t)cap_depth * sizeof(uint64_t));
     E->path_undo = malloc((size_t)cap_depth * sizeof(int32_t));
+    E->path_mid = malloc((size_t)cap_depth);
+    E->ctr = malloc((size_t)cap_depth * (size_t)t->nctr * sizeof(int32_t) + sizeof(int32_t));
     E->seq = malloc((size_t)cap_depth * sizeof(int32_t));
     E->nv = malloc(((size_t)E->maxw + 1) * sizeof(int32_t));
     int32_t maxray = 0;
@@ -1389,6 +1674,15 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->ht = malloc((size_t)cap_hash * sizeof(int32_t));
     E->ht_gen = calloc((size_t)cap_hash, sizeof(uint32_t));
     E->tmp = malloc(3 * n * sizeof(int32_t));
+    E->ord = malloc((n + (size_t)cap_depth) * sizeof(int32_t));
+    E->way_key = malloc((size_t)cap_keys * sizeof(int32_t));
+    E->way_off = malloc((size_t)cap_keys * sizeof(int32_t));
+    E->way_len = malloc((size_t)cap_keys * sizeof(int32_t));
+    E->way_flag = malloc((size_t)cap_keys);
+    E->way_hash = malloc((size_t)cap_keys * sizeof(uint64_t));
+    E->way_seq = malloc((size_t)cap_changes * sizeof(int32_t));
+    E->way_ht = malloc((size_t)cap_hash * sizeof(int32_t));
+    E->way_ht_gen = calloc((size_t)cap_hash, sizeof(uint32_t));
     E->tstamp = calloc(n, sizeof(uint32_t));
     E->astamp = calloc(na + 1, sizeof(uint32_t));
     E->node_royal = malloc(n * sizeof(int32_t));
@@ -1405,20 +1699,22 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->chains = malloc((size_t)cap_chains * sizeof(int32_t));
     if (!E->zob || !E->forced || !E->main.codes || !E->main.count || !E->scratch.codes || !E->scratch.count
         || !E->main.bits || !E->scratch.bits
-        || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->seq || !E->nv || !E->keys || !E->chg
-        || !E->ht || !E->ht_gen || !E->tmp || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
+        || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->path_mid || !E->ctr || !E->seq || !E->nv || !E->keys || !E->chg
+        || !E->ht || !E->ht_gen || !E->tmp || !E->ord || !E->way_key || !E->way_off || !E->way_len || !E->way_flag
+        || !E->way_hash || !E->way_seq || !E->way_ht || !E->way_ht_gen || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
         || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
         || !E->at_gat || !E->chains || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
         tp_free(E);
         return NULL;
     }
-    E->ent_code_off = calloc((size_t)t->np + 1, sizeof(int32_t));
-    E->ent_codes = malloc((size_t)t->np * nd * sizeof(int32_t) + 1);
+    int32_t nsets = (t->nphases + 1) * t->np; /* entry rows per player, in the regular play and in each phase */
+    E->ent_code_off = calloc((size_t)nsets + 1, sizeof(int32_t));
+    E->ent_codes = malloc((size_t)nsets * nd * sizeof(int32_t) + 1);
     if (!E->ent_code_off || !E->ent_codes) {
         tp_free(E);
         return NULL;
     }
-    for (int32_t p = 0; p < t->np; p++) {
+    for (int32_t p = 0; p < nsets; p++) {
         int32_t k = E->ent_code_off[p];
         for (size_t c = 0; c < nd; c++) {
             int has = 0;
@@ -1464,7 +1760,8 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     }
     for (size_t a = 0; a < na; a++) {
         int ok = t->lnk_off[a + 1] == t->lnk_off[a] && t->safe_off[a + 1] == t->safe_off[a]
-                 && t->app_ray_off[a + 1] == t->app_ray_off[a] && t->app_gc[a] < 0; /* captures write more */
+                 && t->app_ray_off[a + 1] == t->app_ray_off[a] && t->app_gc[a] < 0 /* captures write more */
+                 && t->app_final[a];
         for (int32_t i = t->wr_off[a]; ok && i < t->wr_off[a + 1]; i++)
             for (int32_t j = t->wr_off[a]; j < i; j++) ok &= t->wr_tile[j] != t->wr_tile[i];
         E->leaf[a] = (uint8_t)ok;
@@ -1516,6 +1813,8 @@ void tp_free(tp_engine *e) {
     free(e->undo_old);
     free(e->path_hash);
     free(e->path_undo);
+    free(e->path_mid);
+    free(e->ctr);
     free(e->seq);
     free(e->nv);
     free(e->capbuf);
@@ -1527,6 +1826,15 @@ void tp_free(tp_engine *e) {
     free(e->ht);
     free(e->ht_gen);
     free(e->tmp);
+    free(e->ord);
+    free(e->way_key);
+    free(e->way_off);
+    free(e->way_len);
+    free(e->way_flag);
+    free(e->way_hash);
+    free(e->way_seq);
+    free(e->way_ht);
+    free(e->way_ht_gen);
     free(e->tstamp);
     free(e->astamp);
     free(e->node_royal);
@@ -1551,8 +1859,10 @@ void tp_free(tp_engine *e) {
 }
 
 /* Loads a position (dense codes) and empties every stack; TP_ERR_CODE for a code out of range. */
-static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t chains) {
+static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t chains, const int32_t *counters) {
     if (player < 0 || player >= TABLES(E)->np) return TP_ERR_ARG;
+    E->ctr_top = 0; /* the position's counters (NULL: all 0) */
+    for (int32_t i = 0; i < TABLES(E)->nctr; i++) E->ctr[i] = counters ? counters[i] : 0;
     for (int32_t u = 0; u < TABLES(E)->n; u++)
         if (codes[u] < 0 || codes[u] >= TABLES(E)->nd) return TP_ERR_CODE;
     memcpy(E->main.codes, codes, (size_t)TABLES(E)->n * sizeof *codes);
@@ -1566,12 +1876,14 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
 
 /* Leaf turns at `depth` (>= 1) below the position, the strict end rules read at every node. */
 int64_t tp_perft(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth) {
-    return tp_perft_made(e, codes, player, ply, depth, 0);
+    return tp_perft_made(e, codes, player, ply, depth, 0, NULL);
 }
 
-/* tp_perft; with `made`, every leaf turn is made and taken back rather than the last ply counted in bulk. */
-int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int32_t made) {
-    int r = start(e, codes, player, 0);
+/* tp_perft; with `made`, every leaf turn is made and taken back rather than the last ply counted in bulk; `counters`
+   the position's (RuleSet.counters; NULL: all 0). */
+int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int32_t made,
+                      const int32_t *counters) {
+    int r = start(e, codes, player, 0, counters);
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
     e->make_leaves = made != 0;
@@ -1580,26 +1892,37 @@ int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_
     return got;
 }
 
-/* The position's turns (tp_keys reads them; with `chains`, tp_chains reads every accepted chain):
-   the number of legal turns, or < 0 an error. */
-int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t chains) {
-    int r = start(e, codes, player, chains);
+/* tp_perft_made counting each turn once per way of playing it (perft --rbg: perft.play_paths), every leaf made. */
+int64_t tp_perft_ways(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth,
+                      const int32_t *counters) {
+    e->ways_mode = 1;
+    int64_t got = tp_perft_made(e, codes, player, ply, depth, 0, counters);
+    e->ways_mode = 0;
+    return got;
+}
+
+/* The position's turns in the phase of index `phase` (-1: the regular play; tp_keys reads them; with `chains`,
+   tp_chains reads every accepted chain): the number of legal turns, or < 0 an error. */
+int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t phase, int32_t chains) {
+    int r = start(e, codes, player, chains, NULL);
     if (r < 0) return r;
-    return node_turns(e, &e->main, player);
+    if (phase < -1 || phase >= TABLES(e)->nphases) return TP_ERR_ARG;
+    return node_turns_in(e, &e->main, player, phase);
 }
 
 /* tp_turns, then counts[k] = leaf turns at `depth` below each legal turn k (0 for the others);
    returns the number of turns tp_keys lists.  A position the end rules end has none. */
 int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int64_t *counts,
-                  int32_t cap) {
-    int r = start(e, codes, player, 0);
+                  int32_t cap, const int32_t *counters) {
+    int r = start(e, codes, player, 0, counters);
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
     r = ended(e, &e->main, player, ply, NULL, 0);
     if (r) return r < 0 ? r : 0;
-    r = node_turns(e, &e->main, player);
+    r = node_turns_in(e, &e->main, player, phase_at(TABLES(e), ply));
     if (r < 0) return r;
-    if (r == 0 && TABLES(e)->passing) return TP_ERR_ARG; /* the pass is a turn without a key: counted in Python */
+    if ((r == 0 && TABLES(e)->passing) || TABLES(e)->pass_always)
+        return TP_ERR_ARG; /* the pass is a turn without a key: counted in Python */
     int32_t nk = e->nkeys;
     if (nk > cap) return TP_ERR_CAP;
     for (int32_t k = 0; k < nk; k++) {
@@ -1610,9 +1933,10 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
             continue;
         }
         const Key *K = &e->keys[k];
-        int64_t sub = apply_key(e, &e->main, K);
-        if (sub == 0) sub = perft(e, &e->main, (player + 1) % TABLES(e)->np, ply + 1, depth - 1, e->chg + 2 * (size_t)K->off,
-                                  K->len);
+        int64_t sub = next_counters(e, &e->main, K, ply);
+        if (sub == 0) sub = apply_key(e, &e->main, K);
+        if (sub == 0) sub = perft_below(e, &e->main, next_player(TABLES(e), player, ply), ply + 1, depth - 1,
+                                        e->chg + 2 * (size_t)K->off, K->len);
         restore(e, &e->main, 0);
         if (sub < 0) return (int32_t)sub;
         counts[k] = sub;
@@ -1651,7 +1975,7 @@ int32_t tp_chains(tp_engine *e, int32_t *out, int32_t cap) {
 
 /* Chains.in_check: 1 when a royal piece of `player` can be taken, 0 if not, < 0 an error. */
 int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player) {
-    int r = start(e, codes, player, 0);
+    int r = start(e, codes, player, 0, NULL);
     if (r < 0) return r;
     return in_check(e, &e->main, player);
 }
@@ -1662,16 +1986,20 @@ int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player) {
    choices depend only on seed and its index): each runs until a strict end rule ends it, the player to move has
    no turn, or `max_plies` plies are played.  stats[0..3] += plies played, games ended by an end rule, by no turn,
    by the ply limit.  With count == 1 the final position is left in `final` (dense codes), its player and ply in
-   final[n], final[n+1].  Returns count, or < 0 an error. */
+   final[n], final[n+1], its counters after them.  `counters`: the position's (NULL: all 0).  Returns count, or < 0
+   an error. */
 int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t max_plies, int64_t first,
-                    int32_t count, uint64_t seed, int64_t *stats, int32_t *final) {
-    int r = start(e, codes, player, 0);
+                    int32_t count, uint64_t seed, int64_t *stats, int32_t *final, const int32_t *counters) {
+    int r = start(e, codes, player, 0, counters);
     if (r < 0) return r;
     if (count < 0 || max_plies < 0) return TP_ERR_ARG;
     Board *B = &e->main;
+    size_t nctr = (size_t)TABLES(e)->nctr;
     for (int32_t i = 0; i < count; i++) {
         uint64_t s = seed ^ ((uint64_t)(first + i) * 0xD1B54A32D192ED03ULL);
         int32_t p = player, q = ply, played = 0, why = 3;
+        e->ctr_top = 1; /* the playout's counters: row 1, the next turn's in row 2; the start's stay in row 0 */
+        memcpy(e->ctr + nctr, e->ctr, nctr * sizeof *e->ctr);
         const int32_t *last = NULL;
         int32_t nlast = 0;
         while (played < max_plies) {
@@ -1681,22 +2009,28 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
                 why = 1;
                 break;
             }
-            int32_t k0 = e->nkeys, c0 = e->nchg;
-            int32_t legal = node_turns(e, B, p);
+            int32_t k0 = e->nkeys, c0 = e->nchg, phase = phase_at(TABLES(e), q);
+            int32_t legal = node_turns_in(e, B, p, phase);
             if (legal < 0) return legal;
-            if (legal == 0) {
+            /* pass = "always": the pass is one more turn, the last of them */
+            int passes = TABLES(e)->pass_always
+                         && (int32_t)(splitmix(&s) % (uint64_t)(legal + 1)) == legal;
+            if (legal == 0 || passes) {
                 e->nkeys = k0;
                 e->nchg = c0;
-                int other = 0; /* pass = "when-stuck": a stuck player passes while another player has a turn */
+                int other = passes; /* pass = "when-stuck": a stuck player passes while another player has a turn */
                 for (int32_t o = 1; TABLES(e)->passing && !other && o < TABLES(e)->np; o++) {
-                    int32_t got = node_turns(e, B, (p + o) % TABLES(e)->np);
+                    int32_t got = node_turns_in(e, B, (p + o) % TABLES(e)->np, phase);
                     e->nkeys = k0;
                     e->nchg = c0;
                     if (got < 0) return got;
                     other = got > 0;
                 }
                 if (other) {
-                    p = (p + 1) % TABLES(e)->np;
+                    r = next_counters(e, B, NULL, q);
+                    if (r < 0) return r;
+                    memcpy(e->ctr + nctr, e->ctr + 2 * nctr, nctr * sizeof *e->ctr);
+                    p = next_player(TABLES(e), p, q);
                     q++;
                     played++;
                     last = NULL;
@@ -1710,6 +2044,9 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
             for (int32_t k = k0; k < e->nkeys; k++) {
                 if (!e->keys[k].legal) continue;
                 if (pick-- == 0) {
+                    r = next_counters(e, B, &e->keys[k], q);
+                    if (r < 0) return r;
+                    memcpy(e->ctr + nctr, e->ctr + 2 * nctr, nctr * sizeof *e->ctr);
                     if (apply_key(e, B, &e->keys[k]) < 0) return TP_ERR_CAP;
                     last = e->chg + 2 * (size_t)e->keys[k].off; /* kept until the next node_turns writes there */
                     nlast = e->keys[k].len;
@@ -1718,7 +2055,7 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
             }
             e->nkeys = k0;
             e->nchg = c0;
-            p = (p + 1) % TABLES(e)->np;
+            p = next_player(TABLES(e), p, q);
             q++;
             played++;
         }
@@ -1728,9 +2065,11 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
             memcpy(final, B->codes, (size_t)TABLES(e)->n * sizeof *final);
             final[TABLES(e)->n] = p;
             final[TABLES(e)->n + 1] = q;
+            memcpy(final + TABLES(e)->n + 2, e->ctr + nctr, nctr * sizeof *final);
         }
         restore(e, B, 0);
         e->undo_top = 0;
     }
+    e->ctr_top = 0;
     return count;
 }

@@ -44,7 +44,7 @@ typedef struct {
     const int32_t *safe_tile;   /* [nsafe] */
 
     /* entries: row (player*n + tile)*nd + code lists the applications starting a turn there */
-    const int32_t *ent_off;     /* [np*n*nd+1] */
+    const int32_t *ent_off;     /* [(nphases+1)*np*n*nd+1]: the regular play's rows first (phases below) */
     const int32_t *ent_app;     /* [nent] */
 
     /* turn clean-ups: groups of one clean-up each, per player in file order */
@@ -156,6 +156,56 @@ typedef struct {
     const int32_t *end_apps;    /* [nend_apps] */
     const int32_t *end_op;      /* [nends] */
     const int32_t *end_mover;   /* [nends] */
+
+    /* phases (RuleSet.phases): the entry rows come in nphases + 1 sets, the regular play's first, so that row
+       ((s*np + player)*n + tile)*nd + code of ent_off is set s (0 the regular play, 1 + i phase i); phase i lasts
+       phase_plies[i] turns, taken by the players phase_order[phase_order_off[i] ..] in turn, and first_player
+       plays the first turn after the phases; end_after[e] 1: rule e is read only on a position a turn of the regular
+       play reached */
+    int32_t nphases, nphase_order, first_player;
+    const int32_t *phase_plies;     /* [nphases] */
+    const int32_t *phase_order_off; /* [nphases+1] -> phase_order */
+    const int32_t *phase_order;     /* [nphase_order] */
+    const uint8_t *end_after;       /* [nends] */
+
+    /* moves that may not end a chain (final = false), and passing at any time (pass = "always": the pass is one
+       more turn of every unfinished position) */
+    const uint8_t *app_final;       /* [napps] 0: a chain ending with this application is not a turn */
+    int32_t pass_always;
+
+    /* conditions on lines and on the tile at hand (Compiled.count): cond_here[c] counts only the tile the move
+       starts on (a move's condition) or ended on (a link's); cond_line[c] > 0 counts only the tiles on a line of
+       that many tiles holding the condition's codes (cond_outside: only those on none), the lines through tile u
+       being line set s = cond_lset[c]'s row s*n + u of lset_off -> lset_line (offsets into lset_tiles, cond_line
+       tiles each) */
+    int32_t nlsets, nlset_line, nlset_tiles;
+    const int32_t *cond_line;       /* [nconds] */
+    const uint8_t *cond_outside;    /* [nconds] */
+    const uint8_t *cond_here;       /* [nconds] */
+    const int32_t *cond_lset;       /* [nconds] -1 where cond_line is 0 */
+    const int32_t *lset_off;        /* [nlsets*n+1] */
+    const int32_t *lset_line;       /* [nlset_line] */
+    const int32_t *lset_tiles;      /* [nlset_tiles] */
+
+    /* a slide anywhere after another move (RuleSet.flies_over_stops): a slide may fly over a position the chain
+       stopped at, and another move may land where a slide only flew through */
+    int32_t flies_over;
+
+    /* counters (RuleSet.counters, RuleGame._carry) and the end rules that read them (kind 6: counter end_counter[e]
+       compared by end_op with end_value): a turn resets the counters of bits app_reset of its moves (read on every
+       chain of its key: where they differ the call fails, TP_ERR_RESET) and code_reset of the piece on its start tile
+       before it, and while the phases last those of ctr_after; the others grow by one (a pass grows them all) */
+    int32_t nctr, ctr_after;
+    const int32_t *app_reset;       /* [napps] */
+    const int32_t *code_reset;      /* [nd] */
+    const int32_t *end_counter;     /* [nends] -1 where the rule reads no counter */
+
+    /* ways of playing a turn (perft --rbg, tp_perft_ways): a block move is told apart by app_block_sig, the least
+       application placing the same writes at the same tile (-1: no block move); with pass_pieces a pass at any
+       time is one way per tile holding a code of own_code's row of the player to move (rbg-pass = "pieces") */
+    int32_t pass_pieces;
+    const int32_t *app_block_sig;   /* [napps] */
+    const uint8_t *own_code;        /* [np*nd] */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;
@@ -165,12 +215,15 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
                   int32_t cap_hash, int32_t cap_chains);
 void tp_free(tp_engine *e);
 int64_t tp_perft(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth);
-int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int32_t made);
+int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int32_t made,
+                      const int32_t *counters);
+int64_t tp_perft_ways(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth,
+                      const int32_t *counters);
 int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player);
 int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t max_plies, int64_t first,
-                    int32_t count, uint64_t seed, int64_t *stats, int32_t *final);
-int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t chains);
+                    int32_t count, uint64_t seed, int64_t *stats, int32_t *final, const int32_t *counters);
+int32_t tp_turns(tp_engine *e, const int32_t *codes, int32_t player, int32_t phase, int32_t chains);
 int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth, int64_t *counts,
-                  int32_t cap);
+                  int32_t cap, const int32_t *counters);
 int32_t tp_keys(tp_engine *e, int32_t *out, int32_t cap);
 int32_t tp_chains(tp_engine *e, int32_t *out, int32_t cap);

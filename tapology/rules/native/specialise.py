@@ -48,6 +48,13 @@ def declines(tabs: Tables) -> str:
         return f"more than {MAX_APPS:,} applications ({int(f['napps']):,}) for the generated C"
     if int(f["nent"]) > MAX_ENTRIES:
         return f"more than {MAX_ENTRIES:,} entry moves ({int(f['nent']):,}) for the generated C"
+    for name, why in (("nphases", "phases"), ("pass_always", 'passing at any time (pass = "always")'),
+                      ("nctr", "counters")):
+        if int(f[name]):
+            return f"the generated C runs the regular play's turns only, and this rule set has {why}"
+    if not np.asarray(f["app_final"]).all():
+        return "the generated C counts a move without links as a whole turn, and this rule set has moves that may " \
+               "not end a chain (final = false)"
     found = _Shape(tabs).quiet
     return f"the generated C counts quiet moves without keys, and {found}" if isinstance(found, str) else ""
 

@@ -23,7 +23,7 @@ from tapology.rules.ends import EndRules, connect_regions
 from tapology.rules.model import Condition, EndRule, RuleSet
 
 OPS = (">=", "<=", "==", "!=", ">", "<")
-END_PLIES, END_LINE, END_COUNT, END_CONNECT, END_CHAIN = 1, 2, 3, 4, 5
+END_PLIES, END_LINE, END_COUNT, END_CONNECT, END_CHAIN, END_COUNTER = 1, 2, 3, 4, 5, 6
 COND_BOARD, COND_REGION, COND_MISSING = 0, 1, 2
 
 
@@ -42,7 +42,7 @@ def _csr(rows: Iterable[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any",
-                   "ray_loop", "app_block"})
+                   "ray_loop", "app_block", "end_after", "app_final", "cond_outside", "cond_here", "own_code"})
 
 
 def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
@@ -50,7 +50,7 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
     g = {k: int(v) for k, v in f.items() if not isinstance(v, np.ndarray)}
     n, nd, np_ = g["n"], g["nd"], g["np"]
     out = {"raw_code": nd, "masks": g["nmasks"] * nd, "maps": g["nmaps"] * nd, "royal_mine": np_ * nd, "royal_any": nd,
-           "probe": np_, "ent_off": np_ * n * nd + 1, "grp_off": np_ + 1, "att_off": np_ * n + 1,
+           "probe": np_, "ent_off": (g["nphases"] + 1) * np_ * n * nd + 1, "grp_off": np_ + 1, "att_off": np_ * n + 1,
            "grp_tile_off": g["ngroups"] * (n + 1), "end_pmask": g["nends"] * np_, "end_cond_off": g["nends"] * np_ + 1}
     rows = {"napps": ("app_tile", "app_to", "app_flag", "app_slide"), "nchk": ("chk_tile", "chk_mask"),
             "nwr": ("wr_tile", "wr_src", "wr_map"), "nlinks": ("lnk_forced",), "ntgt": ("tgt",), "nsafe": ("safe_tile",),
@@ -66,7 +66,12 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
                 "app_cond_off": g["napps"] + 1, "app_cond": g["napp_cond"],
                 "app_gc": g["napps"], "app_block": g["napps"], "lnk_line": g["nlinks"],
                 "end_app_off": g["nends"] * np_ + 1, "end_apps": g["nend_apps"], "end_op": g["nends"],
-                "end_mover": g["nends"]})
+                "end_mover": g["nends"], "phase_plies": g["nphases"], "phase_order_off": g["nphases"] + 1,
+                "phase_order": g["nphase_order"], "end_after": g["nends"], "app_final": g["napps"],
+                "cond_line": g["nconds"], "cond_outside": g["nconds"], "cond_here": g["nconds"], "cond_lset": g["nconds"],
+                "lset_off": g["nlsets"] * n + 1, "lset_line": g["nlset_line"], "lset_tiles": g["nlset_tiles"],
+                "app_reset": g["napps"], "code_reset": nd, "end_counter": g["nends"], "app_block_sig": g["napps"],
+                "own_code": np_ * nd})
     out.update({name: g["ngc"] for name in ("gc_foe", "gc_lib", "gc_own", "gc_becomes", "gc_suicide")})
     for size, names in rows.items():
         out.update({name: g[size] for name in names})
@@ -99,7 +104,8 @@ class _Builder:
         self.mask_rows: list[bytes] = []
         self.mask_id: dict[bytes, int] = {}
         self.by_bits: dict[int, int] = {}
-        self.conds: list[tuple[int, int, int, int, list[int], list[int]]] = []
+        self.conds: list[tuple[int, int, int, int, list[int], list[int], int, int, int, int]] = []
+        self.lsets: dict[int, int] = {}  # line length -> the line set of the conditions on lines of that length
 
     def mask(self, codes: Iterable[int]) -> int:
         """The interned mask row accepting these (raw) codes."""
@@ -126,7 +132,7 @@ class _Builder:
         return [c for c in self.valid if (mask >> c) & 1]
 
     def condition(self, cond: Condition, player: int) -> int:
-        """The id of a count condition resolved for ``player`` (chains.count_tiles)."""
+        """The id of a count condition resolved for ``player`` (chains.count_tiles), with its line set (``line``)."""
         comp = self.comp
         wanted = comp.state_codes(cond.states, player)
         dense = sorted(int(self.dense[c]) for c in wanted)
@@ -137,17 +143,21 @@ class _Builder:
             region = comp.regions.get(name)
             kind = COND_MISSING if region is None else COND_REGION
             tiles = sorted(region or ())
-        self.conds.append((kind, OPS.index(cond.op), cond.value, self.mask(wanted), dense, tiles))
+        lset = self.lsets.setdefault(cond.line, len(self.lsets)) if cond.line else -1
+        self.conds.append((kind, OPS.index(cond.op), cond.value, self.mask(wanted), dense, tiles, cond.line,
+                           int(cond.outside and bool(cond.line)), int(cond.here), lset))
         return len(self.conds) - 1
 
 
 def _force(chains: Chains) -> None:
-    """Build every table the walk can read: entries, links (to a closure), clean-ups, attack index."""
+    """Build every table the walk can read: entries (of the regular play and of each phase), links (to a closure),
+    clean-ups, attack index."""
     comp = chains.comp
     for p in range(comp.np):
-        for t in range(comp.n):
-            for c in comp.valid_codes:
-                comp.entries(p, t, c)
+        for phase in range(-1, len(chains.rules.phases)):
+            for t in range(comp.n):
+                for c in comp.valid_codes:
+                    comp.entries(p, t, c, phase)
         chains._cleanup_groups(p, "turn")
     done = 0
     while done < len(comp.apps):  # links may place new applications, whose links are built in turn
@@ -211,9 +221,9 @@ def _line_captures(b: _Builder, f: dict[str, np.ndarray | int]) -> None:
 
 
 def _native_end(rules: RuleSet, e: EndRule) -> bool:
-    """Whether the engine reads this strict end rule itself: plies, line, count, connect, and a chain of a move that
-    links nowhere (so the longest chain is 1 where some application fits, else 0: gess's ring)."""
-    if e.kind in ("plies", "line", "count", "connect"):
+    """Whether the engine reads this strict end rule itself: plies, line, count, connect, counter, and a chain of a
+    move that links nowhere (so the longest chain is 1 where some application fits, else 0: gess's ring)."""
+    if e.kind in ("plies", "line", "count", "connect", "counter"):
         return True
     if e.kind != "chain":
         return False
@@ -237,12 +247,16 @@ def _chain_apps(chains: Chains) -> dict[int, list[list[int]]]:
 
 
 def _blocks(chains: Chains, f: dict[str, np.ndarray | int], strict: list) -> None:
-    """Block moves and links that stop at a line (chains.py): which applications are block moves, and per link the
-    strict line end rule (of the same length, read for every state the mover owns) whose lines stop it."""
+    """Block moves and links that stop at a line (chains.py): which applications are block moves (with the least one
+    placing the same writes at the same tile: a way of playing, for perft --rbg), and per link the strict line end
+    rule (of the same length, read for every state the mover owns) whose lines stop it."""
     comp = chains.comp
     apps = comp.apps
     block = chains.rules.block_moves
     f["app_block"] = np.asarray([a.move in block for a in apps], np.uint8)
+    sig: dict[tuple, int] = {}  # perft --rbg tells block moves apart by where they are placed and what they move where
+    f["app_block_sig"] = np.asarray([sig.setdefault((a.tile, a.writes), a.ident) if a.move in block else -1
+                                     for a in apps], np.int32)
     rows: list[int] = []
     for a in apps:
         for li in range(len(comp.links(a.ident))):
@@ -257,6 +271,52 @@ def _blocks(chains: Chains, f: dict[str, np.ndarray | int], strict: list) -> Non
                                   f"{k} over every state the mover owns")
             rows.append(e)
     f["lnk_line"] = np.asarray(rows, np.int32)
+
+
+def _phases(rules: RuleSet, f: dict[str, np.ndarray | int]) -> None:
+    """The phases (RuleSet.phase_at, next_player): each one's plies and order, and who plays once they are over."""
+    f["nphases"] = len(rules.phases)
+    f["phase_plies"] = np.asarray([ph.plies for ph in rules.phases], np.int32)
+    f["phase_order_off"], f["phase_order"] = _csr([ph.order for ph in rules.phases])
+    f["nphase_order"] = len(cast("np.ndarray", f["phase_order"]))
+    f["first_player"] = rules.initial.to_move
+
+
+def _counters(rules: RuleSet, comp: Compiled, b: _Builder, f: dict[str, np.ndarray | int]) -> None:
+    """The counters (RuleGame._carry) as bits: those each application's class resets, those moving a piece of each
+    code's kind resets, and those that stay 0 while the phases last; none where no strict end rule reads one (chess's
+    counters serve optional rules only: perft and playouts leave them out)."""
+    read = any(e.kind == "counter" for e in EndRules(rules, optional=False).ends)
+    counters = rules.counters if read else ()
+    if len(counters) > 31:
+        raise Unsupported(f"more than 31 counters ({len(counters)})")
+    f["nctr"] = len(counters)
+    f["app_reset"] = np.asarray([sum(1 << i for i, c in enumerate(counters) if a.klass in c.classes)
+                                 for a in comp.apps], np.int32)
+    f["code_reset"] = np.asarray([sum(1 << i for i, c in enumerate(counters) if rules.by_value[v // comp.h].kind in c.kinds)
+                                  for v in b.valid], np.int32)
+    f["ctr_after"] = sum(1 << i for i, c in enumerate(counters) if c.after_phases)
+
+
+def _line_sets(comp: Compiled, lsets: dict[int, int], f: dict[str, np.ndarray | int]) -> None:
+    """The lines the conditions on lines read (Compiled.side_lines), per length: row s*n + u lists where the lines of
+    set s through tile u start in ``lset_tiles``."""
+    tiles: list[int] = []
+    rows: list[list[int]] = []
+    for k in sorted(lsets, key=lsets.__getitem__):
+        start: dict[tuple[int, ...], int] = {}
+        for u in range(comp.n):
+            row = []
+            for line in comp.side_lines(k)[u]:
+                if line not in start:
+                    start[line] = len(tiles)
+                    tiles.extend(line)
+                row.append(start[line])
+            rows.append(row)
+    f["nlsets"] = len(lsets)
+    f["lset_off"], f["lset_line"] = _csr(rows)
+    f["lset_tiles"] = np.asarray(tiles, np.int32)
+    f["nlset_line"], f["nlset_tiles"] = len(cast("np.ndarray", f["lset_line"])), len(tiles)
 
 
 def build(chains: Chains) -> Tables:
@@ -274,18 +334,8 @@ def build(chains: Chains) -> Tables:
         raise Unsupported('clean-ups run after each move (when = "move")')
     if rules.maximum:
         raise Unsupported("the maximum rule (turns holding the most moves of a class)")
-    if rules.phases:
-        raise Unsupported("phases (turns before the regular play with their own order and moves)")
-    read = [c for m in rules.moves for c in m.conditions] + [c for m in rules.moves for lk in m.links for c in lk.conditions]
-    read += [c for e in rules.ends for c in e.conditions] + [c for cu in rules.cleanups for c in cu.conditions]
-    if any(c.line or c.here for c in read):
-        raise Unsupported("conditions on lines or on the tile a move ended on (line, here)")
-    if any(e.after_phases for e in rules.ends):
-        raise Unsupported("end rules read after the phases")
-    if rules.flies_over_stops:
-        raise Unsupported("a slide anywhere after another move (a slide may fly over the chain's stops: Python)")
-    if not all(m.final for m in rules.moves):
-        raise Unsupported("moves that may not end a chain (final = false)")
+    if any(c.line or c.here for cu in rules.cleanups for c in cu.conditions):
+        raise Unsupported("conditions on lines or on the tile at hand in clean-ups (their memo reads counts only)")
     _force(chains)
     chain_apps = _chain_apps(chains)  # placed before the applications are flattened
     b = _Builder(chains)
@@ -309,6 +359,7 @@ def build(chains: Chains) -> Tables:
     f["app_tile"] = np.asarray([a.tile for a in apps], np.int32)
     f["app_to"] = np.asarray([a.to for a in apps], np.int32)
     f["app_flag"] = np.asarray([a.klass in mandatory for a in apps], np.uint8)
+    f["app_final"] = np.asarray([a.move < 0 or chains.ends_chain[a.move] for a in apps], np.uint8)
     slides = rules.slide_groups  # a shot and its flight are one slide
     f["app_slide"] = np.asarray([slides[a.move] if a.move >= 0 else -1 for a in apps], np.int32)
     f["chk_off"], f["chk_tile"] = _csr([[u for u, _m in a.checks] for a in apps])
@@ -335,10 +386,17 @@ def build(chains: Chains) -> Tables:
     f["app_cond_off"], f["app_cond"] = _csr([[b.condition(c, a.player) for c in a.conds] for a in apps])
     f["napp_cond"] = len(cast("np.ndarray", f["app_cond"]))
     f["keyed_by_changes"] = int(rules.keyed_by_changes)
+    f["flies_over"] = int(rules.flies_over_stops)
     f["passing"] = int(rules.passing == "when-stuck")
+    f["pass_always"] = int(rules.passing == "always")
+    f["pass_pieces"] = int(rules.rbg_pass == "pieces")
+    f["own_code"] = np.asarray([[c // comp.h in comp.state_values(("own",), p) for c in b.valid] for p in range(np_)],
+                               np.uint8).ravel()
 
-    # entries: (player, tile, dense code) -> applications
-    f["ent_off"], f["ent_app"] = _csr([comp.entries(p, t, c) for p in range(np_) for t in range(n) for c in b.valid])
+    # entries: (set, player, tile, dense code) -> applications, the regular play's set first, then each phase's
+    f["ent_off"], f["ent_app"] = _csr([comp.entries(p, t, c, phase) for phase in range(-1, len(rules.phases))
+                                       for p in range(np_) for t in range(n) for c in b.valid])
+    _phases(rules, f)
 
     # turn clean-ups: one group per clean-up, with its conditions and the codes that can trigger it
     app_rows: list[list[int]]
@@ -410,28 +468,31 @@ def build(chains: Chains) -> Tables:
                                   "royal state")
 
     # strict end rules (no-turns left out: a position without turns has no children anyway); a pass at any time is
-    # added to the turns by the caller, and counted in Python (perft and playouts here know only when-stuck passes)
-    perft_reason = 'passing at any time (pass = "always") is counted in Python' if rules.passing == "always" else ""
+    # added to the turns by the caller (perft and playouts here count it: pass_always)
+    perft_reason = ""
     end_conds: list[list[int]]
     kinds: list[int] = []
     checks, values, ks, pmask, end_conds, lines = [], [], [], [], [], []
     conn_rows: list[list[list[int]]] = []
     exact: list[int] = []
+    after: list[int] = []
     conn_full: list[int] = []
     chain_rows: list[list[int]] = []  # per (end rule, player): a chain rule's applications
     chain_op: list[int] = []
     chain_mover: list[int] = []
+    end_counter: list[int] = []
     for e in EndRules(rules, optional=False).ends:
         if e.kind == "no-turns":
             continue
         if not _native_end(rules, e):
             perft_reason = f"a strict {e.kind!r} end rule"
             continue
-        chain_op.append(OPS.index(e.op) if e.kind == "chain" else 0)
+        chain_op.append(OPS.index(e.op) if e.kind in ("chain", "counter") else 0)
+        end_counter.append([c.name for c in rules.counters].index(e.counter) if e.kind == "counter" else -1)
         chain_mover.append(int(e.kind == "chain" and e.mover))
         chain_rows.extend(chain_apps[len(kinds)] if e.kind == "chain" else [[] for _ in range(np_)])
         kinds.append({"plies": END_PLIES, "line": END_LINE, "count": END_COUNT, "connect": END_CONNECT,
-                      "chain": END_CHAIN}[e.kind])
+                      "chain": END_CHAIN, "counter": END_COUNTER}[e.kind])
         conn_rows.append(_connect_rows(comp, e) if e.kind == "connect" else [[0] * n for _ in range(np_)])
         conn_full.append((1 << len(e.regions)) - 1 if e.kind == "connect" else 0)
         checks.append(-1 if e.check is None else int(e.check))
@@ -442,6 +503,7 @@ def build(chains: Chains) -> Tables:
         else:
             lines.append([t for line in comp.lines(e.k) for t in line] if e.kind == "line" else [])
         exact.append(int(e.kind == "line" and e.exact))
+        after.append(int(e.after_phases))
         for p in range(np_):
             if e.kind == "line":
                 vals = comp.state_values(e.states, p)
@@ -458,6 +520,9 @@ def build(chains: Chains) -> Tables:
             elif e.kind == "count" and (e.player is None or e.player == p):
                 pmask.append(1)
                 end_conds.append([b.condition(c, p) for c in e.conditions])
+            elif e.kind == "counter":
+                pmask.append(1)
+                end_conds.append([])
             else:
                 pmask.append(0)
                 end_conds.append([])
@@ -473,10 +538,13 @@ def build(chains: Chains) -> Tables:
     f["conn_full"] = np.asarray(conn_full, np.int32)
     _blocks(chains, f, [e for e in EndRules(rules, optional=False).ends if e.kind != "no-turns" and _native_end(rules, e)])
     f["end_exact"] = np.asarray(exact, np.int32)
+    f["end_after"] = np.asarray(after, np.uint8)
     f["end_app_off"], f["end_apps"] = _csr(chain_rows)
     f["nend_apps"] = len(cast("np.ndarray", f["end_apps"]))
     f["end_op"] = np.asarray(chain_op, np.int32)
     f["end_mover"] = np.asarray(chain_mover, np.int32)
+    f["end_counter"] = np.asarray(end_counter, np.int32)
+    _counters(rules, comp, b, f)
     f["nbr_off"], f["nbr"] = _csr([[c // h for c in row if c >= 0] for row in comp.board.glue])
     f["nnbr"] = len(cast("np.ndarray", f["nbr"]))
 
@@ -488,7 +556,12 @@ def build(chains: Chains) -> Tables:
     f["cond_mask"] = np.asarray([c[3] for c in b.conds], np.int32)
     f["cond_code_off"], f["cond_codes"] = _csr([c[4] for c in b.conds])
     f["cond_tile_off"], f["cond_tiles"] = _csr([c[5] for c in b.conds])
+    f["cond_line"] = np.asarray([c[6] for c in b.conds], np.int32)
+    f["cond_outside"] = np.asarray([c[7] for c in b.conds], np.uint8)
+    f["cond_here"] = np.asarray([c[8] for c in b.conds], np.uint8)
+    f["cond_lset"] = np.asarray([c[9] for c in b.conds], np.int32)
     f["nconds"] = len(b.conds)
+    _line_sets(comp, b.lsets, f)
     f["masks"] = np.frombuffer(b"".join(b.mask_rows), np.uint8).copy() if b.mask_rows else np.zeros(0, np.uint8)
     f["nmasks"] = len(b.mask_rows)
     for size, arr in (("nchk", "chk_tile"), ("nwr", "wr_tile"), ("nlinks", "lnk_forced"), ("ntgt", "tgt"),

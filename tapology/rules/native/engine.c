@@ -1658,6 +1658,41 @@ int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player) {
 
 /* ---- random playouts ------------------------------------------------------------------------------ */
 
+/* One random turn of a playout at a node no end rule ended: the legal turns listed with keys (node_turns), one
+   picked uniformly by the stream s and made; *last, *nlast its changes (kept in E->chg until the next node's
+   listing writes there).  Returns the number of legal turns (0: none, nothing made), or < 0 an error. */
+static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
+    int32_t k0 = E->nkeys, c0 = E->nchg;
+    int32_t legal = node_turns(E, B, p);
+    if (legal > 0) {
+        int32_t pick = (int32_t)(splitmix(s) % (uint64_t)legal);
+        for (int32_t k = k0; k < E->nkeys; k++) {
+            if (!E->keys[k].legal) continue;
+            if (pick-- == 0) {
+                if (apply_key(E, B, &E->keys[k]) < 0) return TP_ERR_CAP;
+                *last = E->chg + 2 * (size_t)E->keys[k].off;
+                *nlast = E->keys[k].len;
+                break;
+            }
+        }
+    }
+    E->nkeys = k0;
+    E->nchg = c0;
+    return legal;
+}
+
+#ifdef TP_GEN_PLAYOUT
+/* playout_turn for a rule set whose quiet moves are listed straight from their new values (generated), and
+   ended after a turn, its end rules read as constant lines (generated). */
+static int32_t TP_GEN_PLAYOUT(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast);
+static int TP_GEN_PLAYOUT_ENDED(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *last, int32_t nlast);
+#define PLAYOUT_TURN TP_GEN_PLAYOUT
+#define PLAYOUT_ENDED TP_GEN_PLAYOUT_ENDED
+#else
+#define PLAYOUT_TURN playout_turn
+#define PLAYOUT_ENDED ended
+#endif
+
 /* `count` random games from the position, playouts first..first+count-1 of the stream `seed` (each playout's
    choices depend only on seed and its index): each runs until a strict end rule ends it, the player to move has
    no turn, or `max_plies` plies are played.  stats[0..3] += plies played, games ended by an end rule, by no turn,
@@ -1675,18 +1710,16 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
         const int32_t *last = NULL;
         int32_t nlast = 0;
         while (played < max_plies) {
-            r = ended(e, B, p, q, last, nlast);
+            r = PLAYOUT_ENDED(e, B, p, q, last, nlast);
             if (r < 0) return r;
             if (r) {
                 why = 1;
                 break;
             }
-            int32_t k0 = e->nkeys, c0 = e->nchg;
-            int32_t legal = node_turns(e, B, p);
+            int32_t legal = PLAYOUT_TURN(e, B, p, &s, &last, &nlast);
             if (legal < 0) return legal;
             if (legal == 0) {
-                e->nkeys = k0;
-                e->nchg = c0;
+                int32_t k0 = e->nkeys, c0 = e->nchg;
                 int other = 0; /* pass = "when-stuck": a stuck player passes while another player has a turn */
                 for (int32_t o = 1; TABLES(e)->passing && !other && o < TABLES(e)->np; o++) {
                     int32_t got = node_turns(e, B, (p + o) % TABLES(e)->np);
@@ -1706,18 +1739,6 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
                 why = 2;
                 break;
             }
-            int32_t pick = (int32_t)(splitmix(&s) % (uint64_t)legal);
-            for (int32_t k = k0; k < e->nkeys; k++) {
-                if (!e->keys[k].legal) continue;
-                if (pick-- == 0) {
-                    if (apply_key(e, B, &e->keys[k]) < 0) return TP_ERR_CAP;
-                    last = e->chg + 2 * (size_t)e->keys[k].off; /* kept until the next node_turns writes there */
-                    nlast = e->keys[k].len;
-                    break;
-                }
-            }
-            e->nkeys = k0;
-            e->nchg = c0;
             p = (p + 1) % TABLES(e)->np;
             q++;
             played++;

@@ -190,6 +190,8 @@ def generate(tabs: Tables) -> str:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact")}
         src.append(_gen_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), ends))
+        src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
+        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist()))
     return "".join(src)
 
 
@@ -334,18 +336,8 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
             switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
 """]
-    for r, row in quiet.items():
-        if not row:
-            continue
-        t = (r // nd) % n
-        lines = []
-        for a in row:
-            cond = test([(u, m) for u, m in checks(a) if u != t])
-            writes = "".join(f" v = {value(k)}; if (v != codes[{wr_tile[k]}]) {{ ch[2 * nc] = {wr_tile[k]}; "
-                             f"ch[2 * nc + 1] = v; nc++; }}" for k in range(wr_off[a], wr_off[a + 1]))
-            lines.append(f"                if ({cond}) {{ nc = 0;{writes} if (nc && (r = quiet_turn(E, B, p, ply, depth,"
-                         " ch, nc, total)) < 0) return r; }\n")
-        out.append(f"            case {r}:\n{''.join(lines)}                break;\n")
+    out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if (nc && (r = quiet_turn(E, B, p, "
+                            "ply, depth, ch, nc, total)) < 0) return r;", "ch"))
     out.append("""            default: break;
             }
         }
@@ -395,6 +387,121 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     return r < 0 ? r : total;
 }
 """)
+    return "".join(out)
+
+
+def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
+                 test: Callable[[list[tuple[int, int]]], str], value: Callable[[int], str], wr_off: list[int],
+                 wr_tile: list[int], then: str, into: str) -> str:
+    """The cases of a switch on the entry row: each quiet move that fits writes its changes (tile, new value) into
+    ``into`` (``nc`` of them, tiles it leaves as they are skipped), then runs ``then``."""
+    n, nd = sizes["n"], sizes["nd"]
+    out = []
+    for r, row in quiet.items():
+        if not row:
+            continue
+        t = (r // nd) % n
+        lines = []
+        for a in row:
+            cond = test([(u, m) for u, m in checks(a) if u != t])
+            writes = "".join(f" v = {value(k)}; if (v != codes[{wr_tile[k]}]) {{ {into}[2 * nc] = {wr_tile[k]}; "
+                             f"{into}[2 * nc + 1] = v; nc++; }}" for k in range(wr_off[a], wr_off[a + 1]))
+            lines.append(f"                if ({cond}) {{ nc = 0;{writes}{then} }}\n")
+        out.append(f"            case {r}:\n{''.join(lines)}                break;\n")
+    return "".join(out)
+
+
+PLAYOUT_STACK = 1 << 16  # ints of quiet moves one playout node may list on the stack; more: the interpreter's listing
+
+
+def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
+                 checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
+                 value: Callable[[int], str], wr_off: list[int], wr_tile: list[int]) -> str:
+    """gen_playout: engine.c's playout_turn with the quiet moves listed straight from their new values, in the order
+    the interpreter's walk finds them (tile, then entry move), so that the same stream picks the same turn; and
+    gen_playout_ended, ``ended`` after a turn as gen_ended reads it.  Cost of the listing: linear in the quiet moves
+    of the node."""
+    n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
+    quiet, others = found
+    maxw = max([wr_off[a + 1] - wr_off[a] for row in quiet.values() for a in row] or [1])
+    most: dict[int, int] = {}
+    for r, row in quiet.items():
+        t = (r // nd) % n
+        most[t] = max(most.get(t, 0), len(row))
+    stride = 2 * maxw + 1
+    cap = max(1, sum(most.values()))
+    out = ["""
+static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *last, int32_t nlast) {
+    return last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
+}
+"""]
+    if cap * stride > PLAYOUT_STACK:
+        out.append("""
+static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
+    return playout_turn(E, B, p, s, last, nlast);
+}
+""")
+        return "".join(out)
+    out.append("""
+/* The quiet moves of player p that fit, each as [nc, (tile, new value) * nc] at a stride of """ + str(stride)
+               + """ ints; returns how many. */
+static int32_t gen_quiet_list(const Board *B, int32_t p, int32_t *list) {
+    const int32_t *codes = B->codes;
+    int32_t nq = 0, nc, v;
+    int32_t *o = list;
+    for (size_t w = 0; w < """ + str((n + 63) // 64) + """; w++) {
+        uint64_t m = 0;
+        for (int32_t k = 0; k < """ + str(nd) + """; k++)
+            if (gen_quiet_code[p * """ + str(nd) + """ + k]) m |= B->bits[(size_t)k * """ + str((n + 63) // 64) + """ + w];
+        for (; m; m &= m - 1) {
+            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
+""")
+    out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
+                            " if (nc) { o[0] = nc; o += " + str(stride) + "; nq++; }", "(o + 1)"))
+    out.append("""            default: break;
+            }
+        }
+    }
+    (void)v;
+    return nq;
+}
+
+static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
+""")
+    if others:
+        out.append("""    {
+        int32_t k0 = E->nkeys, c0 = E->nchg;
+        E->quiet_apart = 1;
+        int32_t legal = playout_turn(E, B, p, s, last, nlast); /* every turn the walk finds is of a mandatory class */
+        E->quiet_apart = 0;
+        E->nkeys = k0;
+        E->nchg = c0;
+        if (legal != 0) return legal;
+    }
+""")
+    out.append("""    int32_t list[""" + str(cap * stride) + """];
+    int32_t nq = gen_quiet_list(B, p, list);
+    if (nq == 0) return 0;
+    const int32_t *m = list + (size_t)(splitmix(s) % (uint64_t)nq) * """ + str(stride) + """;
+    int32_t nc = m[0];
+    if (E->nchg + nc > E->chg_cap || E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
+    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
+    for (int32_t c = 0; c < nc; c++) {
+        ch[2 * c] = m[1 + 2 * c];
+        ch[2 * c + 1] = m[2 + 2 * c];
+        put(E, B, ch[2 * c], ch[2 * c + 1]);
+    }
+    *last = ch;
+    *nlast = nc;
+    return nq;
+}
+""")
+    codes_of = [0] * (np_ * nd)
+    for r, row in quiet.items():
+        if row:
+            codes_of[(r // (n * nd)) * nd + r % nd] = 1
+    out.insert(0, f"static const uint8_t gen_quiet_code[{np_ * nd}] = {{{','.join(map(str, codes_of))}}};\n")
     return "".join(out)
 
 

@@ -1704,13 +1704,15 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
     if (r < 0) return r;
     if (count < 0 || max_plies < 0) return TP_ERR_ARG;
     Board *B = &e->main;
+    int root = count > 0 && max_plies > 0 ? ended(e, B, player, ply, NULL, 0) : 0; /* the same for every playout */
+    if (root < 0) return root;
     for (int32_t i = 0; i < count; i++) {
         uint64_t s = seed ^ ((uint64_t)(first + i) * 0xD1B54A32D192ED03ULL);
         int32_t p = player, q = ply, played = 0, why = 3;
         const int32_t *last = NULL;
         int32_t nlast = 0;
         while (played < max_plies) {
-            r = PLAYOUT_ENDED(e, B, p, q, last, nlast);
+            r = played ? PLAYOUT_ENDED(e, B, p, q, last, nlast) : root;
             if (r < 0) return r;
             if (r) {
                 why = 1;

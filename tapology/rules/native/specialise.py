@@ -161,6 +161,7 @@ def generate(tabs: Tables) -> str:
     quiet = None if found is None else found[0]
     if found is not None:
         src.insert(2, "#define TP_GEN_PERFT gen_perft\n")
+    other: dict[int, list[str]] = {}  # per entry row, the tests of its entry moves that are not quiet
     body = ["\nstatic int gen_entries(tp_engine *E, Walk *W, int32_t row) {\n",
             "    const int32_t *codes = W->b->codes;\n    int r;\n    (void)codes;\n    (void)r;\n    switch (row) {\n"]
     for p in range(np_):
@@ -180,12 +181,16 @@ def generate(tabs: Tables) -> str:
                         cond = f"fits(E, codes, {a})"
                     if quiet is not None and a in quiet.get(r, ()):
                         cond = f"!E->quiet_apart && {cond}"
+                    else:
+                        other.setdefault(r, []).append(cond)
                     lines.append(f"        if ({cond}) {{ W->start = {app_tile[a]}; r = step(E, W, {a}, {app_tile[a]}, 0);"
                                  " if (r < 0) return r; }\n")
                 if lines:
                     body.append(f"    case {r}:\n{''.join(lines)}        break;\n")
     body.append("    default: break;\n    }\n    return 0;\n}\n")
     src.append("".join(body))
+    if found is not None and found[1]:
+        src.append(_gen_others_fit(sizes, other))
     if found is not None:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact")}
@@ -193,6 +198,39 @@ def generate(tabs: Tables) -> str:
         src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
         src.append(_gen_playout(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist()))
     return "".join(src)
+
+
+def _gen_others_fit(sizes: dict[str, int], other: dict[int, list[str]]) -> str:
+    """gen_others_fit(E, B, p): 1 when some entry move of p that is not quiet fits (its pattern; a chain of the walk
+    starts from one), 0 when none does and the walk for the mandatory turns may be skipped.  Cost: a switch per
+    tile holding a code such a move starts from."""
+    n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
+    words = (n + 63) // 64
+    codes_of = [sorted({r % nd for r in other if r // (n * nd) == q}) for q in range(np_)]
+    out = ["""
+static int gen_others_fit(tp_engine *E, const Board *B, int32_t p) {
+    const int32_t *codes = B->codes;
+    (void)E;
+    for (size_t w = 0; w < """ + str(words) + """; w++) {
+        uint64_t m = 0;
+        switch (p) {
+""" + "".join(f"        case {q}: m = {' | '.join(f'B->bits[{k * words} + w]' for k in codes_of[q]) or '0'}; break;\n"
+              for q in range(np_)) + """        default: break;
+        }
+        for (; m; m &= m - 1) {
+            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
+"""]
+    for r, conds in sorted(other.items()):
+        out.append(f"            case {r}: if ({' || '.join(f'({c})' for c in conds)}) return 1; break;\n")
+    out.append("""            default: break;
+            }
+        }
+    }
+    return 0;
+}
+""")
+    return "".join(out)
 
 
 def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
@@ -353,7 +391,8 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     int64_t total = 0;
 """)
     if others:
-        out.append("""    int32_t k0 = E->nkeys, c0 = E->nchg;
+        out.append("""    if (gen_others_fit(E, B, p)) { /* else no walk finds a turn: every entry it starts from fails */
+    int32_t k0 = E->nkeys, c0 = E->nchg;
     E->quiet_apart = 1;
     int64_t legal = node_turns(E, B, p); /* every turn the walk finds is of a mandatory class */
     E->quiet_apart = 0;
@@ -382,6 +421,7 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     }
     E->nkeys = k0;
     E->nchg = c0;
+    }
 """)
     out.append("""    r = gen_quiet(E, B, p, ply, depth, &total);
     return r < 0 ? r : total;
@@ -428,7 +468,9 @@ def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool]
     for r, row in quiet.items():
         t = (r // nd) % n
         most[t] = max(most.get(t, 0), len(row))
-    stride = 2 * maxw + 1
+    stride, words = 2 * maxw + 1, (n + 63) // 64
+    codes_of: list[list[int]] = [sorted({r % nd for r, row in quiet.items() if row and r // (n * nd) == q})
+                                 for q in range(np_)]  # per player, the codes some quiet move starts from
     cap = max(1, sum(most.values()))
     out = ["""
 static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *last, int32_t nlast) {
@@ -449,10 +491,12 @@ static int32_t gen_quiet_list(const Board *B, int32_t p, int32_t *list) {
     const int32_t *codes = B->codes;
     int32_t nq = 0, nc, v;
     int32_t *o = list;
-    for (size_t w = 0; w < """ + str((n + 63) // 64) + """; w++) {
+    for (size_t w = 0; w < """ + str(words) + """; w++) {
         uint64_t m = 0;
-        for (int32_t k = 0; k < """ + str(nd) + """; k++)
-            if (gen_quiet_code[p * """ + str(nd) + """ + k]) m |= B->bits[(size_t)k * """ + str((n + 63) // 64) + """ + w];
+        switch (p) {
+""" + "".join(f"        case {q}: m = {' | '.join(f'B->bits[{k * words} + w]' for k in codes_of[q]) or '0'}; break;\n"
+              for q in range(np_)) + """        default: break;
+        }
         for (; m; m &= m - 1) {
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
             switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
@@ -470,7 +514,7 @@ static int32_t gen_quiet_list(const Board *B, int32_t p, int32_t *list) {
 static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
 """)
     if others:
-        out.append("""    {
+        out.append("""    if (gen_others_fit(E, B, p)) {
         int32_t k0 = E->nkeys, c0 = E->nchg;
         E->quiet_apart = 1;
         int32_t legal = playout_turn(E, B, p, s, last, nlast); /* every turn the walk finds is of a mandatory class */
@@ -487,21 +531,19 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
     int32_t nc = m[0];
     if (E->nchg + nc > E->chg_cap || E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
     int32_t *ch = E->chg + 2 * (size_t)E->nchg;
-    for (int32_t c = 0; c < nc; c++) {
-        ch[2 * c] = m[1 + 2 * c];
+    for (int32_t c = 0; c < nc; c++) { /* put without the hash: walks read it relative to their own start */
+        int32_t u = m[1 + 2 * c];
+        ch[2 * c] = u;
         ch[2 * c + 1] = m[2 + 2 * c];
-        put(E, B, ch[2 * c], ch[2 * c + 1]);
+        E->undo_tile[E->undo_top] = u;
+        E->undo_old[E->undo_top++] = B->codes[u];
+        quiet_set(B, u, ch[2 * c + 1]);
     }
     *last = ch;
     *nlast = nc;
     return nq;
 }
 """)
-    codes_of = [0] * (np_ * nd)
-    for r, row in quiet.items():
-        if row:
-            codes_of[(r // (n * nd)) * nd + r % nd] = 1
-    out.insert(0, f"static const uint8_t gen_quiet_code[{np_ * nd}] = {{{','.join(map(str, codes_of))}}};\n")
     return "".join(out)
 
 

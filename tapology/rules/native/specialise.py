@@ -524,6 +524,11 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
         if (legal != 0) return legal;
     }
 """)
+    placing = _placements(sizes, quiet, checks, value, wr_off, wr_tile)
+    if placing:
+        out.insert(1, _gen_placement(sizes, quiet, placing, checks, test, value, wr_off, wr_tile, maxw))
+        out.append("    switch (p) {\n" + "".join(f"    case {q}: return gen_place(E, B, p, s, last, nlast);\n"
+                                                  for q in sorted(placing)) + "    default: break;\n    }\n")
     out.append("""    int32_t list[""" + str(cap * stride) + """];
     int32_t nq = gen_quiet_list(B, p, list);
     if (nq == 0) return 0;
@@ -545,6 +550,108 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
 }
 """)
     return "".join(out)
+
+
+def _placements(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
+                value: Callable[[int], str], wr_off: list[int], wr_tile: list[int]) -> dict[int, dict[int, list[int]]]:
+    """The players whose quiet moves are placements: one move per entry row, checking nothing beyond its own tile
+    and writing there a constant other than the row's code (so each is a turn wherever its row's code stands); per
+    such player, per code, the tiles holding a move (a tile whose code is on no list has none)."""
+    n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
+    out: dict[int, dict[int, list[int]]] = {}
+    for q in range(np_):
+        tiles: dict[int, list[int]] = {}
+        ok = True
+        for r, row in quiet.items():
+            if not row or r // (n * nd) != q:
+                continue
+            t, c = (r // nd) % n, r % nd
+            a = row[0]
+            own = [value(k) for k in range(wr_off[a], wr_off[a + 1]) if wr_tile[k] == t]
+            if len(row) != 1 or any(u != t for u, _m in checks(a)) or not any(v.isdigit() and int(v) != c for v in own):
+                ok = False
+                break
+            tiles.setdefault(c, []).append(t)
+        if ok and tiles:
+            out[q] = tiles
+    return out
+
+
+def _gen_placement(sizes: dict[str, int], quiet: dict[int, list[int]], placing: dict[int, dict[int, list[int]]],
+                   checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
+                   value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], maxw: int) -> str:
+    """gen_place: a playout's turn for a player whose quiet moves are placements (:func:`_placements`): the moves
+    counted by the population of the tiles holding a code they start from, the picked one found by its rank among
+    them (tile order: the interpreter's listing's) and only its new values computed.  Cost: a few instructions a
+    word of tiles."""
+    n, nd = sizes["n"], sizes["nd"]
+    words = (n + 63) // 64
+    full = (1 << 64) - 1
+
+    def word(tiles: list[int], w: int) -> int:
+        return sum(1 << (t - 64 * w) for t in tiles if 64 * w <= t < 64 * w + 64)
+
+    cases = []
+    for q, by_code in sorted(placing.items()):
+        body = []
+        for w in range(words):
+            parts = []
+            for c, tiles in sorted(by_code.items()):
+                mask = word(tiles, w)
+                if mask == 0:
+                    continue
+                every = full if w < words - 1 or n % 64 == 0 else (1 << (n % 64)) - 1
+                parts.append(f"B->bits[{c * words + w}]" + ("" if mask == every else f" & {mask}ULL"))
+            body.append(f"        mw[{w}] = {' | '.join(parts) or '0'};\n")
+        cases.append(f"    case {q}:\n{''.join(body)}        break;\n")
+    rows = {r: row for r, row in quiet.items() if row and r // (n * nd) in placing}
+    apply = _quiet_cases(sizes, rows, checks, test, value, wr_off, wr_tile, "", "ch").replace("            case ", "    case ")
+    return """
+/* The set bits of x (without the popcnt instruction, which the target may lack: no library call either). */
+static inline uint64_t gen_popcount(uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (x * 0x0101010101010101ULL) >> 56;
+}
+
+/* The changes of the placement of entry row `row` (as gen_quiet_list writes them); returns how many. */
+static int32_t gen_place_changes(const Board *B, int32_t row, int32_t *ch) {
+    const int32_t *codes = B->codes;
+    int32_t nc = 0, v;
+    switch (row) {
+""" + apply + """    default: break;
+    }
+    (void)v;
+    return nc;
+}
+
+static int32_t gen_place(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
+    uint64_t mw[""" + str(words) + """] = {0}, cnt[""" + str(words) + """], total = 0;
+    switch (p) {
+""" + "".join(cases) + """    default: break;
+    }
+    for (size_t w = 0; w < """ + str(words) + """; w++) total += cnt[w] = gen_popcount(mw[w]);
+    if (total == 0) return 0;
+    uint64_t pick = splitmix(s) % total;
+    size_t w = 0;
+    while (pick >= cnt[w]) pick -= cnt[w++];
+    uint64_t m = mw[w];
+    for (; pick; pick--) m &= m - 1;
+    int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+    if (E->nchg + """ + str(maxw) + """ > E->chg_cap || E->undo_top + """ + str(maxw) + """ > E->undo_cap) return TP_ERR_CAP;
+    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
+    int32_t nc = gen_place_changes(B, (p * """ + str(n) + """ + t) * """ + str(nd) + """ + B->codes[t], ch);
+    for (int32_t c = 0; c < nc; c++) {
+        E->undo_tile[E->undo_top] = ch[2 * c];
+        E->undo_old[E->undo_top++] = B->codes[ch[2 * c]];
+        quiet_set(B, ch[2 * c], ch[2 * c + 1]);
+    }
+    *last = ch;
+    *nlast = nc;
+    return (int32_t)total;
+}
+"""
 
 
 def cached(tabs: Tables) -> bool:

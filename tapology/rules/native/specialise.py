@@ -196,7 +196,7 @@ def generate(tabs: Tables) -> str:
                                                  "end_line_off", "line_tiles", "end_exact")}
         src.append(_gen_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), ends))
         src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
-        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist()))
+        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), masks))
     return "".join(src)
 
 
@@ -456,7 +456,7 @@ PLAYOUT_STACK = 1 << 16  # ints of quiet moves one playout node may list on the 
 
 def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                  checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
-                 value: Callable[[int], str], wr_off: list[int], wr_tile: list[int]) -> str:
+                 value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], masks: np.ndarray) -> str:
     """gen_playout: engine.c's playout_turn with the quiet moves listed straight from their new values, in the order
     the interpreter's walk finds them (tile, then entry move), so that the same stream picks the same turn; and
     gen_playout_ended, ``ended`` after a turn as gen_ended reads it.  Cost of the listing: linear in the quiet moves
@@ -526,7 +526,7 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
 """)
     placing = _placements(sizes, quiet, checks, value, wr_off, wr_tile)
     if placing:
-        out.insert(1, _gen_placement(sizes, quiet, placing, checks, test, value, wr_off, wr_tile, maxw))
+        out.insert(1, _gen_placement(sizes, quiet, placing, checks, test, value, wr_off, wr_tile, maxw, masks))
         out.append("    switch (p) {\n" + "".join(f"    case {q}: return gen_place(E, B, p, s, last, nlast);\n"
                                                   for q in sorted(placing)) + "    default: break;\n    }\n")
     out.append("""    int32_t list[""" + str(cap * stride) + """];
@@ -553,14 +553,15 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
 
 
 def _placements(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
-                value: Callable[[int], str], wr_off: list[int], wr_tile: list[int]) -> dict[int, dict[int, list[int]]]:
-    """The players whose quiet moves are placements: one move per entry row, checking nothing beyond its own tile
-    and writing there a constant other than the row's code (so each is a turn wherever its row's code stands); per
-    such player, per code, the tiles holding a move (a tile whose code is on no list has none)."""
+                value: Callable[[int], str], wr_off: list[int], wr_tile: list[int]) -> dict[int, Groups]:
+    """The players whose quiet moves are placements: one move per entry row, writing on its own tile a constant other
+    than the row's code (so each is a turn wherever it fits), its other checks on tiles at a fixed offset from its own
+    (on a board of one word of tiles, read as shifts of the tiles a mask accepts).  Per such player, its moves in
+    groups of one code and the same checks (mask row, offset): the group's tiles (at most :data:`MAX_GROUPS`)."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
-    out: dict[int, dict[int, list[int]]] = {}
+    out: dict[int, Groups] = {}
     for q in range(np_):
-        tiles: dict[int, list[int]] = {}
+        groups: Groups = {}
         ok = True
         for r, row in quiet.items():
             if not row or r // (n * nd) != q:
@@ -568,22 +569,29 @@ def _placements(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Call
             t, c = (r // nd) % n, r % nd
             a = row[0]
             own = [value(k) for k in range(wr_off[a], wr_off[a + 1]) if wr_tile[k] == t]
-            if len(row) != 1 or any(u != t for u, _m in checks(a)) or not any(v.isdigit() and int(v) != c for v in own):
+            offsets = tuple(sorted((m, u - t) for u, m in checks(a) if u != t))
+            if len(row) != 1 or not any(v.isdigit() and int(v) != c for v in own) or (offsets and n > 64) \
+                    or len(groups) > MAX_GROUPS:
                 ok = False
                 break
-            tiles.setdefault(c, []).append(t)
-        if ok and tiles:
-            out[q] = tiles
+            groups.setdefault((c, offsets), []).append(t)
+        if ok and groups and len(groups) <= MAX_GROUPS:
+            out[q] = groups
     return out
 
 
-def _gen_placement(sizes: dict[str, int], quiet: dict[int, list[int]], placing: dict[int, dict[int, list[int]]],
+Groups = dict[tuple[int, tuple[tuple[int, int], ...]], list[int]]  # (code, ((mask row, offset), ...)): tiles
+MAX_GROUPS = 16  # groups of placements a player's bit sets are read in; more (offsets varying by tile): the listing
+
+
+def _gen_placement(sizes: dict[str, int], quiet: dict[int, list[int]], placing: dict[int, Groups],
                    checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
-                   value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], maxw: int) -> str:
-    """gen_place: a playout's turn for a player whose quiet moves are placements (:func:`_placements`): the moves
-    counted by the population of the tiles holding a code they start from, the picked one found by its rank among
-    them (tile order: the interpreter's listing's) and only its new values computed.  Cost: a few instructions a
-    word of tiles."""
+                   value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], maxw: int,
+                   masks: np.ndarray) -> str:
+    """gen_place: a playout's turn for a player whose quiet moves are placements (:func:`_placements`): the tiles
+    where one fits as bit sets (the tiles holding its code, and for each check the tiles its mask accepts shifted by
+    the check's offset), counted, the picked one found by its rank among them (tile order: the interpreter's
+    listing's) and only its new values computed.  Cost: a few instructions a word of tiles and group."""
     n, nd = sizes["n"], sizes["nd"]
     words = (n + 63) // 64
     full = (1 << 64) - 1
@@ -591,17 +599,22 @@ def _gen_placement(sizes: dict[str, int], quiet: dict[int, list[int]], placing: 
     def word(tiles: list[int], w: int) -> int:
         return sum(1 << (t - 64 * w) for t in tiles if 64 * w <= t < 64 * w + 64)
 
+    def accepts(m: int) -> str:
+        return "(" + (" | ".join(f"B->bits[{c}]" for c in range(nd) if masks[m][c]) or "0") + ")"
+
     cases = []
-    for q, by_code in sorted(placing.items()):
+    for q, groups in sorted(placing.items()):
         body = []
         for w in range(words):
             parts = []
-            for c, tiles in sorted(by_code.items()):
+            for (c, offsets), tiles in sorted(groups.items()):
                 mask = word(tiles, w)
                 if mask == 0:
                     continue
                 every = full if w < words - 1 or n % 64 == 0 else (1 << (n % 64)) - 1
-                parts.append(f"B->bits[{c * words + w}]" + ("" if mask == every else f" & {mask}ULL"))
+                term = [f"B->bits[{c * words + w}]"] + ([] if mask == every else [f"{mask}ULL"])
+                term += [f"({accepts(m)} >> {d})" if d > 0 else f"({accepts(m)} << {-d})" for m, d in offsets]
+                parts.append("(" + " & ".join(term) + ")")
             body.append(f"        mw[{w}] = {' | '.join(parts) or '0'};\n")
         cases.append(f"    case {q}:\n{''.join(body)}        break;\n")
     rows = {r: row for r, row in quiet.items() if row and r // (n * nd) in placing}

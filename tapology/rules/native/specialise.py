@@ -194,9 +194,14 @@ def generate(tabs: Tables) -> str:
     if found is not None:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact")}
-        src.append(_gen_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), ends))
+        wr_tile = arrays["wr_tile"].tolist()
+        counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile)
+        placing = {q: g for q, g in counting.items() if q in single}
+        if counting:
+            src.append(_gen_place_mask(sizes, counting, single, masks))
+        src.append(_gen_perft(sizes, found, checks, test, value, wr_off, wr_tile, ends, counting))
         src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
-        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), masks))
+        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing))
     return "".join(src)
 
 
@@ -327,8 +332,10 @@ def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
 
 def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
-               value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]]) -> str:
-    """gen_perft: engine.c's perft with the quiet moves counted (or made) straight from their new values."""
+               value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]],
+               counting: dict[int, Groups]) -> str:
+    """gen_perft: engine.c's perft with the quiet moves counted (or made) straight from their new values; on the
+    last ply, a player's quiet moves counted by the population of bit sets where :func:`_placements` finds them."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, others = found
     maxw = max([wr_off[a + 1] - wr_off[a] for row in quiet.values() for a in row] or [1])
@@ -423,6 +430,16 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     E->nchg = c0;
     }
 """)
+    if counting:
+        words = (n + 63) // 64
+        out.append("""    if (depth == 1 && !E->make_leaves) {
+        uint64_t mw[""" + str(words) + """], cnt[""" + str(words) + """];
+        switch (p) {
+""" + "".join(f"        case {q}:\n" for q in sorted(counting)) + """            return (int64_t)gen_place_mask(B, p, mw, cnt);
+        default: break;
+        }
+    }
+""")
     out.append("""    r = gen_quiet(E, B, p, ply, depth, &total);
     return r < 0 ? r : total;
 }
@@ -456,7 +473,7 @@ PLAYOUT_STACK = 1 << 16  # ints of quiet moves one playout node may list on the 
 
 def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                  checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
-                 value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], masks: np.ndarray) -> str:
+                 value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], placing: dict[int, Groups]) -> str:
     """gen_playout: engine.c's playout_turn with the quiet moves listed straight from their new values, in the order
     the interpreter's walk finds them (tile, then entry move), so that the same stream picks the same turn; and
     gen_playout_ended, ``ended`` after a turn as gen_ended reads it.  Cost of the listing: linear in the quiet moves
@@ -524,9 +541,8 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
         if (legal != 0) return legal;
     }
 """)
-    placing = _placements(sizes, quiet, checks, value, wr_off, wr_tile)
     if placing:
-        out.insert(1, _gen_placement(sizes, quiet, placing, checks, test, value, wr_off, wr_tile, maxw, masks))
+        out.insert(1, _gen_placement(sizes, quiet, placing, checks, test, value, wr_off, wr_tile, maxw))
         out.append("    switch (p) {\n" + "".join(f"    case {q}: return gen_place(E, B, p, s, last, nlast);\n"
                                                   for q in sorted(placing)) + "    default: break;\n    }\n")
     out.append("""    int32_t list[""" + str(cap * stride) + """];
@@ -553,45 +569,52 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
 
 
 def _placements(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
-                value: Callable[[int], str], wr_off: list[int], wr_tile: list[int]) -> dict[int, Groups]:
-    """The players whose quiet moves are placements: one move per entry row, writing on its own tile a constant other
-    than the row's code (so each is a turn wherever it fits), its other checks on tiles at a fixed offset from its own
-    (on a board of one word of tiles, read as shifts of the tiles a mask accepts).  Per such player, its moves in
-    groups of one code and the same checks (mask row, offset): the group's tiles (at most :data:`MAX_GROUPS`)."""
+                value: Callable[[int], str], wr_off: list[int], wr_tile: list[int]) -> tuple[dict[int, Groups], set[int]]:
+    """The players whose quiet moves can be counted as bit sets: each writes on its own tile a constant other than
+    the row's code (so it is a turn wherever it fits), its other checks on tiles at a fixed offset from its own (on
+    a board of one word of tiles, read as shifts of the tiles a mask accepts).  Per such player, its moves in
+    groups of one code and the same checks (mask row, offset): the group's tiles (at most :data:`MAX_GROUPS`, no
+    tile twice); and the players whose moves are placements besides, one move per entry row (their bits' order is
+    the interpreter's listing's)."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     out: dict[int, Groups] = {}
+    single: set[int] = set()
     for q in range(np_):
         groups: Groups = {}
-        ok = True
+        ok, one = True, True
         for r, row in quiet.items():
             if not row or r // (n * nd) != q:
                 continue
             t, c = (r // nd) % n, r % nd
-            a = row[0]
-            own = [value(k) for k in range(wr_off[a], wr_off[a + 1]) if wr_tile[k] == t]
-            offsets = tuple(sorted((m, u - t) for u, m in checks(a) if u != t))
-            if len(row) != 1 or not any(v.isdigit() and int(v) != c for v in own) or (offsets and n > 64) \
-                    or len(groups) > MAX_GROUPS:
-                ok = False
+            one = one and len(row) == 1
+            for a in row:
+                own = [value(k) for k in range(wr_off[a], wr_off[a + 1]) if wr_tile[k] == t]
+                offsets = tuple(sorted((m, u - t) for u, m in checks(a) if u != t))
+                tiles = groups.setdefault((c, offsets), [])
+                if not any(v.isdigit() and int(v) != c for v in own) or (offsets and n > 64) \
+                        or len(groups) > MAX_GROUPS or t in tiles:
+                    ok = False
+                    break
+                tiles.append(t)
+            if not ok:
                 break
-            groups.setdefault((c, offsets), []).append(t)
-        if ok and groups and len(groups) <= MAX_GROUPS:
+        if ok and groups:
             out[q] = groups
-    return out
+            if one:
+                single.add(q)
+    return out, single
 
 
 Groups = dict[tuple[int, tuple[tuple[int, int], ...]], list[int]]  # (code, ((mask row, offset), ...)): tiles
 MAX_GROUPS = 16  # groups of placements a player's bit sets are read in; more (offsets varying by tile): the listing
 
 
-def _gen_placement(sizes: dict[str, int], quiet: dict[int, list[int]], placing: dict[int, Groups],
-                   checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
-                   value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], maxw: int,
-                   masks: np.ndarray) -> str:
-    """gen_place: a playout's turn for a player whose quiet moves are placements (:func:`_placements`): the tiles
-    where one fits as bit sets (the tiles holding its code, and for each check the tiles its mask accepts shifted by
-    the check's offset), counted, the picked one found by its rank among them (tile order: the interpreter's
-    listing's) and only its new values computed.  Cost: a few instructions a word of tiles and group."""
+def _gen_place_mask(sizes: dict[str, int], counting: dict[int, Groups], single: set[int], masks: np.ndarray) -> str:
+    """gen_place_mask(B, p, mw, cnt): for a player whose quiet moves :func:`_placements` reads as bit sets, the tiles
+    where one fits as bit sets mw (the tiles holding its code, and for each check the tiles its mask accepts shifted
+    by the check's offset; for placements (a tile in one group at most: ``single``) their union in tile order, with
+    cnt their populations; for the others only the sum); returns how many.  Cost: a few instructions a word and
+    group."""
     n, nd = sizes["n"], sizes["nd"]
     words = (n + 63) // 64
     full = (1 << 64) - 1
@@ -603,22 +626,28 @@ def _gen_placement(sizes: dict[str, int], quiet: dict[int, list[int]], placing: 
         return "(" + (" | ".join(f"B->bits[{c}]" for c in range(nd) if masks[m][c]) or "0") + ")"
 
     cases = []
-    for q, groups in sorted(placing.items()):
+    for q, groups in sorted(counting.items()):
         body = []
         for w in range(words):
             parts = []
+            merged: dict[tuple[tuple[tuple[int, int], ...], int], list[int]] = {}  # codes of the same checks and tiles
             for (c, offsets), tiles in sorted(groups.items()):
                 mask = word(tiles, w)
-                if mask == 0:
-                    continue
+                if mask:
+                    merged.setdefault((offsets, mask), []).append(c)
+            for (offsets, mask), codes in merged.items():
                 every = full if w < words - 1 or n % 64 == 0 else (1 << (n % 64)) - 1
-                term = [f"B->bits[{c * words + w}]"] + ([] if mask == every else [f"{mask}ULL"])
+                held = " | ".join(f"B->bits[{c * words + w}]" for c in codes)  # a tile holds one code: a union
+                term = [f"({held})"] + ([] if mask == every else [f"{mask}ULL"])
                 term += [f"({accepts(m)} >> {d})" if d > 0 else f"({accepts(m)} << {-d})" for m, d in offsets]
                 parts.append("(" + " & ".join(term) + ")")
-            body.append(f"        mw[{w}] = {' | '.join(parts) or '0'};\n")
+            if q in single:
+                body.append(f"        mw[{w}] = {' | '.join(parts) or '0'};\n")
+            else:
+                body.extend(f"        total += gen_popcount{part};\n" for part in parts)
+        if q in single:
+            body.append(f"        for (size_t w = 0; w < {words}; w++) total += cnt[w] = gen_popcount(mw[w]);\n")
         cases.append(f"    case {q}:\n{''.join(body)}        break;\n")
-    rows = {r: row for r, row in quiet.items() if row and r // (n * nd) in placing}
-    apply = _quiet_cases(sizes, rows, checks, test, value, wr_off, wr_tile, "", "ch").replace("            case ", "    case ")
     return """
 /* The set bits of x (without the popcnt instruction, which the target may lack: no library call either). */
 static inline uint64_t gen_popcount(uint64_t x) {
@@ -628,6 +657,29 @@ static inline uint64_t gen_popcount(uint64_t x) {
     return (x * 0x0101010101010101ULL) >> 56;
 }
 
+static inline uint64_t gen_place_mask(const Board *B, int32_t p, uint64_t *mw, uint64_t *cnt) {
+    uint64_t total = 0;
+    switch (p) {
+""" + "".join(cases) + """    default: break;
+    }
+    (void)mw;
+    (void)cnt;
+    return total;
+}
+"""
+
+
+def _gen_placement(sizes: dict[str, int], quiet: dict[int, list[int]], placing: dict[int, Groups],
+                   checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
+                   value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], maxw: int) -> str:
+    """gen_place: a playout's turn for a player whose quiet moves are placements (:func:`_placements`): the tiles
+    where one fits (gen_place_mask), the picked one found by its rank among them (tile order: the interpreter's
+    listing's) and only its new values computed.  Cost: a few instructions a word of tiles and group."""
+    n, nd = sizes["n"], sizes["nd"]
+    words = (n + 63) // 64
+    rows = {r: row for r, row in quiet.items() if row and r // (n * nd) in placing}
+    apply = _quiet_cases(sizes, rows, checks, test, value, wr_off, wr_tile, "", "ch").replace("            case ", "    case ")
+    return """
 /* The changes of the placement of entry row `row` (as gen_quiet_list writes them); returns how many. */
 static int32_t gen_place_changes(const Board *B, int32_t row, int32_t *ch) {
     const int32_t *codes = B->codes;
@@ -640,11 +692,8 @@ static int32_t gen_place_changes(const Board *B, int32_t row, int32_t *ch) {
 }
 
 static int32_t gen_place(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
-    uint64_t mw[""" + str(words) + """] = {0}, cnt[""" + str(words) + """], total = 0;
-    switch (p) {
-""" + "".join(cases) + """    default: break;
-    }
-    for (size_t w = 0; w < """ + str(words) + """; w++) total += cnt[w] = gen_popcount(mw[w]);
+    uint64_t mw[""" + str(words) + """], cnt[""" + str(words) + """];
+    uint64_t total = gen_place_mask(B, p, mw, cnt);
     if (total == 0) return 0;
     uint64_t pick = splitmix(s) % total;
     size_t w = 0;

@@ -10,7 +10,12 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
 - ``TP_GEN_WRITES``: each application's new values, a constant or the code read where the map is constant or the
   identity;
 - ``TP_GEN_ENTRIES`` (after the engine): a node's entry moves per (player, tile, code), the checks on the entry
-  tile itself decided here, at generation, since its code is the row's.
+  tile itself decided here, at generation, since its code is the row's;
+- where the quiet moves are proved distinct turns (:func:`_quiet_moves`), ``TP_GEN_PERFT`` and ``TP_GEN_PLAYOUT``:
+  perft and a playout's turn with the quiet moves made or listed straight from their new values, no keys (the
+  playout picks the interpreter's turn from the same stream: the same games); the walk for the mandatory turns
+  only where one of their entry moves fits (bit sets where their checks sit at fixed offsets); the last ply's quiet
+  moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile.
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not
@@ -162,6 +167,7 @@ def generate(tabs: Tables) -> str:
     if found is not None:
         src.insert(2, "#define TP_GEN_PERFT gen_perft\n")
     other: dict[int, list[str]] = {}  # per entry row, the tests of its entry moves that are not quiet
+    other_apps: dict[int, list[int]] = {}  # and those moves
     body = ["\nstatic int gen_entries(tp_engine *E, Walk *W, int32_t row) {\n",
             "    const int32_t *codes = W->b->codes;\n    int r;\n    (void)codes;\n    (void)r;\n    switch (row) {\n"]
     for p in range(np_):
@@ -183,6 +189,7 @@ def generate(tabs: Tables) -> str:
                         cond = f"!E->quiet_apart && {cond}"
                     else:
                         other.setdefault(r, []).append(cond)
+                        other_apps.setdefault(r, []).append(a)
                     lines.append(f"        if ({cond}) {{ W->start = {app_tile[a]}; r = step(E, W, {a}, {app_tile[a]}, 0);"
                                  " if (r < 0) return r; }\n")
                 if lines:
@@ -190,7 +197,8 @@ def generate(tabs: Tables) -> str:
     body.append("    default: break;\n    }\n    return 0;\n}\n")
     src.append("".join(body))
     if found is not None and found[1]:
-        src.append(_gen_others_fit(sizes, other))
+        bits = _others_groups(sizes, other_apps, checks, extra)
+        src.append(_gen_others_fit(sizes, other) if bits is None else _gen_others_bits(sizes, bits, masks))
     if found is not None:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact")}
@@ -203,6 +211,58 @@ def generate(tabs: Tables) -> str:
         src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
         src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing))
     return "".join(src)
+
+
+def _others_groups(sizes: dict[str, int], other_apps: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
+                   extra: list[int]) -> dict[int, Groups] | None:
+    """The entry moves that are not quiet, per player in groups of one code and the same checks (mask row, offset
+    from the entry tile): the group's tiles; None where a move reads more than its pattern (line captures, captures
+    by liberties), the board has more than one word of tiles or a player more than :data:`MAX_GROUPS` groups."""
+    n, nd = sizes["n"], sizes["nd"]
+    if n > 64:
+        return None
+    out: dict[int, Groups] = {}
+    for r, apps in other_apps.items():
+        q, t, c = r // (n * nd), (r // nd) % n, r % nd
+        groups = out.setdefault(q, {})
+        for a in apps:
+            if extra[a]:
+                return None
+            tiles = groups.setdefault((c, tuple(sorted((m, u - t) for u, m in checks(a) if u != t))), [])
+            if t not in tiles:
+                tiles.append(t)
+        if len(groups) > MAX_GROUPS:
+            return None
+    return out
+
+
+def _gen_others_bits(sizes: dict[str, int], groups: dict[int, Groups], masks: np.ndarray) -> str:
+    """gen_others_fit (as :func:`_gen_others_fit`) over bit sets: some group's tiles holding its code where each
+    check's mask accepts the tile at its offset.  Cost: a few instructions a group."""
+    nd = sizes["nd"]
+
+    def accepts(m: int) -> str:
+        return "(" + (" | ".join(f"B->bits[{c}]" for c in range(nd) if masks[m][c]) or "0") + ")"
+
+    cases = []
+    for q, by in sorted(groups.items()):
+        merged: dict[tuple[tuple[tuple[int, int], ...], int], list[int]] = {}
+        for (c, offsets), tiles in sorted(by.items()):
+            merged.setdefault((offsets, sum(1 << t for t in tiles)), []).append(c)
+        terms = []
+        for (offsets, mask), codes in merged.items():
+            term = ["(" + " | ".join(f"B->bits[{c}]" for c in codes) + ")", f"{mask}ULL"]
+            term += [f"({accepts(m)} >> {d})" if d > 0 else f"({accepts(m)} << {-d})" for m, d in offsets]
+            terms.append("(" + " & ".join(term) + ")")
+        cases.append(f"    case {q}: return ({' | '.join(terms) or '0'}) != 0;\n")
+    return """
+static int gen_others_fit(tp_engine *E, const Board *B, int32_t p) {
+    (void)E;
+    switch (p) {
+""" + "".join(cases) + """    default: return 0;
+    }
+}
+"""
 
 
 def _gen_others_fit(sizes: dict[str, int], other: dict[int, list[str]]) -> str:

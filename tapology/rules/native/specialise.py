@@ -412,6 +412,16 @@ static inline void quiet_set(Board *B, int32_t u, int32_t v) {
     B->codes[u] = v;
 }
 
+/* A leaf turn of a perft that makes every leaf (--no-bulk): made and taken back. */
+static void quiet_leaf(Board *B, const int32_t *ch, int32_t nc) {
+    int32_t old[""" + str(maxw) + """];
+    for (int32_t c = 0; c < nc; c++) {
+        old[c] = B->codes[ch[2 * c]];
+        quiet_set(B, ch[2 * c], ch[2 * c + 1]);
+    }
+    for (int32_t c = nc - 1; c >= 0; c--) quiet_set(B, ch[2 * c], old[c]);
+}
+
 static inline int quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *ch,
                              int32_t nc, int64_t *total) {
     if (depth == 1 && !E->make_leaves) {
@@ -433,6 +443,7 @@ static inline int quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int
 static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t *total) {
     const int32_t *codes = B->codes;
     int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
+    const int made = E->make_leaves;
     for (size_t w = 0; w < """ + str((n + 63) // 64) + """; w++) {
         uint64_t m = 0;
         for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """
@@ -441,8 +452,9 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
             switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
 """]
-    out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if (nc && (r = quiet_turn(E, B, p, "
-                            "ply, depth, ch, nc, total)) < 0) return r;", "ch"))
+    out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if (nc) { if (depth == 1) { if (made) "
+                            "quiet_leaf(B, ch, nc); (*total)++; } else if ((r = quiet_turn(E, B, p, ply, depth, ch, nc, "
+                            "total)) < 0) return r; }", "ch"))
     out.append("""            default: break;
             }
         }

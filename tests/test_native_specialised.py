@@ -75,6 +75,9 @@ def test_specialised_matches_interpreter_and_chain_walk(name: str, board: str) -
         assert spec.divide(codes, pos.to_move, pos.ply, depth) == generic.divide(codes, pos.to_move, pos.ply, depth)
         assert spec.playouts(codes, pos.to_move, pos.ply, 60, 0, 4, 3) == generic.playouts(codes, pos.to_move, pos.ply,
                                                                                             60, 0, 4, 3)
+        for k in range(6):  # the generated listing picks the interpreter's turn: the same game to its last position
+            args = (codes, pos.to_move, pos.ply, 200, k, 1, 5)
+            assert spec.playouts(*args) == generic.playouts(*args), f"{name} on {board}, playout {k}"
 
 
 @needs_native

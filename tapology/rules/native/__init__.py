@@ -391,6 +391,23 @@ def perft_engine(chains: Chains, codes: list[int], player: int, ply: int, depth:
     return _ran(chains, engine(chains, specialise=True))
 
 
+def expect_perft(chains: Chains, leaves: float) -> None:
+    """A perft estimated at ``leaves`` leaf turns is about to run in this process (by first turns): where the board's
+    own C is compiled in the cache already and the count is big enough for it (:data:`SPECIALISE_WORK`), load it
+    now, so that no count of a first turn estimates its own size again (:func:`perft_engine`).  Cost: a hash of the
+    tables, and the module's import when it loads."""
+    if specialise_mode() != "auto" or leaves < SPECIALISE_WORK or _SPECIAL.get(chains.comp) is not None:
+        return
+    generic = engine(chains, specialise=False)
+    if generic is None:
+        return
+    from tapology.rules.native import specialise  # the generator loads only when a board is specialised
+
+    tabs = chains.comp.native_tables
+    if isinstance(tabs, _tables.Tables) and specialise.cached(tabs):
+        _specialised(chains, generic)
+
+
 def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True,
           counters: tuple[int, ...] = ()) -> int | None:
     """Leaf turns at ``depth`` >= 1 below a position given by its codes and ``counters`` (none: all 0), or None when

@@ -1982,6 +1982,51 @@ int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player) {
 
 /* ---- random playouts ------------------------------------------------------------------------------ */
 
+/* One random turn of a playout at a node (ply q) no end rule ended: the legal turns of q's phase listed with keys
+   (node_turns_in), one picked uniformly by the stream s and made, its counters moved on; *last, *nlast its changes
+   (kept in E->chg until the next node's listing writes there).  With pass = "always" the pass is one more choice,
+   the last: *pass says it was picked (nothing made).  Returns the number of legal turns (0: none, nothing made), or
+   < 0 an error. */
+static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
+                            int32_t *nlast, int *pass) {
+    int32_t k0 = E->nkeys, c0 = E->nchg;
+    int32_t legal = node_turns_in(E, B, p, phase_at(TABLES(E), q));
+    if (legal < 0) return legal;
+    /* pass = "always": the pass is one more turn, the last of them */
+    *pass = TABLES(E)->pass_always && (int32_t)(splitmix(s) % (uint64_t)(legal + 1)) == legal;
+    if (legal > 0 && !*pass) {
+        size_t nctr = (size_t)TABLES(E)->nctr;
+        int32_t pick = (int32_t)(splitmix(s) % (uint64_t)legal);
+        for (int32_t k = k0; k < E->nkeys; k++) {
+            if (!E->keys[k].legal) continue;
+            if (pick-- == 0) {
+                int r = next_counters(E, B, &E->keys[k], q);
+                if (r < 0) return r;
+                memcpy(E->ctr + nctr, E->ctr + 2 * nctr, nctr * sizeof *E->ctr);
+                if (apply_key(E, B, &E->keys[k]) < 0) return TP_ERR_CAP;
+                *last = E->chg + 2 * (size_t)E->keys[k].off; /* kept until the next node_turns writes there */
+                *nlast = E->keys[k].len;
+                break;
+            }
+        }
+    }
+    E->nkeys = k0;
+    E->nchg = c0;
+    return legal;
+}
+
+#ifdef TP_GEN_PLAYOUT
+/* playout_turn for a rule set whose quiet moves are listed straight from their new values (generated: no phases,
+   counters or pass at any time there), and ended after a turn, its end rules read as constant lines (generated). */
+static int32_t TP_GEN_PLAYOUT(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast);
+static int TP_GEN_PLAYOUT_ENDED(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *last, int32_t nlast);
+#define PLAYOUT_TURN(E, B, p, q, s, last, nlast, pass) (*(pass) = 0, TP_GEN_PLAYOUT(E, B, p, s, last, nlast))
+#define PLAYOUT_ENDED TP_GEN_PLAYOUT_ENDED
+#else
+#define PLAYOUT_TURN playout_turn
+#define PLAYOUT_ENDED ended
+#endif
+
 /* `count` random games from the position, playouts first..first+count-1 of the stream `seed` (each playout's
    choices depend only on seed and its index): each runs until a strict end rule ends it, the player to move has
    no turn, or `max_plies` plies are played.  stats[0..3] += plies played, games ended by an end rule, by no turn,
@@ -1995,6 +2040,8 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
     if (count < 0 || max_plies < 0) return TP_ERR_ARG;
     Board *B = &e->main;
     size_t nctr = (size_t)TABLES(e)->nctr;
+    int root = count > 0 && max_plies > 0 ? ended(e, B, player, ply, NULL, 0) : 0; /* the same for every playout */
+    if (root < 0) return root;
     for (int32_t i = 0; i < count; i++) {
         uint64_t s = seed ^ ((uint64_t)(first + i) * 0xD1B54A32D192ED03ULL);
         int32_t p = player, q = ply, played = 0, why = 3;
@@ -2003,22 +2050,18 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
         const int32_t *last = NULL;
         int32_t nlast = 0;
         while (played < max_plies) {
-            r = ended(e, B, p, q, last, nlast);
+            r = played ? PLAYOUT_ENDED(e, B, p, q, last, nlast) : root;
             if (r < 0) return r;
             if (r) {
                 why = 1;
                 break;
             }
-            int32_t k0 = e->nkeys, c0 = e->nchg, phase = phase_at(TABLES(e), q);
-            int32_t legal = node_turns_in(e, B, p, phase);
+            int pass = 0;
+            int32_t legal = PLAYOUT_TURN(e, B, p, q, &s, &last, &nlast, &pass);
             if (legal < 0) return legal;
-            /* pass = "always": the pass is one more turn, the last of them */
-            int passes = TABLES(e)->pass_always
-                         && (int32_t)(splitmix(&s) % (uint64_t)(legal + 1)) == legal;
-            if (legal == 0 || passes) {
-                e->nkeys = k0;
-                e->nchg = c0;
-                int other = passes; /* pass = "when-stuck": a stuck player passes while another player has a turn */
+            if (legal == 0 || pass) {
+                int32_t k0 = e->nkeys, c0 = e->nchg, phase = phase_at(TABLES(e), q);
+                int other = pass; /* pass = "when-stuck": a stuck player passes while another player has a turn */
                 for (int32_t o = 1; TABLES(e)->passing && !other && o < TABLES(e)->np; o++) {
                     int32_t got = node_turns_in(e, B, (p + o) % TABLES(e)->np, phase);
                     e->nkeys = k0;
@@ -2040,21 +2083,6 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
                 why = 2;
                 break;
             }
-            int32_t pick = (int32_t)(splitmix(&s) % (uint64_t)legal);
-            for (int32_t k = k0; k < e->nkeys; k++) {
-                if (!e->keys[k].legal) continue;
-                if (pick-- == 0) {
-                    r = next_counters(e, B, &e->keys[k], q);
-                    if (r < 0) return r;
-                    memcpy(e->ctr + nctr, e->ctr + 2 * nctr, nctr * sizeof *e->ctr);
-                    if (apply_key(e, B, &e->keys[k]) < 0) return TP_ERR_CAP;
-                    last = e->chg + 2 * (size_t)e->keys[k].off; /* kept until the next node_turns writes there */
-                    nlast = e->keys[k].len;
-                    break;
-                }
-            }
-            e->nkeys = k0;
-            e->nchg = c0;
             p = next_player(TABLES(e), p, q);
             q++;
             played++;

@@ -10,7 +10,12 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
 - ``TP_GEN_WRITES``: each application's new values, a constant or the code read where the map is constant or the
   identity;
 - ``TP_GEN_ENTRIES`` (after the engine): a node's entry moves per (player, tile, code), the checks on the entry
-  tile itself decided here, at generation, since its code is the row's.
+  tile itself decided here, at generation, since its code is the row's;
+- where the quiet moves are proved distinct turns (:func:`_quiet_moves`), ``TP_GEN_PERFT`` and ``TP_GEN_PLAYOUT``:
+  perft and a playout's turn with the quiet moves made or listed straight from their new values, no keys (the
+  playout picks the interpreter's turn from the same stream: the same games); the walk for the mandatory turns
+  only where one of their entry moves fits (bit sets where their checks sit at fixed offsets); the last ply's quiet
+  moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile.
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not
@@ -168,6 +173,8 @@ def generate(tabs: Tables) -> str:
     quiet = None if found is None else found[0]
     if found is not None:
         src.insert(2, "#define TP_GEN_PERFT gen_perft\n")
+    other: dict[int, list[str]] = {}  # per entry row, the tests of its entry moves that are not quiet
+    other_apps: dict[int, list[int]] = {}  # and those moves
     body = ["\nstatic int gen_entries(tp_engine *E, Walk *W, int32_t row) {\n",
             "    const int32_t *codes = W->b->codes;\n    int r;\n    (void)codes;\n    (void)r;\n    switch (row) {\n"]
     for p in range(np_):
@@ -187,17 +194,115 @@ def generate(tabs: Tables) -> str:
                         cond = f"fits(E, codes, {a})"
                     if quiet is not None and a in quiet.get(r, ()):
                         cond = f"!E->quiet_apart && {cond}"
+                    else:
+                        other.setdefault(r, []).append(cond)
+                        other_apps.setdefault(r, []).append(a)
                     lines.append(f"        if ({cond}) {{ W->start = {app_tile[a]}; r = step(E, W, {a}, {app_tile[a]}, 0);"
                                  " if (r < 0) return r; }\n")
                 if lines:
                     body.append(f"    case {r}:\n{''.join(lines)}        break;\n")
     body.append("    default: break;\n    }\n    return 0;\n}\n")
     src.append("".join(body))
+    if found is not None and found[1]:
+        bits = _others_groups(sizes, other_apps, checks, extra)
+        src.append(_gen_others_fit(sizes, other) if bits is None else _gen_others_bits(sizes, bits, masks))
     if found is not None:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact")}
-        src.append(_gen_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), ends))
+        wr_tile = arrays["wr_tile"].tolist()
+        counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile)
+        placing = {q: g for q, g in counting.items() if q in single}
+        if counting:
+            src.append(_gen_place_mask(sizes, counting, single, masks))
+        src.append(_gen_perft(sizes, found, checks, test, value, wr_off, wr_tile, ends, counting))
+        src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
+        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing))
     return "".join(src)
+
+
+def _others_groups(sizes: dict[str, int], other_apps: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
+                   extra: list[int]) -> dict[int, Groups] | None:
+    """The entry moves that are not quiet, per player in groups of one code and the same checks (mask row, offset
+    from the entry tile): the group's tiles; None where a move reads more than its pattern (line captures, captures
+    by liberties), the board has more than one word of tiles or a player more than :data:`MAX_GROUPS` groups."""
+    n, nd = sizes["n"], sizes["nd"]
+    if n > 64:
+        return None
+    out: dict[int, Groups] = {}
+    for r, apps in other_apps.items():
+        q, t, c = r // (n * nd), (r // nd) % n, r % nd
+        groups = out.setdefault(q, {})
+        for a in apps:
+            if extra[a]:
+                return None
+            tiles = groups.setdefault((c, tuple(sorted((m, u - t) for u, m in checks(a) if u != t))), [])
+            if t not in tiles:
+                tiles.append(t)
+        if len(groups) > MAX_GROUPS:
+            return None
+    return out
+
+
+def _gen_others_bits(sizes: dict[str, int], groups: dict[int, Groups], masks: np.ndarray) -> str:
+    """gen_others_fit (as :func:`_gen_others_fit`) over bit sets: some group's tiles holding its code where each
+    check's mask accepts the tile at its offset.  Cost: a few instructions a group."""
+    nd = sizes["nd"]
+
+    def accepts(m: int) -> str:
+        return "(" + (" | ".join(f"B->bits[{c}]" for c in range(nd) if masks[m][c]) or "0") + ")"
+
+    cases = []
+    for q, by in sorted(groups.items()):
+        merged: dict[tuple[tuple[tuple[int, int], ...], int], list[int]] = {}
+        for (c, offsets), tiles in sorted(by.items()):
+            merged.setdefault((offsets, sum(1 << t for t in tiles)), []).append(c)
+        terms = []
+        for (offsets, mask), codes in merged.items():
+            term = ["(" + " | ".join(f"B->bits[{c}]" for c in codes) + ")", f"{mask}ULL"]
+            term += [f"({accepts(m)} >> {d})" if d > 0 else f"({accepts(m)} << {-d})" for m, d in offsets]
+            terms.append("(" + " & ".join(term) + ")")
+        cases.append(f"    case {q}: return ({' | '.join(terms) or '0'}) != 0;\n")
+    return """
+static int gen_others_fit(tp_engine *E, const Board *B, int32_t p) {
+    (void)E;
+    switch (p) {
+""" + "".join(cases) + """    default: return 0;
+    }
+}
+"""
+
+
+def _gen_others_fit(sizes: dict[str, int], other: dict[int, list[str]]) -> str:
+    """gen_others_fit(E, B, p): 1 when some entry move of p that is not quiet fits (its pattern; a chain of the walk
+    starts from one), 0 when none does and the walk for the mandatory turns may be skipped.  Cost: a switch per
+    tile holding a code such a move starts from."""
+    n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
+    words = (n + 63) // 64
+    codes_of = [sorted({r % nd for r in other if r // (n * nd) == q}) for q in range(np_)]
+    out = ["""
+static int gen_others_fit(tp_engine *E, const Board *B, int32_t p) {
+    const int32_t *codes = B->codes;
+    (void)E;
+    for (size_t w = 0; w < """ + str(words) + """; w++) {
+        uint64_t m = 0;
+        switch (p) {
+""" + "".join(f"        case {q}: m = {' | '.join(f'B->bits[{k * words} + w]' for k in codes_of[q]) or '0'}; break;\n"
+              for q in range(np_)) + """        default: break;
+        }
+        for (; m; m &= m - 1) {
+            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
+"""]
+    for r, conds in sorted(other.items()):
+        out.append(f"            case {r}: if ({' || '.join(f'({c})' for c in conds)}) return 1; break;\n")
+    out.append("""            default: break;
+            }
+        }
+    }
+    return 0;
+}
+""")
+    return "".join(out)
 
 
 def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
@@ -294,8 +399,10 @@ def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
 
 def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
-               value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]]) -> str:
-    """gen_perft: engine.c's perft with the quiet moves counted (or made) straight from their new values."""
+               value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]],
+               counting: dict[int, Groups]) -> str:
+    """gen_perft: engine.c's perft with the quiet moves counted (or made) straight from their new values; on the
+    last ply, a player's quiet moves counted by the population of bit sets where :func:`_placements` finds them."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, others = found
     maxw = max([wr_off[a + 1] - wr_off[a] for row in quiet.values() for a in row] or [1])
@@ -310,6 +417,16 @@ static inline void quiet_set(Board *B, int32_t u, int32_t v) {
     B->bits[(size_t)o * """ + str((n + 63) // 64) + """ + (size_t)(u >> 6)] &= ~bit;
     B->bits[(size_t)v * """ + str((n + 63) // 64) + """ + (size_t)(u >> 6)] |= bit;
     B->codes[u] = v;
+}
+
+/* A leaf turn of a perft that makes every leaf (--no-bulk): made and taken back. */
+static void quiet_leaf(Board *B, const int32_t *ch, int32_t nc) {
+    int32_t old[""" + str(maxw) + """];
+    for (int32_t c = 0; c < nc; c++) {
+        old[c] = B->codes[ch[2 * c]];
+        quiet_set(B, ch[2 * c], ch[2 * c + 1]);
+    }
+    for (int32_t c = nc - 1; c >= 0; c--) quiet_set(B, ch[2 * c], old[c]);
 }
 
 static inline int quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *ch,
@@ -333,6 +450,7 @@ static inline int quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int
 static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t *total) {
     const int32_t *codes = B->codes;
     int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
+    const int made = E->make_leaves;
     for (size_t w = 0; w < """ + str((n + 63) // 64) + """; w++) {
         uint64_t m = 0;
         for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """
@@ -341,18 +459,9 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
             switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
 """]
-    for r, row in quiet.items():
-        if not row:
-            continue
-        t = (r // nd) % n
-        lines = []
-        for a in row:
-            cond = test([(u, m) for u, m in checks(a) if u != t])
-            writes = "".join(f" v = {value(k)}; if (v != codes[{wr_tile[k]}]) {{ ch[2 * nc] = {wr_tile[k]}; "
-                             f"ch[2 * nc + 1] = v; nc++; }}" for k in range(wr_off[a], wr_off[a + 1]))
-            lines.append(f"                if ({cond}) {{ nc = 0;{writes} if (nc && (r = quiet_turn(E, B, p, ply, depth,"
-                         " ch, nc, total)) < 0) return r; }\n")
-        out.append(f"            case {r}:\n{''.join(lines)}                break;\n")
+    out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if (nc) { if (depth == 1) { if (made) "
+                            "quiet_leaf(B, ch, nc); (*total)++; } else if ((r = quiet_turn(E, B, p, ply, depth, ch, nc, "
+                            "total)) < 0) return r; }", "ch"))
     out.append("""            default: break;
             }
         }
@@ -368,7 +477,8 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     int64_t total = 0;
 """)
     if others:
-        out.append("""    int32_t k0 = E->nkeys, c0 = E->nchg;
+        out.append("""    if (gen_others_fit(E, B, p)) { /* else no walk finds a turn: every entry it starts from fails */
+    int32_t k0 = E->nkeys, c0 = E->nchg;
     E->quiet_apart = 1;
     int64_t legal = node_turns(E, B, p); /* every turn the walk finds is of a mandatory class */
     E->quiet_apart = 0;
@@ -397,12 +507,292 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     }
     E->nkeys = k0;
     E->nchg = c0;
+    }
+""")
+    if counting:
+        words = (n + 63) // 64
+        out.append("""    if (depth == 1 && !E->make_leaves) {
+        uint64_t mw[""" + str(words) + """], cnt[""" + str(words) + """];
+        switch (p) {
+""" + "".join(f"        case {q}:\n" for q in sorted(counting)) + """            return (int64_t)gen_place_mask(B, p, mw, cnt);
+        default: break;
+        }
+    }
 """)
     out.append("""    r = gen_quiet(E, B, p, ply, depth, &total);
     return r < 0 ? r : total;
 }
 """)
     return "".join(out)
+
+
+def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
+                 test: Callable[[list[tuple[int, int]]], str], value: Callable[[int], str], wr_off: list[int],
+                 wr_tile: list[int], then: str, into: str) -> str:
+    """The cases of a switch on the entry row: each quiet move that fits writes its changes (tile, new value) into
+    ``into`` (``nc`` of them, tiles it leaves as they are skipped), then runs ``then``."""
+    n, nd = sizes["n"], sizes["nd"]
+    out = []
+    for r, row in quiet.items():
+        if not row:
+            continue
+        t = (r // nd) % n
+        lines = []
+        for a in row:
+            cond = test([(u, m) for u, m in checks(a) if u != t])
+            writes = "".join(f" v = {value(k)}; if (v != codes[{wr_tile[k]}]) {{ {into}[2 * nc] = {wr_tile[k]}; "
+                             f"{into}[2 * nc + 1] = v; nc++; }}" for k in range(wr_off[a], wr_off[a + 1]))
+            lines.append(f"                if ({cond}) {{ nc = 0;{writes}{then} }}\n")
+        out.append(f"            case {r}:\n{''.join(lines)}                break;\n")
+    return "".join(out)
+
+
+PLAYOUT_STACK = 1 << 16  # ints of quiet moves one playout node may list on the stack; more: the interpreter's listing
+
+
+def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
+                 checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
+                 value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], placing: dict[int, Groups]) -> str:
+    """gen_playout: engine.c's playout_turn with the quiet moves listed straight from their new values, in the order
+    the interpreter's walk finds them (tile, then entry move), so that the same stream picks the same turn; and
+    gen_playout_ended, ``ended`` after a turn as gen_ended reads it.  Cost of the listing: linear in the quiet moves
+    of the node."""
+    n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
+    quiet, others = found
+    maxw = max([wr_off[a + 1] - wr_off[a] for row in quiet.values() for a in row] or [1])
+    most: dict[int, int] = {}
+    for r, row in quiet.items():
+        t = (r // nd) % n
+        most[t] = max(most.get(t, 0), len(row))
+    stride, words = 2 * maxw + 1, (n + 63) // 64
+    codes_of: list[list[int]] = [sorted({r % nd for r, row in quiet.items() if row and r // (n * nd) == q})
+                                 for q in range(np_)]  # per player, the codes some quiet move starts from
+    cap = max(1, sum(most.values()))
+    out = ["""
+static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *last, int32_t nlast) {
+    return last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
+}
+"""]
+    if cap * stride > PLAYOUT_STACK:
+        out.append("""
+static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
+    return playout_turn(E, B, p, s, last, nlast);
+}
+""")
+        return "".join(out)
+    out.append("""
+/* The quiet moves of player p that fit, each as [nc, (tile, new value) * nc] at a stride of """ + str(stride)
+               + """ ints; returns how many. */
+static int32_t gen_quiet_list(const Board *B, int32_t p, int32_t *list) {
+    const int32_t *codes = B->codes;
+    int32_t nq = 0, nc, v;
+    int32_t *o = list;
+    for (size_t w = 0; w < """ + str(words) + """; w++) {
+        uint64_t m = 0;
+        switch (p) {
+""" + "".join(f"        case {q}: m = {' | '.join(f'B->bits[{k * words} + w]' for k in codes_of[q]) or '0'}; break;\n"
+              for q in range(np_)) + """        default: break;
+        }
+        for (; m; m &= m - 1) {
+            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
+""")
+    out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
+                            " if (nc) { o[0] = nc; o += " + str(stride) + "; nq++; }", "(o + 1)"))
+    out.append("""            default: break;
+            }
+        }
+    }
+    (void)v;
+    return nq;
+}
+
+static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
+""")
+    if others:
+        out.append("""    if (gen_others_fit(E, B, p)) {
+        int32_t k0 = E->nkeys, c0 = E->nchg;
+        E->quiet_apart = 1;
+        int32_t legal = playout_turn(E, B, p, s, last, nlast); /* every turn the walk finds is of a mandatory class */
+        E->quiet_apart = 0;
+        E->nkeys = k0;
+        E->nchg = c0;
+        if (legal != 0) return legal;
+    }
+""")
+    if placing:
+        out.insert(1, _gen_placement(sizes, quiet, placing, checks, test, value, wr_off, wr_tile, maxw))
+        out.append("    switch (p) {\n" + "".join(f"    case {q}: return gen_place(E, B, p, s, last, nlast);\n"
+                                                  for q in sorted(placing)) + "    default: break;\n    }\n")
+    out.append("""    int32_t list[""" + str(cap * stride) + """];
+    int32_t nq = gen_quiet_list(B, p, list);
+    if (nq == 0) return 0;
+    const int32_t *m = list + (size_t)(splitmix(s) % (uint64_t)nq) * """ + str(stride) + """;
+    int32_t nc = m[0];
+    if (E->nchg + nc > E->chg_cap || E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
+    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
+    for (int32_t c = 0; c < nc; c++) { /* put without the hash: walks read it relative to their own start */
+        int32_t u = m[1 + 2 * c];
+        ch[2 * c] = u;
+        ch[2 * c + 1] = m[2 + 2 * c];
+        E->undo_tile[E->undo_top] = u;
+        E->undo_old[E->undo_top++] = B->codes[u];
+        quiet_set(B, u, ch[2 * c + 1]);
+    }
+    *last = ch;
+    *nlast = nc;
+    return nq;
+}
+""")
+    return "".join(out)
+
+
+def _placements(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
+                value: Callable[[int], str], wr_off: list[int], wr_tile: list[int]) -> tuple[dict[int, Groups], set[int]]:
+    """The players whose quiet moves can be counted as bit sets: each writes on its own tile a constant other than
+    the row's code (so it is a turn wherever it fits), its other checks on tiles at a fixed offset from its own (on
+    a board of one word of tiles, read as shifts of the tiles a mask accepts).  Per such player, its moves in
+    groups of one code and the same checks (mask row, offset): the group's tiles (at most :data:`MAX_GROUPS`, no
+    tile twice); and the players whose moves are placements besides, one move per entry row (their bits' order is
+    the interpreter's listing's)."""
+    n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
+    out: dict[int, Groups] = {}
+    single: set[int] = set()
+    for q in range(np_):
+        groups: Groups = {}
+        ok, one = True, True
+        for r, row in quiet.items():
+            if not row or r // (n * nd) != q:
+                continue
+            t, c = (r // nd) % n, r % nd
+            one = one and len(row) == 1
+            for a in row:
+                own = [value(k) for k in range(wr_off[a], wr_off[a + 1]) if wr_tile[k] == t]
+                offsets = tuple(sorted((m, u - t) for u, m in checks(a) if u != t))
+                tiles = groups.setdefault((c, offsets), [])
+                if not any(v.isdigit() and int(v) != c for v in own) or (offsets and n > 64) \
+                        or len(groups) > MAX_GROUPS or t in tiles:
+                    ok = False
+                    break
+                tiles.append(t)
+            if not ok:
+                break
+        if ok and groups:
+            out[q] = groups
+            if one:
+                single.add(q)
+    return out, single
+
+
+Groups = dict[tuple[int, tuple[tuple[int, int], ...]], list[int]]  # (code, ((mask row, offset), ...)): tiles
+MAX_GROUPS = 16  # groups of placements a player's bit sets are read in; more (offsets varying by tile): the listing
+
+
+def _gen_place_mask(sizes: dict[str, int], counting: dict[int, Groups], single: set[int], masks: np.ndarray) -> str:
+    """gen_place_mask(B, p, mw, cnt): for a player whose quiet moves :func:`_placements` reads as bit sets, the tiles
+    where one fits as bit sets mw (the tiles holding its code, and for each check the tiles its mask accepts shifted
+    by the check's offset; for placements (a tile in one group at most: ``single``) their union in tile order, with
+    cnt their populations; for the others only the sum); returns how many.  Cost: a few instructions a word and
+    group."""
+    n, nd = sizes["n"], sizes["nd"]
+    words = (n + 63) // 64
+    full = (1 << 64) - 1
+
+    def word(tiles: list[int], w: int) -> int:
+        return sum(1 << (t - 64 * w) for t in tiles if 64 * w <= t < 64 * w + 64)
+
+    def accepts(m: int) -> str:
+        return "(" + (" | ".join(f"B->bits[{c}]" for c in range(nd) if masks[m][c]) or "0") + ")"
+
+    cases = []
+    for q, groups in sorted(counting.items()):
+        body = []
+        for w in range(words):
+            parts = []
+            merged: dict[tuple[tuple[tuple[int, int], ...], int], list[int]] = {}  # codes of the same checks and tiles
+            for (c, offsets), tiles in sorted(groups.items()):
+                mask = word(tiles, w)
+                if mask:
+                    merged.setdefault((offsets, mask), []).append(c)
+            for (offsets, mask), codes in merged.items():
+                every = full if w < words - 1 or n % 64 == 0 else (1 << (n % 64)) - 1
+                held = " | ".join(f"B->bits[{c * words + w}]" for c in codes)  # a tile holds one code: a union
+                term = [f"({held})"] + ([] if mask == every else [f"{mask}ULL"])
+                term += [f"({accepts(m)} >> {d})" if d > 0 else f"({accepts(m)} << {-d})" for m, d in offsets]
+                parts.append("(" + " & ".join(term) + ")")
+            if q in single:
+                body.append(f"        mw[{w}] = {' | '.join(parts) or '0'};\n")
+            else:
+                body.extend(f"        total += gen_popcount{part};\n" for part in parts)
+        if q in single:
+            body.append(f"        for (size_t w = 0; w < {words}; w++) total += cnt[w] = gen_popcount(mw[w]);\n")
+        cases.append(f"    case {q}:\n{''.join(body)}        break;\n")
+    return """
+/* The set bits of x (without the popcnt instruction, which the target may lack: no library call either). */
+static inline uint64_t gen_popcount(uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (x * 0x0101010101010101ULL) >> 56;
+}
+
+static inline uint64_t gen_place_mask(const Board *B, int32_t p, uint64_t *mw, uint64_t *cnt) {
+    uint64_t total = 0;
+    switch (p) {
+""" + "".join(cases) + """    default: break;
+    }
+    (void)mw;
+    (void)cnt;
+    return total;
+}
+"""
+
+
+def _gen_placement(sizes: dict[str, int], quiet: dict[int, list[int]], placing: dict[int, Groups],
+                   checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
+                   value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], maxw: int) -> str:
+    """gen_place: a playout's turn for a player whose quiet moves are placements (:func:`_placements`): the tiles
+    where one fits (gen_place_mask), the picked one found by its rank among them (tile order: the interpreter's
+    listing's) and only its new values computed.  Cost: a few instructions a word of tiles and group."""
+    n, nd = sizes["n"], sizes["nd"]
+    words = (n + 63) // 64
+    rows = {r: row for r, row in quiet.items() if row and r // (n * nd) in placing}
+    apply = _quiet_cases(sizes, rows, checks, test, value, wr_off, wr_tile, "", "ch").replace("            case ", "    case ")
+    return """
+/* The changes of the placement of entry row `row` (as gen_quiet_list writes them); returns how many. */
+static int32_t gen_place_changes(const Board *B, int32_t row, int32_t *ch) {
+    const int32_t *codes = B->codes;
+    int32_t nc = 0, v;
+    switch (row) {
+""" + apply + """    default: break;
+    }
+    (void)v;
+    return nc;
+}
+
+static int32_t gen_place(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
+    uint64_t mw[""" + str(words) + """], cnt[""" + str(words) + """];
+    uint64_t total = gen_place_mask(B, p, mw, cnt);
+    if (total == 0) return 0;
+    uint64_t pick = splitmix(s) % total;
+    size_t w = 0;
+    while (pick >= cnt[w]) pick -= cnt[w++];
+    uint64_t m = mw[w];
+    for (; pick; pick--) m &= m - 1;
+    int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+    if (E->nchg + """ + str(maxw) + """ > E->chg_cap || E->undo_top + """ + str(maxw) + """ > E->undo_cap) return TP_ERR_CAP;
+    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
+    int32_t nc = gen_place_changes(B, (p * """ + str(n) + """ + t) * """ + str(nd) + """ + B->codes[t], ch);
+    for (int32_t c = 0; c < nc; c++) {
+        E->undo_tile[E->undo_top] = ch[2 * c];
+        E->undo_old[E->undo_top++] = B->codes[ch[2 * c]];
+        quiet_set(B, ch[2 * c], ch[2 * c + 1]);
+    }
+    *last = ch;
+    *nlast = nc;
+    return (int32_t)total;
+}
+"""
 
 
 def cached(tabs: Tables) -> bool:

@@ -97,6 +97,9 @@ class RuleGame:
         self._tables[self._board_key(self.board)] = Chains(rules, comp)
         self._turn_cache: OrderedDict[Position, list[Turn]] = OrderedDict()
         self._ends: OrderedDict[Position, list[tuple[int, int]]] = OrderedDict()  # turn_ends of positions asked
+        # turn_keys of the positions asked last: the end rules' "no turn" test, the turn listing and a caller's own
+        # question (is there a turn?) share one chain walk
+        self._keys: OrderedDict[Position, dict[Key, Found]] = OrderedDict()
         self._signatures: dict[tuple, frozenset[str]] = {}
         self._asked: dict[int, int] = {}
         self.mandatory = frozenset(rules.mandatory)
@@ -353,6 +356,10 @@ class RuleGame:
     # ---- enumeration ----------------------------------------------------------------------
     def turn_keys(self, pos: Position, backend: str = "propagate") -> dict[Key, Found]:
         """The legal move chains of the position by key, after the mandatory-class rule (no tape turns)."""
+        if backend == "propagate":
+            got = self._keys.get(pos)
+            if got is not None:
+                return got
         ch = self.chains(pos.board)
         codes = self.codes(pos)
         if backend == "propagate":
@@ -377,7 +384,12 @@ class RuleGame:
             raise RuleError(f"unknown backend {backend!r} (use {', '.join(BACKENDS)})")
         if self.mandatory and any(f.flagged for f in found.values()):
             found = {k: f for k, f in found.items() if f.flagged}
-        return keep_most(ch, found)
+        found = keep_most(ch, found)
+        if backend == "propagate":
+            self._keys[pos] = found
+            if len(self._keys) > 64:
+                self._keys.popitem(last=False)
+        return found
 
     @staticmethod
     def _ordered(found: dict[Key, Found]) -> list[tuple[Key, Found]]:

@@ -86,6 +86,7 @@ class RuleGame:
         self.ends = EndRules(rules, optional_ends)
         self.strict_ends = EndRules(rules, optional=False)
         self._tables: OrderedDict[tuple, Chains] = OrderedDict()
+        self._last_chains: tuple[tuple, tuple, Chains] | None = None  # (gluing, extra facts, chains) of the last board
         comp = self._compile(self.board, atlas)
         endless = comp.endless_fall() if any(m.fall is not None for m in rules.moves) else None
         if endless is not None:
@@ -129,16 +130,21 @@ class RuleGame:
 
     def chains(self, board: Board) -> Chains:
         """The chains (and compiled tables, ``.comp``) of a board, cached; tape moves change the board."""
+        last = self._last_chains
+        if last is not None and last[0] is board.glue and last[1] is board.extra:
+            return last[2]  # the board asked about last (positions of one board share its gluing): no hash of it
         key = self._board_key(board)
         got = self._tables.get(key)
         if got is not None:
             self._tables.move_to_end(key)
+            self._last_chains = (board.glue, board.extra, got)
             return got
         at = Atlas.of(board)
         if at.conflict is not None:
             raise PositionError(f"board of the position is not consistent: {at.conflict.describe(board).splitlines()[0]}")
         got = Chains(self.rules, self._compile(board, at))
         self._tables[key] = got
+        self._last_chains = (board.glue, board.extra, got)
         if len(self._tables) > 256:
             self._tables.popitem(last=False)
         return got
@@ -472,10 +478,14 @@ class RuleGame:
         resets: list[bool] = []
         if self.rules.counters:
             h = self.h
-            classes = set() if found is None else {self.compiled(pos.board).apps[i].klass for i in found.apps}
+            if found is None:
+                classes: set[str] = set()
+            else:
+                apps = self.compiled(pos.board).apps
+                classes = {apps[i].klass for i in found.apps}
             kind = None if key is None else self.rules.by_value[codes[key[0]] // h].kind
             phase = self.rules.phase_at(pos.ply) >= 0  # a counter of the regular play stays 0 during the phases
-            resets = [bool(classes & set(c.classes)) or (kind is not None and kind in c.kinds)
+            resets = [not classes.isdisjoint(c.classes) or (kind is not None and kind in c.kinds)
                       or (c.after_phases and phase) for c in self.rules.counters]
             old = counters or (0,) * len(resets)
             counters = tuple(0 if r else n + 1 for r, n in zip(resets, old, strict=True))

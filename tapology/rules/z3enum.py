@@ -341,7 +341,7 @@ def z3_chains(chains: Chains, codes: list[int], player: int, phase: int = -1) ->
             seq.append(v)
         final = enc.state[len(seq)]
         work = list(codes)
-        for u in enc.tiles:
+        for u in enc.written_tiles:  # the others hold their codes in every state
             work[u] = m.eval(final[u], model_completion=True).as_long()
         record(chains, codes, work, player, seq, found)
         s.add(z3.Or([enc.c[i] != (seq[i] if i < len(seq) else -1) for i in range(steps)]))

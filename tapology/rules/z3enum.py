@@ -341,7 +341,9 @@ def z3_chains(chains: Chains, codes: list[int], player: int, phase: int = -1) ->
             seq.append(v)
         final = enc.state[len(seq)]
         work = list(codes)
-        for u in enc.written_tiles:  # the others hold their codes in every state
+        apps = comp.apps
+        # a tile changes only where a move of the chain writes it (or its line capture may): the others keep their codes
+        for u in {w for a in seq for w in [*(w for w, _, _ in apps[a].writes), *_ray_tiles(apps[a])]}:
             work[u] = m.eval(final[u], model_completion=True).as_long()
         record(chains, codes, work, player, seq, found)
         s.add(z3.Or([enc.c[i] != (seq[i] if i < len(seq) else -1) for i in range(steps)]))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from itertools import pairwise
 from pathlib import Path
 
@@ -59,8 +60,10 @@ def _layer(mod: str) -> int:
     return rank
 
 
+@cache
 def _imports() -> dict[str, list[tuple[str, int, bool, bool, bool]]]:
-    """module -> [(imported module, line, inside a function, has a reason on its line, for type checking only)]."""
+    """module -> [(imported module, line, inside a function, has a reason on its line, for type checking only)]; read
+    once for the tests of this file (each reads it without changing it)."""
     out: dict[str, list[tuple[str, int, bool, bool, bool]]] = {}
     modules = {_module(p) for p in ROOT.rglob("*.py")}
     for path in sorted(ROOT.rglob("*.py")):
@@ -68,13 +71,20 @@ def _imports() -> dict[str, list[tuple[str, int, bool, bool, bool]]]:
         lines = path.read_text().split("\n")
         tree = ast.parse("\n".join(lines))
         found: list[tuple[str, int, bool, bool, bool]] = []
-        funcs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
-        inner_lines = {node.lineno for f in funcs for node in ast.walk(f) if isinstance(node, ast.Import | ast.ImportFrom)}
-        type_only = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-                type_only |= {n.lineno for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)}
-        for node in ast.walk(tree):
+        # one walk over the tree: each import with whether it is inside a function and inside an ``if TYPE_CHECKING``
+        imports: list[tuple[ast.Import | ast.ImportFrom, bool, bool]] = []
+        todo: list[tuple[ast.AST, bool, bool]] = [(tree, False, False)]
+        while todo:
+            node, in_func, type_only = todo.pop()
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                imports.append((node, in_func, type_only))
+                continue
+            if isinstance(node, ast.expr):  # no import below an expression
+                continue
+            in_func = in_func or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            type_only = type_only or (isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test))
+            todo.extend((child, in_func, type_only) for child in ast.iter_child_nodes(node))
+        for node, inner, type_only in sorted(imports, key=lambda i: (i[0].lineno, i[0].col_offset)):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 subs = [f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in modules]
                 # ``from tapology import files`` imports the module tapology.files (and runs the package's __init__,
@@ -88,11 +98,10 @@ def _imports() -> dict[str, list[tuple[str, int, bool, bool, bool]]]:
             else:
                 continue
             targets = {n for n in names if n in modules}
-            inner = node.lineno in inner_lines
             reason = bool(REASON.search(lines[node.lineno - 1])) or mod.startswith(DEFERRED)
             for t in sorted(targets):
                 if t != mod:
-                    found.append((t, node.lineno, inner, reason, node.lineno in type_only))
+                    found.append((t, node.lineno, inner, reason, type_only))
         out[mod] = found
     return out
 

@@ -420,8 +420,44 @@ def test_processes_building_at_once_share_the_cache(tmp_path: Path) -> None:
              for _ in range(3)]
     outs = [p.communicate()[0].split()[:2] for p in procs]
     assert outs == [["True", "7361"]] * 3
-    built = list((tmp_path / "native").iterdir())
-    assert len(built) == 1 and built[0].suffix == ".so"  # no temporary directory left behind
+    built = [p.suffix for p in (tmp_path / "native").iterdir() if not p.name.startswith(".") or p.is_dir()]
+    assert sorted(built) == [".log", ".so"]  # the module and the compiler's log; no temporary directory left behind
+
+
+def test_processes_compiling_one_module_at_once_compile_it_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whoever finds another compiling the same module waits for that compile (a lock file beside the module) and loads
+    its result: one compile for three at once (threads hold the file lock apart as processes do)."""
+    import threading
+
+    import cffi
+
+    from tapology.rules.native import build
+
+    monkeypatch.setenv("TAPOLOGY_CACHE", str(tmp_path))
+    compiles: list[str] = []
+
+    def tiny(name: str, source: str | None = None, flags: list[str] | None = None) -> cffi.FFI:
+        compiles.append(name)
+        ffi = cffi.FFI()
+        ffi.cdef("int answer(void);")
+        ffi.set_source(name, "int answer(void) { return 42; }")
+        return ffi
+
+    monkeypatch.setattr(build, "make_ffi", tiny)
+    start = threading.Barrier(3)
+    got: list[int] = []
+
+    def load() -> None:
+        start.wait()
+        got.append(build.load_built("_tapology_lock_probe").lib.answer())
+
+    threads = [threading.Thread(target=load) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == [42] * 3 and compiles == ["_tapology_lock_probe"]
+    assert not list((tmp_path / "native").glob(".build-*"))  # no temporary directory left behind
 
 
 def test_native_engine_is_built_where_ci_requires_it() -> None:

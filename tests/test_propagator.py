@@ -137,6 +137,28 @@ def test_a_refused_taping_changes_nothing(board, data):
 
 @SETTINGS
 @given(boards(), st.data())
+def test_taped_and_unexplained_refusals_agree_with_tape(board, data):
+    """``taped`` gives the board that ``copy().tape()`` then ``board()`` give (None on a refusal) and leaves the atlas
+    as it was; a refusal not explained names the same cell and the same two claims."""
+    tps = data.draw(tapings(board))
+    atlas = Atlas.of(board)
+    before = atlas.chart.copy()
+    got = atlas.taped(tps)
+    assert np.array_equal(atlas.chart, before)
+    full = atlas.copy()
+    conflict = full.tape(tps)
+    assert (got is None) == (conflict is not None)
+    if conflict is None:
+        assert got is not None and (got, got.glue, got.extra) == (full.board(), full.board().glue, full.board().extra)
+    else:
+        quiet = atlas.copy().tape(tps, explain=False)
+        assert quiet is not None and (quiet.tile, quiet.cell) == (conflict.tile, conflict.cell)
+        assert [(c.other, c.orientation) for c in quiet.claims] == [(c.other, c.orientation) for c in conflict.claims]
+        assert quiet.because == []
+
+
+@SETTINGS
+@given(boards(), st.data())
 def test_incremental_taping_equals_closing_from_scratch(board, data):
     tps = data.draw(tapings(board, max_size=2))
     atlas = Atlas.of(board)

@@ -204,5 +204,6 @@ def test_orbit_representatives_in_python_and_numpy_agree(name) -> None:
     os_ = rng.integers(0, 1 << g.n, 400) & ~xs
     keys = (xs | os_ << g.n).astype(np.int64)
     fast = canon(keys, lut)
-    assert [canon_one(int(k), lut.tolist(), lut.shape[1]) for k in keys] == fast.tolist()
+    table = lut.tolist()  # canon_one's table, made once (not once per key)
+    assert [canon_one(int(k), table, lut.shape[1]) for k in keys] == fast.tolist()
     assert all(int(f) <= int(k) for f, k in zip(fast, keys, strict=True))

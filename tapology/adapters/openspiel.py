@@ -416,19 +416,36 @@ _CLASSES: dict[str, Any] = {}
 class _Memo:
     """What a state derives from its key (turns, outcome): shared by clones, not serialized."""
 
-    __slots__ = ("by_action", "known", "moves", "outcome")
+    __slots__ = ("by_action", "known", "moves", "outcome", "text")
 
     def __init__(self) -> None:
         self.moves: list[Move] | None = None
         self.by_action: dict[int, Move] | None = None
         self.outcome: tuple[float, ...] | None = None
         self.known = False
+        self.text: str | None = None
 
     def __deepcopy__(self, memo: dict) -> _Memo:
         return self
 
     def __reduce__(self) -> tuple:
         return (_Memo, ())
+
+
+class _KeyRef:
+    """A state's key, shared by its clones: a key is immutable (nested tuples), and copying it element by element
+    took a fifth of OpenSpiel's random-simulation test."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: Key) -> None:
+        self.key = key
+
+    def __deepcopy__(self, memo: dict) -> _KeyRef:
+        return self
+
+    def __reduce__(self) -> tuple:
+        return (_KeyRef, (self.key,))
 
 
 def _params(params: dict[str, Any] | None) -> dict[str, Any]:
@@ -519,7 +536,7 @@ def _classes() -> dict[str, Any]:
         def __init__(self, game: TapologyGame, key: Key = None) -> None:
             super().__init__(game)
             self._gs = game.gs
-            self._key = game.engine.initial() if key is None else key
+            self._ref = _KeyRef(game.engine.initial() if key is None else key)
             self._memo = _Memo()
 
         @property
@@ -530,23 +547,23 @@ def _classes() -> dict[str, Any]:
         @property
         def key(self) -> Key:
             """The position's key."""
-            return self._key
+            return self._ref.key
 
         def position(self) -> Position:
             """The position as a tapology Position."""
-            return self.engine.position(self._key)
+            return self.engine.position(self._ref.key)
 
         def _outcome(self) -> tuple[float, ...] | None:
             m = self._memo
             if not m.known:
-                m.outcome = self.engine.outcome(self._key)
+                m.outcome = self.engine.outcome(self._ref.key)
                 m.known = True
             return m.outcome
 
         def _moves(self) -> dict[int, Move]:
             m = self._memo
             if m.by_action is None:
-                m.moves = [] if self._outcome() is not None else self.engine.moves(self._key)
+                m.moves = [] if self._outcome() is not None else self.engine.moves(self._ref.key)
                 m.by_action = {mv.action: mv for mv in m.moves}
             return m.by_action
 
@@ -554,7 +571,7 @@ def _classes() -> dict[str, Any]:
             """The player to move, or TERMINAL."""
             if self._outcome() is not None:
                 return pyspiel.PlayerId.TERMINAL
-            return self.engine.to_move(self._key)
+            return self.engine.to_move(self._ref.key)
 
         def _legal_actions(self, player: int) -> list[int]:
             return list(self._moves())
@@ -563,7 +580,7 @@ def _classes() -> dict[str, Any]:
             mv = self._moves().get(action)
             if mv is None:
                 raise GameError(f"action {action} ({self.engine.action_text(action)}) is not legal here")
-            self._key = mv.child
+            self._ref = _KeyRef(mv.child)
             self._memo = _Memo()
 
         def _action_to_string(self, player: int, action: int) -> str:
@@ -580,7 +597,10 @@ def _classes() -> dict[str, Any]:
             return list(out) if out is not None else [0.0, 0.0]
 
         def __str__(self) -> str:
-            return self.engine.text(self._key)
+            m = self._memo
+            if m.text is None:
+                m.text = self.engine.text(self._ref.key)
+            return m.text
 
     _CLASSES.update(game_type=game_type, game=TapologyGame, state=TapologyState, observer=BoardObserver)
     return _CLASSES

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -45,6 +45,8 @@ class Squares:
     names: tuple[str, ...]
     index: dict[str, int]
     ranks: tuple[tuple[int, ...], ...] | None  # tiles rank by rank from the top, files left to right
+    # a turn label's (start, end, promotion), read once: SAN reads every turn of a position for each turn it names
+    parts: dict[str, tuple[int, int, str]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, game: RuleGame) -> Squares:
@@ -206,10 +208,13 @@ def san(game: RuleGame, pos: Position, turn: Turn, turns: Sequence[Turn] | None 
 
 
 def _uci_parts(sq: Squares, label: str) -> tuple[int, int, str]:
-    m = _UCI.match(label.split("=")[0].split("#")[0])
-    if not m:
-        raise NotationError(f"turn {label!r} is not a UCI move")
-    return sq.index[m.group(1)], sq.index[m.group(2)], m.group(3) or ""
+    got = sq.parts.get(label)
+    if got is None:
+        m = _UCI.match(label.split("=")[0].split("#")[0])
+        if not m:
+            raise NotationError(f"turn {label!r} is not a UCI move")
+        got = sq.parts[label] = (sq.index[m.group(1)], sq.index[m.group(2)], m.group(3) or "")
+    return got
 
 
 # ---- FEN ------------------------------------------------------------------------------------------

@@ -64,6 +64,15 @@ Status = ClaimStatus  # where a bitmask position stands (the ClaimGame capabilit
 MAX_TILES = 62  # a position is two int64 bitmasks in the exact solver (docs/limits.md)
 
 
+
+def _holds_one(mask: int, masks: tuple[int, ...]) -> bool:
+    """Does ``mask`` hold one of ``masks`` whole?  (A plain loop: twice as fast as ``any`` over a generator, and the
+    solver and the playouts ask it at every position.)"""
+    for m in masks:
+        if mask & m == m:
+            return True
+    return False
+
 class KInARow:
     """k-in-a-row on a board: claims, lines as bitmasks (the :class:`~tapology.game.ClaimGame` capability), the
     :class:`~tapology.game.Game` contract.  Building costs O(n·k·lines)."""
@@ -102,11 +111,11 @@ class KInARow:
     # ---- bitmask interface ----------------------------------------------------------
     def won(self, mask: int) -> bool:
         """Does ``mask`` hold a whole line?  Cost O(lines)."""
-        return any(mask & m == m for m in self.masks)
+        return _holds_one(mask, self.masks)
 
     def won_at(self, mask: int, t: int) -> bool:
         """Does ``mask`` hold a whole line through tile t?"""
-        return any(mask & m == m for m in self.masks_at[t])
+        return _holds_one(mask, self.masks_at[t])
 
     def lines_of(self, mask: int) -> list[int]:
         """Indices of the lines wholly inside ``mask``."""
@@ -123,7 +132,7 @@ class KInARow:
     def status(self, x: int, o: int) -> Status:
         """Whether the game is over and who won.  The last mover's line is read first."""
         mover = popcount(x) - popcount(o)  # 0: X to move, so O moved last
-        xw, ow = self.won(x), any(o & m == m for m in self.masks_o)
+        xw, ow = _holds_one(x, self.masks), _holds_one(o, self.masks_o)
         if self.stop_at_line and (xw or ow):
             if xw and ow:
                 return Status(True, 1 - mover if mover in (0, 1) else 0, mover)

@@ -7,7 +7,8 @@ otherwise; a taping runs the worklist from the new facts only, on an overlay, so
 touches only the charts it changes and a refusal leaves the atlas exactly as it was.
 
 A refusal is a :class:`Conflict`: the chart, the cell, the two claims, and for each claim
-the chain of facts and the tapings it came from.
+the chain of facts and the tapings it came from (traced only when asked: a caller that tries
+tapings by the thousand and keeps the allowed ones, as tape turns and the census do, skips it).
 """
 
 from __future__ import annotations
@@ -112,11 +113,13 @@ class _Run:
     """One worklist run on an overlay of the atlas arrays (nothing is written until commit).
 
     The rows of the charts it touches are copied into Python lists (``rows``) and kept up to
-    date; ``over`` records the new facts for the commit.
+    date; ``over`` records the new facts for the commit.  ``explain=False``: a conflict's claims
+    carry no chains (nothing is traced).
     """
 
-    def __init__(self, atlas: Atlas) -> None:
+    def __init__(self, atlas: Atlas, explain: bool = True) -> None:
         self.atlas = atlas
+        self.explain = explain
         self.rows: dict[int, list[int]] = {}
         self.over: dict[Key, int] = {}
         self.why: dict[Key, Reason] = {}
@@ -145,7 +148,12 @@ class _Run:
             self.why[(t, i)] = reason
             self.queue.append((t, i))
             return True
-        self.conflict = self._explain(t, i, cur, code, reason)
+        if self.explain:
+            self.conflict = self._explain(t, i, cur, code, reason)
+        else:
+            h = self.atlas.order
+            self.conflict = Conflict(t, self.atlas.domain.cells[i],
+                                     (Claim(*divmod(cur, h), (), ()), Claim(*divmod(code, h), (), ())))
         return False
 
     def run(self) -> bool:
@@ -263,6 +271,7 @@ class Atlas:
         self._why: dict[Key, Reason] = {}
         self.conflict: Conflict | None = None
         self._dirty_board = False
+        self._unit_rows: list[tuple[int, ...]] | None = None  # the gluing rows read off the charts, for taped()
 
     # ---- construction -------------------------------------------------------------
     @classmethod
@@ -303,6 +312,7 @@ class Atlas:
         return run.add(f.tile, i, f.other * self.order + f.orientation, tp.label)
 
     def _commit(self, run: _Run) -> None:
+        self._unit_rows = None
         for (t, i), code in run.over.items():
             self.chart[t, i] = code
         for k, r in run.why.items():
@@ -344,27 +354,57 @@ class Atlas:
         return {self.domain.cells[i]: divmod(c, h) for i, c in enumerate(self.chart[tile].tolist()) if c >= 0}
 
     # ---- taping -------------------------------------------------------------------
-    def tape(self, tapings: Iterable[Taping]) -> Conflict | None:
-        """State new facts and close them; on a conflict nothing changes and the conflict is returned.
+    def tape(self, tapings: Iterable[Taping], explain: bool = True) -> Conflict | None:
+        """State new facts and close them; on a conflict nothing changes and the conflict is returned
+        (``explain=False``: without the chains behind its claims, which cost a trace through the facts).
 
         Cost: proportional to the facts that change, times |D|.
         """
         if self.conflict is not None:
             return self.conflict
-        run = _Run(self)
-        new_extra = []
-        for tp in tapings:
-            if not self._add_root(run, tp):
-                return run.conflict
-            if self.domain.direction_of[self.domain.index[tp.fact.cell]] < 0:
-                new_extra.append(tp.fact)
-        if not run.run():
+        run, new_extra = self._run(tapings, explain)
+        if run.conflict is not None:
             return run.conflict
         self._commit(run)
         if new_extra:
             self.extra.extend(f for f in new_extra if f not in self.extra)
             self._dirty_board = True
         return None
+
+    def _run(self, tapings: Iterable[Taping], explain: bool) -> tuple[_Run, list[Fact]]:
+        """The worklist run of new tapings (its ``conflict`` set on a refusal) and the facts among them that are not
+        sides (beyond the unit cells: kept as the board's extra facts)."""
+        run = _Run(self, explain)
+        new_extra: list[Fact] = []
+        for tp in tapings:
+            if not self._add_root(run, tp):
+                return run, new_extra
+            if self.domain.direction_of[self.domain.index[tp.fact.cell]] < 0:
+                new_extra.append(tp.fact)
+        run.run()
+        return run, new_extra
+
+    def taped(self, tapings: Iterable[Taping]) -> Board | None:
+        """The board these tapings give, or None when they are refused; this atlas is left as it is either way, and a
+        refusal is not explained.  What ``copy().tape(tapings)`` then ``board()`` give, without copying the charts:
+        the gluing rows of the charts the tapings change are read off the run.  Cost: the run, plus O(n·|S|)."""
+        if self.conflict is not None:
+            return None
+        run, new_extra = self._run(tapings, False)
+        if run.conflict is not None:
+            return None
+        if not run.over and not new_extra:
+            return self.board()
+        unit = self.domain.unit_cells
+        if self._unit_rows is None:
+            self._unit_rows = [tuple(r) for r in self.chart[:, list(unit)].tolist()]
+        glue = list(self._unit_rows)
+        for t, row in run.rows.items():
+            glue[t] = tuple(row[i] for i in unit)
+        extra = list(self.extra)
+        extra.extend(f for f in new_extra if f not in extra)
+        b = self._board
+        return Board(b.grid, b.domain, b.tiles, b.states, tuple(glue), tuple(sorted(set(extra))), b.placement)
 
     def board(self) -> Board:
         """The board as a value: gluing table read off the charts' unit cells.  Cost O(n·|S|)."""

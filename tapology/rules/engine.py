@@ -86,6 +86,7 @@ class RuleGame:
         self.ends = EndRules(rules, optional_ends)
         self.strict_ends = EndRules(rules, optional=False)
         self._tables: OrderedDict[tuple, Chains] = OrderedDict()
+        self._last_chains: tuple[tuple, tuple, Chains] | None = None  # (gluing, extra facts, chains) of the last board
         comp = self._compile(self.board, atlas)
         endless = comp.endless_fall() if any(m.fall is not None for m in rules.moves) else None
         if endless is not None:
@@ -97,6 +98,9 @@ class RuleGame:
         self._tables[self._board_key(self.board)] = Chains(rules, comp)
         self._turn_cache: OrderedDict[Position, list[Turn]] = OrderedDict()
         self._ends: OrderedDict[Position, list[tuple[int, int]]] = OrderedDict()  # turn_ends of positions asked
+        # turn_keys of the positions asked last: the end rules' "no turn" test, the turn listing and a caller's own
+        # question (is there a turn?) share one chain walk
+        self._keys: OrderedDict[Position, dict[Key, Found]] = OrderedDict()
         self._signatures: dict[tuple, frozenset[str]] = {}
         self._asked: dict[int, int] = {}
         self.mandatory = frozenset(rules.mandatory)
@@ -126,16 +130,21 @@ class RuleGame:
 
     def chains(self, board: Board) -> Chains:
         """The chains (and compiled tables, ``.comp``) of a board, cached; tape moves change the board."""
+        last = self._last_chains
+        if last is not None and last[0] is board.glue and last[1] is board.extra:
+            return last[2]  # the board asked about last (positions of one board share its gluing): no hash of it
         key = self._board_key(board)
         got = self._tables.get(key)
         if got is not None:
             self._tables.move_to_end(key)
+            self._last_chains = (board.glue, board.extra, got)
             return got
         at = Atlas.of(board)
         if at.conflict is not None:
             raise PositionError(f"board of the position is not consistent: {at.conflict.describe(board).splitlines()[0]}")
         got = Chains(self.rules, self._compile(board, at))
         self._tables[key] = got
+        self._last_chains = (board.glue, board.extra, got)
         if len(self._tables) > 256:
             self._tables.popitem(last=False)
         return got
@@ -353,6 +362,10 @@ class RuleGame:
     # ---- enumeration ----------------------------------------------------------------------
     def turn_keys(self, pos: Position, backend: str = "propagate") -> dict[Key, Found]:
         """The legal move chains of the position by key, after the mandatory-class rule (no tape turns)."""
+        if backend == "propagate":
+            got = self._keys.get(pos)
+            if got is not None:
+                return got
         ch = self.chains(pos.board)
         codes = self.codes(pos)
         if backend == "propagate":
@@ -377,7 +390,12 @@ class RuleGame:
             raise RuleError(f"unknown backend {backend!r} (use {', '.join(BACKENDS)})")
         if self.mandatory and any(f.flagged for f in found.values()):
             found = {k: f for k, f in found.items() if f.flagged}
-        return keep_most(ch, found)
+        found = keep_most(ch, found)
+        if backend == "propagate":
+            self._keys[pos] = found
+            if len(self._keys) > 64:
+                self._keys.popitem(last=False)
+        return found
 
     @staticmethod
     def _ordered(found: dict[Key, Found]) -> list[tuple[Key, Found]]:
@@ -460,10 +478,14 @@ class RuleGame:
         resets: list[bool] = []
         if self.rules.counters:
             h = self.h
-            classes = set() if found is None else {self.compiled(pos.board).apps[i].klass for i in found.apps}
+            if found is None:
+                classes: set[str] = set()
+            else:
+                apps = self.compiled(pos.board).apps
+                classes = {apps[i].klass for i in found.apps}
             kind = None if key is None else self.rules.by_value[codes[key[0]] // h].kind
             phase = self.rules.phase_at(pos.ply) >= 0  # a counter of the regular play stays 0 during the phases
-            resets = [bool(classes & set(c.classes)) or (kind is not None and kind in c.kinds)
+            resets = [not classes.isdisjoint(c.classes) or (kind is not None and kind in c.kinds)
                       or (c.after_phases and phase) for c in self.rules.counters]
             old = counters or (0,) * len(resets)
             counters = tuple(0 if r else n + 1 for r, n in zip(resets, old, strict=True))

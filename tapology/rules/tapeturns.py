@@ -2,7 +2,8 @@
 
 Every pair of open sides, with the flips the rule set allows, is tried on a copy of the
 closed atlas; a taping the propagator refuses is not a turn, and two tapings that give the
-same board are one turn.  Cost: one incremental taping per pair of open sides.
+same board are one turn.  Cost: one incremental taping per pair of open sides (on an overlay of the
+atlas, a refusal not explained).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ def tape_turns(rule: TapeRule, pos: Position, nxt: int, first_only: bool = False
     pristine = Atlas.of(board)
     if pristine.conflict is not None:
         return out
-    base = pristine.copy()
     for i, (t, d) in enumerate(open_sides):
         for u, e in open_sides[i + 1:]:
             for flip in rule.flips:
@@ -35,10 +35,9 @@ def tape_turns(rule: TapeRule, pos: Position, nxt: int, first_only: bool = False
                 except TapologyError:
                     continue
                 label = format_fact(board, fact)
-                if base.tape([Taping(fact, label)]) is not None:
-                    continue  # refused: the atlas is unchanged
-                nb = base.board()
-                base = pristine.copy()
+                nb = pristine.taped([Taping(fact, label)])
+                if nb is None:
+                    continue  # refused
                 key = (nb.glue, nb.extra)
                 if key in seen:
                     continue

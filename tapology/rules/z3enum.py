@@ -6,13 +6,16 @@ step 0 is an entry move; step i+1 is a follow-up named by a link of step i; a st
 hold accepted codes; writes give the next codes (a moving piece's frame carried by the
 landing orientation); no chain passes the same position twice, nor a slide a tile it passed
 (:func:`tapology.rules.chains.revisits`); a chain stops only where no forced follow-up
-fits.  The chain bound grows until no chain reaches it.  Clean-ups run after each move
+fits.  The chain bound grows (a step added to the same solver) until no chain reaches it.  Clean-ups run after each move
 (``when = "move"``) are not modelled (an error says so).  The turn's clean-ups and the royal
 rule are applied to each model's final position as in the ``propagate`` backend.  Cost: one
 solver call per chain found, plus the deepening.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import islice
 
 import z3
 
@@ -26,6 +29,11 @@ MAX_STEPS = 64
 def candidates(comp: Compiled, codes: list[int], player: int, steps: int, phase: int = -1) -> list[list[int]]:
     """The placed moves that can be step i: entries at step 0, then the link targets of step i−1, leaving out
     those with a check no code the tile may hold by then can pass (a sound over-approximation)."""
+    return list(islice(candidate_steps(comp, codes, player, phase), steps))
+
+
+def candidate_steps(comp: Compiled, codes: list[int], player: int, phase: int = -1) -> Iterator[list[int]]:
+    """The candidates of :func:`candidates`, one step after another (as many as asked for)."""
     possible: dict[int, set[int]] = {}  # tile -> codes it may hold after some candidate wrote it
 
     def may_fit(a: int) -> bool:
@@ -49,16 +57,15 @@ def candidates(comp: Compiled, codes: list[int], player: int, steps: int, phase:
     first: list[int] = []
     for t in range(comp.n):
         first.extend(a for a in comp.entries(player, t, codes[t], phase) if may_fit(a))
-    out = [sorted(set(first))]
-    note_writes(out[0])
-    for _ in range(1, steps):
+    step = sorted(set(first))
+    while True:
+        yield step
+        note_writes(step)
         nxt: set[int] = set()
-        for a in out[-1]:
+        for a in step:
             for _forced, ids in comp.links(a):
                 nxt.update(j for j in ids if may_fit(j))
-        out.append(sorted(nxt))
-        note_writes(out[-1])
-    return out
+        step = sorted(nxt)
 
 
 def _touched(comp: Compiled, cands: list[list[int]]) -> list[int]:
@@ -79,56 +86,82 @@ def _ray_tiles(app: App) -> set[int]:
 
 
 class _Encoding:
+    """The constraint system of chains of up to ``steps`` moves; :meth:`grow` adds a step to the same solver (the
+    system of k + 1 steps holds every constraint of the system of k), so deepening the bound builds each step once."""
+
     def __init__(self, comp: Compiled, codes: list[int], player: int, steps: int, phase: int = -1) -> None:
         self.comp = comp
         self.codes = codes
-        self.steps = steps
-        more = candidates(comp, codes, player, steps + 1, phase)
-        self.cands = more[:steps]
-        self.allowed = [set(c) for c in more]
-        self.tiles = _touched(comp, more)
-        self.written_tiles = sorted({u for step in more for a in step
-                                     for u in [*(w for w, _, _ in comp.apps[a].writes), *_ray_tiles(comp.apps[a])]})
+        self.steps = 0
+        self._more = candidate_steps(comp, codes, player, phase)
+        self.cands: list[list[int]] = []  # step i's candidates, for the steps built
+        self.allowed: list[set[int]] = []  # the same as sets, one step ahead
+        self.tiles: list[int] = []  # every tile some candidate (one step ahead included) reads or writes
+        self.written_tiles: list[int] = []  # the tiles some candidate writes: the ones with a variable per step
         self._runs: dict[tuple[int, int], tuple[list[list[z3.BoolRef]], dict]] = {}
         self.solver = z3.Solver()
         self._revisit: dict[tuple[int, int, int], z3.BoolRef] = {}
-        s = self.solver
-        self.c = [z3.Int(f"c{i}") for i in range(steps)]
-        self.state: list[dict[int, z3.ArithRef]] = [{u: z3.IntVal(codes[u]) for u in self.tiles}]
-        for i in range(steps):
-            s.add(z3.Or([self.c[i] == -1] + [self.c[i] == a for a in self.cands[i]]))
-        s.add(self.c[0] != -1)
-        for i in range(steps - 1):
-            s.add(z3.Implies(self.c[i] == -1, self.c[i + 1] == -1))
-            for a in self.cands[i]:
-                follow = sorted({j for _f, ids in comp.links(a) for j in ids if j in self.allowed[i + 1]})
-                s.add(z3.Implies(self.c[i] == a, z3.Or([self.c[i + 1] == -1] + [self.c[i + 1] == j for j in follow])))
-        for i in range(steps):
-            cur = self.state[-1]
-            for a in self.cands[i]:
-                s.add(z3.Implies(self.c[i] == a, self.fits(comp.apps[a], cur)))
-            nxt: dict[int, z3.ArithRef] = {u: cur[u] for u in self.written_tiles}
-            for a in self.cands[i]:
-                for u, val in self.write_exprs(comp.apps[a], cur).items():
-                    nxt[u] = z3.If(self.c[i] == a, val, nxt[u])
-            st = {u: (z3.Int(f"s{i + 1}_{u}") if u in self.written_tiles else cur[u]) for u in self.tiles}
-            for u in self.written_tiles:
-                s.add(st[u] == nxt[u])
-            self.state.append(st)
-        # no slide back onto a tile it passed, its start included
-        for i in range(steps):
-            for a in self.cands[i]:
-                back = self.revisit(comp.apps[a], i)
-                if not z3.is_false(back):
-                    s.add(z3.Implies(self.c[i] == a, z3.Not(back)))
-        # no position twice along a chain (and never back to the start)
-        for k in range(1, steps + 1):
-            for j in range(k):
-                s.add(z3.Implies(self.c[k - 1] != -1, self.differ(self.state[k], self.state[j])))
-        # a chain stops only where no forced follow-up fits
-        for i in range(1, steps):
+        self.c: list[z3.ArithRef] = []
+        self.state: list[dict[int, z3.ArithRef]] = [{}]
+        self._look_ahead()
+        for _ in range(steps):
+            self.grow()
+
+    def _look_ahead(self) -> None:
+        """The candidates of the next step not built yet (step ``len(allowed)``), and the tiles they touch."""
+        step = next(self._more)
+        self.allowed.append(set(step))
+        comp, codes = self.comp, self.codes
+        touched = set(_touched(comp, [step])) - set(self.tiles)
+        for u in sorted(touched):  # no candidate so far read or wrote u: it holds its code in every state built
+            self.tiles.append(u)
+            for st in self.state:
+                st[u] = z3.IntVal(codes[u])
+        written = {u for a in step for u in [*(w for w, _, _ in comp.apps[a].writes), *_ray_tiles(comp.apps[a])]}
+        self.written_tiles.extend(sorted(written - set(self.written_tiles)))
+
+    def grow(self) -> None:
+        """Add step ``steps`` (chains one move longer)."""
+        comp, s = self.comp, self.solver
+        i = self.steps
+        self.cands.append(sorted(self.allowed[i]))
+        self._look_ahead()
+        ci = z3.Int(f"c{i}")
+        self.c.append(ci)
+        s.add(z3.Or([ci == -1] + [ci == a for a in self.cands[i]]))
+        if i == 0:
+            s.add(ci != -1)
+        else:
+            prev = self.c[i - 1]
+            s.add(z3.Implies(prev == -1, ci == -1))
             for a in self.cands[i - 1]:
-                s.add(z3.Implies(z3.And(self.c[i - 1] == a, self.c[i] == -1), z3.Not(self.can_go_on(a, i, True))))
+                follow = sorted({j for _f, ids in comp.links(a) for j in ids if j in self.allowed[i]})
+                s.add(z3.Implies(prev == a, z3.Or([ci == -1] + [ci == j for j in follow])))
+        cur = self.state[i]
+        for a in self.cands[i]:
+            s.add(z3.Implies(ci == a, self.fits(comp.apps[a], cur)))
+        nxt: dict[int, z3.ArithRef] = {u: cur[u] for u in self.written_tiles}
+        for a in self.cands[i]:
+            for u, val in self.write_exprs(comp.apps[a], cur).items():
+                nxt[u] = z3.If(ci == a, val, nxt[u])
+        written = set(self.written_tiles)
+        st = {u: (z3.Int(f"s{i + 1}_{u}") if u in written else cur[u]) for u in self.tiles}
+        for u in self.written_tiles:
+            s.add(st[u] == nxt[u])
+        self.state.append(st)
+        self.steps = i + 1
+        # no slide back onto a tile it passed, its start included
+        for a in self.cands[i]:
+            back = self.revisit(comp.apps[a], i)
+            if not z3.is_false(back):
+                s.add(z3.Implies(ci == a, z3.Not(back)))
+        # no position twice along a chain (and never back to the start)
+        for j in range(i + 1):
+            s.add(z3.Implies(ci != -1, self.differ(st, self.state[j])))
+        # a chain stops only where no forced follow-up fits
+        if i >= 1:
+            for a in self.cands[i - 1]:
+                s.add(z3.Implies(z3.And(self.c[i - 1] == a, ci == -1), z3.Not(self.can_go_on(a, i, True))))
 
     def revisit(self, app: App, i: int) -> z3.BoolRef:
         """``app`` taken as step i would land on a tile its slide has passed: :func:`chains.revisits` read over the
@@ -290,16 +323,15 @@ def z3_chains(chains: Chains, codes: list[int], player: int, phase: int = -1) ->
         raise RuleError(f"{chains.rules.source}: the z3 backend does not model moves with count conditions "
                         "(a move's if = [...]); use --backend propagate or csp")
     steps = 2
-    while True:
-        enc = _Encoding(comp, codes, player, steps, phase)
-        if not enc.cands[0]:
-            return {}
-        if not enc.reaches_bound():
-            break
+    enc = _Encoding(comp, codes, player, steps, phase)
+    if not enc.cands[0]:
+        return {}
+    while enc.reaches_bound():
         steps += 1
         if steps > MAX_STEPS:
             raise RuleError(f"{chains.rules.source}: the z3 backend stops at chains of {MAX_STEPS} moves; this "
                             "position has longer ones (use --backend propagate)")
+        enc.grow()
     found: dict = {}
     s = enc.solver
     while s.check() == z3.sat:
@@ -312,7 +344,9 @@ def z3_chains(chains: Chains, codes: list[int], player: int, phase: int = -1) ->
             seq.append(v)
         final = enc.state[len(seq)]
         work = list(codes)
-        for u in enc.tiles:
+        apps = comp.apps
+        # a tile changes only where a move of the chain writes it (or its line capture may): the others keep their codes
+        for u in {w for a in seq for w in [*(w for w, _, _ in apps[a].writes), *_ray_tiles(apps[a])]}:
             work[u] = m.eval(final[u], model_completion=True).as_long()
         record(chains, codes, work, player, seq, found)
         s.add(z3.Or([enc.c[i] != (seq[i] if i < len(seq) else -1) for i in range(steps)]))

@@ -233,7 +233,7 @@ class _Tree:
             return _Node(node.at, node.used, node.left_open | {side})
         f = options[i]
         a2 = node.at.copy()
-        if a2.tape([Taping(f, "")]) is not None:
+        if a2.tape([Taping(f, "")], explain=False) is not None:
             return None
         return _Node(a2, max(node.used, f.other + 1), node.left_open)
 

@@ -6,7 +6,9 @@ runs :data:`ffi`, the cffi build step); where that did not happen (a source chec
 ``engine.c``, extra flags) :func:`load` compiles it on first use into ``<cache>/native``
 (``$TAPOLOGY_CACHE``, else ``$XDG_CACHE_HOME/tapology``, else ``~/.cache/tapology``), in a temporary
 directory beside its final place and moved
-there with one atomic rename, so processes building at the same time never see a half-written file.
+there with one atomic rename, so processes building at the same time never see a half-written file; a
+process that finds another compiling the same module (a lock file beside it) waits for that compile and loads
+its result instead of compiling it again (pool workers, or test processes, starting at once).
 The compiler's output is kept in ``last-build.log`` there, and a failed build's error ends with its
 last lines.  ``TAPOLOGY_NATIVE_CFLAGS`` adds compiler flags (``-fsanitize=address,undefined`` for a
 checking build; they are part of the hash).
@@ -25,6 +27,11 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: builds there are not locked (each compiles; the atomic rename keeps the file whole)
+    fcntl = None  # type: ignore[assignment]
 
 HERE = Path(__file__).resolve().parent
 FLAGS = ["-O2", "-std=c99"]
@@ -102,6 +109,35 @@ def load_built(name: str, source: str | None = None, flags: list[str] | None = N
         return _import(name, final)
     out = final.parent
     out.mkdir(parents=True, exist_ok=True)
+    with _locked(out / f".{name}.lock"):
+        if final.exists():  # another process compiled it while this one waited
+            return _import(name, final)
+        _compile(name, final, source, flags)
+    return _import(name, final)
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on the file ``path`` for the block (waiting while another process holds it); none where the
+    system has no ``flock`` or the file cannot be opened (the compile then fails or succeeds as it would alone)."""
+    try:
+        f = open(path, "a") if fcntl is not None else None
+    except OSError:
+        f = None
+    if f is None:
+        yield
+        return
+    with f:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+
+
+def _compile(name: str, final: Path, source: str | None, flags: list[str] | None) -> None:
+    """Compile the module ``name`` to ``final`` (see :func:`load_built`)."""
+    out = final.parent
     ffi = make_ffi(name, source, flags)
     with tempfile.TemporaryDirectory(dir=out, prefix=".build-") as tmp:
         log = Path(tmp) / "log"
@@ -118,7 +154,6 @@ def load_built(name: str, source: str | None = None, flags: list[str] | None = N
         os.replace(built, final)
         with contextlib.suppress(OSError):
             os.replace(log, out / "last-build.log")
-    return _import(name, final)
 
 
 class BuildError(RuntimeError):

@@ -29,6 +29,8 @@ CATALOGUE = {  # RBG's file name -> the shipped rule set
     "foxAndHounds": "fox-and-hounds",
     "skirmish": "skirmish",
     "theMillGame": "the-mill-game",
+    "arimaa": "arimaa",
+    "arimaa_fixedPosition": "arimaa-fixed-position",
 }
 
 

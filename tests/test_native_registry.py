@@ -17,7 +17,7 @@ from tapology.rules.playouts import playout_end
 
 SURFACES = ("plane", "cylinder", "mobius", "torus", "klein")
 # what the native engine leaves to Python
-DECLINED = ("tape moves", "the maximum rule", "moves with count conditions")
+DECLINED = ("tape moves", "step budgets", "the maximum rule", "moves with count conditions")
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 
 

@@ -28,7 +28,8 @@ SMALL = {"connect6": 7, "go": 5, "go-nopass": 5, "gomoku-free-style": 9, "gomoku
 
 
 # games the adapter refuses, with the reason it gives (test_refused_games_say_why)
-REFUSED = {"chinese-checkers-6": "plays two-player games", "paper-soccer": "cannot hold them"}
+REFUSED = {"chinese-checkers-6": "plays two-player games", "paper-soccer": "cannot hold them",
+           "arimaa": "cannot hold them", "arimaa-fixed-position": "cannot hold them"}
 
 
 def _sim_cases(slow: bool) -> list:

@@ -173,6 +173,10 @@ class RuleEngine:
             raise GameError(f"{game.name}: a turn may go on through forced moves that cannot end it (bounces) along "
                             "any number of routes between the same two tiles; OpenSpiel's fixed action space, one "
                             "action per (start, end, rank), cannot hold them")
+        if game.rules.steps:
+            raise GameError(f"{game.name}: a turn of up to {game.rules.steps} steps by any pieces has tens of "
+                            "thousands of results on few (start, end) pairs; OpenSpiel's fixed action space, one action "
+                            "per (start, end, rank), cannot hold them")
         self.game = game
         rules = game.rules
         self.players = game.players

@@ -163,13 +163,19 @@ class Chains:
         return got
 
     # ---- the walk ---------------------------------------------------------------------
-    def walk(self, codes: list[int], player: int, entries: Iterable[int], visit: Visit) -> bool:
+    def walk(self, codes: list[int], player: int, entries: Iterable[int], visit: Visit, revisit: bool = False) -> bool:
         """Walk every chain from the entry applications that fit ``codes``; ``visit`` gets each complete chain
         (``work`` holds the codes after it, before the turn's clean-ups; ``diff`` the changed tiles).  Returns True
-        as soon as a visit does (and stops).  Cost: the chains' total length."""
+        as soon as a visit does (and stops).  Where the rule set has a step budget (``steps``), a chain's moves
+        spend their ``cost`` and a follow-up is taken only while it fits in what is left.  ``revisit``: a chain may
+        pass a position again (RBG's sequences of steps, bounded by the budget; ``perft --rbg``), only a slide's
+        tiles are still never passed twice.  Cost: the chains' total length."""
         comp = self.comp
         apps = comp.apps
         fits = comp.fits
+        budget = self.rules.steps
+        costs = [m.cost for m in self.rules.moves]
+        n = comp.n
         work = list(codes)
         diff: dict[int, int] = {}
         move_cleanup = self.has_move_cleanup
@@ -191,10 +197,13 @@ class Chains:
                 work[u] = v
                 note(u)
 
-        def step(app: App, start: int, path: Path, flagged: bool, seq: tuple[int, ...]) -> int:
-            """0: the move repeats a position or a slide's tile (not taken); 1: taken; 2: taken and the walk must stop."""
+        def step(app: App, start: int, path: Path, flagged: bool, seq: tuple[int, ...], spent: int = 0) -> int:
+            """0: the move repeats a position or a slide's tile (not taken); 1: taken; 2: taken and the walk must stop.
+            ``spent``: the steps of the budget the chain has spent before this move."""
             if revisits(comp, seq, app):
                 return 0
+            if budget:
+                spent += costs[app.move]
             undo: list[tuple[int, int]] = []
             vals = comp.new_values(app, work)
             # a block move that leaves its block as it was (an empty quadrant turned) is taken all the same, and
@@ -218,7 +227,7 @@ class Chains:
                 return 2 if stop else 1
             landed = skey in mid  # another move lands where a slide flew through: a stop from now on
             sliding = app.move >= 0 and groups[app.move] >= 0
-            fly = skey in visited and not landed  # a slide may only fly over a position the chain stopped at
+            fly = skey in visited and not landed and not revisit  # a slide may only fly over a position the chain stopped at
             if fly and not sliding:
                 restore(undo)
                 return 0
@@ -237,8 +246,13 @@ class Chains:
                     continue  # a link followed only while its counts hold
                 if app.link_lines and app.link_lines[li] and has_line_of(comp, work, app.link_lines[li], player):
                     continue  # the chain stops once the mover has a line (pentago's win by placement)
-                for j in ids:
+                table = comp.link_table(app.ident, li)
+                # an anywhere link: only the placements whose origin accepts what each tile holds
+                cands = ids if table is None else [j for t in range(n) for j in table[t].get(work[t], ())]
+                for j in cands:
                     b = apps[j]
+                    if budget and spent + costs[b.move] > budget:
+                        continue  # the move costs more steps than the turn has left
                     if fits(b, work):
                         on = sliding and b.move >= 0 and groups[b.move] == groups[app.move]  # the slide flies on
                         if fly and not on:
@@ -246,7 +260,7 @@ class Chains:
                         mark = on and not fly and skey not in mid
                         if mark:
                             mid.add(skey)
-                        r = step(b, start, path, flagged, seq)
+                        r = step(b, start, path, flagged, seq, spent)
                         if mark:
                             mid.discard(skey)
                         took = took or r > 0

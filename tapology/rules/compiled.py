@@ -326,12 +326,7 @@ class Compiled:
             link_conds.append(lk.conditions)
             link_lines.append(lk.until_line)
             if lk.anywhere:
-                targets: list[tuple[int, int, int]] = []
-                for name in lk.moves:
-                    mj = self.move_index[name]
-                    orients = lk.orientations or self.rules.moves[mj].orientations
-                    targets.extend((mj, u, a) for u in range(self.n) for a in orients)
-                links.append((lk.forced, tuple(targets)))
+                links.append((lk.forced, self._anywhere_targets(lk, player)))
                 continue
             anchor = self.land(t, g, lk.anchor)
             if anchor < 0:
@@ -464,23 +459,107 @@ class Compiled:
                         out.append(ident)
         return tuple(out)
 
+    def _anywhere_targets(self, lk, player: int) -> tuple[tuple[int, int, int], ...]:
+        """(move, tile, orientation) of every placement an ``anywhere`` link may take, shared by every application
+        with the link: its moves at every tile, in their orientations read in each frame a piece they start from may
+        have (as entries are: a silver rabbit's forward is down); :meth:`origin_ok` keeps, per code, the placements
+        of the piece's own frame."""
+        cache = self.__dict__.setdefault("_anywhere", {})
+        key = (lk, player)
+        got = cache.get(key)
+        if got is None:
+            targets: list[tuple[int, int, int]] = []
+            for name in lk.moves:
+                mj = self.move_index[name]
+                m = self.rules.moves[mj]
+                orients = lk.orientations or m.orientations
+                frames = self._origin_frames(m, player)
+                gs = list(dict.fromkeys(self.mul[a][f] for a in orients for f in frames))
+                targets.extend((mj, u, g) for u in range(self.n) for g in gs)
+            got = cache[key] = tuple(targets)
+        return got
+
+    def _origin_frames(self, m: Move, player: int) -> list[int]:
+        """The frames a piece a move starts from may have (0 alone where none of them is oriented)."""
+        vals = (self.state_values(m.origin.before.tokens, player) if m.origin.before.kind == "states"
+                else frozenset(s.value for s in self.rules.states))
+        return sorted({self.canon[v][f] for v in vals for f in range(self.h)} | {0})
+
+    def origin_ok(self, ident: int, code: int) -> bool:
+        """Whether application ``ident`` is placed in an orientation its move takes for the piece ``code`` on its
+        origin (the move's orientations read in the piece's frame), as entries are placed: what keeps an anywhere
+        link's placements to the piece's own frame."""
+        a = self.apps[ident]
+        if a.move < 0:
+            return True
+        key = (a.move, a.g, code)
+        cache = self.__dict__.setdefault("_origin_ok", {})
+        got = cache.get(key)
+        if got is None:
+            f = code % self.h
+            got = cache[key] = any(self.mul[o][f] == a.g for o in self.rules.moves[a.move].orientations)
+        return got
+
     def links(self, ident: int) -> tuple[tuple[bool, tuple[int, ...]], ...]:
-        """The follow-ups of an application: (forced, application ids) per link."""
+        """The follow-ups of an application: (forced, application ids) per link (an anywhere link's placements
+        resolved once, shared by every application with it)."""
         got = self._links.get(ident)
         if got is not None:
             return got
         app = self.apps[ident]
         out = []
+        shared = self.__dict__.setdefault("_resolved", {})
         for forced, targets in app.link_keys:
+            hit = shared.get(id(targets))
+            if hit is not None and hit[0] is targets:
+                out.append((forced, hit[1]))
+                continue
             ids: list[int] = []
+            seen: set[int] = set()
             for mj, u, g2 in targets:
                 j = self.place(mj, app.player, u, g2)
-                if j >= 0 and j not in ids:
+                if j >= 0 and j not in seen:
+                    seen.add(j)
                     ids.append(j)
+            if len(targets) >= self.LINK_TABLE_MIN:
+                shared[id(targets)] = (targets, tuple(ids))
             out.append((forced, tuple(ids)))
         res = tuple(out)
         self._links[ident] = res
         return res
+
+    LINK_TABLE_MIN = 32  # links with fewer placed follow-ups are tried one by one
+
+    def link_table(self, ident: int, li: int) -> list[dict[int, tuple[int, ...]]] | None:
+        """For an anywhere link of application ``ident`` (with many placed follow-ups): per tile, the code it holds
+        -> the follow-ups placed there whose origin accepts that code, in the piece's own frame (:meth:`origin_ok`;
+        a walk then reads each tile once instead of trying every placement); None for any other link.  Built once
+        per distinct set of follow-ups."""
+        key = (ident, li)
+        cache = self.__dict__.setdefault("_link_tables", {})
+        if key in cache:
+            return cache[key]
+        ids = self.links(ident)[li][1]
+        targets = self.apps[ident].link_keys[li][1]
+        anywhere = self.__dict__.get("_anywhere", {})
+        table = None
+        if len(ids) >= self.LINK_TABLE_MIN and any(t is targets for t in anywhere.values()):
+            shared = self.__dict__.setdefault("_link_tables_by_ids", {})
+            hit = shared.get(id(ids))
+            table = hit[1] if hit is not None and hit[0] is ids else None
+            if table is None:
+                rows: list[dict[int, list[int]]] = [{} for _ in range(self.n)]
+                for j in ids:
+                    a = self.apps[j]
+                    origin = a.tile
+                    mask = next((m for u, m in a.checks if u == origin), self.all_mask)
+                    for c in self.valid_codes:
+                        if (mask >> c) & 1 and self.origin_ok(j, c):
+                            rows[origin].setdefault(c, []).append(j)
+                table = [{c: tuple(v) for c, v in row.items()} for row in rows]
+                shared[id(ids)] = (ids, table)
+        cache[key] = table
+        return table
 
     def cleanup_apps(self, player: int, when: str) -> tuple[App, ...]:
         """Every placement of the clean-ups run for ``player`` at ``when`` (turn or move)."""
@@ -556,6 +635,15 @@ class Compiled:
         on a missing region never holds).  Cost O(n), times the lines through a tile with ``line``."""
         wanted = self.state_codes(cond.states, player)
         tiles: Any = range(self.n)
+        if cond.around:  # the tiles next to the tile at hand (a move's origin, or where it ended for a link)
+            if here < 0:
+                return 0
+            region = None
+            if cond.region:
+                region = self.regions.get(cond.region.replace("{player}", self.rules.players[player]))
+                if region is None:
+                    return None
+            return sum(1 for u in self.around[here] if codes[u] in wanted and (region is None or u in region))
         if cond.region:
             region = self.regions.get(cond.region.replace("{player}", self.rules.players[player]))
             if region is None:
@@ -578,6 +666,10 @@ class Compiled:
     def holds(self, codes: list[int], conds: tuple[Condition, ...], player: int, here: int = -1) -> bool:
         """Every condition holds for ``player`` (``here``: the tile a ``here`` condition reads)."""
         for c in conds:
+            if c.any:  # a disjunction: one of its alternatives holds
+                if not any(self.holds(codes, (a,), player, here) for a in c.any):
+                    return False
+                continue
             n = self.count(codes, c, player, here)
             if n is None or not c.holds(n):
                 return False
@@ -608,6 +700,11 @@ class Compiled:
         """Each tile's neighbours through the gluing table (the grid's unit directions)."""
         h = self.h
         return [[c // h for c in row if c >= 0] for row in self.board.glue]
+
+    @cached_property
+    def around(self) -> list[tuple[int, ...]]:
+        """Each tile's distinct neighbours through the grid's sides, across the gluings (a condition's ``around``)."""
+        return [tuple(dict.fromkeys(row)) for row in self.neighbours]
 
     def group_captures(self, app: App, codes: list[int]) -> tuple[list[int], bool]:
         """(tiles captured, whether the mover's group at the origin has a liberty) of a capture by liberties, read

@@ -30,6 +30,8 @@ def _replay(comp: Compiled, codes: list[int], seq: tuple[int, ...],
     work = list(codes)
     seen: list = [frozenset()]
     prev = -1
+    if _spent(comp, seq) > comp.rules.steps > 0:
+        return None  # the moves cost more steps than the turn's budget
     for k, a in enumerate(seq):
         if a < 0:
             break
@@ -56,15 +58,28 @@ def _replay(comp: Compiled, codes: list[int], seq: tuple[int, ...],
     return work, seen
 
 
+def _spent(comp: Compiled, seq) -> int:
+    """The steps a chain's moves spend (a rule set with a step budget)."""
+    moves = comp.rules.moves
+    return sum(moves[comp.apps[a].move].cost for a in seq if a >= 0)
+
+
 def _open_links(comp: Compiled, a: int, work: list[int]) -> list[tuple[bool, tuple[int, ...]]]:
-    """The links of application ``a`` whose count conditions hold on ``work`` (chains.py follows only those)."""
+    """The links of application ``a`` whose count conditions hold on ``work`` (chains.py follows only those); an
+    anywhere link's placements in the frame of the piece on each tile (:meth:`Compiled.link_table`)."""
     app = comp.apps[a]
     links = comp.links(a)
     conds = app.link_conds or ((),) * len(links)
     lines = app.link_lines or (0,) * len(links)
-    return [lk for lk, cs, k in zip(links, conds, lines, strict=True)
-            if (not cs or conditions_hold(comp, work, cs, app.player, app.end))
-            and (not k or not has_line_of(comp, work, k, app.player))]  # until-line: stops once the mover has a line
+    out = []
+    for li, (lk, cs, k) in enumerate(zip(links, conds, lines, strict=True)):
+        if (not cs or conditions_hold(comp, work, cs, app.player, app.end)) \
+                and (not k or not has_line_of(comp, work, k, app.player)):  # until-line: stops once the mover has a line
+            table = comp.link_table(a, li)
+            if table is not None:
+                lk = (lk[0], tuple(j for t in range(comp.n) for j in table[t].get(work[t], ())))
+            out.append(lk)
+    return out
 
 
 def _go_on(comp: Compiled, codes: list[int], work: list[int], seen: list[frozenset], seq: tuple[int, ...],
@@ -72,11 +87,15 @@ def _go_on(comp: Compiled, codes: list[int], work: list[int], seen: list[frozens
     """Some (forced) follow-up of the chain ``seq`` fits ``work`` without repeating a position or a slide's tile."""
     if seen[-1] is None:
         return False  # a block move that changed nothing ended the chain
+    budget = comp.rules.steps
+    spent = _spent(comp, seq) if budget else 0
     for forced, ids in _open_links(comp, seq[-1], work):
         if forced_only and not forced:
             continue
         for j in ids:
             b = comp.apps[j]
+            if budget and spent + comp.rules.moves[b.move].cost > budget:
+                continue  # no steps left for it
             if not comp.fits(b, work) or revisits(comp, seq, b):
                 continue
             if _still(comp, b, work):

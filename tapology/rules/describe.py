@@ -28,17 +28,24 @@ def _move_cells(m: Move) -> list[tuple[tuple[int, ...], str, str | None]]:
 
 
 def _condition(c: Condition) -> dict[str, Any]:
+    if c.any:
+        return {"any": [_condition(a) for a in c.any]}
     return {"states": list(c.states), "op": c.op, "value": c.value, "region": c.region or None,
-            **({"line": c.line, "outside": c.outside} if c.line else {}), **({"here": True} if c.here else {})}
+            **({"line": c.line, "outside": c.outside} if c.line else {}), **({"here": True} if c.here else {}),
+            **({"around": True} if c.around else {})}
 
 
 def _cond_text(c: Condition) -> str:
     """A count condition in words: ``count of own on a line of 3 here >= 1``."""
+    if c.any:
+        return "(" + " or ".join(_cond_text(a) for a in c.any) + ")"
     where = f" in {c.region}" if c.region else ""
     if c.line:
         where += f" {'off every' if c.outside else 'on a'} line of {c.line}"
     if c.here:
         where += " here"
+    if c.around:
+        where += " next to it"
     return f"count of {'|'.join(c.states)}{where} {c.op} {c.value}"
 
 
@@ -56,6 +63,7 @@ def rules_json(rules: RuleSet) -> dict[str, Any]:
                        **({"anywhere": True} if lk.anywhere else {}),
                        **({"if": [_condition(c) for c in lk.conditions]} if lk.conditions else {})} for lk in m.links],
             **({"if": [_condition(c) for c in m.conditions]} if m.conditions else {}),
+            **({"cost": m.cost} if m.cost != 1 else {}),
         }
     return {
         "name": rules.name, "description": rules.description, "grid": rules.grid.name,
@@ -77,6 +85,7 @@ def rules_json(rules: RuleSet) -> dict[str, Any]:
         "mandatory": list(rules.mandatory), "royal": list(rules.royal),
         **({"phases": [{"name": ph.name, "plies": ph.plies, "order": [rules.players[p] for p in ph.order],
                         "moves": list(ph.moves)} for ph in rules.phases]} if rules.phases else {}),
+        **({"steps": rules.steps} if rules.steps else {}),
         "domain": [list(c) for c in rules.domain.cells],
     }
 
@@ -89,12 +98,16 @@ def rules_text(rules: RuleSet) -> str:
         f"{s.name}={s.value}" + (f" ({rules.players[s.owner]}" + (f" {s.kind}" if s.kind else "") + ")"
                                  if s.owner is not None else "")
         + (f" frame mod {list(s.symmetry)}" if s.oriented else "") for s in rules.states))
+    if rules.steps:
+        out.append(f"a turn spends at most {rules.steps} steps (each move costs 1 unless it says otherwise)")
     for m in rules.moves:
         head = f"move {m.name}: orientations {list(m.orientations)}"
         if m.klass:
             head += f", class {m.klass}"
         if not m.start:
             head += ", follow-up only"
+        if m.cost != 1:
+            head += f", costs {m.cost} steps"
         out.append("")
         out.append(head)
         out.append(draw_pattern(_move_cells(m)) if rules.grid.name.startswith("square") else

@@ -85,7 +85,9 @@ class Condition:
 
     ``line`` = k counts only the tiles that lie on k in a row of tiles holding the states, along the grid's sides
     across the gluings (a mill); ``outside`` only those that do not; ``here`` only the tile a move starts on (a
-    move's condition) or ended on (a link's condition).
+    move's condition) or ended on (a link's condition); ``around`` only the tiles next to that tile (its neighbours
+    through the grid's sides, across the gluings).  A condition with ``any`` is a disjunction: it holds when one of
+    its alternatives does (its own count is not read): arimaa's "a friend next to it, or no stronger enemy".
     """
 
     states: tuple[str, ...]
@@ -95,6 +97,13 @@ class Condition:
     line: int = 0
     outside: bool = False
     here: bool = False
+    around: bool = False
+    any: tuple[Condition, ...] = ()
+
+    @property
+    def parts(self) -> tuple[Condition, ...]:
+        """The condition and its alternatives (for what reads every count it may take)."""
+        return (self, *self.any) if self.any else (self,)
 
     def holds(self, n: int) -> bool:
         """The comparison for a count ``n``."""
@@ -169,6 +178,7 @@ class Move:
     captures: GroupCapture | None = None  # capture by liberties (go)
     conditions: tuple[Condition, ...] = ()  # ``if``: counts that must hold before the move (``here``: its origin)
     flight_of: str = ""  # the flight of a shot: the move whose written piece this move carries on (one slide with it)
+    cost: int = 1  # the steps the move spends of the turn's budget (``steps`` of the rule set)
 
     @cached_property
     def origin(self) -> PatternCell:
@@ -312,6 +322,7 @@ class RuleSet:
     passing: str = ""  # "" no passing; "when-stuck": a player without a turn passes while another player has one
     rbg_pass: str = ""  # how perft --rbg counts a pass: "" once; "pieces": once per piece of the mover (lifted, put back)
     phases: tuple[Phase, ...] = ()  # turns before the regular play, with their own order and entry moves
+    steps: int = 0  # the turn's step budget: a chain's moves spend ``cost`` steps each, at most this many (0: none)
 
     def phase_at(self, ply: int) -> int:
         """The index of the phase the turn at ``ply`` belongs to, or -1 for the regular play."""

@@ -46,9 +46,9 @@ from tapology.rules.pattern import parse_pattern
 T = TypeVar("T")
 TOP_KEYS = {"name", "description", "grid", "players", "board", "boards", "states", "move", "cleanup", "tape", "end",
             "initial", "mandatory", "royal", "regions", "domain", "setup", "counter", "notation", "refuse",
-            "maximum", "pass", "rbg-pass", "phase"}
+            "maximum", "pass", "rbg-pass", "phase", "steps"}
 MOVE_KEYS = {"name", "player", "pattern", "cells", "orientations", "to", "repeat", "links", "start", "class", "safe",
-             "final", "lines", "fall", "captures", "if"}
+             "final", "lines", "fall", "captures", "if", "cost"}
 LINES_KEYS = {"over", "until", "becomes", "directions", "need"}
 PASSING = ("when-stuck", "always")
 CHOICE = "{choice}"  # in a move's ``if``: the after-state a variant of a choice writes (own:queen)
@@ -57,7 +57,7 @@ CLEANUP_KEYS = {"name", "player", "pattern", "cells", "orientations", "when", "i
 END_KEYS = {"kind", "k", "states", "player", "result", "op", "value", "region", "move", "length", "all", "check",
             "optional", "counter", "claim", "name", "score", "regions", "exact", "after-phases", "both"}
 END_KINDS = ("line", "no-turns", "count", "chain", "plies", "counter", "repetition", "connect")
-CONDITION_KEYS = {"states", "op", "value", "region", "line", "outside", "here"}
+CONDITION_KEYS = {"states", "op", "value", "region", "line", "outside", "here", "around", "any"}
 MAX_VALUE = 2**31 - 1  # an end rule's k or value, a condition's value: the native engine holds them in 32 bits
 REGION_SPEC = re.compile(r"^(?:(row|column|parity):(-?\d+)|edge:[a-z]+(?:\+[a-z]+)*)$")
 LINK_KEYS = {"move", "moves", "at", "orientations", "forced", "anywhere", "if", "until-line"}
@@ -214,11 +214,51 @@ class _Reader:
         if not isinstance(board, str) or not isinstance(boards, list) or not all(isinstance(b, str) for b in boards):
             raise w.err("board must be a board name and boards a list of names", key="boards")
         desc = d.get("description", "")
+        phases = self._phases(names)
+        budget, moves = self._steps(moves, phases)
         return RuleSet(str(name), self.grid, self.players, self.states, tuple(moves), tuple(cleanups), tape,
                        tuple(ends), self._initial(self.data.get("initial", {}), "initial"), board, tuple(boards),
                        mandatory, royal, regions, tuple(extra), str(desc), self.source, setups, self.counters,
                        self._notation(), self._refused(), maximum, self._passing(), self._rbg_pass(),
-                       phases=self._phases(names))
+                       phases=phases, steps=budget)
+
+    def _steps(self, moves: list[Move], phases: tuple[Phase, ...]) -> tuple[int, list[Move]]:
+        """``[steps]``: the turn's step budget (0: none) and the moves with the continuation it gives: after every
+        move that starts turns in the regular play, any such move may follow, anywhere, optionally, while the steps
+        last and the ``while`` conditions hold (read on the position the chain has reached)."""
+        w = self.where
+        spec = self.data.get("steps")
+        if spec is None:
+            for m in moves:
+                if m.cost != 1:
+                    raise w.err(f"[[move]] {m.name!r}: cost {m.cost} spends steps of a budget, but the rule set has "
+                                "no [steps] budget = N", key="steps")
+            return 0, moves
+        if not isinstance(spec, dict):
+            raise w.err("[steps] must be a table: budget = N (the steps a turn spends at most), optional while = [...]",
+                        key="steps")
+        bad = sorted(set(spec) - {"budget", "while"})
+        if bad:
+            raise w.err(f"[steps]: unknown key {bad[0]!r} (known: budget, while)", key="steps")
+        budget = spec.get("budget")
+        if not isinstance(budget, int) or isinstance(budget, bool) or not 1 <= budget <= 64:
+            raise w.err(f"[steps]: budget must be a whole number of steps 1..64, got {budget!r}", key="steps")
+        conds: tuple[Condition, ...] = ()
+        if "while" in spec:
+            try:
+                conds = self._conditions(spec["while"], "[steps]: while", here=True)
+            except RuleError as exc:
+                raise w.err(str(exc), key="steps") from None
+        phased = {m for ph in phases for m in ph.moves}
+        steps = [m.name for m in moves if m.start and m.name not in phased]
+        if not steps:
+            raise w.err("[steps]: no move starts turns in the regular play, so no step could follow another",
+                        key="steps")
+        for m in moves:
+            if m.cost > budget:
+                raise w.err(f"[[move]] {m.name!r}: cost {m.cost} is more than the turn's {budget} steps", key="steps")
+        go_on = Link(tuple(steps), None, (), False, True, conds)
+        return budget, [dataclasses.replace(m, links=(*m.links, go_on)) if m.name in steps else m for m in moves]
 
     def _phases(self, names: list[str]) -> tuple[Phase, ...]:
         """``[[phase]]``: turns before the regular play, each with its number of turns, order and entry moves."""
@@ -587,8 +627,11 @@ class _Reader:
                             "move", i, "fall")
         captures = self._move_part(spec, i, "captures", lambda v: self._captures(v, what))
         conds = self._move_part(spec, i, "if", lambda v: self._conditions(v, f"{what}: if", choice=True, here=True))
+        cost = spec.get("cost", 1)
+        if not isinstance(cost, int) or isinstance(cost, bool) or not 1 <= cost <= 64:
+            raise w.err(f"{what}: cost must be a whole number of steps 1..64, got {cost!r}", "move", i, "cost")
         return Move(name, cells, orients, players, to, tuple(links), start, klass, tuple(safe), w.line("move", i),
-                    bool(rep), final, lines, fall, captures, conds or ())
+                    bool(rep), final, lines, fall, captures, conds or (), cost=cost)
 
     def _move_part(self, spec: dict[str, Any], i: int, key: str, read: Callable[[Any], T]) -> T | None:
         """A move's optional ``key`` read by ``read`` (None when absent); its error named at the move's entry."""
@@ -751,6 +794,17 @@ class _Reader:
         bad = sorted(set(spec) - CONDITION_KEYS)
         if bad:
             raise RuleError(f"{what}: unknown key {bad[0]!r} (known: {', '.join(sorted(CONDITION_KEYS))})")
+        if "any" in spec:
+            # a disjunction: the condition holds when one of its alternatives does
+            alts = spec["any"]
+            if set(spec) != {"any"}:
+                raise RuleError(f"{what}: a condition with any = [...] has no other keys (write the counts inside it)")
+            if not isinstance(alts, list) or len(alts) < 2:
+                raise RuleError(f"{what}: any must list at least two conditions, one of which must hold")
+            parts = tuple(self._condition(c, f"{what}: any", False, here) for c in alts)
+            if any(p.any for p in parts):
+                raise RuleError(f"{what}: any: an alternative is one count (any inside any is not read)")
+            return Condition((), any=parts)
         states = spec.get("states", [])
         if isinstance(states, str):
             states = [states]
@@ -771,7 +825,7 @@ class _Reader:
         line = spec.get("line", 0)
         if not isinstance(line, int) or isinstance(line, bool) or not 0 <= line <= 64 or line == 1:
             raise RuleError(f"{what}: line must be the number of tiles in a row, 2..64, got {line!r}")
-        flags = {k: spec.get(k, False) for k in ("outside", "here")}
+        flags = {k: spec.get(k, False) for k in ("outside", "here", "around")}
         for k, v in flags.items():
             if not isinstance(v, bool):
                 raise RuleError(f"{what}: {k} must be true or false")
@@ -780,7 +834,12 @@ class _Reader:
         if flags["here"] and not here:
             raise RuleError(f"{what}: here = true (the tile a move starts or ends on) is read only by a move's or a "
                             "link's if")
-        return Condition(tuple(states), op, value, region, line, flags["outside"], flags["here"])
+        if flags["around"] and not here:
+            raise RuleError(f"{what}: around = true (the tiles next to the one a move starts or ends on) is read only "
+                            "by a move's or a link's if")
+        if flags["around"] and (flags["here"] or line):
+            raise RuleError(f"{what}: around = true counts the tiles next to the tile at hand: not with here or line")
+        return Condition(tuple(states), op, value, region, line, flags["outside"], flags["here"], flags["around"])
 
     def _counters(self, classes_known: set[str]) -> tuple[Counter, ...]:
         w = self.where

@@ -142,11 +142,16 @@ def play_paths(chains: Chains, codes: list[int], player: int, mandatory: bool = 
     apps = chains.comp.apps
     block = chains.rules.block_moves
     out: dict[tuple, tuple[Key, bool, int]] = {}
+    steps = bool(chains.rules.steps)  # a turn of steps: RBG's move is the sequence of steps, passing positions again
 
     def visit(work: list[int], diff: dict[int, int], start: int, path: Path, flagged: bool,
               seq: tuple[int, ...]) -> bool:
         found: dict[Key, Found] = {}
         chains.finish(work, codes, diff, player, start, path, flagged, seq, found)
+        if steps:  # each sequence of steps is a move of its own (arimaa: a step there and back, then another)
+            for key in found:
+                out.setdefault((key, seq), (key, flagged, count_of(chains, seq)))
+            return False
         order: list[int | tuple[int, tuple]] = []
         for i in seq:
             a = apps[i]
@@ -159,7 +164,7 @@ def play_paths(chains: Chains, codes: list[int], player: int, mandatory: bool = 
             out.setdefault((key, tuple(order)), (key, flagged, count_of(chains, seq)))
         return False
 
-    chains.walk(codes, player, chains.entries(codes, player, phase), visit)
+    chains.walk(codes, player, chains.entries(codes, player, phase), visit, revisit=steps)
     got = list(out.values())
     if mandatory and chains.mandatory and any(f for _k, f, _n in got):
         got = [g for g in got if g[1]]

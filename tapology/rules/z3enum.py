@@ -271,6 +271,9 @@ def z3_chains(chains: Chains, codes: list[int], player: int, phase: int = -1) ->
     """The legal chains by key, found as all models (see the module docstring); ``phase``: the index of the phase
     the turn is played in (-1: the regular play)."""
     comp = chains.comp
+    if chains.rules.steps:
+        raise RuleError(f"{chains.rules.source}: the z3 backend does not model step budgets ([steps]: moves that "
+                        "spend a turn's steps); use --backend propagate or csp")
     if chains.has_move_cleanup:
         raise RuleError(f"{chains.rules.source}: the z3 backend does not model clean-ups run after each move "
                         "(when = \"move\"); use --backend propagate or csp")

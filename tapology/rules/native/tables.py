@@ -325,6 +325,11 @@ def build(chains: Chains) -> Tables:
     comp = chains.comp
     if rules.tape is not None:
         raise Unsupported("tape moves")
+    if rules.steps:
+        raise Unsupported("step budgets (a turn of steps spending a budget: [steps])")
+    if any(c.around or c.any for m in rules.moves for c in m.conditions) or \
+            any(c.around or c.any for m in rules.moves for lk in m.links for c in lk.conditions):
+        raise Unsupported("conditions on the tiles around a move or disjunctions of counts (around, any)")
     if chains.has_move_cleanup:
         raise Unsupported('clean-ups run after each move (when = "move")')
     if rules.maximum:

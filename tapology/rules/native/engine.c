@@ -1700,7 +1700,7 @@ int32_t tp_check(const tp_tables *t) {
     for (int32_t c = 0; c < t->nconds; c++) /* an alternative is listed before its disjunction, and is none itself */
         for (int32_t k = t->cond_any_off[c]; k < t->cond_any_off[c + 1]; k++)
             CHECK(t->cond_any[k] < c && t->cond_kind[t->cond_any[k]] != COND_ANY);
-    CHECK(t->steps >= 0 && all_below(t->app_cost, na, 0, t->steps > 0 ? t->steps + 1 : 2));
+    CHECK(t->steps >= 0 && all_below(t->app_cost, na, 0, 65));
     CHECK(t->nltab >= 0 && (int64_t)t->nltab * n * nd < INT32_MAX && all_below(t->lnk_table, t->nlinks, -1, t->nltab)
           && offsets_ok(t->ltab_off, t->nltab * n * nd, t->nltab_app) && all_below(t->ltab_app, t->nltab_app, 0, na));
 #undef CHECK

@@ -225,8 +225,8 @@ typedef struct {
     const int32_t *mgrp_off;        /* [np+1] -> groups */
 
     /* anywhere links read through a table (Compiled.link_table): lnk_table[l] is -1 (the link's targets tgt are
-       tried one by one) or a table, whose row (table*n + tile)*nd + code of ltab_off lists the follow-ups placed on
-       that tile whose origin accepts that code */
+       tried one by one) or a table (the link's tgt row is empty), whose row (table*n + tile)*nd + code of ltab_off
+       lists the follow-ups placed on that tile whose origin accepts that code */
     int32_t nltab, nltab_app;
     const int32_t *lnk_table;       /* [nlinks] */
     const int32_t *ltab_off;        /* [nltab*n*nd+1] -> ltab_app */

@@ -407,7 +407,9 @@ def build(chains: Chains) -> Tables:
     links = [comp.links(a.ident) for a in apps]
     f["lnk_off"], _ = _csr([range(len(ls)) for ls in links])
     f["lnk_forced"] = np.asarray([forced for ls in links for forced, _ids in ls], np.uint8)
-    f["tgt_off"], f["tgt"] = _csr([ids for ls in links for _forced, ids in ls])
+    _link_tables(b, links, f)  # a link read through its table lists no targets of its own
+    tabled = iter(cast("np.ndarray", f["lnk_table"]).tolist())
+    f["tgt_off"], f["tgt"] = _csr([ids if next(tabled) < 0 else () for ls in links for _forced, ids in ls])
     f["safe_off"], f["safe_tile"] = _csr([a.safe for a in apps])
     if any(a.groups is not None for a in apps) and (chains.royal_values or rules.cleanups):
         raise Unsupported("captures by liberties in a rule set with royal states or clean-ups")
@@ -426,7 +428,6 @@ def build(chains: Chains) -> Tables:
     f["steps"] = rules.steps
     costs = [m.cost for m in rules.moves]
     f["app_cost"] = np.asarray([costs[a.move] if a.move >= 0 else 0 for a in apps], np.int32)
-    _link_tables(b, links, f)
     f["keyed_by_changes"] = int(rules.keyed_by_changes)
     f["flies_over"] = int(rules.flies_over_stops)
     f["passing"] = int(rules.passing == "when-stuck")

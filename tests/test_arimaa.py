@@ -377,3 +377,13 @@ def test_rules_describe_budget_costs_and_disjunctions() -> None:
     from tapology.rules.describe import rules_text
     text = rules_text(parse_rules(TOY))
     assert "at most 3 steps" in text and "costs 2 steps" in text and " or count of foe next to it == 0" in text
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+def test_the_native_perft_2_agrees_with_the_walk_on_sampled_children(fixed: RuleGame) -> None:
+    """tests/data/perft/arimaa-fixed-position.perft's depth 2 is the native engine's own: its subtrees under sampled
+    children of the start are counted by the Python walk too."""
+    turns = fixed.perft_turns(fixed.initial())
+    for t in random.Random(7).sample(turns, 3):
+        assert count_leaves(fixed, t.result, 1) == count_leaves(fixed, t.result, 1, native=False)

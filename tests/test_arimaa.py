@@ -15,7 +15,7 @@ from tapology.games import open_game
 from tapology.rules import RuleGame, native
 from tapology.rules.cspenum import csp_chains
 from tapology.rules.parse import parse_rules
-from tapology.rules.perft import play_paths
+from tapology.rules.perft import count_leaves, play_paths
 from tapology.rules.z3enum import z3_chains
 
 RBG_FIXED_1 = 20652  # `run.sh perft arimaa_fixedPosition 1` (tests/data/perft/arimaa-fixed-position.perft)
@@ -273,8 +273,38 @@ def test_the_tools_refuse_or_decline_the_mechanics_by_name(fixed: RuleGame) -> N
     chains = fixed.chains(pos.board)
     with pytest.raises(RuleError, match="step budgets"):
         z3_chains(chains, fixed.codes(pos), 0)
-    if native.available():
-        assert "step budgets" in native.why_not(chains)
+    if native.available():  # the native engine runs them: turns, perft (bulk and made) and perft --rbg
+        assert native.engine_used(chains) == ("native", "")
+        assert native.engine_used(chains, perft=True) == ("native", "")
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+@pytest.mark.parametrize(("seed", "board"), [(s, b) for s in range(4) for b in ("plane:4x4", "cylinder:4x4")])
+def test_the_native_engine_matches_the_walk_on_steps_and_around(seed: int, board: str) -> None:
+    rules = parse_rules(TOY)
+    rng = random.Random(seed)
+    cells = ["p", "p", "k", "q", "q"] + ["."] * 11
+    rng.shuffle(cells)
+    rules = dataclasses.replace(rules, initial=dataclasses.replace(rules.initial, layout=tuple(cells)))
+    g = RuleGame(rules, board)
+    pos = g.initial()
+    chains = g.chains(pos.board)
+    eng = native.engine(chains)
+    assert eng is not None, native.why_not(chains)
+    codes = g.codes(pos)
+    assert set(eng.turns(chains, codes, 0)) == set(chains.turns(codes, 0))
+    for rbg in (False, True):
+        assert count_leaves(g, pos, 2, rbg=rbg) == count_leaves(g, pos, 2, native=False, rbg=rbg)
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+def test_the_native_engine_counts_rbgs_sequences_of_steps(fixed: RuleGame) -> None:
+    pos = fixed.initial()
+    assert count_leaves(fixed, pos, 1, rbg=True) == RBG_FIXED_1  # natively: each sequence of steps once
+    chains = fixed.chains(pos.board)
+    after = fixed.turns(pos)[5].result  # silver to move: its rabbits' forward is down, the traps fire after each step
+    got = native.engine(chains).turns(chains, fixed.codes(after), after.to_move)
+    assert set(got) == set(chains.turns(fixed.codes(after), after.to_move))
 
 
 TOY = '''name = "toy"
@@ -347,3 +377,13 @@ def test_rules_describe_budget_costs_and_disjunctions() -> None:
     from tapology.rules.describe import rules_text
     text = rules_text(parse_rules(TOY))
     assert "at most 3 steps" in text and "costs 2 steps" in text and " or count of foe next to it == 0" in text
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+def test_the_native_perft_2_agrees_with_the_walk_on_sampled_children(fixed: RuleGame) -> None:
+    """tests/data/perft/arimaa-fixed-position.perft's depth 2 is the native engine's own: its subtrees under sampled
+    children of the start are counted by the Python walk too."""
+    turns = fixed.perft_turns(fixed.initial())
+    for t in random.Random(7).sample(turns, 3):
+        assert count_leaves(fixed, t.result, 1) == count_leaves(fixed, t.result, 1, native=False)

@@ -17,7 +17,7 @@ from tapology.rules.playouts import playout_end
 
 SURFACES = ("plane", "cylinder", "mobius", "torus", "klein")
 # what the native engine leaves to Python
-DECLINED = ("tape moves", "step budgets", "the maximum rule", "moves with count conditions")
+DECLINED = ("tape moves", "the maximum rule", "moves with count conditions")
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 
 
@@ -37,17 +37,21 @@ CASES = _cases()
 # each): -m slow
 # connect6 away from the plane: tens of thousands of two-stone turns a position, listed by both engines: -m slow
 # breakthru away from the plane: the Python walk lists its two-slide turns (seconds a position): -m slow
-SLOW_AWAY = {"chess", "double-chess", "connect6", "breakthru"}
+# arimaa away from the plane: the Python walk lists its four-step turns (seconds a position): -m slow
+SLOW_AWAY = {"chess", "double-chess", "connect6", "breakthru", "arimaa", "arimaa-fixed-position"}
 RBG_TURNS = 5000  # positions with more turns (connect6's two stones) leave RBG's count to the perft files
 PLIES = (0, 7, 23)  # the positions compared: the ends of random native playouts of at most this many plies
 # connect6 on the plane: the start and one two-stone position by default (each two-stone position lists 64,000 turns
 # three times over), all three with -m slow
-FEWER = {"connect6": (0, 7), "breakthru": (0, 7)}  # breakthru: its set-up by default, its play with -m slow
+# arimaa-fixed-position: its start by default (a Python listing of its turns takes seconds), three positions of play
+# with -m slow; arimaa: its set-up by default, its play (past the 32 placements) with -m slow
+FEWER = {"connect6": (0, 7), "breakthru": (0, 7), "arimaa-fixed-position": (0,)}  # breakthru: its set-up by default
+DEEP = {"arimaa": (0, 40, 47)}  # the plies -m slow compares where they are not PLIES
 PARAMS = [pytest.param(n, b, FEWER.get(n, PLIES), id=f"{n}-{b}",
                        marks=[pytest.mark.slow] if n in SLOW_AWAY and not b.startswith("plane") else [])
           for n, b in CASES]
-PARAMS += [pytest.param(n, b, PLIES, id=f"{n}-{b}-deep", marks=[pytest.mark.slow])
-           for n, b in CASES if n in FEWER and b.startswith("plane")]
+PARAMS += [pytest.param(n, b, DEEP.get(n, PLIES), id=f"{n}-{b}-deep", marks=[pytest.mark.slow])
+           for n, b in CASES if (n in FEWER or n in DEEP) and b.startswith("plane")]
 
 
 @needs_native
@@ -63,7 +67,8 @@ def test_native_matches_the_chain_walk_along_playouts(name: str, board: str, pli
     if eng is None:  # the engine declines a feature it does not run, by name, and the Python walk answers alone
         assert any(f in native.why_not(chains) for f in DECLINED), native.why_not(chains)
         return
-    small = len(g.board.tiles) <= 64 and name not in ("chess", "pentago")  # pentago: depth 2 is 80,000 chains in Python
+    # pentago: depth 2 is 80,000 chains in Python; a turn of steps: thousands of turns a position, seconds each
+    small = len(g.board.tiles) <= 64 and name not in ("chess", "pentago") and not g.rules.steps
     start = g.initial()
     for i, most in enumerate(plies):
         pos = playout_end(g, start, seed=5, index=i, max_plies=most)

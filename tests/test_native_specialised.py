@@ -20,7 +20,8 @@ from tests.test_native_registry import PARAMS
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 FAST = {("tictactoe", "plane:3x3"), ("chess", "plane:8x8"), ("reversi", "plane:8x8")}  # the last two: declines
 DECLINED = ("royal rule", "passes when stuck", "turn clean-ups", "several pieces a turn", "neither a whole turn",
-            "phases", "passing at any time", "counters", "final = false", "applications")
+            "phases", "passing at any time", "counters", "final = false", "applications", "step budgets",
+            "disjunctions", "conditions around a tile", "clean-ups after each move")
 CASES = [pytest.param(*p.values[:2], id=p.id, marks=[] if tuple(p.values[:2]) in FAST else [pytest.mark.slow])
          for p in PARAMS if not str(p.id).endswith("-deep")]  # (game, board) once each
 

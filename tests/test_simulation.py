@@ -44,12 +44,14 @@ PLAYOUTS.update({"reversi": 1, "connect4": 2, "hex": 1, "gomoku-free-style": 1, 
 # compares z3 and python-constraint at depth 1 and 2 there)
 SAMPLE_ON = {(g, b): 1000 for g in ("chess", "skirmish") for b in ("torus:12x8", "klein:12x8")}
 HEAVY = {"double-chess"}  # a random game on 192 tiles takes minutes: -m slow only, sampled
-# arimaa: thousands to tens of thousands of four-step turns a ply, seconds each in Python (the native engine
-# declines step budgets), so a random game of up to 200 turns would take hours: played for a bounded number of
-# plies (its set-up, then a few turns of play), not to the end; python-constraint and z3 cannot pose its anywhere
-# chains of four steps per ply (tests/test_arimaa.py checks its turns against a brute-force reading of RBG's rules,
-# and python-constraint against the walk on a small rule set with a step budget)
-PLIES = {"arimaa": 34, "arimaa-fixed-position": 2}
+# arimaa: thousands to tens of thousands of four-step turns a ply, listed natively in a fraction of a second but
+# labelled in Python (a second or more a ply: every chain's label path is read for the least), so a random game of
+# up to 200 turns would take most of an hour: played for a bounded number of plies (its set-up, then a few turns
+# of play; more with -m slow), not to the end; python-constraint and z3 cannot pose its anywhere chains of four
+# steps per ply (tests/test_arimaa.py checks its turns against a brute-force reading of RBG's rules, the native
+# engine and python-constraint against the walk on a small rule set with a step budget)
+PLIES = {"arimaa": 36, "arimaa-fixed-position": 4}
+PLIES_SLOW = {"arimaa": 52, "arimaa-fixed-position": 20}
 CROSS.update({"arimaa": "", "arimaa-fixed-position": ""})
 
 
@@ -102,7 +104,7 @@ def test_random_playouts_to_the_end(name: str, board: str, every_ply: bool) -> N
                 break
             assert g.outcome(pos) is None
             pos = rng.choice(turns).result
-            if pos.ply >= PLIES.get(name, pos.ply + 1):
+            if pos.ply >= (PLIES_SLOW if every_ply else PLIES).get(name, pos.ply + 1):
                 break
         if name in PLIES:
             continue  # stopped after a bounded number of plies (see PLIES)

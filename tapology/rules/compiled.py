@@ -540,10 +540,8 @@ class Compiled:
         if key in cache:
             return cache[key]
         ids = self.links(ident)[li][1]
-        targets = self.apps[ident].link_keys[li][1]
-        anywhere = self.__dict__.get("_anywhere", {})
         table = None
-        if len(ids) >= self.LINK_TABLE_MIN and any(t is targets for t in anywhere.values()):
+        if len(ids) >= self.LINK_TABLE_MIN and self._is_anywhere(ident, li):
             shared = self.__dict__.setdefault("_link_tables_by_ids", {})
             hit = shared.get(id(ids))
             table = hit[1] if hit is not None and hit[0] is ids else None
@@ -560,6 +558,21 @@ class Compiled:
                 shared[id(ids)] = (ids, table)
         cache[key] = table
         return table
+
+    def _is_anywhere(self, ident: int, li: int) -> bool:
+        """Whether link ``li`` of application ``ident`` is an anywhere link: its targets are those of
+        :meth:`_anywhere_targets` for one of its move's anywhere links (compared by value once per distinct targets,
+        so that tables read back from the disk cache, whose targets are other objects, answer alike)."""
+        app = self.apps[ident]
+        targets = app.link_keys[li][1]
+        memo = self.__dict__.setdefault("_is_anywhere_memo", {})
+        hit = memo.get(id(targets))
+        if hit is not None and hit[0] is targets:
+            return hit[1]
+        links = self.rules.moves[app.move].links if app.move >= 0 else ()
+        got = any(lk.anywhere and self._anywhere_targets(lk, app.player) == targets for lk in links)
+        memo[id(targets)] = (targets, got)
+        return got
 
     def cleanup_apps(self, player: int, when: str) -> tuple[App, ...]:
         """Every placement of the clean-ups run for ``player`` at ``when`` (turn or move)."""

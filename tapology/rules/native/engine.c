@@ -40,7 +40,7 @@
 enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4, TP_ERR_RESET = -5 };
 enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
 enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4, END_CHAIN = 5, END_COUNTER = 6 };
-enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2 };
+enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2, COND_ANY = 3 };
 enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 
 #define MAX_CLEANUP_ROUNDS 10000 /* chains.py MAX_CLEANUP_ROUNDS */
@@ -389,11 +389,36 @@ static int64_t count_tiles(const tp_engine *E, const Board *B, int32_t c, int32_
     return count;
 }
 
+/* The count of a condition around the tile at hand: its neighbours holding the condition's codes (in its region
+   where it has one). */
+static int64_t count_around(const tp_engine *E, const Board *B, int32_t c, int32_t here) {
+    const tp_tables *T = TABLES(E);
+    if (here < 0) return 0;
+    const uint8_t *m = T->masks + (size_t)T->cond_mask[c] * (size_t)T->nd;
+    int32_t k0 = T->cond_tile_off[c], k1 = T->cond_tile_off[c + 1];
+    int64_t count = 0;
+    for (int32_t j = T->ar_off[here]; j < T->ar_off[here + 1]; j++) {
+        int32_t u = T->ar[j];
+        if (!m[B->codes[u]]) continue;
+        int in = T->cond_kind[c] != COND_REGION;
+        for (int32_t k = k0; k < k1 && !in; k++) in = T->cond_tiles[k] == u;
+        count += in;
+    }
+    return count;
+}
+
 static int cond_holds(const tp_engine *E, const Board *B, int32_t c, int32_t here) {
     const tp_tables *T = TABLES(E);
     int64_t count = 0;
+    if (T->cond_kind[c] == COND_ANY) { /* a disjunction: one of its alternatives holds */
+        for (int32_t k = T->cond_any_off[c]; k < T->cond_any_off[c + 1]; k++)
+            if (cond_holds(E, B, T->cond_any[k], here)) return 1;
+        return 0;
+    }
     if (T->cond_kind[c] == COND_MISSING) return 0;
-    if (T->cond_here[c] || T->cond_line[c]) {
+    if (T->cond_around[c]) {
+        count = count_around(E, B, c, here);
+    } else if (T->cond_here[c] || T->cond_line[c]) {
         count = count_tiles(E, B, c, here);
     } else if (T->cond_kind[c] == COND_BOARD) {
         for (int32_t k = T->cond_code_off[c]; k < T->cond_code_off[c + 1]; k++) count += B->count[T->cond_codes[k]];
@@ -492,10 +517,10 @@ static int cleanup_apps(tp_engine *E, Board *B, int32_t g, int32_t i0, int32_t i
 }
 
 /* An indexed group visits only the tiles holding a trigger code, in tile order (the order of its applications),
-   looking again after each tile: the applications it passes over are exactly those that would not fit. */
-static int run_cleanups(tp_engine *E, Board *B, int32_t p) {
+   looking again after each tile: the applications it passes over are exactly those that would not fit.  Runs the
+   groups g0 .. g1 (a player's turn clean-ups, or those after each move). */
+static int run_groups(tp_engine *E, Board *B, int32_t g0, int32_t g1) {
     const tp_tables *T = TABLES(E);
-    int32_t g0 = T->grp_off[p], g1 = T->grp_off[p + 1];
     if (g0 == g1) return 0;
     for (int round = 0; round < MAX_CLEANUP_ROUNDS; round++) {
         int changed = 0;
@@ -517,6 +542,12 @@ static int run_cleanups(tp_engine *E, Board *B, int32_t p) {
         if (!changed) return 0;
     }
     return TP_ERR_FIXPOINT;
+}
+
+/* Chains.run_cleanups(when="turn") for player p. */
+static inline int run_cleanups(tp_engine *E, Board *B, int32_t p) {
+    const tp_tables *T = TABLES(E);
+    return run_groups(E, B, T->grp_off[p], T->grp_off[p + 1]);
 }
 
 /* ---- the walk (Chains.walk) ------------------------------------------------------------------ */
@@ -703,9 +734,29 @@ static int still_step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t fla
     return stop ? 2 : 1;
 }
 
+static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged);
+
+/* A follow-up b of the move on path level `level` (sliding `slide`, flying over a stop where `fly`), with `left`
+   steps of the budget left (step budgets): step's answer for it, 0 where it is not tried. */
+static int follow(tp_engine *E, Walk *W, int32_t b, int32_t slide, int fly, int32_t level, int32_t end,
+                  int32_t flagged, int32_t left) {
+    const tp_tables *T = TABLES(E);
+    if (T->steps && T->app_cost[b] > left) return 0; /* the move costs more steps than the turn has left */
+    if (E->tracking) track_app(E, b);
+    if (!fits(E, W->b->codes, b) || !app_conds_hold(E, W->b, b)) return 0;
+    int on = slide >= 0 && T->app_slide[b] == slide; /* the slide flies on */
+    if (fly && !on) return 0;
+    if (T->flies_over && on && !fly) E->path_mid[level] = 1;
+    int r = step(E, W, b, end, flagged);
+    E->path_mid[level] = 0;
+    return r;
+}
+
 /* One more move of the chain: 0 it repeats a position or a slide's tile (not taken), 1 taken, 2 taken and the walk
    stops, < 0 an error.  An attack walk visits a move without forced links before its links (the
-   answer, whether some complete chain changes a target, does not depend on the order). */
+   answer, whether some complete chain changes a target, does not depend on the order).  The clean-ups after each
+   move run after its writes; where the rule set has a step budget, a chain's moves spend their cost and perft
+   --rbg's walk (ways mode) may pass a position again. */
 static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) {
     const tp_tables *T = TABLES(E);
     Board *B = W->b;
@@ -729,13 +780,21 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
     for (int32_t k = 0; k < ncap; k++) put(E, B, E->capbuf[2 * k], E->capbuf[2 * k + 1]);
     for (int32_t k = 0; k < ngc; k++) put(E, B, E->gcbuf[k], T->gc_becomes[T->app_gc[a]]);
+    int32_t mg0 = T->mgrp_off[W->player], mg1 = T->mgrp_off[W->player + 1];
+    if (mg1 > mg0) { /* the clean-ups after each move (when = "move") */
+        int rc = run_groups(E, B, mg0, mg1);
+        if (rc < 0) {
+            restore(E, B, mark);
+            return rc;
+        }
+    }
     /* where a slide may fly over the chain's stops (chains.py): a position the chain stopped at may only be flown
        over by a slide (no stop, no other link there), and one a slide only flew through (a mid level) is a stop
        for the move that lands there */
     int32_t landed = -1, slide = T->app_slide[a];
     int fly = 0, took = 0;
     if (!T->flies_over) {
-        if (repeats(E, W)) {
+        if (!(T->steps && E->ways_mode && W->mode == WALK_TURNS) && repeats(E, W)) {
             restore(E, B, mark);
             return 0;
         }
@@ -757,6 +816,8 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     if (T->app_to[a] >= 0) end = T->app_to[a];
     flagged |= T->app_flag[a];
     int stop = 0, must = 0, visited = 0;
+    int32_t left = T->steps;
+    for (int32_t i = W->seq_base; T->steps && i < E->seq_top; i++) left -= T->app_cost[E->seq[i]];
     if (W->mode == WALK_ATTACK && !E->forced[a] && !fly) {
         visited = 1;
         stop = touched(W);
@@ -770,22 +831,27 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
             int32_t e = T->lnk_line[l], m = T->end_pmask[e * T->np + W->player];
             if (m >= 0 && has_line(E, B, e, m)) continue;
         }
-        for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1]; k++) {
-            int32_t b = T->tgt[k];
-            if (E->tracking) track_app(E, b);
-            if (!fits(E, B->codes, b) || !app_conds_hold(E, B, b)) continue;
-            int on = slide >= 0 && T->app_slide[b] == slide; /* the slide flies on */
-            if (fly && !on) continue;
-            if (T->flies_over && on && !fly) E->path_mid[level] = 1;
-            r = step(E, W, b, end, flagged);
-            E->path_mid[level] = 0;
-            if (r < 0) goto out;
-            took |= r > 0;
-            if (r == 2) {
-                stop = 1;
-                break;
+        int32_t tb = T->lnk_table[l];
+        if (tb < 0) {
+            for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1] && !stop; k++) {
+                r = follow(E, W, T->tgt[k], slide, fly, level, end, flagged, left);
+                if (r < 0) goto out;
+                took |= r > 0;
+                stop = r == 2;
+                if (r && T->lnk_forced[l]) must = 1;
             }
-            if (r && T->lnk_forced[l]) must = 1;
+            continue;
+        }
+        /* an anywhere link read through its table: the follow-ups placed on each tile for the code it holds */
+        for (int32_t t = 0; t < T->n && !stop; t++) {
+            const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
+            for (int32_t k = row[0]; k < row[1] && !stop; k++) {
+                r = follow(E, W, T->ltab_app[k], slide, fly, level, end, flagged, left);
+                if (r < 0) goto out;
+                took |= r > 0;
+                stop = r == 2;
+                if (r && T->lnk_forced[l]) must = 1;
+            }
         }
     }
     r = 0;
@@ -1003,7 +1069,12 @@ static int attack_relevant(const tp_engine *E, int32_t nc) {
    (-1 - app_block_sig), then the tiles it writes (by tile) that the chain changes, each the first time only. */
 static int32_t chain_order(tp_engine *E, const Walk *W) {
     const tp_tables *T = TABLES(E);
-    int32_t nc = collect_changes(E, W), nord = 0; /* E->tmp: the changed tiles, sorted */
+    int32_t nord = 0;
+    if (T->steps) { /* a turn of steps: each sequence of steps is a way of its own (its applications) */
+        for (int32_t i = W->seq_base; i < E->seq_top; i++) E->ord[nord++] = E->seq[i];
+        return nord;
+    }
+    int32_t nc = collect_changes(E, W); /* E->tmp: the changed tiles, sorted */
     uint32_t g = next_gen(&E->cgen, E->cseen, (size_t)T->n);
     for (int32_t i = W->seq_base; i < E->seq_top; i++) {
         int32_t a = E->seq[i];
@@ -1550,7 +1621,8 @@ int32_t tp_check(const tp_tables *t) {
           && all_below(t->tgt, t->ntgt, 0, na));
     CHECK(offsets_ok(t->safe_off, na, t->nsafe) && all_below(t->safe_tile, t->nsafe, 0, n));
     CHECK(offsets_ok(t->ent_off, (t->nphases + 1) * np * n * nd, t->nent) && all_below(t->ent_app, t->nent, 0, na));
-    CHECK(offsets_ok(t->grp_off, np, t->ngroups) && offsets_ok(t->grp_cond_off, t->ngroups, t->ngrp_cond)
+    CHECK(offsets_ok(t->grp_off, np, t->mgrp_off[0]) && t->mgrp_off[np] == t->ngroups
+          && offsets_ok(t->grp_cond_off, t->ngroups, t->ngrp_cond)
           && all_below(t->grp_cond, t->ngrp_cond, 0, t->nconds));
     CHECK(offsets_ok(t->grp_app_off, t->ngroups, t->ngrp_app) && all_below(t->grp_app, t->ngrp_app, 0, na));
     CHECK(offsets_ok(t->grp_trig_off, t->ngroups, t->ngrp_trig) && all_below(t->grp_trig, t->ngrp_trig, 0, nd));
@@ -1559,7 +1631,8 @@ int32_t tp_check(const tp_tables *t) {
         CHECK(!t->grp_indexed[g] || (row[0] == t->grp_app_off[g] && row[n] == t->grp_app_off[g + 1]));
         for (int32_t u = 0; u < n; u++) CHECK(row[u] <= row[u + 1] && row[u] >= t->grp_app_off[g]);
     }
-    CHECK(all_below(t->cond_kind, t->nconds, 0, 3) && all_below(t->cond_op, t->nconds, 0, 6)
+    for (int32_t p = 0; p < np; p++) CHECK(t->mgrp_off[p] <= t->mgrp_off[p + 1]);
+    CHECK(all_below(t->cond_kind, t->nconds, 0, 4) && all_below(t->cond_op, t->nconds, 0, 6)
           && all_below(t->cond_mask, t->nconds, 0, t->nmasks));
     CHECK(offsets_ok(t->cond_code_off, t->nconds, t->ncond_codes) && all_below(t->cond_codes, t->ncond_codes, 0, nd));
     CHECK(offsets_ok(t->cond_tile_off, t->nconds, t->ncond_tiles) && all_below(t->cond_tiles, t->ncond_tiles, 0, n));
@@ -1621,6 +1694,15 @@ int32_t tp_check(const tp_tables *t) {
              t->cond_lset[c] >= 0 && j < t->lset_off[(size_t)(t->cond_lset[c] + 1) * n]; j++)
             CHECK(t->lset_line[j] + t->cond_line[c] <= t->nlset_tiles);
     }
+    CHECK(offsets_ok(t->cond_any_off, t->nconds, t->ncond_any) && all_below(t->cond_any, t->ncond_any, 0, t->nconds)
+          && offsets_ok(t->ar_off, n, t->nar)
+          && all_below(t->ar, t->nar, 0, n));
+    for (int32_t c = 0; c < t->nconds; c++) /* an alternative is listed before its disjunction, and is none itself */
+        for (int32_t k = t->cond_any_off[c]; k < t->cond_any_off[c + 1]; k++)
+            CHECK(t->cond_any[k] < c && t->cond_kind[t->cond_any[k]] != COND_ANY);
+    CHECK(t->steps >= 0 && all_below(t->app_cost, na, 0, 65));
+    CHECK(t->nltab >= 0 && (int64_t)t->nltab * n * nd < INT32_MAX && all_below(t->lnk_table, t->nlinks, -1, t->nltab)
+          && offsets_ok(t->ltab_off, t->nltab * n * nd, t->nltab_app) && all_below(t->ltab_app, t->nltab_app, 0, na));
 #undef CHECK
     return 0;
 }
@@ -1761,7 +1843,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     for (size_t a = 0; a < na; a++) {
         int ok = t->lnk_off[a + 1] == t->lnk_off[a] && t->safe_off[a + 1] == t->safe_off[a]
                  && t->app_ray_off[a + 1] == t->app_ray_off[a] && t->app_gc[a] < 0 /* captures write more */
-                 && t->app_final[a];
+                 && t->app_final[a] && t->mgrp_off[t->np] == t->mgrp_off[0] /* clean-ups after each move */;
         for (int32_t i = t->wr_off[a]; ok && i < t->wr_off[a + 1]; i++)
             for (int32_t j = t->wr_off[a]; j < i; j++) ok &= t->wr_tile[j] != t->wr_tile[i];
         E->leaf[a] = (uint8_t)ok;

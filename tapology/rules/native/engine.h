@@ -206,6 +206,31 @@ typedef struct {
     int32_t pass_pieces;
     const int32_t *app_block_sig;   /* [napps] */
     const uint8_t *own_code;        /* [np*nd] */
+
+    /* conditions around a tile and disjunctions (Compiled.count, Compiled.holds): cond_around[c] counts only the
+       tiles next to the tile at hand (ar_off -> ar: each tile's distinct neighbours), in the condition's region where
+       it has one; a condition of kind 3 holds when one of its alternatives cond_any[cond_any_off[c] ..] does */
+    int32_t ncond_any, nar;
+    const uint8_t *cond_around;     /* [nconds] */
+    const int32_t *cond_any_off;    /* [nconds+1] -> cond_any (condition ids) */
+    const int32_t *cond_any;        /* [ncond_any] */
+    const int32_t *ar_off;          /* [n+1] -> ar */
+    const int32_t *ar;              /* [nar] */
+
+    /* a turn of steps (RuleSet.steps): each application spends app_cost of the turn's budget of `steps` (0: none);
+       a follow-up is taken only while it fits in what is left.  Clean-ups after each move (when = "move"): the groups
+       mgrp_off[p] .. mgrp_off[p+1] of the grp_ arrays, run after every move of player p */
+    int32_t steps;
+    const int32_t *app_cost;        /* [napps] */
+    const int32_t *mgrp_off;        /* [np+1] -> groups */
+
+    /* anywhere links read through a table (Compiled.link_table): lnk_table[l] is -1 (the link's targets tgt are
+       tried one by one) or a table (the link's tgt row is empty), whose row (table*n + tile)*nd + code of ltab_off
+       lists the follow-ups placed on that tile whose origin accepts that code */
+    int32_t nltab, nltab_app;
+    const int32_t *lnk_table;       /* [nlinks] */
+    const int32_t *ltab_off;        /* [nltab*n*nd+1] -> ltab_app */
+    const int32_t *ltab_app;        /* [nltab_app] */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;

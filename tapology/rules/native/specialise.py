@@ -57,6 +57,13 @@ def declines(tabs: Tables) -> str:
                       ("nctr", "counters")):
         if int(f[name]):
             return f"the generated C runs the regular play's turns only, and this rule set has {why}"
+    for name, why in (("steps", "step budgets ([steps])"), ("ncond_any", "disjunctions of counts (any)")):
+        if int(f[name]):
+            return f"the generated C runs no {why}, and this rule set has them"
+    if np.asarray(f["cond_around"]).any():
+        return "the generated C runs no conditions around a tile, and this rule set has them"
+    if int(np.asarray(f["mgrp_off"])[-1]) > int(np.asarray(f["mgrp_off"])[0]):
+        return 'the generated C runs no clean-ups after each move (when = "move"), and this rule set has them'
     if not np.asarray(f["app_final"]).all():
         return "the generated C counts a move without links as a whole turn, and this rule set has moves that may " \
                "not end a chain (final = false)"

@@ -24,7 +24,7 @@ from tapology.rules.model import Condition, EndRule, RuleSet
 
 OPS = (">=", "<=", "==", "!=", ">", "<")
 END_PLIES, END_LINE, END_COUNT, END_CONNECT, END_CHAIN, END_COUNTER = 1, 2, 3, 4, 5, 6
-COND_BOARD, COND_REGION, COND_MISSING = 0, 1, 2
+COND_BOARD, COND_REGION, COND_MISSING, COND_ANY = 0, 1, 2, 3
 
 
 class Unsupported(Exception):
@@ -42,7 +42,8 @@ def _csr(rows: Iterable[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any",
-                   "ray_loop", "app_block", "end_after", "app_final", "cond_outside", "cond_here", "own_code"})
+                   "ray_loop", "app_block", "end_after", "app_final", "cond_outside", "cond_here", "own_code",
+                   "cond_around"})
 
 
 def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
@@ -71,7 +72,10 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
                 "cond_line": g["nconds"], "cond_outside": g["nconds"], "cond_here": g["nconds"], "cond_lset": g["nconds"],
                 "lset_off": g["nlsets"] * n + 1, "lset_line": g["nlset_line"], "lset_tiles": g["nlset_tiles"],
                 "app_reset": g["napps"], "code_reset": nd, "end_counter": g["nends"], "app_block_sig": g["napps"],
-                "own_code": np_ * nd})
+                "own_code": np_ * nd, "cond_around": g["nconds"], "cond_any_off": g["nconds"] + 1,
+                "cond_any": g["ncond_any"], "ar_off": n + 1, "ar": g["nar"], "app_cost": g["napps"],
+                "mgrp_off": np_ + 1, "lnk_table": g["nlinks"], "ltab_off": g["nltab"] * n * nd + 1,
+                "ltab_app": g["nltab_app"]})
     out.update({name: g["ngc"] for name in ("gc_foe", "gc_lib", "gc_own", "gc_becomes", "gc_suicide")})
     for size, names in rows.items():
         out.update({name: g[size] for name in names})
@@ -104,7 +108,8 @@ class _Builder:
         self.mask_rows: list[bytes] = []
         self.mask_id: dict[bytes, int] = {}
         self.by_bits: dict[int, int] = {}
-        self.conds: list[tuple[int, int, int, int, list[int], list[int], int, int, int, int]] = []
+        self.conds: list[tuple[int, int, int, int, list[int], list[int], int, int, int, int, int, list[int]]] = []
+        self.cond_ids: dict[tuple[Condition, int], int] = {}  # conditions read alike share one id
         self.lsets: dict[int, int] = {}  # line length -> the line set of the conditions on lines of that length
 
     def mask(self, codes: Iterable[int]) -> int:
@@ -133,7 +138,19 @@ class _Builder:
 
     def condition(self, cond: Condition, player: int) -> int:
         """The id of a count condition resolved for ``player`` (chains.count_tiles), with its line set (``line``)."""
+        key = (cond, player)
+        got = self.cond_ids.get(key)
+        if got is None:
+            got = self.cond_ids[key] = self._condition(cond, player)
+        return got
+
+    def _condition(self, cond: Condition, player: int) -> int:
+        """A new condition id of ``cond`` for ``player`` (:meth:`condition`)."""
         comp = self.comp
+        if cond.any:  # a disjunction: its alternatives first, then the condition listing them
+            alts = [self.condition(a, player) for a in cond.any]
+            self.conds.append((COND_ANY, 0, 0, self.mask(()), [], [], 0, 0, 0, -1, 0, alts))
+            return len(self.conds) - 1
         wanted = comp.state_codes(cond.states, player)
         dense = sorted(int(self.dense[c]) for c in wanted)
         tiles: list[int] = []
@@ -145,7 +162,7 @@ class _Builder:
             tiles = sorted(region or ())
         lset = self.lsets.setdefault(cond.line, len(self.lsets)) if cond.line else -1
         self.conds.append((kind, OPS.index(cond.op), cond.value, self.mask(wanted), dense, tiles, cond.line,
-                           int(cond.outside and bool(cond.line)), int(cond.here), lset))
+                           int(cond.outside and bool(cond.line)), int(cond.here), lset, int(cond.around), []))
         return len(self.conds) - 1
 
 
@@ -159,6 +176,7 @@ def _force(chains: Chains) -> None:
                 for c in comp.valid_codes:
                     comp.entries(p, t, c, phase)
         chains._cleanup_groups(p, "turn")
+        chains._cleanup_groups(p, "move")
     done = 0
     while done < len(comp.apps):  # links may place new applications, whose links are built in turn
         comp.links(done)
@@ -319,22 +337,41 @@ def _line_sets(comp: Compiled, lsets: dict[int, int], f: dict[str, np.ndarray | 
     f["nlset_line"], f["nlset_tiles"] = len(cast("np.ndarray", f["lset_line"])), len(tiles)
 
 
+def _link_tables(b: _Builder, links: list, f: dict[str, np.ndarray | int]) -> None:
+    """The anywhere links read through a table (Compiled.link_table): lnk_table[l] is -1 or the table, whose row
+    (table*n + tile)*nd + dense code lists the follow-ups placed on the tile whose origin accepts that code."""
+    comp = b.comp
+    index: dict[int, int] = {}
+    tabs: list[list[dict[int, tuple[int, ...]]]] = []
+    lnk_table: list[int] = []
+    for a, ls in enumerate(links):
+        for li in range(len(ls)):
+            table = comp.link_table(a, li)
+            if table is None:
+                lnk_table.append(-1)
+                continue
+            if id(table) not in index:
+                index[id(table)] = len(tabs)
+                tabs.append(table)
+            lnk_table.append(index[id(table)])
+    f["lnk_table"] = np.asarray(lnk_table, np.int32)
+    f["ltab_off"], f["ltab_app"] = _csr([list(tab[t].get(c, ())) for tab in tabs for t in range(comp.n)
+                                         for c in b.valid])
+    f["nltab"] = len(tabs)
+    f["nltab_app"] = len(cast("np.ndarray", f["ltab_app"]))
+
+
 def build(chains: Chains) -> Tables:
     """The flat tables of ``chains``; raises :class:`Unsupported` for what the engine does not run."""
     rules = chains.rules
     comp = chains.comp
     if rules.tape is not None:
         raise Unsupported("tape moves")
-    if rules.steps:
-        raise Unsupported("step budgets (a turn of steps spending a budget: [steps])")
-    if any(c.around or c.any for m in rules.moves for c in m.conditions) or \
-            any(c.around or c.any for m in rules.moves for lk in m.links for c in lk.conditions):
-        raise Unsupported("conditions on the tiles around a move or disjunctions of counts (around, any)")
-    if chains.has_move_cleanup:
-        raise Unsupported('clean-ups run after each move (when = "move")')
+    if chains.has_move_cleanup and chains.royal_values:
+        raise Unsupported('clean-ups run after each move (when = "move") in a rule set with royal states')
     if rules.maximum:
         raise Unsupported("the maximum rule (turns holding the most moves of a class)")
-    if any(c.line or c.here for cu in rules.cleanups for c in cu.conditions):
+    if any(p.line or p.here or p.around for cu in rules.cleanups for c in cu.conditions for p in c.parts):
         raise Unsupported("conditions on lines or on the tile at hand in clean-ups (their memo reads counts only)")
     _force(chains)
     chain_apps = _chain_apps(chains)  # placed before the applications are flattened
@@ -370,7 +407,9 @@ def build(chains: Chains) -> Tables:
     links = [comp.links(a.ident) for a in apps]
     f["lnk_off"], _ = _csr([range(len(ls)) for ls in links])
     f["lnk_forced"] = np.asarray([forced for ls in links for forced, _ids in ls], np.uint8)
-    f["tgt_off"], f["tgt"] = _csr([ids for ls in links for _forced, ids in ls])
+    _link_tables(b, links, f)  # a link read through its table lists no targets of its own
+    tabled = iter(cast("np.ndarray", f["lnk_table"]).tolist())
+    f["tgt_off"], f["tgt"] = _csr([ids if next(tabled) < 0 else () for ls in links for _forced, ids in ls])
     f["safe_off"], f["safe_tile"] = _csr([a.safe for a in apps])
     if any(a.groups is not None for a in apps) and (chains.royal_values or rules.cleanups):
         raise Unsupported("captures by liberties in a rule set with royal states or clean-ups")
@@ -381,10 +420,14 @@ def build(chains: Chains) -> Tables:
     f["lnk_cond_off"], f["lnk_cond"] = _csr([[b.condition(c, a.player) for c in (a.link_conds[li] if a.link_conds else ())]
                                              for a, ls in zip(apps, links, strict=True) for li in range(len(ls))])
     f["nlnk_cond"] = len(cast("np.ndarray", f["lnk_cond"]))
-    if any(a.conds for a in apps) and (chains.royal_values or rules.cleanups):
-        raise Unsupported("moves with count conditions in a rule set with royal states or clean-ups")
+    turn_cleanups = any(c.when == "turn" for c in rules.cleanups)
+    if any(a.conds for a in apps) and (chains.royal_values or turn_cleanups):
+        raise Unsupported("moves with count conditions in a rule set with royal states or turn clean-ups")
     f["app_cond_off"], f["app_cond"] = _csr([[b.condition(c, a.player) for c in a.conds] for a in apps])
     f["napp_cond"] = len(cast("np.ndarray", f["app_cond"]))
+    f["steps"] = rules.steps
+    costs = [m.cost for m in rules.moves]
+    f["app_cost"] = np.asarray([costs[a.move] if a.move >= 0 else 0 for a in apps], np.int32)
     f["keyed_by_changes"] = int(rules.keyed_by_changes)
     f["flies_over"] = int(rules.flies_over_stops)
     f["passing"] = int(rules.passing == "when-stuck")
@@ -401,8 +444,8 @@ def build(chains: Chains) -> Tables:
     # turn clean-ups: one group per clean-up, with its conditions and the codes that can trigger it
     app_rows: list[list[int]]
     grp_counts, cond_rows, app_rows, trig_rows, always, indexed, tile_rows = [], [], [], [], [], [], []
-    for p in range(np_):
-        groups = chains._cleanup_groups(p, "turn")
+    for when, p in [("turn", p) for p in range(np_)] + [("move", p) for p in range(np_)]:
+        groups = chains._cleanup_groups(p, when)
         grp_counts.append(len(groups))
         for conds, gapps in groups:
             cond_rows.append([b.condition(c, p) for c in conds])
@@ -418,7 +461,8 @@ def build(chains: Chains) -> Tables:
             tiles = [u for u, _m in keys]
             indexed.append(not is_always and tiles == sorted(tiles))
             tile_rows.append([first + (bisect.bisect_left(tiles, u) if indexed[-1] else 0) for u in range(n + 1)])
-    f["grp_off"], _ = _csr([range(k) for k in grp_counts])
+    grp_off, _ = _csr([range(k) for k in grp_counts])  # the turn's groups per player, then those after each move
+    f["grp_off"], f["mgrp_off"] = grp_off[:np_ + 1].copy(), grp_off[np_:].copy()
     f["grp_cond_off"], f["grp_cond"] = _csr(cond_rows)
     f["grp_app_off"], f["grp_app"] = _csr(app_rows)
     f["grp_trig_off"], f["grp_trig"] = _csr(trig_rows)
@@ -560,6 +604,11 @@ def build(chains: Chains) -> Tables:
     f["cond_outside"] = np.asarray([c[7] for c in b.conds], np.uint8)
     f["cond_here"] = np.asarray([c[8] for c in b.conds], np.uint8)
     f["cond_lset"] = np.asarray([c[9] for c in b.conds], np.int32)
+    f["cond_around"] = np.asarray([c[10] for c in b.conds], np.uint8)
+    f["cond_any_off"], f["cond_any"] = _csr([c[11] for c in b.conds])
+    f["ncond_any"] = len(cast("np.ndarray", f["cond_any"]))
+    f["ar_off"], f["ar"] = _csr(comp.around)
+    f["nar"] = len(cast("np.ndarray", f["ar"]))
     f["nconds"] = len(b.conds)
     _line_sets(comp, b.lsets, f)
     f["masks"] = np.frombuffer(b"".join(b.mask_rows), np.uint8).copy() if b.mask_rows else np.zeros(0, np.uint8)

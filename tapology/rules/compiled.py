@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from tapology.errors import RuleError
 from tapology.model.board import Board
 from tapology.model.lines import board_lines, bounded_lines
-from tapology.rules.model import ANY, COPY, DONTCARE, OFF, Condition, Move, RuleSet
+from tapology.rules.model import ANY, COPY, DONTCARE, OFF, Condition, Link, Move, RuleSet
 
 if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
@@ -459,7 +459,7 @@ class Compiled:
                         out.append(ident)
         return tuple(out)
 
-    def _anywhere_targets(self, lk, player: int) -> tuple[tuple[int, int, int], ...]:
+    def _anywhere_targets(self, lk: Link, player: int) -> tuple[tuple[int, int, int], ...]:
         """(move, tile, orientation) of every placement an ``anywhere`` link may take, shared by every application
         with the link: its moves at every tile, in their orientations read in each frame a piece they start from may
         have (as entries are: a silver rabbit's forward is down); :meth:`origin_ok` keeps, per code, the placements

@@ -173,7 +173,15 @@ def test_rbg_count_on_draughts_positions(name: str) -> None:
     assert g.perft(pos, 3, rbg=True) == g.perft(pos, 3)
 
 
-@pytest.mark.parametrize("game", [pytest.param(g, marks=[pytest.mark.slow] if g == "double-chess" else [])
+# a position of arimaa's play lists tens of thousands of turns (hundreds of thousands of step sequences): a search
+# player's move, or an MCTS playout of hundreds of such plies, takes minutes; random players move there
+BROAD = {"arimaa", "arimaa-fixed-position"}
+# double chess; arimaa's play (its turns' labels read in Python: 40 s for four plies refereed twice; `arimaa`'s
+# set-up, in the default run, goes through the same referee and players)
+SLOW_PLAY = {"double-chess", "arimaa-fixed-position"}
+
+
+@pytest.mark.parametrize("game", [pytest.param(g, marks=[pytest.mark.slow] if g in SLOW_PLAY else [])
                                   for g in sorted(set(CATALOGUE.values()) - {"chess"})])
 def test_catalogue_games_are_refereed_and_played_by_computer_players(game: str) -> None:
     """A random game's transcript (positions, then labels) is valid for the referee; a computer player moves."""
@@ -187,7 +195,7 @@ def test_catalogue_games_are_refereed_and_played_by_computer_players(game: str) 
     rng = random.Random(game)
     pos = g.initial()
     positions, labels = [pos], []
-    for _ in range(30):
+    for _ in range(4 if game == "arimaa-fixed-position" else 30):
         turns = g.turns(pos)
         if not turns:
             break
@@ -212,8 +220,11 @@ def test_catalogue_games_are_refereed_and_played_by_computer_players(game: str) 
             pos = turns[agents[pos.to_move].choose(pos, turns)].result
         assert pos.ply == len(g.players)
         return
-    a = make_player(game, None, "alphabeta:1", seed=1, game=g)
-    b = make_player(game, None, "mcts:4", seed=2, engine="own", game=g)
+    if game in BROAD:
+        a, b = (make_player(game, None, "random", seed=i, game=g) for i in (1, 2))
+    else:
+        a = make_player(game, None, "alphabeta:1", seed=1, game=g)
+        b = make_player(game, None, "mcts:4", seed=2, engine="own", game=g)
     out, plies = play_game(g, a, b, max_plies=4)  # a few moves each: the players' search costs seconds a move
     assert set(out) == set(g.players) and 1 <= plies <= 4
 

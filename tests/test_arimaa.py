@@ -149,7 +149,9 @@ def test_the_start_matches_a_brute_force_reading_of_rbg(fixed: RuleGame) -> None
     assert fixed.perft(pos, 1, rbg=True) == count
 
 
-@pytest.mark.parametrize("seed", [3, pytest.param(11, marks=pytest.mark.slow)])
+# a position six random plies in: tens of seconds of the Python walk and brute force each (-m slow); a crowded small
+# position, the same check at once, stays in the default run
+@pytest.mark.parametrize("seed", [pytest.param(3, marks=pytest.mark.slow), pytest.param(11, marks=pytest.mark.slow)])
 def test_positions_of_play_match_the_brute_force(fixed: RuleGame, seed: int) -> None:
     """Later positions (traps, freezing, pushes and pulls in reach), for the player to move."""
     rng = random.Random(seed)
@@ -180,6 +182,17 @@ def _with(cells: dict[tuple[int, int], str]) -> list[str]:
     for (x, y), p in cells.items():
         rows[y][x] = p
     return [" ".join(r) for r in rows]
+
+
+@pytest.mark.parametrize("who", ["gold", "silver"])
+def test_a_crowded_position_matches_the_brute_force(who: str) -> None:
+    """Pushes, pulls, freezing and a trap (c6: x 2, y 2) in reach of both sides, a rabbit a step from its goal."""
+    g = _at(_with({(2, 3): "E", (2, 2): "c", (3, 2): "m", (1, 2): "D", (4, 4): "h", (4, 5): "H", (5, 5): "r",
+                   (0, 1): "R", (6, 6): "C", (7, 6): "r", (1, 0): "e"}), who)
+    pos = g.initial()
+    count, results = rbg_moves(_board(g, pos), who[0])
+    assert _results(g, pos) == results
+    assert len(play_paths(g.chains(pos.board), g.codes(pos), pos.to_move)) == count
 
 
 def test_a_piece_next_to_a_stronger_enemy_is_frozen_unless_a_friend_is_next_to_it() -> None:

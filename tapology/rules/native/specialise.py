@@ -290,16 +290,7 @@ def _gen_others_fit(sizes: dict[str, int], other: dict[int, list[str]]) -> str:
 static int gen_others_fit(tp_engine *E, const Board *B, int32_t p) {
     const int32_t *codes = B->codes;
     (void)E;
-    for (size_t w = 0; w < """ + str(words) + """; w++) {
-        uint64_t m = 0;
-        switch (p) {
-""" + "".join(f"        case {q}: m = {' | '.join(f'B->bits[{k * words} + w]' for k in codes_of[q]) or '0'}; break;\n"
-              for q in range(np_)) + """        default: break;
-        }
-        for (; m; m &= m - 1) {
-            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
-            switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
-"""]
+""" + _scan_codes(codes_of, words, n, nd)]
     for r, conds in sorted(other.items()):
         out.append(f"            case {r}: if ({' || '.join(f'({c})' for c in conds)}) return 1; break;\n")
     out.append("""            default: break;
@@ -557,6 +548,17 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
 PLAYOUT_STACK = 1 << 16  # ints of quiet moves one playout node may list on the stack; more: the interpreter's listing
 
 
+def _scan_codes(codes_of: list[list[int]], words: int, n: int, nd: int) -> str:
+    """The head of a generated walk over the tiles holding one of player p's codes ``codes_of[p]`` (their bit sets
+    OR-ed a word at a time), opening a switch on the placed code of each such tile (``(p * n + t) * nd + code``)."""
+    cases = "".join(f"        case {q}: m = {' | '.join(f'B->bits[{k * words} + w]' for k in ks) or '0'}; break;\n"
+                    for q, ks in enumerate(codes_of))
+    return ("    for (size_t w = 0; w < " + str(words) + "; w++) {\n        uint64_t m = 0;\n        switch (p) {\n" + cases
+            + "        default: break;\n        }\n        for (; m; m &= m - 1) {\n"
+            "            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));\n"
+            "            switch ((p * " + str(n) + " + t) * " + str(nd) + " + codes[t]) {\n")
+
+
 def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                  checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
                  value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], placing: dict[int, Groups]) -> str:
@@ -583,7 +585,8 @@ static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, con
     if cap * stride > PLAYOUT_STACK:
         out.append("""
 static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
-    return playout_turn(E, B, p, s, last, nlast);
+    int pass; /* no phases, counters or pass at any time here: the ply reads the regular play */
+    return playout_turn(E, B, p, 0, s, last, nlast, &pass);
 }
 """)
         return "".join(out)
@@ -594,16 +597,7 @@ static int32_t gen_quiet_list(const Board *B, int32_t p, int32_t *list) {
     const int32_t *codes = B->codes;
     int32_t nq = 0, nc, v;
     int32_t *o = list;
-    for (size_t w = 0; w < """ + str(words) + """; w++) {
-        uint64_t m = 0;
-        switch (p) {
-""" + "".join(f"        case {q}: m = {' | '.join(f'B->bits[{k * words} + w]' for k in codes_of[q]) or '0'}; break;\n"
-              for q in range(np_)) + """        default: break;
-        }
-        for (; m; m &= m - 1) {
-            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
-            switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
-""")
+""" + _scan_codes(codes_of, words, n, nd))
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
                             " if (nc) { o[0] = nc; o += " + str(stride) + "; nq++; }", "(o + 1)"))
     out.append("""            default: break;

@@ -37,7 +37,7 @@
 #define TABLES(E) (&(E)->t)
 #endif
 
-enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4, TP_ERR_RESET = -5 };
+enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4, TP_ERR_RESET = -5, TP_ERR_MAXIMUM = -6 };
 enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
 enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4, END_CHAIN = 5, END_COUNTER = 6 };
 enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2, COND_ANY = 3 };
@@ -61,6 +61,7 @@ typedef struct {
     uint8_t flagged;  /* some accepted chain holds a move of a mandatory class */
     uint8_t legal;    /* accepted, and flagged where the mandatory rule applies */
     int32_t reset_or, reset_and; /* the counters the moves' classes reset, in some and in every accepted chain */
+    int32_t most_lo, most_hi; /* the maximum rule: the fewest and the most moves of its classes in an accepted chain */
     int32_t ways;     /* ways mode: the legal ways of playing it (distinct orders of its chains' writes) */
 } Key;
 
@@ -149,6 +150,7 @@ struct tp_engine {
     int32_t *ord;       /* [n + depth_cap] one chain's order: tiles, and -1 - app_block_sig of a block move */
     int32_t *way_key, *way_off, *way_len; /* [key_cap] the node's ways */
     uint8_t *way_flag;  /* [key_cap] the first chain of the way holds a mandatory class (play_paths' setdefault) */
+    int32_t *way_most;  /* [key_cap] the moves of the maximum rule's classes in the way's first chain */
     uint64_t *way_hash; /* [key_cap] */
     int32_t *way_seq;   /* [chg_cap] the ways' orders */
     int32_t nways, nwseq;
@@ -613,6 +615,20 @@ static inline void accept_resets(Key *K, int32_t bits) {
     K->reset_or |= bits;
 }
 
+/* A chain's count of the maximum rule's moves joined into its key's (before the key is marked accepted). */
+static inline void accept_most(Key *K, int32_t most) {
+    if (!K->accepted || most < K->most_lo) K->most_lo = most;
+    if (!K->accepted || most > K->most_hi) K->most_hi = most;
+}
+
+/* maximum.count_of: how many moves of the maximum rule's classes the walk's chain holds. */
+static inline int32_t chain_most(const tp_engine *E, const Walk *W) {
+    const tp_tables *T = TABLES(E);
+    int32_t most = 0;
+    for (int32_t i = W->seq_base; T->has_maximum && i < E->seq_top; i++) most += T->app_max[E->seq[i]];
+    return most;
+}
+
 enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
 
 /* step and finish for a move that is a whole turn (an entry with no links, no safe cells), in turns mode: the same
@@ -697,6 +713,7 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
     }
     if (!K->pos_ok) return 1;
     accept_resets(K, T->app_reset[a]);
+    accept_most(K, T->app_max[a]);
     K->accepted = 1;
     K->flagged |= T->app_flag[a];
     return 1;
@@ -1095,8 +1112,9 @@ static int32_t chain_order(tp_engine *E, const Walk *W) {
     return nord;
 }
 
-/* One way (key k, the order in E->ord) of the node, kept once; its flag is its first chain's. */
-static int record_way(tp_engine *E, int32_t k, int32_t flagged, int32_t nord) {
+/* One way (key k, the order in E->ord) of the node, kept once; its flag and its count of the maximum rule's moves are
+   its first chain's. */
+static int record_way(tp_engine *E, int32_t k, int32_t flagged, int32_t most, int32_t nord) {
     uint64_t h = 0xCBF29CE484222325ULL ^ (uint64_t)(uint32_t)k;
     for (int32_t i = 0; i < nord; i++) h = (h ^ (uint64_t)(uint32_t)E->ord[i]) * 0x100000001B3ULL;
     uint32_t mask = (uint32_t)E->ht_size - 1;
@@ -1109,6 +1127,7 @@ static int record_way(tp_engine *E, int32_t k, int32_t flagged, int32_t nord) {
             E->way_off[w] = E->nwseq;
             E->way_len[w] = nord;
             E->way_flag[w] = (uint8_t)flagged;
+            E->way_most[w] = most;
             E->way_hash[w] = h;
             memcpy(E->way_seq + E->nwseq, E->ord, (size_t)nord * sizeof *E->ord);
             E->nwseq += nord;
@@ -1181,8 +1200,9 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     if (!K->pos_ok) goto out;
     int32_t resets = 0; /* the counters the classes of the chain's moves reset */
     for (int32_t i = W->seq_base; T->nctr && i < E->seq_top; i++) resets |= T->app_reset[E->seq[i]];
+    int32_t most = chain_most(E, W);
     if (K->accepted && !E->chains_mode && !E->ways_mode && (K->flagged || !flagged) && (K->reset_or | resets) == K->reset_or
-        && (K->reset_and & resets) == K->reset_and)
+        && (K->reset_and & resets) == K->reset_and && most >= K->most_lo && most <= K->most_hi)
         goto out; /* nothing new to learn */
     if (T->has_royal) {
         r = safe_ok(E, W);
@@ -1190,10 +1210,11 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
         r = 0;
     }
     accept_resets(K, resets);
+    accept_most(K, most);
     K->accepted = 1;
     K->flagged |= (uint8_t)flagged;
     if (E->ways_mode) {
-        r = record_way(E, k, flagged, nord);
+        r = record_way(E, k, flagged, most, nord);
         if (r < 0) goto out;
     }
     if (E->chains_mode) {
@@ -1305,13 +1326,16 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         }
     }
     E->path_top--;
-    if (E->ways_mode) { /* play_paths: the ways, only the flagged ones where some way is */
+    if (E->ways_mode) { /* play_paths: the ways, only the flagged ones where some way is, then those with the most */
         int any = 0;
         for (int32_t w = 0; w < E->nways; w++) any |= E->way_flag[w];
-        int32_t legal = 0;
+        int only = T->has_mandatory && any;
+        int32_t most = 0, legal = 0;
+        for (int32_t w = 0; w < E->nways; w++)
+            if ((!only || E->way_flag[w]) && E->way_most[w] > most) most = E->way_most[w];
         for (int32_t k = k0; k < E->nkeys; k++) E->keys[k].ways = 0;
         for (int32_t w = 0; w < E->nways; w++)
-            if (!(T->has_mandatory && any) || E->way_flag[w]) {
+            if ((!only || E->way_flag[w]) && E->way_most[w] == most) {
                 E->keys[E->way_key[w]].ways++;
                 legal++;
             }
@@ -1321,11 +1345,23 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     int any_flagged = 0;
     for (int32_t k = k0; k < E->nkeys; k++) any_flagged |= E->keys[k].accepted && E->keys[k].flagged;
     int only_flagged = T->has_mandatory && any_flagged;
-    int32_t legal = 0;
+    int32_t legal = 0, most = 0;
     for (int32_t k = k0; k < E->nkeys; k++) {
         Key *K = &E->keys[k];
         K->legal = K->accepted && (!only_flagged || K->flagged);
+        if (T->has_maximum && K->legal) { /* maximum.keep_most: a turn's count, the same on each of its chains */
+            if (K->most_lo != K->most_hi) return TP_ERR_MAXIMUM;
+            if (K->most_lo > most) most = K->most_lo;
+        }
         legal += K->legal;
+    }
+    if (most > 0) { /* some turn holds moves of the rule's classes: only those with the most stay legal */
+        legal = 0;
+        for (int32_t k = k0; k < E->nkeys; k++) {
+            Key *K = &E->keys[k];
+            K->legal = K->legal && K->most_lo == most;
+            legal += K->legal;
+        }
     }
     return legal;
 }
@@ -1681,6 +1717,7 @@ int32_t tp_check(const tp_tables *t) {
           && (t->pass_always == 0 || t->pass_always == 1) && (t->flies_over == 0 || t->flies_over == 1));
     CHECK(t->nctr >= 0 && t->nctr <= 31 && all_below(t->end_counter, t->nends, -1, t->nctr));
     CHECK(all_below(t->app_block_sig, na, -1, na) && (t->pass_pieces == 0 || t->pass_pieces == 1));
+    CHECK(t->has_maximum == 0 || t->has_maximum == 1);
     for (int32_t a = 0; a < na; a++) CHECK((t->app_block_sig[a] >= 0) == (t->app_block[a] != 0));
     for (int32_t e = 0; e < t->nends; e++) CHECK((t->end_kind[e] == END_COUNTER) == (t->end_counter[e] >= 0));
     for (int32_t i = 0; i < t->nphases; i++) CHECK(t->phase_order_off[i + 1] > t->phase_order_off[i]);
@@ -1761,6 +1798,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->way_off = malloc((size_t)cap_keys * sizeof(int32_t));
     E->way_len = malloc((size_t)cap_keys * sizeof(int32_t));
     E->way_flag = malloc((size_t)cap_keys);
+    E->way_most = malloc((size_t)cap_keys * sizeof(int32_t));
     E->way_hash = malloc((size_t)cap_keys * sizeof(uint64_t));
     E->way_seq = malloc((size_t)cap_changes * sizeof(int32_t));
     E->way_ht = malloc((size_t)cap_hash * sizeof(int32_t));
@@ -1783,7 +1821,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         || !E->main.bits || !E->scratch.bits
         || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->path_mid || !E->ctr || !E->seq || !E->nv || !E->keys || !E->chg
         || !E->ht || !E->ht_gen || !E->tmp || !E->ord || !E->way_key || !E->way_off || !E->way_len || !E->way_flag
-        || !E->way_hash || !E->way_seq || !E->way_ht || !E->way_ht_gen || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
+        || !E->way_most || !E->way_hash || !E->way_seq || !E->way_ht || !E->way_ht_gen || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
         || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
         || !E->at_gat || !E->chains || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
         tp_free(E);
@@ -1913,6 +1951,7 @@ void tp_free(tp_engine *e) {
     free(e->way_off);
     free(e->way_len);
     free(e->way_flag);
+    free(e->way_most);
     free(e->way_hash);
     free(e->way_seq);
     free(e->way_ht);

@@ -57,7 +57,8 @@ def declines(tabs: Tables) -> str:
                       ("nctr", "counters")):
         if int(f[name]):
             return f"the generated C runs the regular play's turns only, and this rule set has {why}"
-    for name, why in (("steps", "step budgets ([steps])"), ("ncond_any", "disjunctions of counts (any)")):
+    for name, why in (("steps", "step budgets ([steps])"), ("ncond_any", "disjunctions of counts (any)"),
+                      ("has_maximum", "maximum rule (turns holding the most moves of a class)")):
         if int(f[name]):
             return f"the generated C runs no {why}, and this rule set has them"
     if np.asarray(f["cond_around"]).any():

@@ -23,6 +23,7 @@ import numpy as np
 from tapology.rules.cache import store as store_tables
 from tapology.rules.chains import Chains, Found, Path, extend_path, path_order
 from tapology.rules.compiled import Compiled, Key
+from tapology.rules.maximum import keep_most
 from tapology.rules.native import tables as _tables
 
 ERR_CAP = -1  # an arena is full: grown and asked again; other negative results fall back to Python
@@ -238,8 +239,9 @@ class Engine:
             return [(key, int(n)) for (key, legal), n in zip(self._keys(), held[0].tolist(), strict=False) if legal]
 
     def turns(self, chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict[Key, Found] | None:
-        """The legal turns by key after the mandatory-class rule, each with its label path, moves and flag, as
-        :meth:`Chains.turns` finds them in the phase of index ``phase`` (-1: the regular play) (None: not here)."""
+        """The legal turns by key after the mandatory-class and maximum rules, each with its label path, moves and
+        flag, as :meth:`Chains.turns` finds them in the phase of index ``phase`` (-1: the regular play) (None: not
+        here, or a turn whose routes hold different counts for the maximum rule)."""
         with self._lock:
             c = self._codes(codes)
             if c is None or self._run(lambda e: self.lib.tp_turns(e, c, player, phase, 1)) is None:
@@ -440,14 +442,15 @@ def divide(chains: Chains, codes: list[int], player: int, ply: int, depth: int,
 
 
 def turn_keys(chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict[Key, Found]:
-    """The legal turns by key in the phase of index ``phase`` (-1: the regular play), as :meth:`Chains.turns` and the
-    mandatory-class rule give them (natively where possible, else in Python)."""
+    """The legal turns by key in the phase of index ``phase`` (-1: the regular play), as :meth:`Chains.turns`, the
+    mandatory-class rule and the maximum rule give them (natively where possible, else in Python)."""
     eng = engine(chains)
     got = None if eng is None else eng.turns(chains, codes, player, phase)
     if got is None:
         got = chains.turns(codes, player, phase=phase)
         if chains.mandatory and any(f.flagged for f in got.values()):
             got = {k: f for k, f in got.items() if f.flagged}
+        got = keep_most(chains, got)
     return got
 
 

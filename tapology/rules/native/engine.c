@@ -63,6 +63,7 @@ typedef struct {
     int32_t reset_or, reset_and; /* the counters the moves' classes reset, in some and in every accepted chain */
     int32_t most_lo, most_hi; /* the maximum rule: the fewest and the most moves of its classes in an accepted chain */
     int32_t ways;     /* ways mode: the legal ways of playing it (distinct orders of its chains' writes) */
+    int32_t best;     /* chains mode: where its least label path's record is in E->chains (-1: none yet) */
 } Key;
 
 typedef struct {
@@ -136,8 +137,13 @@ struct tp_engine {
     int32_t at_ok, at_base;
     int32_t tracking;   /* TRACK_CLEANUPS / TRACK_ATTACK: the run records what it reads into that memo */
 
-    int32_t *chains; /* turn lists (chains mode): key index, flagged, length, applications */
+    int32_t *chains; /* chains mode: records of label paths, each the least of its key so far: (length, applications,
+                        path length, (separator rank, tile) pairs) */
     int32_t chains_len, chains_cap, chains_mode;
+    int32_t *lp_sep, *lp_tile; /* [2*depth_cap+2] chains mode: the label path of the chain being walked */
+    int32_t lp_len;
+    int32_t *acc_order; /* [key_cap] chains mode: the keys in the order a chain of each was first accepted */
+    int32_t nacc;
     int32_t make_leaves; /* perft: make each leaf turn (1) or count the last ply in bulk (0) */
     int32_t *pk_chk; /* [2*nchk] each application's checks as (tile, mask row * nd), in the order fits reads them */
     uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (step_leaf) */
@@ -733,11 +739,47 @@ static int revisits(const tp_engine *E, const Walk *W, int32_t a) {
 
 static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m);
 
+/* chains.extend_path in chains mode: the label path of the walk's chain after application a (the chain so far is
+   seq[seq_base .. seq_top); its first move starts the path at its tile), with what undo_label needs saved in *len0,
+   *tile0: a landing tile appended after its separator, after "," and its origin for a follow-up that moves another
+   piece, or in place of the last tile where a slide goes on. */
+static void extend_label(tp_engine *E, const Walk *W, int32_t a, int32_t *len0, int32_t *tile0) {
+    const tp_tables *T = TABLES(E);
+    int first = E->seq_top == W->seq_base;
+    if (first) {
+        E->lp_len = 1;
+        E->lp_sep[0] = 0;
+        E->lp_tile[0] = T->app_tile[a];
+    }
+    int32_t n = E->lp_len, to = T->app_to[a];
+    *len0 = n;
+    *tile0 = E->lp_tile[n - 1];
+    if (to < 0) return;
+    if (!first && !T->app_block[a] && T->app_tile[a] != E->lp_tile[n - 1] && to != T->app_tile[a]) {
+        E->lp_sep[n] = T->sep_comma;
+        E->lp_tile[n] = T->app_tile[a];
+        n++;
+    } else if (!first && n > 1 && T->app_slide[a] >= 0 && T->app_slide[E->seq[E->seq_top - 1]] == T->app_slide[a]) {
+        E->lp_tile[n - 1] = to;
+        return;
+    }
+    E->lp_sep[n] = T->app_sep[a];
+    E->lp_tile[n] = to;
+    E->lp_len = n + 1;
+}
+
+static inline void undo_label(tp_engine *E, int32_t len0, int32_t tile0) {
+    E->lp_len = len0;
+    E->lp_tile[len0 - 1] = tile0;
+}
+
 /* A block move that changes nothing (chains.py): the chain ends with it, its position not compared with the earlier
    ones (it is the position before it).  1 taken, 2 taken and the walk stops, < 0 an error. */
 static int still_step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) {
     const tp_tables *T = &E->t;
     if (E->seq_top >= E->depth_cap) return TP_ERR_CAP;
+    int32_t len0 = 0, tile0 = 0, label = E->chains_mode && W->mode == WALK_TURNS;
+    if (label) extend_label(E, W, a, &len0, &tile0);
     E->seq[E->seq_top++] = a;
     if (T->app_to[a] >= 0) end = T->app_to[a];
     flagged |= T->app_flag[a];
@@ -747,6 +789,7 @@ static int still_step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t fla
     else
         r = finish(E, W, end, flagged);
     E->seq_top--;
+    if (label) undo_label(E, len0, tile0);
     if (r < 0) return r;
     return stop ? 2 : 1;
 }
@@ -829,6 +872,8 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     }
     int32_t level = E->path_top - 1;
     if (landed >= 0) E->path_mid[landed] = 0;
+    int32_t len0 = 0, tile0 = 0, label = E->chains_mode && W->mode == WALK_TURNS;
+    if (label) extend_label(E, W, a, &len0, &tile0);
     E->seq[E->seq_top++] = a;
     if (T->app_to[a] >= 0) end = T->app_to[a];
     flagged |= T->app_flag[a];
@@ -880,6 +925,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     }
 out:
     E->seq_top--;
+    if (label) undo_label(E, len0, tile0);
     E->path_top--;
     if (landed >= 0) E->path_mid[landed] = 1;
     restore(E, B, mark);
@@ -1000,6 +1046,7 @@ static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, in
             E->ht_gen[i] = E->gen;
             E->ht[i] = k;
             K->pos_ok = 2; /* not tested yet */
+            K->best = -1;
             return k;
         }
         const Key *K = &E->keys[E->ht[i]];
@@ -1142,6 +1189,19 @@ static int record_way(tp_engine *E, int32_t k, int32_t flagged, int32_t most, in
     }
 }
 
+/* chains.path_order: 1 when the walk's label path ranks before the one of the record `o` (fewer pairs, then its
+   tiles, then its separators, each in order). */
+static int label_less(const tp_engine *E, const int32_t *o) {
+    const int32_t *p = o + 1 + o[0];
+    int32_t n = p[0];
+    if (E->lp_len != n) return E->lp_len < n;
+    for (int32_t i = 0; i < n; i++)
+        if (E->lp_tile[i] != p[2 + 2 * i]) return E->lp_tile[i] < p[2 + 2 * i];
+    for (int32_t i = 0; i < n; i++)
+        if (E->lp_sep[i] != p[1 + 2 * i]) return E->lp_sep[i] < p[1 + 2 * i];
+    return 0;
+}
+
 /* Chains.finish: the turn's clean-ups, its key, the royal rule (a chain whose last move may not end it is none). */
 static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     const tp_tables *T = TABLES(E);
@@ -1209,6 +1269,7 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
         if (r <= 0) goto out;
         r = 0;
     }
+    if (E->chains_mode && !K->accepted) E->acc_order[E->nacc++] = k;
     accept_resets(K, resets);
     accept_most(K, most);
     K->accepted = 1;
@@ -1217,18 +1278,23 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
         r = record_way(E, k, flagged, most, nord);
         if (r < 0) goto out;
     }
-    if (E->chains_mode) {
+    if (E->chains_mode && (K->best < 0 || label_less(E, E->chains + K->best))) { /* as Chains.finish: the least */
         int32_t len = E->seq_top - W->seq_base;
-        if (E->chains_len + 3 + len > E->chains_cap) {
+        if (E->chains_len + 2 + len + 2 * E->lp_len > E->chains_cap) {
             r = TP_ERR_CAP;
             goto out;
         }
         int32_t *o = E->chains + E->chains_len;
-        o[0] = k;
-        o[1] = flagged;
-        o[2] = len;
-        memcpy(o + 3, E->seq + W->seq_base, (size_t)len * sizeof *o);
-        E->chains_len += 3 + len;
+        K->best = E->chains_len;
+        *o++ = len;
+        memcpy(o, E->seq + W->seq_base, (size_t)len * sizeof *o);
+        o += len;
+        *o++ = E->lp_len;
+        for (int32_t i = 0; i < E->lp_len; i++) {
+            *o++ = E->lp_sep[i];
+            *o++ = E->lp_tile[i];
+        }
+        E->chains_len += 2 + len + 2 * E->lp_len;
     }
 out:
     restore(E, B, mark);
@@ -1718,6 +1784,7 @@ int32_t tp_check(const tp_tables *t) {
     CHECK(t->nctr >= 0 && t->nctr <= 31 && all_below(t->end_counter, t->nends, -1, t->nctr));
     CHECK(all_below(t->app_block_sig, na, -1, na) && (t->pass_pieces == 0 || t->pass_pieces == 1));
     CHECK(t->has_maximum == 0 || t->has_maximum == 1);
+    CHECK(t->nsep >= 2 && t->sep_comma > 0 && t->sep_comma < t->nsep && all_below(t->app_sep, na, 0, t->nsep));
     for (int32_t a = 0; a < na; a++) CHECK((t->app_block_sig[a] >= 0) == (t->app_block[a] != 0));
     for (int32_t e = 0; e < t->nends; e++) CHECK((t->end_kind[e] == END_COUNTER) == (t->end_counter[e] >= 0));
     for (int32_t i = 0; i < t->nphases; i++) CHECK(t->phase_order_off[i + 1] > t->phase_order_off[i]);
@@ -1817,13 +1884,16 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->at_gat = malloc(n * sizeof(int32_t));
     E->chains_cap = cap_chains;
     E->chains = malloc((size_t)cap_chains * sizeof(int32_t));
+    E->lp_sep = malloc((2 * (size_t)cap_depth + 2) * sizeof(int32_t));
+    E->lp_tile = malloc((2 * (size_t)cap_depth + 2) * sizeof(int32_t));
+    E->acc_order = malloc((size_t)cap_keys * sizeof(int32_t));
     if (!E->zob || !E->forced || !E->main.codes || !E->main.count || !E->scratch.codes || !E->scratch.count
         || !E->main.bits || !E->scratch.bits
         || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->path_mid || !E->ctr || !E->seq || !E->nv || !E->keys || !E->chg
         || !E->ht || !E->ht_gen || !E->tmp || !E->ord || !E->way_key || !E->way_off || !E->way_len || !E->way_flag
         || !E->way_most || !E->way_hash || !E->way_seq || !E->way_ht || !E->way_ht_gen || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
         || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
-        || !E->at_gat || !E->chains || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
+        || !E->at_gat || !E->chains || !E->lp_sep || !E->lp_tile || !E->acc_order || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
         tp_free(E);
         return NULL;
     }
@@ -1969,6 +2039,9 @@ void tp_free(tp_engine *e) {
     free(e->at_gstamp);
     free(e->at_gat);
     free(e->chains);
+    free(e->lp_sep);
+    free(e->lp_tile);
+    free(e->acc_order);
     free(e->ent_code_off);
     free(e->ent_codes);
     free(e->pk_chk);
@@ -1990,7 +2063,7 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     recount(E, &E->main);
     E->undo_top = E->path_top = E->seq_top = 0;
     E->nkeys = E->nchg = 0;
-    E->chains_len = 0;
+    E->chains_len = E->nacc = 0;
     E->chains_mode = chains;
     return 0;
 }
@@ -2087,11 +2160,25 @@ int32_t tp_keys(tp_engine *e, int32_t *out, int32_t cap) {
     return (int32_t)need;
 }
 
-/* The accepted chains of the last tp_turns in chains mode, as records [key, flagged, len, app*len]
-   in the order the walk accepted them; returns the number of ints, written only when it is <= cap. */
+/* The least label path of each accepted key of the last tp_turns in chains mode (Chains.finish's Found), as records
+   [key, len, app*len, path length, (separator rank, tile)*path length] in the order the walk first accepted a chain
+   of each; returns the number of ints, written only when it is <= cap. */
 int32_t tp_chains(tp_engine *e, int32_t *out, int32_t cap) {
-    if (e->chains_len > 0 && e->chains_len <= cap) memcpy(out, e->chains, (size_t)e->chains_len * sizeof *out);
-    return e->chains_len;
+    int64_t need = 0;
+    for (int32_t i = 0; i < e->nacc; i++) {
+        const int32_t *o = e->chains + e->keys[e->acc_order[i]].best;
+        need += 3 + o[0] + 2 * o[1 + o[0]];
+    }
+    if (need > INT32_MAX) return TP_ERR_CAP;
+    if (need > cap) return (int32_t)need;
+    for (int32_t i = 0; i < e->nacc; i++) {
+        const int32_t *o = e->chains + e->keys[e->acc_order[i]].best;
+        int32_t len = 2 + o[0] + 2 * o[1 + o[0]];
+        *out++ = e->acc_order[i];
+        memcpy(out, o, (size_t)len * sizeof *out);
+        out += len;
+    }
+    return (int32_t)need;
 }
 
 /* Chains.in_check: 1 when a royal piece of `player` can be taken, 0 if not, < 0 an error. */

@@ -239,6 +239,13 @@ typedef struct {
        play_paths) each way's count is its first chain's. */
     int32_t has_maximum;
     const uint8_t *app_max;         /* [napps] */
+
+    /* label paths (chains.extend_path, path_order), read in chains mode: a path is (separator, tile) pairs, each
+       separator its rank among the rule set's separators sorted as strings ("" first, so rank 0; tables.separators);
+       app_sep[a] the rank of the separator a's landing tile gets ("x" a capture, "-NAME-" a block move, else "-"),
+       sep_comma that of ",", which comes before the origin of a follow-up that moves another piece */
+    int32_t nsep, sep_comma;
+    const int32_t *app_sep;         /* [napps] */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;

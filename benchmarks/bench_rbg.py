@@ -4,6 +4,7 @@
     python benchmarks/bench_rbg.py --only checkers --rounds 1 --seconds 1 --no-long
     python benchmarks/bench_rbg.py --json out.json     # the raw figures too
     python benchmarks/bench_rbg.py --process --rounds 3  # only the whole processes: the CLI against RBG's
+    python benchmarks/bench_rbg.py --process --only checkers10  # one of them (checkers10, chess6, moves_torus)
 
 For every game both systems have (the table ROWS; a row whose game tapology's registry does not
 know yet is skipped and listed, so a catalogue game added later needs only its row), in one run,
@@ -280,7 +281,7 @@ PROCESS_RUNS = [  # (key, RBG's game and depth or None, the tapology command)
 ]
 
 
-def measure_process(rounds: int) -> dict[str, object]:
+def measure_process(rounds: int, only: list[str] | None = None) -> dict[str, object]:
     """Whole processes (start, tables, count), wall time: RBG ``perft_bulk`` against the tapology CLI, each pair
     interleaved over ``rounds`` (order swapped every round), the best kept; every command run once before, untimed
     (its tables and generated C in the caches, its bytecode written)."""
@@ -290,6 +291,8 @@ def measure_process(rounds: int) -> dict[str, object]:
         out[k] = min(v, float(out.get(k, float("inf"))))  # type: ignore[arg-type]
 
     for key, peer, args in PROCESS_RUNS:
+        if only and key not in only:
+            continue
         print(f"… whole process: tapology {' '.join(args)}", file=sys.stderr, flush=True)
         tap_cli(args)
 
@@ -323,6 +326,8 @@ def process_report(got: dict[str, object], meta: dict[str, object]) -> str:
              "| whole process (start, tables, count) | RBG | tapology CLI | ratio |", "|---|---|---|---|"]
     for key, peer, args in PROCESS_RUNS:
         r, t = got.get(f"rbg_{key}_process"), got.get(f"tap_{key}_process")
+        if t is None:
+            continue
         what = f"`{' '.join(args)}`" + (f" (RBG `perft_bulk {peer[0]} {peer[1]}`)" if peer else "")
         lines.append(f"| {what} | {ms(f'rbg_{key}_process') if peer else '–'} | {ms(f'tap_{key}_process')} | "
                      f"{_ratio(r, t) if peer else '–'} |")  # type: ignore[arg-type]
@@ -410,7 +415,8 @@ def report(results: dict[str, Figures], rows: list[Row], skipped: list[Row], lon
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", action="append", help="rows by name (repeatable)")
+    ap.add_argument("--only", action="append", help="rows by name (repeatable); with --process: checkers10, chess6, "
+                                                    "moves_torus")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--seconds", type=float, default=2.0, help="playout time per system and round")
     ap.add_argument("--no-long", action="store_true", help="leave out chess perft 6 and the whole-process runs")
@@ -436,7 +442,7 @@ def main(argv: list[str] | None = None) -> None:
                                           f"{platform.python_version()}",
                                "load_before": load(), "rounds": args.rounds}
     if args.process:
-        got = measure_process(args.rounds)
+        got = measure_process(args.rounds, args.only)
         meta["load_after"] = load()
         print(process_report(got, meta))
         if args.json:

@@ -3,6 +3,8 @@
     python benchmarks/bench_rbg.py                     # every row, prints a Markdown section for RESULTS.md
     python benchmarks/bench_rbg.py --only checkers --rounds 1 --seconds 1 --no-long
     python benchmarks/bench_rbg.py --json out.json     # the raw figures too
+    python benchmarks/bench_rbg.py --process --rounds 3  # only the whole processes: the CLI against RBG's
+    python benchmarks/bench_rbg.py --process --only checkers10  # one of them (checkers10, chess6, moves_torus)
 
 For every game both systems have (the table ROWS; a row whose game tapology's registry does not
 know yet is skipped and listed, so a catalogue game added later needs only its row), in one run,
@@ -169,9 +171,11 @@ def warm(game, pos, depth: int) -> str:
 
 def tap_cli(args: list[str]) -> tuple[str, float]:
     """The CLI as a whole process (start, tables, count) and its wall time, choosing its engine as it does by
-    default."""
+    default, with its modules' bytecode cached as an installed package has it (``PYTHONDONTWRITEBYTECODE`` dropped:
+    without it every start compiles the sources again, a quarter of a second)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("TAPOLOGY_NATIVE_SPECIALISE", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     t = time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "tapology", *args], capture_output=True, text=True, check=True,
                          env=env, cwd=str(ROOT)).stdout
@@ -266,26 +270,70 @@ def measure_long(rounds: int) -> dict[str, object]:
         out["tap_nodes"] = n
         keep("tap_chess6", s)
 
-    def tp_cli() -> None:
-        text, wall = tap_cli(["perft", "chess", "--depth", "6"])
-        out["tap_cli_chess6_text"] = text.strip()
-        keep("tap_chess6_process", wall)
-
-    def ck_rbg() -> None:
-        n, _s, wall = rbg_perft("englishDraughts", 10, True)
-        out["rbg_checkers10_nodes"] = n
-        keep("rbg_checkers10_process", wall)
-
-    def ck_tap() -> None:
-        text, wall = tap_cli(["perft", "checkers", "--depth", "10"])
-        out["tap_cli_checkers10_text"] = text.strip()
-        keep("tap_checkers10_process", wall)
-
     interleave(rounds, [rb, tp, sf])
-    interleave(rounds, [ck_rbg, ck_tap])
-    interleave(1, [tp_cli])
     out.update(best)
+    out.update(measure_process(rounds))
     return out
+
+
+PROCESS_RUNS = [  # (key, RBG's game and depth or None, the tapology command)
+    ("checkers10", ("englishDraughts", 10), ["perft", "checkers", "--depth", "10"]),
+    ("chess6", ("chess", 6), ["perft", "chess", "--depth", "6"]),
+    ("moves_torus", None, ["moves", "chess", "--board", "torus:12x8"]),
+]
+
+
+def measure_process(rounds: int, only: list[str] | None = None) -> dict[str, object]:
+    """Whole processes (start, tables, count), wall time: RBG ``perft_bulk`` against the tapology CLI, each pair
+    interleaved over ``rounds`` (order swapped every round), the best kept; every command run once before, untimed
+    (its tables and generated C in the caches, its bytecode written)."""
+    out: dict[str, object] = {}
+
+    def keep(k: str, v: float) -> None:
+        out[k] = min(v, float(out.get(k, float("inf"))))  # type: ignore[arg-type]
+
+    for key, peer, args in PROCESS_RUNS:
+        if only and key not in only:
+            continue
+        print(f"… whole process: tapology {' '.join(args)}", file=sys.stderr, flush=True)
+        tap_cli(args)
+
+        def tap(key: str = key, args: list[str] = args) -> None:
+            text, wall = tap_cli(args)
+            out[f"tap_cli_{key}_text"] = text.strip().splitlines()[-2:] if key != "moves_torus" else \
+                f"{len(text.splitlines())} lines"
+            keep(f"tap_{key}_process", wall)
+
+        if peer is None:
+            interleave(rounds, [tap])
+            continue
+        rbg_perft(peer[0], peer[1], True)
+
+        def rb(key: str = key, peer: tuple[str, int] = peer) -> None:
+            n, _s, wall = rbg_perft(peer[0], peer[1], True)
+            out[f"rbg_{key}_nodes"] = n
+            keep(f"rbg_{key}_process", wall)
+
+        interleave(rounds, [rb, tap])
+    return out
+
+
+def process_report(got: dict[str, object], meta: dict[str, object]) -> str:
+    """The whole-process table (Markdown)."""
+    def ms(k: str) -> str:
+        return _ms(got.get(k))  # type: ignore[arg-type]
+
+    lines = [f"Whole processes ({meta['when']}; {meta['machine']}; load average {meta['load_before']} before, "
+             f"{meta['load_after']} after; interleaved, best of {meta['rounds']} rounds):", "",
+             "| whole process (start, tables, count) | RBG | tapology CLI | ratio |", "|---|---|---|---|"]
+    for key, peer, args in PROCESS_RUNS:
+        r, t = got.get(f"rbg_{key}_process"), got.get(f"tap_{key}_process")
+        if t is None:
+            continue
+        what = f"`{' '.join(args)}`" + (f" (RBG `perft_bulk {peer[0]} {peer[1]}`)" if peer else "")
+        lines.append(f"| {what} | {ms(f'rbg_{key}_process') if peer else '–'} | {ms(f'tap_{key}_process')} | "
+                     f"{_ratio(r, t) if peer else '–'} |")  # type: ignore[arg-type]
+    return "\n".join(lines) + "\n"
 
 
 def _ratio(a: float | None, b: float | None, mark: str = "") -> str:
@@ -363,22 +411,20 @@ def report(results: dict[str, Figures], rows: list[Row], skipped: list[Row], lon
                   f"{_ratio(long.get('rbg_chess6'), long.get('tap_chess6'))} |",  # type: ignore[arg-type]
                   f"| Stockfish 16 `bench 16 1 6 current perft` | {_ms(long.get('stockfish'))} | "  # type: ignore[arg-type]
                   f"{_ratio(long.get('stockfish'), long.get('tap_chess6'))} |",  # type: ignore[arg-type]
-                  "", "| whole process (start, tables, count) | RBG | tapology CLI | ratio |", "|---|---|---|---|",
-                  f"| `perft chess --depth 6` | {_ms(long.get('rbg_chess6_process'))} | "  # type: ignore[arg-type]
-                  f"{_ms(long.get('tap_chess6_process'))} | "  # type: ignore[arg-type]
-                  f"{_ratio(long.get('rbg_chess6_process'), long.get('tap_chess6_process'))} |",  # type: ignore[arg-type]
-                  f"| `perft checkers --depth 10` | {_ms(long.get('rbg_checkers10_process'))} | "  # type: ignore[arg-type]
-                  f"{_ms(long.get('tap_checkers10_process'))} | "  # type: ignore[arg-type]
-                  f"{_ratio(long.get('rbg_checkers10_process'), long.get('tap_checkers10_process'))} |"]  # type: ignore[arg-type]
+                  "", process_report(long, meta).rstrip("\n")]
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", action="append", help="rows by name (repeatable)")
+    ap.add_argument("--only", action="append", help="rows by name (repeatable); with --process: checkers10, chess6, "
+                                                    "moves_torus")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--seconds", type=float, default=2.0, help="playout time per system and round")
     ap.add_argument("--no-long", action="store_true", help="leave out chess perft 6 and the whole-process runs")
+    ap.add_argument("--process", action="store_true", help="only the whole-process runs (the CLI against RBG's "
+                                                                "process: checkers perft 10, chess perft 6, moves on "
+                                                                "chess torus:12x8)")
     ap.add_argument("--json", type=Path, help="write the raw figures here too")
     ap.add_argument("--engine", choices=("specialised", "auto"), default="specialised",
                     help="library calls on C generated for each board, as RBG compiles each game (default), or on "
@@ -397,6 +443,13 @@ def main(argv: list[str] | None = None) -> None:
                                "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
                                           f"{platform.python_version()}",
                                "load_before": load(), "rounds": args.rounds}
+    if args.process:
+        got = measure_process(args.rounds, args.only)
+        meta["load_after"] = load()
+        print(process_report(got, meta))
+        if args.json:
+            args.json.write_text(json.dumps({"meta": meta, "process": got}, indent=1, default=str))
+        return
     rows, skipped = [], []
     for row in ROWS:
         if args.only and row.name not in args.only:

@@ -30,20 +30,21 @@ from __future__ import annotations
 
 import atexit
 import math
-import multiprocessing
-import multiprocessing.pool
 import os
 import signal
-import socket
 import sys
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tapology.errors import ExecutorError, OptionError
+
+if TYPE_CHECKING:  # multiprocessing loads when a pool starts (a serial job does without it)
+    import multiprocessing.context
+    import multiprocessing.pool
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -273,6 +274,8 @@ def _pool_task(item: tuple[int, Callable[[Any, Any], Any], Any, Any]) -> tuple[i
 
 def _mp_context() -> multiprocessing.context.BaseContext:
     """A fresh-process start method: forkserver where there is one (no threads or locks inherited), else spawn."""
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods and sys.platform != "darwin" else "spawn")
 
@@ -299,6 +302,8 @@ atexit.register(shutdown)
 
 def _run_pool(fn: Callable[[Any, T], R], tasks: Sequence[T], context: Any, size: int, results: list[R | None],
               progress: Progress | None) -> tuple[int, bool]:
+    import multiprocessing
+
     done = 0
     pool = _get_pool(size)
     workers = list(getattr(pool, "_pool", []))  # a pool worker only ends when the pool does: any other end loses its task
@@ -355,6 +360,8 @@ def probe_address(address: str, seconds: float = RAY_CONNECT) -> None:
     host, colon, port = hostport.rpartition(":")
     if not colon or not port.isdigit() or not host:
         return
+    import socket
+
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=seconds):
             pass

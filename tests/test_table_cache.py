@@ -159,3 +159,32 @@ def test_commands_build_the_tables_once_then_read_them(tmp_cache: Path, monkeypa
         assert main(argv) == 0
         assert built == [], argv
     assert capsys.readouterr().out.count("perft 5: 7361 ") == 2
+
+
+def test_charts_read_back_as_closed_and_keyed_by_board(tmp_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board's charts are written once and read back equal to a fresh closure; another board (or a board with
+    another gluing) is another entry; a corrupt entry is closed anew; TAPOLOGY_TABLE_CACHE=0 writes nothing."""
+    import numpy as np
+
+    from tapology.model.atlas import Atlas
+    from tapology.model.builtins import builtin_board
+
+    folder = tmp_cache.parent / "charts"
+    dom = load_rule_file(DATA / "checkers.toml").domain
+    plane, torus = builtin_board("plane:8x8", dom), builtin_board("torus:8x8", dom)
+    first = cache.charted(plane)
+    (entry,) = sorted(folder.glob("*.pickle"))
+    with monkeypatch.context() as m:
+        m.setattr(Atlas, "of", lambda *a, **k: pytest.fail("closed again"))
+        again = cache.charted(plane)  # read back: no closure
+    assert np.array_equal(again.chart, first.chart)
+    assert np.array_equal(again.chart, Atlas.of(plane).chart) and again.board() == plane
+    other = cache.charted(torus)
+    assert len(list(folder.glob("*.pickle"))) == 2 and np.array_equal(other.chart, Atlas.of(torus).chart)
+    assert not np.array_equal(other.chart, first.chart)
+    assert cache.charts_key(plane) != cache.charts_key(torus)
+    entry.write_bytes(b"not a pickle")
+    assert np.array_equal(cache.charted(plane).chart, first.chart)
+    monkeypatch.setenv("TAPOLOGY_TABLE_CACHE", "0")
+    cache.charted(builtin_board("cylinder:8x8", dom))
+    assert len(list(folder.glob("*.pickle"))) == 2

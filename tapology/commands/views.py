@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from tapology.commands.common import BoardArg, DomainOpt, JsonOpt, emit
-from tapology.render.unfold import MAX_RADIUS
+from tapology.render import MAX_RADIUS  # the drawing modules load when a view is drawn
 
 FromOpt = Annotated[str, typer.Option("--from", help="The tile the walker starts on.")]
 FrameOpt = Annotated[int, typer.Option("--frame", help="The walker's frame (an orientation; 0 = the tile's own).")]

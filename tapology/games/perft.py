@@ -19,7 +19,8 @@ from tapology.game import Position
 from tapology.games.registry import open_position
 from tapology.parallel import SERIAL, Executor, Progress, cached, run_tasks
 from tapology.rules.engine import RuleGame
-from tapology.rules.perft import count_leaves
+from tapology.rules.native import engine_used, expect_perft
+from tapology.rules.perft import count_leaves, on_codes
 
 Path = tuple[str, ...]
 TASKS_PER_WORKER = 8  # split one ply deeper while there are fewer tasks than this per worker
@@ -39,6 +40,7 @@ class PerftRun:
     seconds: float = 0.0
     executor: str = "serial"
     missing: list[str] = field(default_factory=list)
+    engine: tuple[str, str] | None = None  # the engine that counted (:func:`tapology.rules.native.engine_used`)
 
     def to_json(self) -> dict[str, object]:
         """``{"depth", "nodes", "divide", "complete", "tasks", "executor", "seconds"}``."""
@@ -95,7 +97,7 @@ def split(game: RuleGame, pos: Position, depth: int, target: int) -> list[Path]:
     return paths
 
 
-Context = tuple[str, str | None, str | None, int, bool]  # game, board, position, depth, bulk
+Context = tuple[str, str | None, str | None, int, bool, int]  # game, board, position, depth, bulk, estimate
 
 
 def perft_game(spec: str, board: str | None = None, position: str | None = None) -> tuple[RuleGame, Position]:
@@ -108,10 +110,16 @@ def _context_game(ctx: Context) -> tuple[RuleGame, Position]:
     return perft_game(ctx[0], ctx[1], ctx[2])
 
 
-def _count(ctx: Context, path: Path) -> int:
-    """One task: the leaf turns below a path of turn labels."""
+def _count(ctx: Context, path: Path) -> tuple[int, tuple[str, str]]:
+    """One task: the leaf turns below a path of turn labels and the engine that counted them, on the board's
+    generated C where the whole count (estimated at ``ctx[5]`` leaf turns) pays for it and it is compiled
+    (:func:`tapology.rules.native.expect_perft`: a worker's task alone is often too small to choose it)."""
     game, root = _context_game(ctx)
-    return count_leaves(game, _replay(game, root, path), ctx[3] - len(path), bulk=ctx[4])
+    chains = game.chains(root.board)
+    if ctx[5] and on_codes(game):
+        expect_perft(chains, ctx[5])
+    n = count_leaves(game, _replay(game, root, path), ctx[3] - len(path), bulk=ctx[4])
+    return n, engine_used(chains, perft=True)
 
 
 ESTIMATE_LEAVES = 10_000  # the estimate counts exactly, ply by ply, until a count passes this
@@ -153,15 +161,17 @@ def auto_executor(estimate: int) -> Executor:
 
 
 def run_perft(spec: str, depth: int, board: str | None = None, position: str | None = None, *, ex: Executor = SERIAL,
-              progress: Progress | None = None, min_tasks: int = 1, bulk: bool = True) -> PerftRun:
+              progress: Progress | None = None, min_tasks: int = 1, bulk: bool = True, estimate: int = 0) -> PerftRun:
     """perft of GAME (optional end rules left out) split into tasks by first turns and run on ``ex`` (at least
     ``min_tasks`` where the tree allows: small tasks let a stop in this process come soon, as a native count is
     not interrupted); ``progress(tasks done, tasks)``; ``bulk=False`` makes every leaf turn rather than counting the
-    last ply.  Ctrl-C stops the workers and gives the finished tasks' sum, marked partial."""
+    last ply; ``estimate``: the leaf turns :func:`estimate_leaves` expects (0: not estimated), from which each task
+    decides whether the board's generated C pays.  Ctrl-C stops the workers and gives the finished tasks' sum,
+    marked partial."""
     if depth < 0:
         raise OptionError(f"--depth {depth}: must be ≥ 0")
     t0 = time.perf_counter()
-    ctx: Context = (spec, board, position, depth, bulk)
+    ctx: Context = (spec, board, position, depth, bulk, estimate)
     game, pos = _context_game(ctx)
     if depth == 0:
         return PerftRun(0, 1, [], seconds=time.perf_counter() - t0)
@@ -171,13 +181,15 @@ def run_perft(spec: str, depth: int, board: str | None = None, position: str | N
     out = run_tasks(_count, paths, ctx, ex=ex, progress=progress)
     sums = {label: 0 for label in firsts}
     left = {label: 0 for label in firsts}
-    for p, n in zip(paths, out.results, strict=True):
-        if n is None:
+    used: tuple[str, str] | None = None
+    for p, got in zip(paths, out.results, strict=True):
+        if got is None:
             left[p[0]] += 1
         else:
-            sums[p[0]] += n
+            sums[p[0]] += got[0]
+            used = got[1]
     nodes = sum(sums.values())
     divided = [(label, sums[label]) for label in firsts if not left[label]]
     missing = [label for label in firsts if left[label]]
     return PerftRun(depth, nodes, divided, out.complete, len(paths), out.done, len(paths[0]) if paths else 1,
-                    time.perf_counter() - t0, out.executor, missing)
+                    time.perf_counter() - t0, out.executor, missing, used)

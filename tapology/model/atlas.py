@@ -262,7 +262,6 @@ class Atlas:
         self.order = grp.order
         self.mul = grp.mul
         self.inv = grp.inv
-        self.trans = board.domain.trans
         self.n_cells = len(board.domain)
         self.extra: list[Fact] = list(board.extra)
         n = len(board.tiles)
@@ -272,6 +271,16 @@ class Atlas:
         self.conflict: Conflict | None = None
         self._dirty_board = False
         self._unit_rows: list[tuple[int, ...]] | None = None  # the gluing rows read off the charts, for taped()
+
+    @property
+    def trans(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """The chart domain's translation table (built on first use: a hundredth of a second on checkers' board)."""
+        return self.domain.trans
+
+    def changed(self) -> bool:
+        """True when closing the charts changed the board's gluing or recorded reasons of their own (the worklist's
+        taped facts)."""
+        return self._dirty_board or bool(self._why)
 
     # ---- construction -------------------------------------------------------------
     @classmethod

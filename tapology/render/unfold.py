@@ -27,12 +27,12 @@ from tapology.model.board import Board
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
 from tapology.model.walker import Walker
+from tapology.render import MAX_RADIUS
 from tapology.render.ascii import Entry, box_width, draw_grid
 
 if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
 
-MAX_RADIUS = 200
 
 
 

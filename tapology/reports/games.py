@@ -17,8 +17,6 @@ from tapology.reports.base import Report, engine_json, engine_of, engine_text, s
 from tapology.rules.describe import rules_json, rules_text
 from tapology.rules.engine import BACKENDS, RuleGame
 from tapology.rules.native import engine as native_engine
-from tapology.rules.native import expect_perft
-from tapology.rules.perft import on_codes
 from tapology.rules.playouts import MAX_PLIES, PlayoutRun, run_playouts
 from tapology.rules.position import dumps_position
 
@@ -187,21 +185,19 @@ def perft_report(spec: str, depth: int, board: str | None = None, position: str 
                                [t.label for t in g.perft_turns(pos)], lim.stopped(False), timeout)
         if ex is None:
             ex = auto_executor(estimate)
-        if ex.kind == "serial" and isinstance(g, RuleGame) and on_codes(g):  # the tasks share this process's engine
-            expect_perft(g.chains(pos.board), estimate)
         if plan is not None:
             plan(f"perft {depth} of {g.name} on {g.board_name}: about {estimate:.3g} leaf turns (exact to depth "
                  f"{exact}, then that ply's growth per ply); tasks by first turns on {ex.describe()}")
         try:
             run = run_perft(spec, depth, board, position, ex=ex, progress=progress,
                             min_tasks=SERIAL_STOP_TASKS if timeout is not None and ex.kind == "serial" else 1,
-                            bulk=bulk)
+                            bulk=bulk, estimate=estimate)
         except KeyboardInterrupt:  # before the tasks started: nothing counted yet
             run = PerftRun(depth, 0, [], complete=False, executor=ex.describe(),
                            missing=[t.label for t in g.perft_turns(pos)])
     return PerftReport(depth, run.nodes, time.perf_counter() - t0, run.divided if by_first_turn else None,
                        run.complete, estimate, run.tasks, run.done, run.executor, run.missing,
-                       lim.stopped(run.complete), timeout, engine_of(g, perft=True))
+                       lim.stopped(run.complete), timeout, run.engine or engine_of(g, perft=True))
 
 
 @dataclass

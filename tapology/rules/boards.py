@@ -9,6 +9,7 @@ from tapology.model.atlas import Atlas
 from tapology.model.board import Board
 from tapology.model.boardfile import load_board
 from tapology.model.builtins import builtin_board, is_builtin
+from tapology.rules.cache import charted
 from tapology.rules.model import RuleSet
 
 
@@ -39,7 +40,7 @@ def open_game_board(spec: str, rules: RuleSet) -> tuple[Board, Atlas, tuple[tupl
         raise PositionError(f"board {spec!r}: {exc}") from None
     if board.grid != rules.grid:
         raise PositionError(f"board {spec!r} is on the {board.grid.name} grid; game {rules.name!r} needs {rules.grid.name}")
-    at = Atlas.of(board)
+    at = charted(board)  # read from the disk cache where this board was closed before
     if at.conflict is None and tapings:
         c = at.tape(tapings)
         if c is not None:

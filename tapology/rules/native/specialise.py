@@ -419,6 +419,16 @@ static inline void quiet_set(Board *B, int32_t u, int32_t v) {
     B->codes[u] = v;
 }
 
+/* quiet_set of a tile whose code is known (o): a last-ply move made in place (_leaf) */
+static inline __attribute__((always_inline)) void leaf_set(Board *B, int32_t u, int32_t o, int32_t v) {
+    uint64_t bit = 1ULL << (u & 63);
+    B->count[o]--;
+    B->count[v]++;
+    B->bits[(size_t)o * """ + str((n + 63) // 64) + """ + (size_t)(u >> 6)] &= ~bit;
+    B->bits[(size_t)v * """ + str((n + 63) // 64) + """ + (size_t)(u >> 6)] |= bit;
+    B->codes[u] = v;
+}
+
 /* A leaf turn of a perft that makes every leaf (--no-bulk): made and taken back. */
 static void quiet_leaf(Board *B, const int32_t *ch, int32_t nc) {
     int32_t old[""" + str(maxw) + """];
@@ -461,7 +471,7 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
 """]
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if (nc) { if (depth == 1) { if (made) "
                             "quiet_leaf(B, ch, nc); (*total)++; } else if ((r = quiet_turn(E, B, p, ply, depth, ch, nc, "
-                            "total)) < 0) return r; }", "ch"))
+                            "total)) < 0) return r; }", "ch", leaf="depth == 1"))
     out.append("""            default: break;
             }
         }
@@ -526,11 +536,29 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     return "".join(out)
 
 
+def _leaf(value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], a: int) -> str | None:
+    """A last-ply quiet move of a perft counted, and with ``made`` made and taken back in place: its tiles and new
+    values read first, each tile set straight from its constant index, then set back in reverse (a compiler barrier
+    between: the position is in memory as made).  Counted when a write changes its tile, as the listing does; None
+    when the move writes a tile twice (its listing's order then matters).  Cost: a few stores per write."""
+    ks = range(wr_off[a], wr_off[a + 1])
+    tiles = [wr_tile[k] for k in ks]
+    if not tiles or len(set(tiles)) != len(tiles):
+        return None
+    read = ", ".join(f"n{i} = {value(k)}, o{i} = codes[{wr_tile[k]}]" for i, k in enumerate(ks))
+    changed = " || ".join(f"n{i} != o{i}" for i in range(len(tiles)))
+    make = " ".join(f"leaf_set(B, {u}, o{i}, n{i});" for i, u in enumerate(tiles))
+    back = " ".join(f"leaf_set(B, {u}, n{i}, o{i});" for i, u in reversed(list(enumerate(tiles))))
+    return (f"{{ const int32_t {read}; if ({changed}) {{ if (made) {{ {make} __asm__ __volatile__(\"\" ::: \"memory\"); "
+            f"{back} }} (*total)++; }} }}")
+
+
 def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
                  test: Callable[[list[tuple[int, int]]], str], value: Callable[[int], str], wr_off: list[int],
-                 wr_tile: list[int], then: str, into: str) -> str:
+                 wr_tile: list[int], then: str, into: str, leaf: str | None = None) -> str:
     """The cases of a switch on the entry row: each quiet move that fits writes its changes (tile, new value) into
-    ``into`` (``nc`` of them, tiles it leaves as they are skipped), then runs ``then``."""
+    ``into`` (``nc`` of them, tiles it leaves as they are skipped), then runs ``then``; with ``leaf`` (the C of the
+    last ply's test), on the last ply the move is counted or made in place instead (:func:`_leaf`)."""
     n, nd = sizes["n"], sizes["nd"]
     out = []
     for r, row in quiet.items():
@@ -542,6 +570,10 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
             cond = test([(u, m) for u, m in checks(a) if u != t])
             writes = "".join(f" v = {value(k)}; if (v != codes[{wr_tile[k]}]) {{ {into}[2 * nc] = {wr_tile[k]}; "
                              f"{into}[2 * nc + 1] = v; nc++; }}" for k in range(wr_off[a], wr_off[a + 1]))
+            here = None if leaf is None else _leaf(value, wr_off, wr_tile, a)
+            if here is not None:
+                lines.append(f"                if ({cond}) {{ if ({leaf}) {here} else {{ nc = 0;{writes}{then} }} }}\n")
+                continue
             lines.append(f"                if ({cond}) {{ nc = 0;{writes}{then} }}\n")
         out.append(f"            case {r}:\n{''.join(lines)}                break;\n")
     return "".join(out)
@@ -615,8 +647,9 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
     if others:
         out.append("""    if (gen_others_fit(E, B, p)) {
         int32_t k0 = E->nkeys, c0 = E->nchg;
+        int pass; /* no phases, counters or pass at any time here */
         E->quiet_apart = 1;
-        int32_t legal = playout_turn(E, B, p, s, last, nlast); /* every turn the walk finds is of a mandatory class */
+        int32_t legal = playout_turn(E, B, p, 0, s, last, nlast, &pass); /* every turn found is of a mandatory class */
         E->quiet_apart = 0;
         E->nkeys = k0;
         E->nchg = c0;

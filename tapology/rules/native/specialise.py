@@ -615,8 +615,9 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
     if others:
         out.append("""    if (gen_others_fit(E, B, p)) {
         int32_t k0 = E->nkeys, c0 = E->nchg;
+        int pass; /* no phases, counters or pass at any time here */
         E->quiet_apart = 1;
-        int32_t legal = playout_turn(E, B, p, s, last, nlast); /* every turn the walk finds is of a mandatory class */
+        int32_t legal = playout_turn(E, B, p, 0, s, last, nlast, &pass); /* every turn found is of a mandatory class */
         E->quiet_apart = 0;
         E->nkeys = k0;
         E->nchg = c0;

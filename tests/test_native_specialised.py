@@ -5,12 +5,14 @@ the default run compiles tic-tac-toe's); the others decline by name."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import weakref
 
 import pytest
 
 from tapology.errors import RuleError
-from tapology.games.registry import open_game
+from tapology.games.registry import SHIPPED, open_game
 from tapology.rules import native
 from tapology.rules.native import build, specialise
 from tapology.rules.perft import count_leaves
@@ -135,3 +137,28 @@ def test_a_declined_board_runs_on_the_interpreter_and_says_why(monkeypatch: pyte
     assert count_leaves(g, g.initial(), 2) == 400
     kind, why = native.engine_used(chains, perft=True)
     assert kind == "native" and "royal rule" in why, why
+
+
+# the generated C of every shipped game it takes, compiled for syntax only (a second or less each): a generator edit
+# that breaks one kind of game's C fails here, where the engine would silently fall back to the interpreter; these
+# four cover the mandatory class (checkers), placement by gravity (connect4), placement anywhere (hex) and the
+# plainest game; the others with -m slow
+GENERATED = ("tictactoe", "checkers", "connect4", "hex")
+COMPILES = [pytest.param(n, id=n, marks=[] if n in GENERATED else [pytest.mark.slow]) for n in SHIPPED]
+
+
+@needs_native
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc: the generated C is not compiled here")
+@pytest.mark.parametrize("name", COMPILES)
+def test_generated_c_compiles(name: str, tmp_path) -> None:
+    g = open_game(name)
+    chains = g.chains(g.board)
+    if native.engine(chains, specialise=False) is None or specialise.declines(chains.comp.native_tables):
+        assert name not in GENERATED, f"{name}: {native.why_not(chains) or specialise.declines(chains.comp.native_tables)}"
+        return
+    src = tmp_path / f"{name}.c"
+    src.write_text(specialise.generate(chains.comp.native_tables))
+    done = subprocess.run(["gcc", "-fsyntax-only", "-std=c99", "-Werror=implicit-function-declaration",
+                           "-Werror=incompatible-pointer-types", "-I", str(build.HERE), str(src)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, f"{name}: the generated C does not compile:\n{done.stderr[-2000:]}"

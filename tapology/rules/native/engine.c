@@ -12,7 +12,9 @@
  *              position equal to one of its walk's levels (hash match, then exact comparison of
  *              the tiles written since that level) is a repetition and is not taken.
  *   keys       the turns found at each node of the perft stack, with their changes in chg; a node's
- *              keys are told apart by a hash table and an exact comparison of start, end and changes.
+ *              keys are told apart by their start and end tiles (a list per pair, se_head), then an exact
+ *              comparison of changes; where the keys are by changes or the board too big for a table per
+ *              pair, by a hash table of the changes' hash instead.
  *   memos      each node runs its turn clean-ups and its royal test once on its own position,
  *              recording what they read; a chain whose changes touch none of that gets the same
  *              answer (both runs are deterministic functions of what they read), any other chain
@@ -44,6 +46,7 @@ enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2, COND_ANY = 3 };
 enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 
 #define MAX_CLEANUP_ROUNDS 10000 /* chains.py MAX_CLEANUP_ROUNDS */
+#define SE_MAX ((size_t)1 << 22) /* the most (start, end) pairs keys are listed by (16 MiB of tables), else by hash */
 
 typedef struct {
     int32_t *codes; /* [n] */
@@ -62,6 +65,7 @@ typedef struct {
     uint8_t legal;    /* accepted, and flagged where the mandatory rule applies */
     int32_t reset_or, reset_and; /* the counters the moves' classes reset, in some and in every accepted chain */
     int32_t ways;     /* ways mode: the legal ways of playing it (distinct orders of its chains' writes) */
+    int32_t next;     /* the node's previous key with the same start and end (se_head), or -1 */
 } Key;
 
 typedef struct {
@@ -109,6 +113,10 @@ struct tp_engine {
     uint32_t *ht_gen;
     uint32_t gen;
     int32_t ht_size, node_keys;
+    int32_t *se_head;   /* [n*n] the node's last key from tile s to tile e (row s*n + e, valid where se_gen is segen),
+                           NULL: keys by hash (ht) */
+    uint32_t *se_gen;   /* [n*n] */
+    uint32_t segen;
 
     int32_t *tmp;   /* [3n] (tile, new, old) of one chain's changes */
     uint32_t *tstamp; /* [n] */
@@ -604,6 +612,14 @@ static inline int touched(const Walk *W) {
 }
 
 static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc);
+
+/* The hash of a turn from `start` to `end` with the changes in E->tmp (find_key's where keys are told apart by hash). */
+static uint64_t key_hash(const tp_engine *E, int32_t start, int32_t end, int32_t nc) {
+    uint64_t seed = ((uint64_t)(uint32_t)start << 32) | (uint32_t)end;
+    uint64_t h = splitmix(&seed);
+    for (int32_t c = 0; c < nc; c++) h ^= E->zob[(size_t)E->tmp[3 * c] * (size_t)TABLES(E)->nd + (size_t)E->tmp[3 * c + 1]];
+    return h;
+}
 static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p);
 static int attack_relevant(const tp_engine *E, int32_t nc);
 
@@ -656,10 +672,7 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
         nc += E->cn_len;
     }
     int32_t end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
-    uint64_t seed = ((uint64_t)(uint32_t)W->start << 32) | (uint32_t)end;
-    uint64_t h = splitmix(&seed);
-    for (int32_t c = 0; c < nc; c++) h ^= E->zob[(size_t)E->tmp[3 * c] * (size_t)T->nd + (size_t)E->tmp[3 * c + 1]];
-    int32_t k = find_key(E, h, W->start, end, nc);
+    int32_t k = find_key(E, E->se_head ? 0 : key_hash(E, W->start, end, nc), W->start, end, nc);
     if (k < 0) return k;
     Key *K = &E->keys[k];
     if (K->pos_ok == 2) {
@@ -960,29 +973,58 @@ static int32_t collect_changes(tp_engine *E, const Walk *W) {
     return nc;
 }
 
+/* A new key of the node (start, end, the changes in E->tmp), its index or TP_ERR_CAP. */
+static int32_t new_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc) {
+    if (E->nkeys >= E->key_cap || E->nchg + nc > E->chg_cap) return TP_ERR_CAP;
+    int32_t k = E->nkeys++;
+    Key *K = &E->keys[k];
+    memset(K, 0, sizeof *K);
+    K->hash = h;
+    K->start = start;
+    K->end = end;
+    K->off = E->nchg;
+    K->len = nc;
+    K->next = -1;
+    for (int32_t c = 0; c < nc; c++) {
+        E->chg[2 * (E->nchg + c)] = E->tmp[3 * c];
+        E->chg[2 * (E->nchg + c) + 1] = E->tmp[3 * c + 1];
+    }
+    E->nchg += nc;
+    E->node_keys++;
+    K->pos_ok = 2; /* not tested yet */
+    return k;
+}
+
+/* The node's key of the turn from `start` to `end` with the changes in E->tmp (nc of them, sorted by tile), made
+   when new; h is their hash where the node's keys are told apart by hash (E->se_head NULL), unused where they are
+   told apart by start and end (a short list per pair: most pairs hold one turn, no hash needed). */
 static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc) {
+    if (E->se_head) {
+        size_t b = (size_t)start * (size_t)TABLES(E)->n + (size_t)end;
+        int32_t first = E->se_gen[b] == E->segen ? E->se_head[b] : -1;
+        for (int32_t j = first; j >= 0; j = E->keys[j].next) {
+            const Key *K = &E->keys[j];
+            if (K->len != nc) continue;
+            int32_t c = 0;
+            for (; c < nc; c++)
+                if (E->chg[2 * (K->off + c)] != E->tmp[3 * c] || E->chg[2 * (K->off + c) + 1] != E->tmp[3 * c + 1]) break;
+            if (c == nc) return j;
+        }
+        int32_t k = new_key(E, 0, start, end, nc);
+        if (k < 0) return k;
+        E->keys[k].next = first;
+        E->se_head[b] = k;
+        E->se_gen[b] = E->segen;
+        return k;
+    }
     uint32_t mask = (uint32_t)E->ht_size - 1;
     for (uint32_t i = (uint32_t)h & mask;; i = (i + 1) & mask) {
         if (E->ht_gen[i] != E->gen) {
-            if (E->nkeys >= E->key_cap || E->nchg + nc > E->chg_cap || 2 * (E->node_keys + 1) > E->ht_size)
-                return TP_ERR_CAP;
-            int32_t k = E->nkeys++;
-            Key *K = &E->keys[k];
-            memset(K, 0, sizeof *K);
-            K->hash = h;
-            K->start = start;
-            K->end = end;
-            K->off = E->nchg;
-            K->len = nc;
-            for (int32_t c = 0; c < nc; c++) {
-                E->chg[2 * (E->nchg + c)] = E->tmp[3 * c];
-                E->chg[2 * (E->nchg + c) + 1] = E->tmp[3 * c + 1];
-            }
-            E->nchg += nc;
-            E->node_keys++;
+            if (2 * (E->node_keys + 1) > E->ht_size) return TP_ERR_CAP;
+            int32_t k = new_key(E, h, start, end, nc);
+            if (k < 0) return k;
             E->ht_gen[i] = E->gen;
             E->ht[i] = k;
-            K->pos_ok = 2; /* not tested yet */
             return k;
         }
         const Key *K = &E->keys[E->ht[i]];
@@ -1144,10 +1186,7 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     if (nc == 0) goto out;
     int32_t kstart = W->start;
     if (T->keyed_by_changes) kstart = end = E->tmp[0]; /* the changes are sorted by tile */
-    uint64_t seed = ((uint64_t)(uint32_t)kstart << 32) | (uint32_t)end;
-    uint64_t h = splitmix(&seed);
-    for (int32_t c = 0; c < nc; c++) h ^= E->zob[(size_t)E->tmp[3 * c] * (size_t)T->nd + (size_t)E->tmp[3 * c + 1]];
-    int32_t k = find_key(E, h, kstart, end, nc);
+    int32_t k = find_key(E, E->se_head ? 0 : key_hash(E, kstart, end, nc), kstart, end, nc);
     if (k < 0) {
         r = k;
         goto out;
@@ -1255,7 +1294,10 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         E->nways = E->nwseq = 0;
     }
     int32_t k0 = E->nkeys;
-    next_gen(&E->gen, E->ht_gen, (size_t)E->ht_size);
+    if (E->se_head)
+        next_gen(&E->segen, E->se_gen, (size_t)T->n * (size_t)T->n);
+    else
+        next_gen(&E->gen, E->ht_gen, (size_t)E->ht_size);
     E->node_keys = 0;
     E->n_node_royal = 0;
     if (T->has_royal) {
@@ -1755,6 +1797,14 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->ht_size = cap_hash;
     E->ht = malloc((size_t)cap_hash * sizeof(int32_t));
     E->ht_gen = calloc((size_t)cap_hash, sizeof(uint32_t));
+    if (!t->keyed_by_changes && n * n <= SE_MAX) { /* keys told apart by start and end (else by hash) */
+        E->se_head = malloc(n * n * sizeof(int32_t));
+        E->se_gen = calloc(n * n, sizeof(uint32_t));
+        if (!E->se_head || !E->se_gen) {
+            tp_free(E);
+            return NULL;
+        }
+    }
     E->tmp = malloc(3 * n * sizeof(int32_t));
     E->ord = malloc((n + (size_t)cap_depth) * sizeof(int32_t));
     E->way_key = malloc((size_t)cap_keys * sizeof(int32_t));
@@ -1907,6 +1957,8 @@ void tp_free(tp_engine *e) {
     free(e->chg);
     free(e->ht);
     free(e->ht_gen);
+    free(e->se_head);
+    free(e->se_gen);
     free(e->tmp);
     free(e->ord);
     free(e->way_key);

@@ -88,6 +88,7 @@ struct tp_engine {
     int32_t maxw;   /* most writes of one application */
     int32_t words;  /* 64-bit words of a tile set */
     int32_t *ent_code_off, *ent_codes; /* [sets+1], [sets*nd]: per entry set s*np + player, the codes some entry starts from */
+    int32_t *roy_off, *roy_codes; /* [np+1], [np*nd]: each player's royal codes (royal_mine) */
     Board main, scratch;
 
     int32_t *undo_tile, *undo_old;
@@ -148,6 +149,9 @@ struct tp_engine {
     int32_t make_leaves; /* perft: make each leaf turn (1) or count the last ply in bulk (0) */
     int32_t *pk_chk; /* [2*nchk] each application's checks as (tile, mask row * nd), in the order fits reads them */
     uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (step_leaf) */
+    uint8_t *solo;  /* [napps] a leaf whose turn no other chain of the same node can have (solo_apps) */
+    int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
+    int32_t solo_legal;
     int32_t *cn;    /* [3n] the node's clean-ups' net writes (tile, code, old code), by tile */
     int32_t cn_len;
     int32_t quiet_apart; /* a specialised perft counts the quiet moves itself: the walk leaves them out */
@@ -631,6 +635,43 @@ static inline void accept_resets(Key *K, int32_t bits) {
 
 enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
 
+/* The royal test of a leaf turn whose changes (tile, new, old) are in E->tmp, sorted by tile, as finish's: 1 when the
+   mover's royal tiles after the turn are not attacked (or none), 0 when they are, < 0 an error.  The node's own
+   test answers where the turn keeps the royal tiles and touches nothing it read; else the turn is written, tested
+   and taken back. */
+static int leaf_safe(tp_engine *E, const Walk *W, int32_t nc) {
+    const tp_tables *T = TABLES(E);
+    if (!T->has_royal) return 1;
+    Board *B = W->b;
+    int32_t p = W->player;
+    const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
+    int32_t nm = 0;
+    for (int32_t i = 0; i < E->n_node_royal; i++) {
+        int32_t u = E->node_royal[i], v = B->codes[u];
+        for (int32_t c = 0; c < nc && E->tmp[3 * c] <= u; c++)
+            if (E->tmp[3 * c] == u) v = E->tmp[3 * c + 1];
+        if (mine[v]) E->mine[nm++] = u;
+    }
+    int same = nm == E->n_node_royal;
+    for (int32_t c = 0; c < nc; c++)
+        if (mine[E->tmp[3 * c + 1]] && !mine[E->tmp[3 * c + 2]]) {
+            E->mine[nm++] = E->tmp[3 * c];
+            same = 0;
+        }
+    if (!nm) return 1;
+    int r;
+    if (same && E->at_ok && !attack_relevant(E, nc)) {
+        r = E->at_base;
+    } else {
+        int32_t mark = E->undo_top;
+        if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
+        for (int32_t c = 0; c < nc; c++) put(E, B, E->tmp[3 * c], E->tmp[3 * c + 1]);
+        r = attacked(E, B, E->mine, nm, p);
+        restore(E, B, mark);
+    }
+    return r < 0 ? r : !r;
+}
+
 /* step and finish for a move that is a whole turn (an entry with no links, no safe cells), in turns mode: the same
    key and verdict, found without writing the board where the node's memos answer.  Its changes come from the
    writes' new values, merged with the node's clean-up writes when the memo says the clean-ups write the same (else
@@ -672,41 +713,19 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
         nc += E->cn_len;
     }
     int32_t end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
+    if (E->solo_on && E->solo[a]) { /* its own key: counted, not kept */
+        int r = leaf_safe(E, W, nc);
+        if (r < 0) return r;
+        E->solo_legal += r;
+        return 1;
+    }
     int32_t k = find_key(E, E->se_head ? 0 : key_hash(E, W->start, end, nc), W->start, end, nc);
     if (k < 0) return k;
     Key *K = &E->keys[k];
     if (K->pos_ok == 2) {
-        K->pos_ok = 1;
-        if (T->has_royal) { /* as finish: the mover's royal tiles after the turn */
-            const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
-            int32_t nm = 0;
-            for (int32_t i = 0; i < E->n_node_royal; i++) {
-                int32_t u = E->node_royal[i], v = B->codes[u];
-                for (int32_t c = 0; c < nc && E->tmp[3 * c] <= u; c++)
-                    if (E->tmp[3 * c] == u) v = E->tmp[3 * c + 1];
-                if (mine[v]) E->mine[nm++] = u;
-            }
-            int same = nm == E->n_node_royal;
-            for (int32_t c = 0; c < nc; c++)
-                if (mine[E->tmp[3 * c + 1]] && !mine[E->tmp[3 * c + 2]]) {
-                    E->mine[nm++] = E->tmp[3 * c];
-                    same = 0;
-                }
-            if (nm) {
-                int r;
-                if (same && E->at_ok && !attack_relevant(E, nc)) {
-                    r = E->at_base;
-                } else {
-                    int32_t mark = E->undo_top;
-                    if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
-                    for (int32_t c = 0; c < nc; c++) put(E, B, E->tmp[3 * c], E->tmp[3 * c + 1]);
-                    r = attacked(E, B, E->mine, nm, p);
-                    restore(E, B, mark);
-                }
-                if (r < 0) return r;
-                K->pos_ok = (uint8_t)!r;
-            }
-        }
+        int r = leaf_safe(E, W, nc);
+        if (r < 0) return r;
+        K->pos_ok = (uint8_t)r;
     }
     if (!K->pos_ok) return 1;
     accept_resets(K, T->app_reset[a]);
@@ -939,14 +958,18 @@ static int safe_ok(tp_engine *E, const Walk *W) {
     for (int32_t i = W->seq_base; i < E->seq_top; i++) {
         int32_t a = E->seq[i], s0 = T->safe_off[a], s1 = T->safe_off[a + 1];
         if (s0 == s1) continue;
-        /* the position before the turn: the current one with every write since the walk's start undone */
-        memcpy(S->codes, W->b->codes, (size_t)T->n * sizeof *S->codes);
-        for (int32_t j = E->undo_top - 1; j >= W->undo_base; j--) S->codes[E->undo_tile[j]] = E->undo_old[j];
+        /* the position before the turn: the current one (codes, counts, tile sets, hash copied) with every write
+           since the walk's start undone, a few set_tile calls rather than a recount of the board */
+        const Board *B = W->b;
+        memcpy(S->codes, B->codes, (size_t)T->n * sizeof *S->codes);
+        memcpy(S->count, B->count, (size_t)T->nd * sizeof *S->count);
+        memcpy(S->bits, B->bits, (size_t)T->nd * (size_t)E->words * sizeof *S->bits);
+        S->hash = B->hash;
+        for (int32_t j = E->undo_top - 1; j >= W->undo_base; j--) set_tile(E, S, E->undo_tile[j], E->undo_old[j]);
         for (int32_t k = s0; k < s1; k++) {
             int32_t u = T->safe_tile[k];
-            if (!T->royal_any[S->codes[u]]) S->codes[u] = T->probe[W->player];
+            if (!T->royal_any[S->codes[u]]) set_tile(E, S, u, T->probe[W->player]);
         }
-        recount(E, S);
         int r = attacked(E, S, T->safe_tile + s0, s1 - s0, W->player);
         if (r) return r < 0 ? r : 0;
     }
@@ -1279,6 +1302,19 @@ static int32_t next_player(const tp_tables *T, int32_t p, int32_t ply) {
 
 static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase);
 
+/* The tiles holding a royal piece of p into out, in tile order (read from the tile sets of p's royal codes); their
+   number.  Cost: a word per 64 tiles and royal code, a step per royal tile. */
+static int32_t royal_tiles(const tp_engine *E, const Board *B, int32_t p, int32_t *out) {
+    size_t words = (size_t)E->words;
+    int32_t nm = 0;
+    for (size_t w = 0; w < words; w++) {
+        uint64_t m = 0;
+        for (int32_t k = E->roy_off[p]; k < E->roy_off[p + 1]; k++) m |= B->bits[(size_t)E->roy_codes[k] * words + w];
+        for (; m; m &= m - 1) out[nm++] = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+    }
+    return nm;
+}
+
 /* node_turns_in in the regular play (the generated perft's: a specialised build declines phases). */
 static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
     return node_turns_in(E, B, p, -1);
@@ -1299,12 +1335,9 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     else
         next_gen(&E->gen, E->ht_gen, (size_t)E->ht_size);
     E->node_keys = 0;
+    E->solo_legal = 0;
     E->n_node_royal = 0;
-    if (T->has_royal) {
-        const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
-        for (int32_t u = 0; u < T->n; u++)
-            if (mine[B->codes[u]]) E->node_royal[E->n_node_royal++] = u;
-    }
+    if (T->has_royal) E->n_node_royal = royal_tiles(E, B, p, E->node_royal);
     int r = T->grp_off[p + 1] > T->grp_off[p] ? memo_cleanups(E, B, p) : 0;
     if (r < 0) return r;
     E->at_ok = 0;
@@ -1363,7 +1396,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     int any_flagged = 0;
     for (int32_t k = k0; k < E->nkeys; k++) any_flagged |= E->keys[k].accepted && E->keys[k].flagged;
     int only_flagged = T->has_mandatory && any_flagged;
-    int32_t legal = 0;
+    int32_t legal = E->solo_legal; /* the solo turns counted without keys (none but in a bulk count's last ply) */
     for (int32_t k = k0; k < E->nkeys; k++) {
         Key *K = &E->keys[k];
         K->legal = K->accepted && (!only_flagged || K->flagged);
@@ -1377,10 +1410,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
 static int in_check(tp_engine *E, Board *B, int32_t p) {
     const tp_tables *T = TABLES(E);
     if (!T->has_royal) return 0;
-    const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
-    int32_t nm = 0;
-    for (int32_t u = 0; u < T->n; u++)
-        if (mine[B->codes[u]]) E->mine[nm++] = u;
+    int32_t nm = royal_tiles(E, B, p, E->mine);
     return nm ? attacked(E, B, E->mine, nm, p) : 0;
 }
 
@@ -1584,7 +1614,10 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     int r = ended(E, B, p, ply, last, nlast);
     if (r) return r < 0 ? r : 0;
     int32_t k0 = E->nkeys, c0 = E->nchg;
+    /* the last ply of a bulk count: solo leaf turns counted without keys (a mandatory class needs every key's flag) */
+    E->solo_on = depth == 1 && !E->make_leaves && !E->ways_mode && !TABLES(E)->has_mandatory;
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
+    E->solo_on = 0;
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
@@ -1749,6 +1782,97 @@ int32_t tp_check(const tp_tables *t) {
     return 0;
 }
 
+/* Whether applications a and b cannot both fit one position: some tile both check with masks that share no code
+   (mb: each mask row as bit sets of mw words). */
+static int exclusive(const tp_tables *t, const uint64_t *mb, size_t mw, int32_t a, int32_t b) {
+    for (int32_t i = t->chk_off[a]; i < t->chk_off[a + 1]; i++)
+        for (int32_t j = t->chk_off[b]; j < t->chk_off[b + 1]; j++) {
+            if (t->chk_tile[i] != t->chk_tile[j]) continue;
+            const uint64_t *x = mb + (size_t)t->chk_mask[i] * mw, *y = mb + (size_t)t->chk_mask[j] * mw;
+            size_t w = 0;
+            while (w < mw && !(x[w] & y[w])) w++;
+            if (w == mw) return 1;
+        }
+    return 0;
+}
+
+/* E->solo: the leaf applications (E->leaf) whose turn's key no other chain of a node can share, so that a count of
+   the node's turns may count them without keys.  Keys are (start, end, changes): a leaf entry a at tile s ends on
+   e_a = its `to` tile (s without one); another chain from s ends on the `to` tile of some application reachable from
+   its entry through links (or on s where the entry has none), or anywhere through a link read by table.  a is solo
+   when every other entry at s (any code, any entry set) either can end on no such tile or cannot fit the same
+   position as a (exclusive: the two entries are read on the node's position).  Cost: per tile, its entries and the
+   applications their links reach; run once, in tp_new. */
+static int solo_apps(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, nd = (size_t)t->nd, na = (size_t)t->napps, words = (size_t)E->words;
+    int32_t nsets = (t->nphases + 1) * t->np;
+    if ((na + 1) * words > ((size_t)1 << 24)) return 0; /* too big to analyse: none solo */
+    int32_t *ents = malloc((na + 1) * sizeof(int32_t)), *stack = malloc((na + 1) * sizeof(int32_t));
+    uint32_t *seen = calloc(na + 1, sizeof(uint32_t)), *reach = calloc(na + 1, sizeof(uint32_t));
+    uint64_t *ends = malloc((na + 1) * words * sizeof(uint64_t)); /* per entry at s: the tiles its chains may end on */
+    uint8_t *ok = malloc(na + 1);
+    size_t mw = (nd + 63) / 64;
+    uint64_t *mb = calloc((size_t)t->nmasks * mw + 1, sizeof(uint64_t)); /* the mask rows as bit sets */
+    if (!ents || !stack || !seen || !reach || !ends || !ok || !mb) {
+        free(ents), free(stack), free(seen), free(reach), free(ends), free(ok), free(mb);
+        return -1;
+    }
+    for (size_t m = 0; m < (size_t)t->nmasks; m++)
+        for (size_t c = 0; c < nd; c++)
+            if (t->masks[m * nd + c]) mb[m * mw + (c >> 6)] |= 1ULL << (c & 63);
+    memcpy(ok, E->leaf, na);
+    uint32_t gen = 0;
+    for (int32_t set = 0; set < nsets; set++)
+        for (size_t s = 0; s < n; s++) {
+            int32_t ne = 0, any_leaf = 0; /* the entries at s, each once */
+            gen++;
+            for (size_t c = 0; c < nd; c++) {
+                const int32_t *row = t->ent_off + ((size_t)set * n + s) * nd + c;
+                for (int32_t i = row[0]; i < row[1]; i++)
+                    if (seen[t->ent_app[i]] != gen) {
+                        seen[t->ent_app[i]] = gen;
+                        any_leaf |= ok[t->ent_app[i]];
+                        ents[ne++] = t->ent_app[i];
+                    }
+            }
+            if (!any_leaf) continue;
+            for (int32_t j = 0; j < ne; j++) { /* each entry's end tiles: through its links, each application once */
+                int32_t b = ents[j], top = 0;
+                uint64_t *e = ends + (size_t)j * words;
+                memset(e, 0, words * sizeof *e);
+                if (t->app_to[b] < 0) e[s >> 6] |= 1ULL << (s & 63);
+                gen++;
+                reach[b] = gen;
+                stack[top++] = b;
+                while (top) {
+                    int32_t x = stack[--top];
+                    if (t->app_to[x] >= 0) e[t->app_to[x] >> 6] |= 1ULL << (t->app_to[x] & 63);
+                    for (int32_t l = t->lnk_off[x]; l < t->lnk_off[x + 1]; l++) {
+                        if (t->lnk_table[l] >= 0) memset(e, 0xff, words * sizeof *e); /* follow-ups anywhere */
+                        for (int32_t k = t->tgt_off[l]; k < t->tgt_off[l + 1]; k++)
+                            if (reach[t->tgt[k]] != gen) {
+                                reach[t->tgt[k]] = gen;
+                                stack[top++] = t->tgt[k];
+                            }
+                    }
+                }
+            }
+            for (int32_t i = 0; i < ne; i++) {
+                int32_t a = ents[i];
+                if (!ok[a]) continue; /* a leaf, solo so far */
+                int32_t end_a = t->app_to[a] >= 0 ? t->app_to[a] : (int32_t)s;
+                for (int32_t j = 0; j < ne && ok[a]; j++)
+                    if (j != i && (ends[(size_t)j * words + (size_t)(end_a >> 6)] >> (end_a & 63) & 1)
+                        && !exclusive(t, mb, mw, a, ents[j]))
+                        ok[a] = 0;
+            }
+        }
+    for (size_t a = 0; a < na; a++) E->solo[a] = ok[a];
+    free(ents), free(stack), free(seen), free(reach), free(ends), free(ok), free(mb);
+    return 0;
+}
+
 tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int32_t cap_undo, int32_t cap_depth,
                   int32_t cap_hash, int32_t cap_chains) {
     if (tp_check(t) != 0 || cap_keys < 1 || cap_changes < 1 || cap_undo < 1 || cap_depth < 2 || cap_chains < 1
@@ -1858,6 +1982,18 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         }
         E->ent_code_off[p + 1] = k;
     }
+    E->roy_off = calloc((size_t)t->np + 1, sizeof(int32_t));
+    E->roy_codes = malloc((size_t)t->np * nd * sizeof(int32_t) + 1);
+    if (!E->roy_off || !E->roy_codes) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t p = 0; p < t->np; p++) {
+        int32_t k = E->roy_off[p];
+        for (size_t c = 0; t->has_royal && c < nd; c++)
+            if (t->royal_mine[(size_t)p * nd + c]) E->roy_codes[k++] = (int32_t)c;
+        E->roy_off[p + 1] = k;
+    }
     E->pk_chk = malloc(2 * (size_t)t->nchk * sizeof(int32_t) + 1);
     int32_t *pop = calloc((size_t)t->nmasks + 1, sizeof(int32_t));
     if (!E->pk_chk || !pop) {
@@ -1897,6 +2033,11 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         for (int32_t i = t->wr_off[a]; ok && i < t->wr_off[a + 1]; i++)
             for (int32_t j = t->wr_off[a]; j < i; j++) ok &= t->wr_tile[j] != t->wr_tile[i];
         E->leaf[a] = (uint8_t)ok;
+    }
+    E->solo = calloc(na + 1, 1);
+    if (!E->solo || (E->se_head && solo_apps(E) < 0)) { /* keys by changes (no se_head): none solo */
+        tp_free(E);
+        return NULL;
     }
     E->lt_off = calloc((size_t)t->nends * n + 1, sizeof(int32_t));
     E->lt_line = malloc((size_t)t->nline_tiles * sizeof(int32_t) + 1);
@@ -1984,8 +2125,11 @@ void tp_free(tp_engine *e) {
     free(e->chains);
     free(e->ent_code_off);
     free(e->ent_codes);
+    free(e->roy_off);
+    free(e->roy_codes);
     free(e->pk_chk);
     free(e->leaf);
+    free(e->solo);
     free(e->cn);
     free(e->lt_off);
     free(e->lt_line);

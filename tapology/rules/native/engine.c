@@ -148,6 +148,9 @@ struct tp_engine {
     int32_t chains_len, chains_cap, chains_mode;
     int32_t make_leaves; /* perft: make each leaf turn (1) or count the last ply in bulk (0) */
     int32_t *pk_chk; /* [2*nchk] each application's checks as (tile, mask row * nd), in the order fits reads them */
+    int32_t *es, *es_off; /* entry streams: entry i (of ent_app) at es[es_off[i]..es_off[i+1]) as [application, 2 * its
+                             checks, 1 where fits_tail or a count condition (``if``) must be read too, then its checks
+                             as pk_chk's]: a row's entries read in one pass over memory */
     uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (step_leaf) */
     uint8_t *solo;  /* [napps] a leaf whose turn no other chain of the same node can have (solo_apps) */
     int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
@@ -244,6 +247,17 @@ static void recount(const tp_engine *E, Board *B) {
 static int32_t captures(const tp_tables *T, const int32_t *codes, int32_t a, int32_t *out, int32_t *nout);
 static int32_t group_captures(tp_engine *E, const int32_t *codes, int32_t a, int32_t *out, int *own_free);
 
+/* The part of Compiled.fits after the pattern checks: the captures a line capture or a capture by liberties needs. */
+static inline int fits_tail(const tp_engine *E, const int32_t *codes, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    if (T->app_ray_off[a + 1] > T->app_ray_off[a] && captures(T, codes, a, NULL, NULL) < T->app_need[a]) return 0;
+    if (T->app_gc[a] >= 0 && !T->gc_suicide[T->app_gc[a]]) {
+        int free = 0;
+        if (group_captures((tp_engine *)E, codes, a, E->gcbuf, &free) == 0 && !free) return 0;
+    }
+    return 1;
+}
+
 /* Compiled.fits, over the checks as tp_new packs them: (tile, offset of the mask row), the most selective first
    and the move's own tile last (an entry or a link target is placed where its piece stands). */
 static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
@@ -255,13 +269,7 @@ static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
     for (; c < c1; c += 2)
         if (!masks[(size_t)c[1] + (size_t)codes[c[0]]]) return 0;
 #endif
-    const tp_tables *T = TABLES(E);
-    if (T->app_ray_off[a + 1] > T->app_ray_off[a] && captures(T, codes, a, NULL, NULL) < T->app_need[a]) return 0;
-    if (T->app_gc[a] >= 0 && !T->gc_suicide[T->app_gc[a]]) {
-        int free = 0;
-        if (group_captures((tp_engine *)E, codes, a, E->gcbuf, &free) == 0 && !free) return 0;
-    }
-    return 1;
+    return fits_tail(E, codes, a);
 }
 
 /* ---- captures by liberties (Compiled.group_captures) ------------------------------------------------ */
@@ -1366,9 +1374,15 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
             }
 #else
             const int32_t *e = row + (size_t)t * (size_t)T->nd + (size_t)B->codes[t];
-            for (int32_t i = e[0]; i < e[1]; i++) {
-                int32_t a = T->ent_app[i];
-                if (!fits(E, B->codes, a) || !app_conds_hold(E, B, a)) continue;
+            const int32_t *sp = E->es + E->es_off[e[0]], *se = E->es + E->es_off[e[1]];
+            const uint8_t *masks = T->masks;
+            const int32_t *codes = B->codes;
+            while (sp < se) { /* the row's entries, each as fits and app_conds_hold read it */
+                int32_t a = sp[0], slow = sp[2];
+                const int32_t *c = sp + 3, *c1 = c + sp[1];
+                sp = c1;
+                while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
+                if (c < c1 || (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a)))) continue;
                 W.start = T->app_tile[a];
                 r = step(E, &W, a, W.start, 0);
                 if (r < 0) {
@@ -2020,6 +2034,26 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         }
     }
     free(pop);
+    E->es_off = malloc(((size_t)t->nent + 1) * sizeof(int32_t));
+    size_t es_len = 0;
+    for (int32_t i = 0; i < t->nent; i++) es_len += 3 + 2 * (size_t)(t->chk_off[t->ent_app[i] + 1] - t->chk_off[t->ent_app[i]]);
+    E->es = malloc((es_len + 1) * sizeof(int32_t));
+    if (!E->es_off || !E->es || es_len > INT32_MAX) {
+        tp_free(E);
+        return NULL;
+    }
+    es_len = 0;
+    for (int32_t i = 0; i < t->nent; i++) {
+        int32_t a = t->ent_app[i], k0 = t->chk_off[a], k1 = t->chk_off[a + 1];
+        E->es_off[i] = (int32_t)es_len;
+        E->es[es_len++] = a;
+        E->es[es_len++] = 2 * (k1 - k0);
+        E->es[es_len++] = t->app_ray_off[a + 1] > t->app_ray_off[a] || t->app_gc[a] >= 0
+                          || t->app_cond_off[a + 1] > t->app_cond_off[a];
+        memcpy(E->es + es_len, E->pk_chk + 2 * (size_t)k0, 2 * (size_t)(k1 - k0) * sizeof(int32_t));
+        es_len += 2 * (size_t)(k1 - k0);
+    }
+    E->es_off[t->nent] = (int32_t)es_len;
     E->leaf = calloc(na + 1, 1);
     E->cn = malloc(3 * n * sizeof(int32_t) + 1);
     if (!E->leaf || !E->cn) {
@@ -2128,6 +2162,8 @@ void tp_free(tp_engine *e) {
     free(e->roy_off);
     free(e->roy_codes);
     free(e->pk_chk);
+    free(e->es);
+    free(e->es_off);
     free(e->leaf);
     free(e->solo);
     free(e->cn);

@@ -643,6 +643,23 @@ static inline void accept_resets(Key *K, int32_t bits) {
 
 enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
 
+/* The royal test of a turn (changes (tile, new, old) in E->tmp) where the node's own answers it: 1 safe, 0 not, -1
+   when it does not answer.  It answers when no change writes or removes a royal piece of the mover (the royal tiles
+   stay the node's) and none touches what the node's test read (attack_relevant): one pass over the changes. */
+static inline int royal_as_node(const tp_engine *E, int32_t p, int32_t nc) {
+    const tp_tables *T = TABLES(E);
+    if (!E->at_ok) return -1;
+    const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
+    uint32_t g = E->at_gen;
+    for (int32_t c = 0; c < nc; c++) {
+        int32_t u = E->tmp[3 * c], v = E->tmp[3 * c + 1];
+        if (mine[v] || mine[E->tmp[3 * c + 2]] || E->at_tread[u] == g
+            || (E->at_gstamp[u] == g && (E->at_gat[u] < 0 || T->masks[(size_t)E->at_gat[u] * (size_t)T->nd + (size_t)v])))
+            return -1;
+    }
+    return !E->at_base; /* at_ok: the node has royal tiles, tested */
+}
+
 /* The royal test of a leaf turn whose changes (tile, new, old) are in E->tmp, sorted by tile, as finish's: 1 when the
    mover's royal tiles after the turn are not attacked (or none), 0 when they are, < 0 an error.  The node's own
    test answers where the turn keeps the royal tiles and touches nothing it read; else the turn is written, tested
@@ -650,6 +667,8 @@ enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
 static int leaf_safe(tp_engine *E, const Walk *W, int32_t nc) {
     const tp_tables *T = TABLES(E);
     if (!T->has_royal) return 1;
+    int fast = royal_as_node(E, W->player, nc);
+    if (fast >= 0) return fast;
     Board *B = W->b;
     int32_t p = W->player;
     const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
@@ -1225,7 +1244,10 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     Key *K = &E->keys[k];
     if (K->pos_ok == 2) {
         K->pos_ok = 1;
-        if (T->has_royal) {
+        int fast = T->has_royal ? royal_as_node(E, p, nc) : -1;
+        if (fast >= 0) {
+            K->pos_ok = (uint8_t)fast;
+        } else if (T->has_royal) {
             /* the mover's royal tiles now: those of the node still royal, and the tiles that became royal */
             int32_t nm = 0;
             const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;

@@ -89,6 +89,7 @@ struct tp_engine {
     int32_t words;  /* 64-bit words of a tile set */
     int32_t *ent_code_off, *ent_codes; /* [sets+1], [sets*nd]: per entry set s*np + player, the codes some entry starts from */
     int32_t *roy_off, *roy_codes; /* [np+1], [np*nd]: each player's royal codes (royal_mine) */
+    uint8_t *cond_count; /* [nconds] 1: a count of codes over the whole board (cond_holds' COND_BOARD case alone) */
     Board main, scratch;
 
     int32_t *undo_tile, *undo_old;
@@ -450,8 +451,17 @@ static int cond_holds(const tp_engine *E, const Board *B, int32_t c, int32_t her
 }
 
 static int conds_hold(const tp_engine *E, const Board *B, const int32_t *conds, int32_t k0, int32_t k1, int32_t here) {
-    for (int32_t k = k0; k < k1; k++)
-        if (!cond_holds(E, B, conds[k], here)) return 0;
+    const tp_tables *T = TABLES(E);
+    for (int32_t k = k0; k < k1; k++) {
+        int32_t c = conds[k];
+        if (E->cond_count[c]) { /* a count over the whole board: the counts of its codes, summed */
+            int64_t count = 0;
+            for (int32_t i = T->cond_code_off[c]; i < T->cond_code_off[c + 1]; i++) count += B->count[T->cond_codes[i]];
+            if (!compare(count, T->cond_op[c], T->cond_value[c])) return 0;
+        } else if (!cond_holds(E, B, c, here)) {
+            return 0;
+        }
+    }
     return 1;
 }
 
@@ -2018,6 +2028,13 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         }
         E->ent_code_off[p + 1] = k;
     }
+    E->cond_count = calloc((size_t)t->nconds + 1, 1);
+    if (!E->cond_count) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t c = 0; c < t->nconds; c++)
+        E->cond_count[c] = t->cond_kind[c] == COND_BOARD && !t->cond_around[c] && !t->cond_here[c] && !t->cond_line[c];
     E->roy_off = calloc((size_t)t->np + 1, sizeof(int32_t));
     E->roy_codes = malloc((size_t)t->np * nd * sizeof(int32_t) + 1);
     if (!E->roy_off || !E->roy_codes) {
@@ -2183,6 +2200,7 @@ void tp_free(tp_engine *e) {
     free(e->ent_codes);
     free(e->roy_off);
     free(e->roy_codes);
+    free(e->cond_count);
     free(e->pk_chk);
     free(e->es);
     free(e->es_off);

@@ -1416,6 +1416,14 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                 while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
                 if (c < c1 || (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a)))) continue;
                 W.start = T->app_tile[a];
+                if (E->solo_on && E->solo[a]) { /* step's own first case (solo: no slide), without its tests */
+                    r = step_leaf(E, &W, a);
+                    if (r < 0) {
+                        E->path_top--;
+                        return r;
+                    }
+                    if (r != FAST_NO) continue;
+                }
                 r = step(E, &W, a, W.start, 0);
                 if (r < 0) {
                     E->path_top--;
@@ -1914,7 +1922,7 @@ static int solo_apps(tp_engine *E) {
                         ok[a] = 0;
             }
         }
-    for (size_t a = 0; a < na; a++) E->solo[a] = ok[a];
+    for (size_t a = 0; a < na; a++) E->solo[a] = ok[a] && t->app_slide[a] < 0; /* (revisits: none to test) */
     free(ents), free(stack), free(seen), free(reach), free(ends), free(ok), free(mb);
     return 0;
 }

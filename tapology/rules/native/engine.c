@@ -46,6 +46,7 @@ enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2, COND_ANY = 3 };
 enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 
 #define MAX_CLEANUP_ROUNDS 10000 /* chains.py MAX_CLEANUP_ROUNDS */
+#define SOLO_WORK ((size_t)1 << 18) /* the most applications solo_apps reaches through links, in all */
 #define SE_MAX ((size_t)1 << 22) /* the most (start, end) pairs keys are listed by (16 MiB of tables), else by hash */
 
 typedef struct {
@@ -154,6 +155,7 @@ struct tp_engine {
                              as pk_chk's]: a row's entries read in one pass over memory */
     uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (step_leaf) */
     uint8_t *solo;  /* [napps] a leaf whose turn no other chain of the same node can have (solo_apps) */
+    int32_t solo_ready; /* solo filled (at the first perft: other jobs do not read it) */
     int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
     int32_t solo_legal;
     int32_t *cn;    /* [3n] the node's clean-ups' net writes (tile, code, old code), by tile */
@@ -1856,7 +1858,8 @@ static int exclusive(const tp_tables *t, const uint64_t *mb, size_t mw, int32_t 
    its entry through links (or on s where the entry has none), or anywhere through a link read by table.  a is solo
    when every other entry at s (any code, any entry set) either can end on no such tile or cannot fit the same
    position as a (exclusive: the two entries are read on the node's position).  Cost: per tile, its entries and the
-   applications their links reach; run once, in tp_new. */
+   applications their links reach, run once in tp_new; past SOLO_WORK applications reached in all, the analysis
+   stops and no application is solo (rule sets whose chains reach most of the board, as paper soccer's lines). */
 static int solo_apps(tp_engine *E) {
     const tp_tables *t = TABLES(E);
     size_t n = (size_t)t->n, nd = (size_t)t->nd, na = (size_t)t->napps, words = (size_t)E->words;
@@ -1877,8 +1880,9 @@ static int solo_apps(tp_engine *E) {
             if (t->masks[m * nd + c]) mb[m * mw + (c >> 6)] |= 1ULL << (c & 63);
     memcpy(ok, E->leaf, na);
     uint32_t gen = 0;
-    for (int32_t set = 0; set < nsets; set++)
-        for (size_t s = 0; s < n; s++) {
+    size_t work = 0;
+    for (int32_t set = 0; set < nsets && work <= SOLO_WORK; set++)
+        for (size_t s = 0; s < n && work <= SOLO_WORK; s++) {
             int32_t ne = 0, any_leaf = 0; /* the entries at s, each once */
             gen++;
             for (size_t c = 0; c < nd; c++) {
@@ -1899,7 +1903,7 @@ static int solo_apps(tp_engine *E) {
                 gen++;
                 reach[b] = gen;
                 stack[top++] = b;
-                while (top) {
+                while (top && ++work <= SOLO_WORK) {
                     int32_t x = stack[--top];
                     if (t->app_to[x] >= 0) e[t->app_to[x] >> 6] |= 1ULL << (t->app_to[x] & 63);
                     for (int32_t l = t->lnk_off[x]; l < t->lnk_off[x + 1]; l++) {
@@ -1922,7 +1926,8 @@ static int solo_apps(tp_engine *E) {
                         ok[a] = 0;
             }
         }
-    for (size_t a = 0; a < na; a++) E->solo[a] = ok[a] && t->app_slide[a] < 0; /* (revisits: none to test) */
+    for (size_t a = 0; a < na; a++) /* (a slide's application: revisits to test, none solo) */
+        E->solo[a] = work <= SOLO_WORK && ok[a] && t->app_slide[a] < 0;
     free(ents), free(stack), free(seen), free(reach), free(ends), free(ok), free(mb);
     return 0;
 }
@@ -2115,8 +2120,8 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
             for (int32_t j = t->wr_off[a]; j < i; j++) ok &= t->wr_tile[j] != t->wr_tile[i];
         E->leaf[a] = (uint8_t)ok;
     }
-    E->solo = calloc(na + 1, 1);
-    if (!E->solo || (E->se_head && solo_apps(E) < 0)) { /* keys by changes (no se_head): none solo */
+    E->solo = calloc(na + 1, 1); /* filled by the first perft (solo_apps) */
+    if (!E->solo) {
         tp_free(E);
         return NULL;
     }
@@ -2236,6 +2241,15 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     return 0;
 }
 
+/* E->solo filled on the first count (keys by changes, no se_head: none solo); < 0 out of memory. */
+static int solo_ready(tp_engine *E) {
+    if (!E->solo_ready) {
+        if (E->se_head && solo_apps(E) < 0) return -1;
+        E->solo_ready = 1;
+    }
+    return 0;
+}
+
 /* Leaf turns at `depth` (>= 1) below the position, the strict end rules read at every node. */
 int64_t tp_perft(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth) {
     return tp_perft_made(e, codes, player, ply, depth, 0, NULL);
@@ -2248,6 +2262,7 @@ int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_
     int r = start(e, codes, player, 0, counters);
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
+    if (solo_ready(e) < 0) return TP_ERR_CAP;
     e->make_leaves = made != 0;
     int64_t got = perft(e, &e->main, player, ply, depth, NULL, 0);
     e->make_leaves = 0;
@@ -2279,6 +2294,7 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
     int r = start(e, codes, player, 0, counters);
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
+    if (solo_ready(e) < 0) return TP_ERR_CAP;
     r = ended(e, &e->main, player, ply, NULL, 0);
     if (r) return r < 0 ? r : 0;
     r = node_turns_in(e, &e->main, player, phase_at(TABLES(e), ply));

@@ -89,6 +89,8 @@ ROWS = [
     Row("gess", "gess", "gess", 2),
     Row("pentago", "pentago", "pentago", 3, same_rules=False,
         note="the same rules; RBG counts a turn per placement, quadrant and direction (perft --rbg), tapology per board"),
+    Row("international draughts", "international-draughts", "internationalDraughts", 5),
+    Row("canadian draughts", "canadian-draughts", "canadianDraughts", 5),
 ]
 
 

@@ -132,17 +132,107 @@ def test_a_move_that_may_not_end_a_chain_never_ends_a_turn() -> None:
     assert len(lax.turns(pos)) > len(strict.turns(pos))
 
 
-def test_maximum_and_final_are_checked_and_maximum_runs_in_python() -> None:
-    from tapology.rules import native
-
+def test_maximum_and_final_are_checked() -> None:
     base = 'name = "x"\nplayers = ["a", "b"]\n[states]\nempty = 0\np = { value = 1, owner = "a" }\n'
     with pytest.raises(RuleError, match="maximum: no move has class 'take'"):
         parse_rules('maximum = ["take"]\n' + base + '[[move]]\nname = "m"\ncells = [[0, 0, "own", "empty"]]\n')
     with pytest.raises(RuleError, match="final = false needs links"):
         parse_rules(base + '[[move]]\nname = "m"\nfinal = false\ncells = [[0, 0, "own", "empty"]]\n')
+
+
+def _taken(g, pos, key) -> int:
+    """How many of the opponent's pieces a turn (by key) takes off the board."""
+    owner = g.chains(pos.board).comp.owner
+    codes = g.codes(pos)
+    return sum(1 for u, v in key[2] if owner[codes[u]] not in (-1, pos.to_move) and v == 0)
+
+
+def test_native_engine_keeps_only_the_turns_that_take_the_most() -> None:
+    """The C engine itself (not the Python rule applied after it) runs the maximum rule: on a position where the
+    flying king may take one man or two, its turn listing, its perft (bulk, made, once per way) and its playouts
+    keep only the turns that take two."""
+    from tapology.rules import native
+
+    if not native.available():
+        pytest.skip(f"native engine: {native.reason()}")
     g, pos = _flying_king()
-    if native.available():
-        assert "maximum" in native.why_not(g.chains(pos.board))
+    chains = g.chains(pos.board)
+    codes, p = g.codes(pos), pos.to_move
+    walked = chains.turns(codes, p)  # the Python walk before the maximum rule: captures of one man and of two
+    assert {_taken(g, pos, k) for k, f in walked.items() if f.flagged} == {1, 2}
+    eng = native.engine(chains)
+    assert eng is not None and native.why_not(chains, perft=True) == ""
+    got = eng.turns(chains, codes, p)
+    assert got is not None and len(got) == 2 and all(_taken(g, pos, k) == 2 for k in got)
+    assert native.perft(chains, codes, p, pos.ply, 1) == 2
+    assert native.perft(chains, codes, p, pos.ply, 1, bulk=False) == 2
+    assert native.perft_ways(chains, codes, p, pos.ply, 1) == 2
+    results = {tuple(codes[u] if u not in dict(k[2]) else dict(k[2])[u] for u in range(len(codes))) for k in got}
+    for first in range(12):  # one random turn each: always one of the two
+        ran = native.playouts(chains, codes, p, pos.ply, 1, first, 1, seed=3, specialise=False)
+        assert ran is not None and ran[1] is not None
+        assert tuple(ran[1][:len(codes)]) in results
+
+
+def test_native_engine_declines_a_turn_whose_routes_count_differently() -> None:
+    """Two routes to one result, a capture and a step: the reference reads the count on the route of the least label
+    (the step's), which the C engine does not know, so it declines the listing (None) and Python answers."""
+    from tapology.rules import RuleGame, native
+
+    if not native.available():
+        pytest.skip(f"native engine: {native.reason()}")
+    rules = parse_rules('name = "x"\nplayers = ["a", "b"]\nmaximum = ["capture"]\n[states]\nempty = 0\n'
+                        'p = { value = 1, owner = "a" }\n[initial]\nlayout = "p . ."\n'
+                        '[[move]]\nname = "hop"\nclass = "capture"\ncells = [[0, 0, "own", "empty"], [1, 0, "empty", "@"]]\n'
+                        '[[move]]\nname = "step"\ncells = [[0, 0, "own", "empty"], [1, 0, "empty", "@"]]\n')
+    g = RuleGame(rules, "plane:3x1")
+    pos = g.initial()
+    chains = g.chains(pos.board)
+    eng = native.engine(chains)
+    assert eng is not None and eng.turns(chains, g.codes(pos), 0) is None
+    assert native.perft(chains, g.codes(pos), 0, 0, 1) is None
+    assert [t.label for t in g.turns(pos)] == ["1-2"] and g.perft(pos, 1) == 1
+
+
+NATIVE_FILE_NODES = 100_000  # deeper counts run with -m slow (tests/test_rules_perft.py)
+
+
+@pytest.mark.parametrize("name", ["international-draughts", "canadian-draughts"])
+def test_draughts_perft_files_count_natively(name: str) -> None:
+    """The counts of the game's perft files (RBG's) reached by the native engine itself, per result and once per
+    way of playing each turn (RBG's counts hold for both)."""
+    from pathlib import Path
+
+    from tapology.games.registry import open_position
+    from tapology.rules import native
+
+    if not native.available():
+        pytest.skip(f"native engine: {native.reason()}")
+    data = Path(__file__).parent / "data" / "perft"
+    games: dict[str | None, tuple] = {}
+    checked = 0
+    for f in data.glob(f"{name}*.perft"):
+        position = None
+        for raw in f.read_text().splitlines():
+            key, _, rest = raw.split("#", 1)[0].strip().partition(" ")
+            if key == "id":
+                position = None
+            elif key == "position":
+                position = str(data / rest.strip())
+            elif key == "perft":
+                d, n = (int(x) for x in rest.split())
+                if n > NATIVE_FILE_NODES:
+                    continue
+                if position not in games:
+                    games[position] = open_position(name, None, position)
+                g, pos = games[position]
+                chains = g.chains(pos.board)
+                codes = g.codes(pos)
+                assert native.why_not(chains, perft=True) == ""
+                assert native.perft(chains, codes, pos.to_move, pos.ply, d) == n, (f.name, position, d)
+                assert native.perft_ways(chains, codes, pos.to_move, pos.ply, d) == n, (f.name, position, d)
+                checked += 1
+    assert checked >= 5
 
 
 def test_refuse_entries_are_checked() -> None:

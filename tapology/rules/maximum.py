@@ -2,8 +2,10 @@
 the most of them are legal — international draughts' "take the most pieces".
 
 A turn's count is read on the route its :class:`~tapology.rules.chains.Found` keeps (its shortest); routes to one
-result take the same pieces in draughts, so any route gives the same count.  The native engine does not run this
-rule: rule sets that name it are counted in Python.
+result take the same pieces in draughts, so any route gives the same count.  The native engine runs the rule too
+(``engine.c``, ``node_turns_in``): it keeps the fewest and the most such moves over a turn's chains and declines a
+position where they differ (only the Python walk knows the shortest route); under ``perft --rbg`` a way of playing a
+turn counts on its first chain, as :func:`tapology.rules.perft.play_paths` does.
 """
 
 from __future__ import annotations

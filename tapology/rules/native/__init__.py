@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 
 from tapology.rules.cache import store as store_tables
-from tapology.rules.chains import Chains, Found, Path, extend_path, path_order
+from tapology.rules.chains import Chains, Found, Path
 from tapology.rules.compiled import Compiled, Key
+from tapology.rules.maximum import keep_most
 from tapology.rules.native import tables as _tables
 
 ERR_CAP = -1  # an arena is full: grown and asked again; other negative results fall back to Python
@@ -147,15 +148,15 @@ class Engine:
         fn(self._engine, self.ffi.from_buffer("int32_t[]", out), need)
         return out[:need]
 
-    def _keys(self) -> list[tuple[Key, bool]]:
-        """(key, legal) of every turn found by the last call, in the order the walk found them."""
+    def _keys(self) -> list[tuple[Key, bool, bool]]:
+        """(key, legal, flagged) of every turn found by the last call, in the order the walk found them."""
         rec = self._fetch(self.lib.tp_keys).tolist()
         out = []
         i = 0
         while i < len(rec):
-            start, end, legal, _flagged, ln = rec[i:i + 5]
+            start, end, legal, flagged, ln = rec[i:i + 5]
             ch = rec[i + 5:i + 5 + 2 * ln]
-            out.append(((start, end, frozenset(zip(ch[0::2], ch[1::2], strict=True))), bool(legal)))
+            out.append(((start, end, frozenset(zip(ch[0::2], ch[1::2], strict=True))), bool(legal), bool(flagged)))
             i += 5 + 2 * ln
         return out
 
@@ -235,38 +236,32 @@ class Engine:
 
             if self._run(call) is None:
                 return None
-            return [(key, int(n)) for (key, legal), n in zip(self._keys(), held[0].tolist(), strict=False) if legal]
+            return [(key, int(n)) for (key, legal, _f), n in zip(self._keys(), held[0].tolist(), strict=False) if legal]
 
     def turns(self, chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict[Key, Found] | None:
-        """The legal turns by key after the mandatory-class rule, each with its label path, moves and flag, as
-        :meth:`Chains.turns` finds them in the phase of index ``phase`` (-1: the regular play) (None: not here)."""
+        """The legal turns by key after the mandatory-class and maximum rules, each with its label path, moves and
+        flag, as :meth:`Chains.turns` finds them in the phase of index ``phase`` (-1: the regular play) (None: not
+        here, or a turn whose routes hold different counts for the maximum rule)."""
         with self._lock:
             c = self._codes(codes)
             if c is None or self._run(lambda e: self.lib.tp_turns(e, c, player, phase, 1)) is None:
                 return None
             keys = self._keys()
             rec = self._fetch(self.lib.tp_chains).tolist()
-            comp = chains.comp
-            apps = comp.apps
+            seps = _tables.separators(chains.rules)
             found: dict[Key, Found] = {}
             i = 0
-            while i < len(rec):
-                k, flagged, ln = rec[i:i + 3]
-                seq = tuple(rec[i + 3:i + 3 + ln])
-                i += 3 + ln
-                path: Path = (("", apps[seq[0]].tile),)
-                for j, ident in enumerate(seq):
-                    path = extend_path(comp, path, seq[:j], apps[ident])
-                key = keys[k][0]
-                got = found.get(key)
-                if got is None:
-                    found[key] = Found(path, bool(flagged), seq)
-                else:  # as Chains.finish: the least path labels the turn
-                    if path_order(path) < path_order(got.path):
-                        got.path, got.apps = path, seq
-                    got.flagged = got.flagged or bool(flagged)
-            legal = {key for key, ok in keys if ok}
-            return {key: f for key, f in found.items() if key in legal}
+            while i < len(rec):  # each accepted key's least label path (Chains.finish), with its moves
+                k, ln = rec[i:i + 2]
+                seq = tuple(rec[i + 2:i + 2 + ln])
+                i += 2 + ln
+                pairs = rec[i + 1:i + 1 + 2 * rec[i]]
+                i += 1 + 2 * rec[i]
+                path: Path = tuple(zip([seps[s] for s in pairs[0::2]], pairs[1::2], strict=True))
+                key, legal, flagged = keys[k]
+                if legal:
+                    found[key] = Found(path, flagged, seq)
+            return found
 
 
 def specialise_mode() -> str:
@@ -440,14 +435,15 @@ def divide(chains: Chains, codes: list[int], player: int, ply: int, depth: int,
 
 
 def turn_keys(chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict[Key, Found]:
-    """The legal turns by key in the phase of index ``phase`` (-1: the regular play), as :meth:`Chains.turns` and the
-    mandatory-class rule give them (natively where possible, else in Python)."""
+    """The legal turns by key in the phase of index ``phase`` (-1: the regular play), as :meth:`Chains.turns`, the
+    mandatory-class rule and the maximum rule give them (natively where possible, else in Python)."""
     eng = engine(chains)
     got = None if eng is None else eng.turns(chains, codes, player, phase)
     if got is None:
         got = chains.turns(codes, player, phase=phase)
         if chains.mandatory and any(f.flagged for f in got.values()):
             got = {k: f for k, f in got.items() if f.flagged}
+        got = keep_most(chains, got)
     return got
 
 

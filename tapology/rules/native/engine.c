@@ -39,7 +39,7 @@
 #define TABLES(E) (&(E)->t)
 #endif
 
-enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4, TP_ERR_RESET = -5 };
+enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4, TP_ERR_RESET = -5, TP_ERR_MAXIMUM = -6 };
 enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
 enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4, END_CHAIN = 5, END_COUNTER = 6 };
 enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2, COND_ANY = 3 };
@@ -65,8 +65,10 @@ typedef struct {
     uint8_t flagged;  /* some accepted chain holds a move of a mandatory class */
     uint8_t legal;    /* accepted, and flagged where the mandatory rule applies */
     int32_t reset_or, reset_and; /* the counters the moves' classes reset, in some and in every accepted chain */
+    int32_t most_lo, most_hi; /* the maximum rule: the fewest and the most moves of its classes in an accepted chain */
     int32_t ways;     /* ways mode: the legal ways of playing it (distinct orders of its chains' writes) */
     int32_t next;     /* the node's previous key with the same start and end (se_head), or -1 */
+    int32_t best;     /* chains mode: where its least label path's record is in E->chains (-1: none yet) */
 } Key;
 
 typedef struct {
@@ -146,8 +148,13 @@ struct tp_engine {
     int32_t at_ok, at_base;
     int32_t tracking;   /* TRACK_CLEANUPS / TRACK_ATTACK: the run records what it reads into that memo */
 
-    int32_t *chains; /* turn lists (chains mode): key index, flagged, length, applications */
+    int32_t *chains; /* chains mode: records of label paths, each the least of its key so far: (length, applications,
+                        path length, (separator rank, tile) pairs) */
     int32_t chains_len, chains_cap, chains_mode;
+    int32_t *lp_sep, *lp_tile; /* [2*depth_cap+2] chains mode: the label path of the chain being walked */
+    int32_t lp_len;
+    int32_t *acc_order; /* [key_cap] chains mode: the keys in the order a chain of each was first accepted */
+    int32_t nacc;
     int32_t make_leaves; /* perft: make each leaf turn (1) or count the last ply in bulk (0) */
     int32_t *pk_chk; /* [2*nchk] each application's checks as (tile, mask row * nd), in the order fits reads them */
     int32_t *es, *es_off; /* entry streams: entry i (of ent_app) at es[es_off[i]..es_off[i+1]) as [application, 2 * its
@@ -167,6 +174,7 @@ struct tp_engine {
     int32_t *ord;       /* [n + depth_cap] one chain's order: tiles, and -1 - app_block_sig of a block move */
     int32_t *way_key, *way_off, *way_len; /* [key_cap] the node's ways */
     uint8_t *way_flag;  /* [key_cap] the first chain of the way holds a mandatory class (play_paths' setdefault) */
+    int32_t *way_most;  /* [key_cap] the moves of the maximum rule's classes in the way's first chain */
     uint64_t *way_hash; /* [key_cap] */
     int32_t *way_seq;   /* [chg_cap] the ways' orders */
     int32_t nways, nwseq;
@@ -653,6 +661,20 @@ static inline void accept_resets(Key *K, int32_t bits) {
     K->reset_or |= bits;
 }
 
+/* A chain's count of the maximum rule's moves joined into its key's (before the key is marked accepted). */
+static inline void accept_most(Key *K, int32_t most) {
+    if (!K->accepted || most < K->most_lo) K->most_lo = most;
+    if (!K->accepted || most > K->most_hi) K->most_hi = most;
+}
+
+/* maximum.count_of: how many moves of the maximum rule's classes the walk's chain holds. */
+static inline int32_t chain_most(const tp_engine *E, const Walk *W) {
+    const tp_tables *T = TABLES(E);
+    int32_t most = 0;
+    for (int32_t i = W->seq_base; T->has_maximum && i < E->seq_top; i++) most += T->app_max[E->seq[i]];
+    return most;
+}
+
 enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
 
 /* The royal test of a turn (changes (tile, new, old) in E->tmp) where the node's own answers it: 1 safe, 0 not, -1
@@ -768,6 +790,7 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
     }
     if (!K->pos_ok) return 1;
     accept_resets(K, T->app_reset[a]);
+    accept_most(K, T->app_max[a]);
     K->accepted = 1;
     K->flagged |= T->app_flag[a];
     return 1;
@@ -787,11 +810,47 @@ static int revisits(const tp_engine *E, const Walk *W, int32_t a) {
 
 static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m);
 
+/* chains.extend_path in chains mode: the label path of the walk's chain after application a (the chain so far is
+   seq[seq_base .. seq_top); its first move starts the path at its tile), with what undo_label needs saved in *len0,
+   *tile0: a landing tile appended after its separator, after "," and its origin for a follow-up that moves another
+   piece, or in place of the last tile where a slide goes on. */
+static void extend_label(tp_engine *E, const Walk *W, int32_t a, int32_t *len0, int32_t *tile0) {
+    const tp_tables *T = TABLES(E);
+    int first = E->seq_top == W->seq_base;
+    if (first) {
+        E->lp_len = 1;
+        E->lp_sep[0] = 0;
+        E->lp_tile[0] = T->app_tile[a];
+    }
+    int32_t n = E->lp_len, to = T->app_to[a];
+    *len0 = n;
+    *tile0 = E->lp_tile[n - 1];
+    if (to < 0) return;
+    if (!first && !T->app_block[a] && T->app_tile[a] != E->lp_tile[n - 1] && to != T->app_tile[a]) {
+        E->lp_sep[n] = T->sep_comma;
+        E->lp_tile[n] = T->app_tile[a];
+        n++;
+    } else if (!first && n > 1 && T->app_slide[a] >= 0 && T->app_slide[E->seq[E->seq_top - 1]] == T->app_slide[a]) {
+        E->lp_tile[n - 1] = to;
+        return;
+    }
+    E->lp_sep[n] = T->app_sep[a];
+    E->lp_tile[n] = to;
+    E->lp_len = n + 1;
+}
+
+static inline void undo_label(tp_engine *E, int32_t len0, int32_t tile0) {
+    E->lp_len = len0;
+    E->lp_tile[len0 - 1] = tile0;
+}
+
 /* A block move that changes nothing (chains.py): the chain ends with it, its position not compared with the earlier
    ones (it is the position before it).  1 taken, 2 taken and the walk stops, < 0 an error. */
 static int still_step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) {
     const tp_tables *T = &E->t;
     if (E->seq_top >= E->depth_cap) return TP_ERR_CAP;
+    int32_t len0 = 0, tile0 = 0, label = E->chains_mode && W->mode == WALK_TURNS;
+    if (label) extend_label(E, W, a, &len0, &tile0);
     E->seq[E->seq_top++] = a;
     if (T->app_to[a] >= 0) end = T->app_to[a];
     flagged |= T->app_flag[a];
@@ -801,6 +860,7 @@ static int still_step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t fla
     else
         r = finish(E, W, end, flagged);
     E->seq_top--;
+    if (label) undo_label(E, len0, tile0);
     if (r < 0) return r;
     return stop ? 2 : 1;
 }
@@ -883,6 +943,8 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     }
     int32_t level = E->path_top - 1;
     if (landed >= 0) E->path_mid[landed] = 0;
+    int32_t len0 = 0, tile0 = 0, label = E->chains_mode && W->mode == WALK_TURNS;
+    if (label) extend_label(E, W, a, &len0, &tile0);
     E->seq[E->seq_top++] = a;
     if (T->app_to[a] >= 0) end = T->app_to[a];
     flagged |= T->app_flag[a];
@@ -934,6 +996,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     }
 out:
     E->seq_top--;
+    if (label) undo_label(E, len0, tile0);
     E->path_top--;
     if (landed >= 0) E->path_mid[landed] = 1;
     restore(E, B, mark);
@@ -1047,6 +1110,7 @@ static int32_t new_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int
     K->off = E->nchg;
     K->len = nc;
     K->next = -1;
+    K->best = -1;
     for (int32_t c = 0; c < nc; c++) {
         E->chg[2 * (E->nchg + c)] = E->tmp[3 * c];
         E->chg[2 * (E->nchg + c) + 1] = E->tmp[3 * c + 1];
@@ -1199,8 +1263,9 @@ static int32_t chain_order(tp_engine *E, const Walk *W) {
     return nord;
 }
 
-/* One way (key k, the order in E->ord) of the node, kept once; its flag is its first chain's. */
-static int record_way(tp_engine *E, int32_t k, int32_t flagged, int32_t nord) {
+/* One way (key k, the order in E->ord) of the node, kept once; its flag and its count of the maximum rule's moves are
+   its first chain's. */
+static int record_way(tp_engine *E, int32_t k, int32_t flagged, int32_t most, int32_t nord) {
     uint64_t h = 0xCBF29CE484222325ULL ^ (uint64_t)(uint32_t)k;
     for (int32_t i = 0; i < nord; i++) h = (h ^ (uint64_t)(uint32_t)E->ord[i]) * 0x100000001B3ULL;
     uint32_t mask = (uint32_t)E->ht_size - 1;
@@ -1213,6 +1278,7 @@ static int record_way(tp_engine *E, int32_t k, int32_t flagged, int32_t nord) {
             E->way_off[w] = E->nwseq;
             E->way_len[w] = nord;
             E->way_flag[w] = (uint8_t)flagged;
+            E->way_most[w] = most;
             E->way_hash[w] = h;
             memcpy(E->way_seq + E->nwseq, E->ord, (size_t)nord * sizeof *E->ord);
             E->nwseq += nord;
@@ -1225,6 +1291,19 @@ static int record_way(tp_engine *E, int32_t k, int32_t flagged, int32_t nord) {
             && !memcmp(E->way_seq + E->way_off[w], E->ord, (size_t)nord * sizeof *E->ord))
             return 0;
     }
+}
+
+/* chains.path_order: 1 when the walk's label path ranks before the one of the record `o` (fewer pairs, then its
+   tiles, then its separators, each in order). */
+static int label_less(const tp_engine *E, const int32_t *o) {
+    const int32_t *p = o + 1 + o[0];
+    int32_t n = p[0];
+    if (E->lp_len != n) return E->lp_len < n;
+    for (int32_t i = 0; i < n; i++)
+        if (E->lp_tile[i] != p[2 + 2 * i]) return E->lp_tile[i] < p[2 + 2 * i];
+    for (int32_t i = 0; i < n; i++)
+        if (E->lp_sep[i] != p[1 + 2 * i]) return E->lp_sep[i] < p[1 + 2 * i];
+    return 0;
 }
 
 /* Chains.finish: the turn's clean-ups, its key, the royal rule (a chain whose last move may not end it is none). */
@@ -1285,33 +1364,41 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     if (!K->pos_ok) goto out;
     int32_t resets = 0; /* the counters the classes of the chain's moves reset */
     for (int32_t i = W->seq_base; T->nctr && i < E->seq_top; i++) resets |= T->app_reset[E->seq[i]];
+    int32_t most = chain_most(E, W);
     if (K->accepted && !E->chains_mode && !E->ways_mode && (K->flagged || !flagged) && (K->reset_or | resets) == K->reset_or
-        && (K->reset_and & resets) == K->reset_and)
+        && (K->reset_and & resets) == K->reset_and && most >= K->most_lo && most <= K->most_hi)
         goto out; /* nothing new to learn */
     if (T->has_royal) {
         r = safe_ok(E, W);
         if (r <= 0) goto out;
         r = 0;
     }
+    if (E->chains_mode && !K->accepted) E->acc_order[E->nacc++] = k;
     accept_resets(K, resets);
+    accept_most(K, most);
     K->accepted = 1;
     K->flagged |= (uint8_t)flagged;
     if (E->ways_mode) {
-        r = record_way(E, k, flagged, nord);
+        r = record_way(E, k, flagged, most, nord);
         if (r < 0) goto out;
     }
-    if (E->chains_mode) {
+    if (E->chains_mode && (K->best < 0 || label_less(E, E->chains + K->best))) { /* as Chains.finish: the least */
         int32_t len = E->seq_top - W->seq_base;
-        if (E->chains_len + 3 + len > E->chains_cap) {
+        if (E->chains_len + 2 + len + 2 * E->lp_len > E->chains_cap) {
             r = TP_ERR_CAP;
             goto out;
         }
         int32_t *o = E->chains + E->chains_len;
-        o[0] = k;
-        o[1] = flagged;
-        o[2] = len;
-        memcpy(o + 3, E->seq + W->seq_base, (size_t)len * sizeof *o);
-        E->chains_len += 3 + len;
+        K->best = E->chains_len;
+        *o++ = len;
+        memcpy(o, E->seq + W->seq_base, (size_t)len * sizeof *o);
+        o += len;
+        *o++ = E->lp_len;
+        for (int32_t i = 0; i < E->lp_len; i++) {
+            *o++ = E->lp_sep[i];
+            *o++ = E->lp_tile[i];
+        }
+        E->chains_len += 2 + len + 2 * E->lp_len;
     }
 out:
     restore(E, B, mark);
@@ -1436,13 +1523,16 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         }
     }
     E->path_top--;
-    if (E->ways_mode) { /* play_paths: the ways, only the flagged ones where some way is */
+    if (E->ways_mode) { /* play_paths: the ways, only the flagged ones where some way is, then those with the most */
         int any = 0;
         for (int32_t w = 0; w < E->nways; w++) any |= E->way_flag[w];
-        int32_t legal = 0;
+        int only = T->has_mandatory && any;
+        int32_t most = 0, legal = 0;
+        for (int32_t w = 0; w < E->nways; w++)
+            if ((!only || E->way_flag[w]) && E->way_most[w] > most) most = E->way_most[w];
         for (int32_t k = k0; k < E->nkeys; k++) E->keys[k].ways = 0;
         for (int32_t w = 0; w < E->nways; w++)
-            if (!(T->has_mandatory && any) || E->way_flag[w]) {
+            if ((!only || E->way_flag[w]) && E->way_most[w] == most) {
                 E->keys[E->way_key[w]].ways++;
                 legal++;
             }
@@ -1452,11 +1542,23 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     int any_flagged = 0;
     for (int32_t k = k0; k < E->nkeys; k++) any_flagged |= E->keys[k].accepted && E->keys[k].flagged;
     int only_flagged = T->has_mandatory && any_flagged;
-    int32_t legal = E->solo_legal; /* the solo turns counted without keys (none but in a bulk count's last ply) */
+    int32_t legal = E->solo_legal, most = 0; /* the solo turns counted without keys (only in a bulk count's last ply) */
     for (int32_t k = k0; k < E->nkeys; k++) {
         Key *K = &E->keys[k];
         K->legal = K->accepted && (!only_flagged || K->flagged);
+        if (T->has_maximum && K->legal) { /* maximum.keep_most: a turn's count, the same on each of its chains */
+            if (K->most_lo != K->most_hi) return TP_ERR_MAXIMUM;
+            if (K->most_lo > most) most = K->most_lo;
+        }
         legal += K->legal;
+    }
+    if (most > 0) { /* some turn holds moves of the rule's classes: only those with the most stay legal */
+        legal = 0;
+        for (int32_t k = k0; k < E->nkeys; k++) {
+            Key *K = &E->keys[k];
+            K->legal = K->legal && K->most_lo == most;
+            legal += K->legal;
+        }
     }
     return legal;
 }
@@ -1670,8 +1772,10 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     int r = ended(E, B, p, ply, last, nlast);
     if (r) return r < 0 ? r : 0;
     int32_t k0 = E->nkeys, c0 = E->nchg;
-    /* the last ply of a bulk count: solo leaf turns counted without keys (a mandatory class needs every key's flag) */
-    E->solo_on = depth == 1 && !E->make_leaves && !E->ways_mode && !TABLES(E)->has_mandatory;
+    /* the last ply of a bulk count: solo leaf turns counted without keys (a mandatory class needs every key's flag,
+       the maximum rule every key's count) */
+    E->solo_on = depth == 1 && !E->make_leaves && !E->ways_mode && !TABLES(E)->has_mandatory
+                 && !TABLES(E)->has_maximum;
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     E->solo_on = 0;
     int stuck = total == 0;
@@ -1812,6 +1916,8 @@ int32_t tp_check(const tp_tables *t) {
           && (t->pass_always == 0 || t->pass_always == 1) && (t->flies_over == 0 || t->flies_over == 1));
     CHECK(t->nctr >= 0 && t->nctr <= 31 && all_below(t->end_counter, t->nends, -1, t->nctr));
     CHECK(all_below(t->app_block_sig, na, -1, na) && (t->pass_pieces == 0 || t->pass_pieces == 1));
+    CHECK(t->has_maximum == 0 || t->has_maximum == 1);
+    CHECK(t->nsep >= 2 && t->sep_comma > 0 && t->sep_comma < t->nsep && all_below(t->app_sep, na, 0, t->nsep));
     for (int32_t a = 0; a < na; a++) CHECK((t->app_block_sig[a] >= 0) == (t->app_block[a] != 0));
     for (int32_t e = 0; e < t->nends; e++) CHECK((t->end_kind[e] == END_COUNTER) == (t->end_counter[e] >= 0));
     for (int32_t i = 0; i < t->nphases; i++) CHECK(t->phase_order_off[i + 1] > t->phase_order_off[i]);
@@ -1994,6 +2100,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->way_off = malloc((size_t)cap_keys * sizeof(int32_t));
     E->way_len = malloc((size_t)cap_keys * sizeof(int32_t));
     E->way_flag = malloc((size_t)cap_keys);
+    E->way_most = malloc((size_t)cap_keys * sizeof(int32_t));
     E->way_hash = malloc((size_t)cap_keys * sizeof(uint64_t));
     E->way_seq = malloc((size_t)cap_changes * sizeof(int32_t));
     E->way_ht = malloc((size_t)cap_hash * sizeof(int32_t));
@@ -2012,13 +2119,16 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->at_gat = malloc(n * sizeof(int32_t));
     E->chains_cap = cap_chains;
     E->chains = malloc((size_t)cap_chains * sizeof(int32_t));
+    E->lp_sep = malloc((2 * (size_t)cap_depth + 2) * sizeof(int32_t));
+    E->lp_tile = malloc((2 * (size_t)cap_depth + 2) * sizeof(int32_t));
+    E->acc_order = malloc((size_t)cap_keys * sizeof(int32_t));
     if (!E->zob || !E->forced || !E->main.codes || !E->main.count || !E->scratch.codes || !E->scratch.count
         || !E->main.bits || !E->scratch.bits
         || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->path_mid || !E->ctr || !E->seq || !E->nv || !E->keys || !E->chg
         || !E->ht || !E->ht_gen || !E->tmp || !E->ord || !E->way_key || !E->way_off || !E->way_len || !E->way_flag
-        || !E->way_hash || !E->way_seq || !E->way_ht || !E->way_ht_gen || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
+        || !E->way_most || !E->way_hash || !E->way_seq || !E->way_ht || !E->way_ht_gen || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
         || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
-        || !E->at_gat || !E->chains || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
+        || !E->at_gat || !E->chains || !E->lp_sep || !E->lp_tile || !E->acc_order || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
         tp_free(E);
         return NULL;
     }
@@ -2192,6 +2302,7 @@ void tp_free(tp_engine *e) {
     free(e->way_off);
     free(e->way_len);
     free(e->way_flag);
+    free(e->way_most);
     free(e->way_hash);
     free(e->way_seq);
     free(e->way_ht);
@@ -2209,6 +2320,9 @@ void tp_free(tp_engine *e) {
     free(e->at_gstamp);
     free(e->at_gat);
     free(e->chains);
+    free(e->lp_sep);
+    free(e->lp_tile);
+    free(e->acc_order);
     free(e->ent_code_off);
     free(e->ent_codes);
     free(e->roy_off);
@@ -2236,7 +2350,7 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     recount(E, &E->main);
     E->undo_top = E->path_top = E->seq_top = 0;
     E->nkeys = E->nchg = 0;
-    E->chains_len = 0;
+    E->chains_len = E->nacc = 0;
     E->chains_mode = chains;
     return 0;
 }
@@ -2344,11 +2458,25 @@ int32_t tp_keys(tp_engine *e, int32_t *out, int32_t cap) {
     return (int32_t)need;
 }
 
-/* The accepted chains of the last tp_turns in chains mode, as records [key, flagged, len, app*len]
-   in the order the walk accepted them; returns the number of ints, written only when it is <= cap. */
+/* The least label path of each accepted key of the last tp_turns in chains mode (Chains.finish's Found), as records
+   [key, len, app*len, path length, (separator rank, tile)*path length] in the order the walk first accepted a chain
+   of each; returns the number of ints, written only when it is <= cap. */
 int32_t tp_chains(tp_engine *e, int32_t *out, int32_t cap) {
-    if (e->chains_len > 0 && e->chains_len <= cap) memcpy(out, e->chains, (size_t)e->chains_len * sizeof *out);
-    return e->chains_len;
+    int64_t need = 0;
+    for (int32_t i = 0; i < e->nacc; i++) {
+        const int32_t *o = e->chains + e->keys[e->acc_order[i]].best;
+        need += 3 + o[0] + 2 * o[1 + o[0]];
+    }
+    if (need > INT32_MAX) return TP_ERR_CAP;
+    if (need > cap) return (int32_t)need;
+    for (int32_t i = 0; i < e->nacc; i++) {
+        const int32_t *o = e->chains + e->keys[e->acc_order[i]].best;
+        int32_t len = 2 + o[0] + 2 * o[1 + o[0]];
+        *out++ = e->acc_order[i];
+        memcpy(out, o, (size_t)len * sizeof *out);
+        out += len;
+    }
+    return (int32_t)need;
 }
 
 /* Chains.in_check: 1 when a royal piece of `player` can be taken, 0 if not, < 0 an error. */

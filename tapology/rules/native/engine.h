@@ -231,6 +231,21 @@ typedef struct {
     const int32_t *lnk_table;       /* [nlinks] */
     const int32_t *ltab_off;        /* [nltab*n*nd+1] -> ltab_app */
     const int32_t *ltab_app;        /* [nltab_app] */
+
+    /* the maximum rule (RuleSet.maximum, maximum.keep_most): app_max[a] 1 when a's class is one of the rule's; where
+       some turn left by the mandatory rule holds such moves, only the turns holding the most of them are legal (a
+       turn's count is its chains'; where its chains disagree the call fails, TP_ERR_MAXIMUM: the reference reads the
+       count on the route of its least label path, which only the Python walk knows).  In ways mode (perft --rbg,
+       play_paths) each way's count is its first chain's. */
+    int32_t has_maximum;
+    const uint8_t *app_max;         /* [napps] */
+
+    /* label paths (chains.extend_path, path_order), read in chains mode: a path is (separator, tile) pairs, each
+       separator its rank among the rule set's separators sorted as strings ("" first, so rank 0; tables.separators);
+       app_sep[a] the rank of the separator a's landing tile gets ("x" a capture, "-NAME-" a block move, else "-"),
+       sep_comma that of ",", which comes before the origin of a follow-up that moves another piece */
+    int32_t nsep, sep_comma;
+    const int32_t *app_sep;         /* [napps] */
 } tp_tables;
 
 typedef struct tp_engine tp_engine;

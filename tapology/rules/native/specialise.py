@@ -60,6 +60,8 @@ def declines(tabs: Tables) -> str:
     for name, why in (("steps", "step budgets ([steps])"), ("ncond_any", "disjunctions of counts (any)")):
         if int(f[name]):
             return f"the generated C runs no {why}, and this rule set has them"
+    if int(f["has_maximum"]):
+        return "the generated C runs no maximum rule (its turns need keys), and this rule set has one"
     if np.asarray(f["cond_around"]).any():
         return "the generated C runs no conditions around a tile, and this rule set has them"
     if int(np.asarray(f["mgrp_off"])[-1]) > int(np.asarray(f["mgrp_off"])[0]):

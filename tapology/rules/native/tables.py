@@ -43,7 +43,14 @@ def _csr(rows: Iterable[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any",
                    "ray_loop", "app_block", "end_after", "app_final", "cond_outside", "cond_here", "own_code",
-                   "cond_around"})
+                   "cond_around", "app_max"})
+
+
+def separators(rules: RuleSet) -> list[str]:
+    """The separators a label path of the rule set can hold (:func:`tapology.rules.chains.extend_path`), sorted as
+    strings: the native engine ranks paths by their indices here as :func:`~tapology.rules.chains.path_order` ranks
+    the strings ("" first)."""
+    return sorted({"", ",", "-", "x"} | {f"-{rules.moves[m].name}-" for m in rules.block_moves})
 
 
 def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
@@ -53,7 +60,7 @@ def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:
     out = {"raw_code": nd, "masks": g["nmasks"] * nd, "maps": g["nmaps"] * nd, "royal_mine": np_ * nd, "royal_any": nd,
            "probe": np_, "ent_off": (g["nphases"] + 1) * np_ * n * nd + 1, "grp_off": np_ + 1, "att_off": np_ * n + 1,
            "grp_tile_off": g["ngroups"] * (n + 1), "end_pmask": g["nends"] * np_, "end_cond_off": g["nends"] * np_ + 1}
-    rows = {"napps": ("app_tile", "app_to", "app_flag", "app_slide"), "nchk": ("chk_tile", "chk_mask"),
+    rows = {"napps": ("app_tile", "app_to", "app_flag", "app_slide", "app_max", "app_sep"), "nchk": ("chk_tile", "chk_mask"),
             "nwr": ("wr_tile", "wr_src", "wr_map"), "nlinks": ("lnk_forced",), "ntgt": ("tgt",), "nsafe": ("safe_tile",),
             "nent": ("ent_app",), "ngroups": ("grp_always", "grp_indexed"), "ngrp_cond": ("grp_cond",),
             "ngrp_app": ("grp_app",), "ngrp_trig": ("grp_trig",), "nconds": ("cond_kind", "cond_op", "cond_value", "cond_mask"),
@@ -369,8 +376,6 @@ def build(chains: Chains) -> Tables:
         raise Unsupported("tape moves")
     if chains.has_move_cleanup and chains.royal_values:
         raise Unsupported('clean-ups run after each move (when = "move") in a rule set with royal states')
-    if rules.maximum:
-        raise Unsupported("the maximum rule (turns holding the most moves of a class)")
     if any(p.line or p.here or p.around for cu in rules.cleanups for c in cu.conditions for p in c.parts):
         raise Unsupported("conditions on lines or on the tile at hand in clean-ups (their memo reads counts only)")
     _force(chains)
@@ -396,6 +401,13 @@ def build(chains: Chains) -> Tables:
     f["app_tile"] = np.asarray([a.tile for a in apps], np.int32)
     f["app_to"] = np.asarray([a.to for a in apps], np.int32)
     f["app_flag"] = np.asarray([a.klass in mandatory for a in apps], np.uint8)
+    f["has_maximum"] = int(bool(rules.maximum))
+    f["app_max"] = np.asarray([a.klass in rules.maximum for a in apps], np.uint8)
+    seps = separators(rules)
+    f["nsep"], f["sep_comma"] = len(seps), seps.index(",")
+    block = rules.block_moves
+    f["app_sep"] = np.asarray([seps.index(f"-{rules.moves[a.move].name}-" if a.move >= 0 and a.move in block else
+                                          "x" if a.klass == "capture" else "-") for a in apps], np.int32)
     f["app_final"] = np.asarray([a.move < 0 or chains.ends_chain[a.move] for a in apps], np.uint8)
     slides = rules.slide_groups  # a shot and its flight are one slide
     f["app_slide"] = np.asarray([slides[a.move] if a.move >= 0 else -1 for a in apps], np.int32)

@@ -47,6 +47,7 @@ enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 
 #define MAX_CLEANUP_ROUNDS 10000 /* chains.py MAX_CLEANUP_ROUNDS */
 #define SOLO_WORK ((size_t)1 << 18) /* the most applications solo_apps reaches through links, in all */
+#define SE_LONG 8 /* the longest list of keys of one (start, end) pair before the engine turns to the hash table */
 #define SE_MAX ((size_t)1 << 22) /* the most (start, end) pairs keys are listed by (16 MiB of tables), else by hash */
 
 typedef struct {
@@ -122,6 +123,8 @@ struct tp_engine {
                            NULL: keys by hash (ht) */
     uint32_t *se_gen;   /* [n*n] */
     uint32_t segen;
+    int32_t se_now;     /* the current node's keys are told apart by start and end (else by hash) */
+    int32_t se_long;    /* some list of a pair grew past SE_LONG: later nodes by hash */
 
     int32_t *tmp;   /* [3n] (tile, new, old) of one chain's changes */
     uint32_t *tstamp; /* [n] */
@@ -646,7 +649,7 @@ static inline int touched(const Walk *W) {
 static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc);
 
 /* The hash of a turn from `start` to `end` with the changes in E->tmp (find_key's where keys are told apart by hash). */
-static uint64_t key_hash(const tp_engine *E, int32_t start, int32_t end, int32_t nc) {
+static inline uint64_t key_hash(const tp_engine *E, int32_t start, int32_t end, int32_t nc) {
     uint64_t seed = ((uint64_t)(uint32_t)start << 32) | (uint32_t)end;
     uint64_t h = splitmix(&seed);
     for (int32_t c = 0; c < nc; c++) h ^= E->zob[(size_t)E->tmp[3 * c] * (size_t)TABLES(E)->nd + (size_t)E->tmp[3 * c + 1]];
@@ -780,7 +783,7 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
         E->solo_legal += r;
         return 1;
     }
-    int32_t k = find_key(E, E->se_head ? 0 : key_hash(E, W->start, end, nc), W->start, end, nc);
+    int32_t k = find_key(E, E->se_now ? 0 : key_hash(E, W->start, end, nc), W->start, end, nc);
     if (k < 0) return k;
     Key *K = &E->keys[k];
     if (K->pos_ok == 2) {
@@ -1099,7 +1102,7 @@ static int32_t collect_changes(tp_engine *E, const Walk *W) {
 }
 
 /* A new key of the node (start, end, the changes in E->tmp), its index or TP_ERR_CAP. */
-static int32_t new_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc) {
+static inline int32_t new_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc) {
     if (E->nkeys >= E->key_cap || E->nchg + nc > E->chg_cap) return TP_ERR_CAP;
     int32_t k = E->nkeys++;
     Key *K = &E->keys[k];
@@ -1122,14 +1125,17 @@ static int32_t new_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int
 }
 
 /* The node's key of the turn from `start` to `end` with the changes in E->tmp (nc of them, sorted by tile), made
-   when new; h is their hash where the node's keys are told apart by hash (E->se_head NULL), unused where they are
-   told apart by start and end (a short list per pair: most pairs hold one turn, no hash needed). */
+   when new; h is their hash where the node's keys are told apart by hash (E->se_now 0), unused where they are
+   told apart by start and end (a short list per pair: most pairs hold one turn, no hash needed).  A list longer
+   than SE_LONG (many chains ending alike: amazons' shots, one end tile reached from many stops) sends the engine's
+   later nodes to the hash table. */
 static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc) {
-    if (E->se_head) {
+    if (E->se_now) {
         size_t b = (size_t)start * (size_t)TABLES(E)->n + (size_t)end;
-        int32_t first = E->se_gen[b] == E->segen ? E->se_head[b] : -1;
+        int32_t first = E->se_gen[b] == E->segen ? E->se_head[b] : -1, seen = 0;
         for (int32_t j = first; j >= 0; j = E->keys[j].next) {
             const Key *K = &E->keys[j];
+            if (++seen > SE_LONG) E->se_long = 1;
             if (K->len != nc) continue;
             int32_t c = 0;
             for (; c < nc; c++)
@@ -1327,7 +1333,7 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     if (nc == 0) goto out;
     int32_t kstart = W->start;
     if (T->keyed_by_changes) kstart = end = E->tmp[0]; /* the changes are sorted by tile */
-    int32_t k = find_key(E, E->se_head ? 0 : key_hash(E, kstart, end, nc), kstart, end, nc);
+    int32_t k = find_key(E, E->se_now ? 0 : key_hash(E, kstart, end, nc), kstart, end, nc);
     if (k < 0) {
         r = k;
         goto out;
@@ -1459,7 +1465,8 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         E->nways = E->nwseq = 0;
     }
     int32_t k0 = E->nkeys;
-    if (E->se_head)
+    E->se_now = E->se_head && !E->se_long; /* the node's keys by start and end, or by hash (find_key) */
+    if (E->se_now)
         next_gen(&E->segen, E->se_gen, (size_t)T->n * (size_t)T->n);
     else
         next_gen(&E->gen, E->ht_gen, (size_t)E->ht_size);

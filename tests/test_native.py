@@ -314,8 +314,36 @@ pattern = "*O => *X"
 """
 
 
+# two moves with the same effect: every turn is found twice (one key, counted once), which a count of the last ply
+# without keys must not take for two turns
+TWIN = """
+name = "twin"
+grid = "square"
+players = ["X", "O"]
+board = "plane:4x4"
+
+[states]
+empty = 0
+X = { value = 1, owner = "X", kind = "mark" }
+O = { value = 2, owner = "O", kind = "mark" }
+
+[[move]]
+name = "claim"
+orientations = "identity"
+pattern = "*empty => *own:mark"
+
+[[move]]
+name = "claim-again"
+orientations = "identity"
+pattern = "*empty => *own:mark"
+
+[[end]]
+kind = "no-turns"
+result = "draw"
+"""
+
 @needs_native
-@pytest.mark.parametrize("text", [CHECKED_END, THREE])
+@pytest.mark.parametrize("text", [CHECKED_END, THREE, TWIN])
 def test_written_rule_sets_match_python(tmp_path: Path, text: str) -> None:
     if text is CHECKED_END:
         text = (EXAMPLES / "rook-and-king.toml").read_text() + text
@@ -326,6 +354,8 @@ def test_written_rule_sets_match_python(tmp_path: Path, text: str) -> None:
     pos = g.initial()
     for d in range(1, 5):
         assert count_leaves(g, pos, d) == count_leaves(g, pos, d, native=False)
+    if text is TWIN:  # each placement once, though two moves make it
+        assert [count_leaves(g, pos, d) for d in (1, 2, 3)] == [16, 16 * 15, 16 * 15 * 14]
 
 
 @needs_native

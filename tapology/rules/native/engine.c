@@ -12,7 +12,9 @@
  *              position equal to one of its walk's levels (hash match, then exact comparison of
  *              the tiles written since that level) is a repetition and is not taken.
  *   keys       the turns found at each node of the perft stack, with their changes in chg; a node's
- *              keys are told apart by a hash table and an exact comparison of start, end and changes.
+ *              keys are told apart by their start and end tiles (a list per pair, se_head), then an exact
+ *              comparison of changes; where the keys are by changes or the board too big for a table per
+ *              pair, by a hash table of the changes' hash instead.
  *   memos      each node runs its turn clean-ups and its royal test once on its own position,
  *              recording what they read; a chain whose changes touch none of that gets the same
  *              answer (both runs are deterministic functions of what they read), any other chain
@@ -44,6 +46,9 @@ enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2, COND_ANY = 3 };
 enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 
 #define MAX_CLEANUP_ROUNDS 10000 /* chains.py MAX_CLEANUP_ROUNDS */
+#define SOLO_WORK ((size_t)1 << 18) /* the most applications solo_apps reaches through links, in all */
+#define SE_LONG 8 /* the longest list of keys of one (start, end) pair before the engine turns to the hash table */
+#define SE_MAX ((size_t)1 << 22) /* the most (start, end) pairs keys are listed by (16 MiB of tables), else by hash */
 
 typedef struct {
     int32_t *codes; /* [n] */
@@ -63,6 +68,7 @@ typedef struct {
     int32_t reset_or, reset_and; /* the counters the moves' classes reset, in some and in every accepted chain */
     int32_t most_lo, most_hi; /* the maximum rule: the fewest and the most moves of its classes in an accepted chain */
     int32_t ways;     /* ways mode: the legal ways of playing it (distinct orders of its chains' writes) */
+    int32_t next;     /* the node's previous key with the same start and end (se_head), or -1 */
     int32_t best;     /* chains mode: where its least label path's record is in E->chains (-1: none yet) */
 } Key;
 
@@ -86,6 +92,8 @@ struct tp_engine {
     int32_t maxw;   /* most writes of one application */
     int32_t words;  /* 64-bit words of a tile set */
     int32_t *ent_code_off, *ent_codes; /* [sets+1], [sets*nd]: per entry set s*np + player, the codes some entry starts from */
+    int32_t *roy_off, *roy_codes; /* [np+1], [np*nd]: each player's royal codes (royal_mine) */
+    uint8_t *cond_count; /* [nconds] 1: a count of codes over the whole board (cond_holds' COND_BOARD case alone) */
     Board main, scratch;
 
     int32_t *undo_tile, *undo_old;
@@ -111,6 +119,12 @@ struct tp_engine {
     uint32_t *ht_gen;
     uint32_t gen;
     int32_t ht_size, node_keys;
+    int32_t *se_head;   /* [n*n] the node's last key from tile s to tile e (row s*n + e, valid where se_gen is segen),
+                           NULL: keys by hash (ht) */
+    uint32_t *se_gen;   /* [n*n] */
+    uint32_t segen;
+    int32_t se_now;     /* the current node's keys are told apart by start and end (else by hash) */
+    int32_t se_long;    /* some list of a pair grew past SE_LONG: later nodes by hash */
 
     int32_t *tmp;   /* [3n] (tile, new, old) of one chain's changes */
     uint32_t *tstamp; /* [n] */
@@ -146,7 +160,14 @@ struct tp_engine {
     int32_t nacc;
     int32_t make_leaves; /* perft: make each leaf turn (1) or count the last ply in bulk (0) */
     int32_t *pk_chk; /* [2*nchk] each application's checks as (tile, mask row * nd), in the order fits reads them */
+    int32_t *es, *es_off; /* entry streams: entry i (of ent_app) at es[es_off[i]..es_off[i+1]) as [application, 2 * its
+                             checks, 1 where fits_tail or a count condition (``if``) must be read too, then its checks
+                             as pk_chk's]: a row's entries read in one pass over memory */
     uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (step_leaf) */
+    uint8_t *solo;  /* [napps] a leaf whose turn no other chain of the same node can have (solo_apps) */
+    int32_t solo_ready; /* solo filled (at the first perft: other jobs do not read it) */
+    int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
+    int32_t solo_legal;
     int32_t *cn;    /* [3n] the node's clean-ups' net writes (tile, code, old code), by tile */
     int32_t cn_len;
     int32_t quiet_apart; /* a specialised perft counts the quiet moves itself: the walk leaves them out */
@@ -240,6 +261,17 @@ static void recount(const tp_engine *E, Board *B) {
 static int32_t captures(const tp_tables *T, const int32_t *codes, int32_t a, int32_t *out, int32_t *nout);
 static int32_t group_captures(tp_engine *E, const int32_t *codes, int32_t a, int32_t *out, int *own_free);
 
+/* The part of Compiled.fits after the pattern checks: the captures a line capture or a capture by liberties needs. */
+static inline int fits_tail(const tp_engine *E, const int32_t *codes, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    if (T->app_ray_off[a + 1] > T->app_ray_off[a] && captures(T, codes, a, NULL, NULL) < T->app_need[a]) return 0;
+    if (T->app_gc[a] >= 0 && !T->gc_suicide[T->app_gc[a]]) {
+        int free = 0;
+        if (group_captures((tp_engine *)E, codes, a, E->gcbuf, &free) == 0 && !free) return 0;
+    }
+    return 1;
+}
+
 /* Compiled.fits, over the checks as tp_new packs them: (tile, offset of the mask row), the most selective first
    and the move's own tile last (an entry or a link target is placed where its piece stands). */
 static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
@@ -251,13 +283,7 @@ static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
     for (; c < c1; c += 2)
         if (!masks[(size_t)c[1] + (size_t)codes[c[0]]]) return 0;
 #endif
-    const tp_tables *T = TABLES(E);
-    if (T->app_ray_off[a + 1] > T->app_ray_off[a] && captures(T, codes, a, NULL, NULL) < T->app_need[a]) return 0;
-    if (T->app_gc[a] >= 0 && !T->gc_suicide[T->app_gc[a]]) {
-        int free = 0;
-        if (group_captures((tp_engine *)E, codes, a, E->gcbuf, &free) == 0 && !free) return 0;
-    }
-    return 1;
+    return fits_tail(E, codes, a);
 }
 
 /* ---- captures by liberties (Compiled.group_captures) ------------------------------------------------ */
@@ -438,8 +464,17 @@ static int cond_holds(const tp_engine *E, const Board *B, int32_t c, int32_t her
 }
 
 static int conds_hold(const tp_engine *E, const Board *B, const int32_t *conds, int32_t k0, int32_t k1, int32_t here) {
-    for (int32_t k = k0; k < k1; k++)
-        if (!cond_holds(E, B, conds[k], here)) return 0;
+    const tp_tables *T = TABLES(E);
+    for (int32_t k = k0; k < k1; k++) {
+        int32_t c = conds[k];
+        if (E->cond_count[c]) { /* a count over the whole board: the counts of its codes, summed */
+            int64_t count = 0;
+            for (int32_t i = T->cond_code_off[c]; i < T->cond_code_off[c + 1]; i++) count += B->count[T->cond_codes[i]];
+            if (!compare(count, T->cond_op[c], T->cond_value[c])) return 0;
+        } else if (!cond_holds(E, B, c, here)) {
+            return 0;
+        }
+    }
     return 1;
 }
 
@@ -612,6 +647,14 @@ static inline int touched(const Walk *W) {
 }
 
 static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc);
+
+/* The hash of a turn from `start` to `end` with the changes in E->tmp (find_key's where keys are told apart by hash). */
+static inline uint64_t key_hash(const tp_engine *E, int32_t start, int32_t end, int32_t nc) {
+    uint64_t seed = ((uint64_t)(uint32_t)start << 32) | (uint32_t)end;
+    uint64_t h = splitmix(&seed);
+    for (int32_t c = 0; c < nc; c++) h ^= E->zob[(size_t)E->tmp[3 * c] * (size_t)TABLES(E)->nd + (size_t)E->tmp[3 * c + 1]];
+    return h;
+}
 static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p);
 static int attack_relevant(const tp_engine *E, int32_t nc);
 
@@ -636,6 +679,62 @@ static inline int32_t chain_most(const tp_engine *E, const Walk *W) {
 }
 
 enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
+
+/* The royal test of a turn (changes (tile, new, old) in E->tmp) where the node's own answers it: 1 safe, 0 not, -1
+   when it does not answer.  It answers when no change writes or removes a royal piece of the mover (the royal tiles
+   stay the node's) and none touches what the node's test read (attack_relevant): one pass over the changes. */
+static inline int royal_as_node(const tp_engine *E, int32_t p, int32_t nc) {
+    const tp_tables *T = TABLES(E);
+    if (!E->at_ok) return -1;
+    const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
+    uint32_t g = E->at_gen;
+    for (int32_t c = 0; c < nc; c++) {
+        int32_t u = E->tmp[3 * c], v = E->tmp[3 * c + 1];
+        if (mine[v] || mine[E->tmp[3 * c + 2]] || E->at_tread[u] == g
+            || (E->at_gstamp[u] == g && (E->at_gat[u] < 0 || T->masks[(size_t)E->at_gat[u] * (size_t)T->nd + (size_t)v])))
+            return -1;
+    }
+    return !E->at_base; /* at_ok: the node has royal tiles, tested */
+}
+
+/* The royal test of a leaf turn whose changes (tile, new, old) are in E->tmp, sorted by tile, as finish's: 1 when the
+   mover's royal tiles after the turn are not attacked (or none), 0 when they are, < 0 an error.  The node's own
+   test answers where the turn keeps the royal tiles and touches nothing it read; else the turn is written, tested
+   and taken back. */
+static int leaf_safe(tp_engine *E, const Walk *W, int32_t nc) {
+    const tp_tables *T = TABLES(E);
+    if (!T->has_royal) return 1;
+    int fast = royal_as_node(E, W->player, nc);
+    if (fast >= 0) return fast;
+    Board *B = W->b;
+    int32_t p = W->player;
+    const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
+    int32_t nm = 0;
+    for (int32_t i = 0; i < E->n_node_royal; i++) {
+        int32_t u = E->node_royal[i], v = B->codes[u];
+        for (int32_t c = 0; c < nc && E->tmp[3 * c] <= u; c++)
+            if (E->tmp[3 * c] == u) v = E->tmp[3 * c + 1];
+        if (mine[v]) E->mine[nm++] = u;
+    }
+    int same = nm == E->n_node_royal;
+    for (int32_t c = 0; c < nc; c++)
+        if (mine[E->tmp[3 * c + 1]] && !mine[E->tmp[3 * c + 2]]) {
+            E->mine[nm++] = E->tmp[3 * c];
+            same = 0;
+        }
+    if (!nm) return 1;
+    int r;
+    if (same && E->at_ok && !attack_relevant(E, nc)) {
+        r = E->at_base;
+    } else {
+        int32_t mark = E->undo_top;
+        if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
+        for (int32_t c = 0; c < nc; c++) put(E, B, E->tmp[3 * c], E->tmp[3 * c + 1]);
+        r = attacked(E, B, E->mine, nm, p);
+        restore(E, B, mark);
+    }
+    return r < 0 ? r : !r;
+}
 
 /* step and finish for a move that is a whole turn (an entry with no links, no safe cells), in turns mode: the same
    key and verdict, found without writing the board where the node's memos answer.  Its changes come from the
@@ -678,44 +777,19 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
         nc += E->cn_len;
     }
     int32_t end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
-    uint64_t seed = ((uint64_t)(uint32_t)W->start << 32) | (uint32_t)end;
-    uint64_t h = splitmix(&seed);
-    for (int32_t c = 0; c < nc; c++) h ^= E->zob[(size_t)E->tmp[3 * c] * (size_t)T->nd + (size_t)E->tmp[3 * c + 1]];
-    int32_t k = find_key(E, h, W->start, end, nc);
+    if (E->solo_on && E->solo[a]) { /* its own key: counted, not kept */
+        int r = leaf_safe(E, W, nc);
+        if (r < 0) return r;
+        E->solo_legal += r;
+        return 1;
+    }
+    int32_t k = find_key(E, E->se_now ? 0 : key_hash(E, W->start, end, nc), W->start, end, nc);
     if (k < 0) return k;
     Key *K = &E->keys[k];
     if (K->pos_ok == 2) {
-        K->pos_ok = 1;
-        if (T->has_royal) { /* as finish: the mover's royal tiles after the turn */
-            const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
-            int32_t nm = 0;
-            for (int32_t i = 0; i < E->n_node_royal; i++) {
-                int32_t u = E->node_royal[i], v = B->codes[u];
-                for (int32_t c = 0; c < nc && E->tmp[3 * c] <= u; c++)
-                    if (E->tmp[3 * c] == u) v = E->tmp[3 * c + 1];
-                if (mine[v]) E->mine[nm++] = u;
-            }
-            int same = nm == E->n_node_royal;
-            for (int32_t c = 0; c < nc; c++)
-                if (mine[E->tmp[3 * c + 1]] && !mine[E->tmp[3 * c + 2]]) {
-                    E->mine[nm++] = E->tmp[3 * c];
-                    same = 0;
-                }
-            if (nm) {
-                int r;
-                if (same && E->at_ok && !attack_relevant(E, nc)) {
-                    r = E->at_base;
-                } else {
-                    int32_t mark = E->undo_top;
-                    if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
-                    for (int32_t c = 0; c < nc; c++) put(E, B, E->tmp[3 * c], E->tmp[3 * c + 1]);
-                    r = attacked(E, B, E->mine, nm, p);
-                    restore(E, B, mark);
-                }
-                if (r < 0) return r;
-                K->pos_ok = (uint8_t)!r;
-            }
-        }
+        int r = leaf_safe(E, W, nc);
+        if (r < 0) return r;
+        K->pos_ok = (uint8_t)r;
     }
     if (!K->pos_ok) return 1;
     accept_resets(K, T->app_reset[a]);
@@ -989,14 +1063,18 @@ static int safe_ok(tp_engine *E, const Walk *W) {
     for (int32_t i = W->seq_base; i < E->seq_top; i++) {
         int32_t a = E->seq[i], s0 = T->safe_off[a], s1 = T->safe_off[a + 1];
         if (s0 == s1) continue;
-        /* the position before the turn: the current one with every write since the walk's start undone */
-        memcpy(S->codes, W->b->codes, (size_t)T->n * sizeof *S->codes);
-        for (int32_t j = E->undo_top - 1; j >= W->undo_base; j--) S->codes[E->undo_tile[j]] = E->undo_old[j];
+        /* the position before the turn: the current one (codes, counts, tile sets, hash copied) with every write
+           since the walk's start undone, a few set_tile calls rather than a recount of the board */
+        const Board *B = W->b;
+        memcpy(S->codes, B->codes, (size_t)T->n * sizeof *S->codes);
+        memcpy(S->count, B->count, (size_t)T->nd * sizeof *S->count);
+        memcpy(S->bits, B->bits, (size_t)T->nd * (size_t)E->words * sizeof *S->bits);
+        S->hash = B->hash;
+        for (int32_t j = E->undo_top - 1; j >= W->undo_base; j--) set_tile(E, S, E->undo_tile[j], E->undo_old[j]);
         for (int32_t k = s0; k < s1; k++) {
             int32_t u = T->safe_tile[k];
-            if (!T->royal_any[S->codes[u]]) S->codes[u] = T->probe[W->player];
+            if (!T->royal_any[S->codes[u]]) set_tile(E, S, u, T->probe[W->player]);
         }
-        recount(E, S);
         int r = attacked(E, S, T->safe_tile + s0, s1 - s0, W->player);
         if (r) return r < 0 ? r : 0;
     }
@@ -1023,30 +1101,62 @@ static int32_t collect_changes(tp_engine *E, const Walk *W) {
     return nc;
 }
 
+/* A new key of the node (start, end, the changes in E->tmp), its index or TP_ERR_CAP. */
+static inline int32_t new_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc) {
+    if (E->nkeys >= E->key_cap || E->nchg + nc > E->chg_cap) return TP_ERR_CAP;
+    int32_t k = E->nkeys++;
+    Key *K = &E->keys[k];
+    memset(K, 0, sizeof *K);
+    K->hash = h;
+    K->start = start;
+    K->end = end;
+    K->off = E->nchg;
+    K->len = nc;
+    K->next = -1;
+    K->best = -1;
+    for (int32_t c = 0; c < nc; c++) {
+        E->chg[2 * (E->nchg + c)] = E->tmp[3 * c];
+        E->chg[2 * (E->nchg + c) + 1] = E->tmp[3 * c + 1];
+    }
+    E->nchg += nc;
+    E->node_keys++;
+    K->pos_ok = 2; /* not tested yet */
+    return k;
+}
+
+/* The node's key of the turn from `start` to `end` with the changes in E->tmp (nc of them, sorted by tile), made
+   when new; h is their hash where the node's keys are told apart by hash (E->se_now 0), unused where they are
+   told apart by start and end (a short list per pair: most pairs hold one turn, no hash needed).  A list longer
+   than SE_LONG (many chains ending alike: amazons' shots, one end tile reached from many stops) sends the engine's
+   later nodes to the hash table. */
 static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc) {
+    if (E->se_now) {
+        size_t b = (size_t)start * (size_t)TABLES(E)->n + (size_t)end;
+        int32_t first = E->se_gen[b] == E->segen ? E->se_head[b] : -1, seen = 0;
+        for (int32_t j = first; j >= 0; j = E->keys[j].next) {
+            const Key *K = &E->keys[j];
+            if (++seen > SE_LONG) E->se_long = 1;
+            if (K->len != nc) continue;
+            int32_t c = 0;
+            for (; c < nc; c++)
+                if (E->chg[2 * (K->off + c)] != E->tmp[3 * c] || E->chg[2 * (K->off + c) + 1] != E->tmp[3 * c + 1]) break;
+            if (c == nc) return j;
+        }
+        int32_t k = new_key(E, 0, start, end, nc);
+        if (k < 0) return k;
+        E->keys[k].next = first;
+        E->se_head[b] = k;
+        E->se_gen[b] = E->segen;
+        return k;
+    }
     uint32_t mask = (uint32_t)E->ht_size - 1;
     for (uint32_t i = (uint32_t)h & mask;; i = (i + 1) & mask) {
         if (E->ht_gen[i] != E->gen) {
-            if (E->nkeys >= E->key_cap || E->nchg + nc > E->chg_cap || 2 * (E->node_keys + 1) > E->ht_size)
-                return TP_ERR_CAP;
-            int32_t k = E->nkeys++;
-            Key *K = &E->keys[k];
-            memset(K, 0, sizeof *K);
-            K->hash = h;
-            K->start = start;
-            K->end = end;
-            K->off = E->nchg;
-            K->len = nc;
-            for (int32_t c = 0; c < nc; c++) {
-                E->chg[2 * (E->nchg + c)] = E->tmp[3 * c];
-                E->chg[2 * (E->nchg + c) + 1] = E->tmp[3 * c + 1];
-            }
-            E->nchg += nc;
-            E->node_keys++;
+            if (2 * (E->node_keys + 1) > E->ht_size) return TP_ERR_CAP;
+            int32_t k = new_key(E, h, start, end, nc);
+            if (k < 0) return k;
             E->ht_gen[i] = E->gen;
             E->ht[i] = k;
-            K->pos_ok = 2; /* not tested yet */
-            K->best = -1;
             return k;
         }
         const Key *K = &E->keys[E->ht[i]];
@@ -1223,10 +1333,7 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     if (nc == 0) goto out;
     int32_t kstart = W->start;
     if (T->keyed_by_changes) kstart = end = E->tmp[0]; /* the changes are sorted by tile */
-    uint64_t seed = ((uint64_t)(uint32_t)kstart << 32) | (uint32_t)end;
-    uint64_t h = splitmix(&seed);
-    for (int32_t c = 0; c < nc; c++) h ^= E->zob[(size_t)E->tmp[3 * c] * (size_t)T->nd + (size_t)E->tmp[3 * c + 1]];
-    int32_t k = find_key(E, h, kstart, end, nc);
+    int32_t k = find_key(E, E->se_now ? 0 : key_hash(E, kstart, end, nc), kstart, end, nc);
     if (k < 0) {
         r = k;
         goto out;
@@ -1234,7 +1341,10 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     Key *K = &E->keys[k];
     if (K->pos_ok == 2) {
         K->pos_ok = 1;
-        if (T->has_royal) {
+        int fast = T->has_royal ? royal_as_node(E, p, nc) : -1;
+        if (fast >= 0) {
+            K->pos_ok = (uint8_t)fast;
+        } else if (T->has_royal) {
             /* the mover's royal tiles now: those of the node still royal, and the tiles that became royal */
             int32_t nm = 0;
             const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
@@ -1327,6 +1437,19 @@ static int32_t next_player(const tp_tables *T, int32_t p, int32_t ply) {
 
 static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase);
 
+/* The tiles holding a royal piece of p into out, in tile order (read from the tile sets of p's royal codes); their
+   number.  Cost: a word per 64 tiles and royal code, a step per royal tile. */
+static int32_t royal_tiles(const tp_engine *E, const Board *B, int32_t p, int32_t *out) {
+    size_t words = (size_t)E->words;
+    int32_t nm = 0;
+    for (size_t w = 0; w < words; w++) {
+        uint64_t m = 0;
+        for (int32_t k = E->roy_off[p]; k < E->roy_off[p + 1]; k++) m |= B->bits[(size_t)E->roy_codes[k] * words + w];
+        for (; m; m &= m - 1) out[nm++] = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+    }
+    return nm;
+}
+
 /* node_turns_in in the regular play (the generated perft's: a specialised build declines phases). */
 static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
     return node_turns_in(E, B, p, -1);
@@ -1342,14 +1465,15 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         E->nways = E->nwseq = 0;
     }
     int32_t k0 = E->nkeys;
-    next_gen(&E->gen, E->ht_gen, (size_t)E->ht_size);
+    E->se_now = E->se_head && !E->se_long; /* the node's keys by start and end, or by hash (find_key) */
+    if (E->se_now)
+        next_gen(&E->segen, E->se_gen, (size_t)T->n * (size_t)T->n);
+    else
+        next_gen(&E->gen, E->ht_gen, (size_t)E->ht_size);
     E->node_keys = 0;
+    E->solo_legal = 0;
     E->n_node_royal = 0;
-    if (T->has_royal) {
-        const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
-        for (int32_t u = 0; u < T->n; u++)
-            if (mine[B->codes[u]]) E->node_royal[E->n_node_royal++] = u;
-    }
+    if (T->has_royal) E->n_node_royal = royal_tiles(E, B, p, E->node_royal);
     int r = T->grp_off[p + 1] > T->grp_off[p] ? memo_cleanups(E, B, p) : 0;
     if (r < 0) return r;
     E->at_ok = 0;
@@ -1378,10 +1502,24 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
             }
 #else
             const int32_t *e = row + (size_t)t * (size_t)T->nd + (size_t)B->codes[t];
-            for (int32_t i = e[0]; i < e[1]; i++) {
-                int32_t a = T->ent_app[i];
-                if (!fits(E, B->codes, a) || !app_conds_hold(E, B, a)) continue;
+            const int32_t *sp = E->es + E->es_off[e[0]], *se = E->es + E->es_off[e[1]];
+            const uint8_t *masks = T->masks;
+            const int32_t *codes = B->codes;
+            while (sp < se) { /* the row's entries, each as fits and app_conds_hold read it */
+                int32_t a = sp[0], slow = sp[2];
+                const int32_t *c = sp + 3, *c1 = c + sp[1];
+                sp = c1;
+                while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
+                if (c < c1 || (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a)))) continue;
                 W.start = T->app_tile[a];
+                if (E->solo_on && E->solo[a]) { /* step's own first case (solo: no slide), without its tests */
+                    r = step_leaf(E, &W, a);
+                    if (r < 0) {
+                        E->path_top--;
+                        return r;
+                    }
+                    if (r != FAST_NO) continue;
+                }
                 r = step(E, &W, a, W.start, 0);
                 if (r < 0) {
                     E->path_top--;
@@ -1411,7 +1549,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     int any_flagged = 0;
     for (int32_t k = k0; k < E->nkeys; k++) any_flagged |= E->keys[k].accepted && E->keys[k].flagged;
     int only_flagged = T->has_mandatory && any_flagged;
-    int32_t legal = 0, most = 0;
+    int32_t legal = E->solo_legal, most = 0; /* the solo turns counted without keys (only in a bulk count's last ply) */
     for (int32_t k = k0; k < E->nkeys; k++) {
         Key *K = &E->keys[k];
         K->legal = K->accepted && (!only_flagged || K->flagged);
@@ -1437,10 +1575,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
 static int in_check(tp_engine *E, Board *B, int32_t p) {
     const tp_tables *T = TABLES(E);
     if (!T->has_royal) return 0;
-    const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
-    int32_t nm = 0;
-    for (int32_t u = 0; u < T->n; u++)
-        if (mine[B->codes[u]]) E->mine[nm++] = u;
+    int32_t nm = royal_tiles(E, B, p, E->mine);
     return nm ? attacked(E, B, E->mine, nm, p) : 0;
 }
 
@@ -1644,7 +1779,12 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     int r = ended(E, B, p, ply, last, nlast);
     if (r) return r < 0 ? r : 0;
     int32_t k0 = E->nkeys, c0 = E->nchg;
+    /* the last ply of a bulk count: solo leaf turns counted without keys (a mandatory class needs every key's flag,
+       the maximum rule every key's count) */
+    E->solo_on = depth == 1 && !E->make_leaves && !E->ways_mode && !TABLES(E)->has_mandatory
+                 && !TABLES(E)->has_maximum;
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
+    E->solo_on = 0;
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
@@ -1811,6 +1951,100 @@ int32_t tp_check(const tp_tables *t) {
     return 0;
 }
 
+/* Whether applications a and b cannot both fit one position: some tile both check with masks that share no code
+   (mb: each mask row as bit sets of mw words). */
+static int exclusive(const tp_tables *t, const uint64_t *mb, size_t mw, int32_t a, int32_t b) {
+    for (int32_t i = t->chk_off[a]; i < t->chk_off[a + 1]; i++)
+        for (int32_t j = t->chk_off[b]; j < t->chk_off[b + 1]; j++) {
+            if (t->chk_tile[i] != t->chk_tile[j]) continue;
+            const uint64_t *x = mb + (size_t)t->chk_mask[i] * mw, *y = mb + (size_t)t->chk_mask[j] * mw;
+            size_t w = 0;
+            while (w < mw && !(x[w] & y[w])) w++;
+            if (w == mw) return 1;
+        }
+    return 0;
+}
+
+/* E->solo: the leaf applications (E->leaf) whose turn's key no other chain of a node can share, so that a count of
+   the node's turns may count them without keys.  Keys are (start, end, changes): a leaf entry a at tile s ends on
+   e_a = its `to` tile (s without one); another chain from s ends on the `to` tile of some application reachable from
+   its entry through links (or on s where the entry has none), or anywhere through a link read by table.  a is solo
+   when every other entry at s (any code, any entry set) either can end on no such tile or cannot fit the same
+   position as a (exclusive: the two entries are read on the node's position).  Cost: per tile, its entries and the
+   applications their links reach, run once in tp_new; past SOLO_WORK applications reached in all, the analysis
+   stops and no application is solo (rule sets whose chains reach most of the board, as paper soccer's lines). */
+static int solo_apps(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, nd = (size_t)t->nd, na = (size_t)t->napps, words = (size_t)E->words;
+    int32_t nsets = (t->nphases + 1) * t->np;
+    if ((na + 1) * words > ((size_t)1 << 24)) return 0; /* too big to analyse: none solo */
+    int32_t *ents = malloc((na + 1) * sizeof(int32_t)), *stack = malloc((na + 1) * sizeof(int32_t));
+    uint32_t *seen = calloc(na + 1, sizeof(uint32_t)), *reach = calloc(na + 1, sizeof(uint32_t));
+    uint64_t *ends = malloc((na + 1) * words * sizeof(uint64_t)); /* per entry at s: the tiles its chains may end on */
+    uint8_t *ok = malloc(na + 1);
+    size_t mw = (nd + 63) / 64;
+    uint64_t *mb = calloc((size_t)t->nmasks * mw + 1, sizeof(uint64_t)); /* the mask rows as bit sets */
+    if (!ents || !stack || !seen || !reach || !ends || !ok || !mb) {
+        free(ents), free(stack), free(seen), free(reach), free(ends), free(ok), free(mb);
+        return -1;
+    }
+    for (size_t m = 0; m < (size_t)t->nmasks; m++)
+        for (size_t c = 0; c < nd; c++)
+            if (t->masks[m * nd + c]) mb[m * mw + (c >> 6)] |= 1ULL << (c & 63);
+    memcpy(ok, E->leaf, na);
+    uint32_t gen = 0;
+    size_t work = 0;
+    for (int32_t set = 0; set < nsets && work <= SOLO_WORK; set++)
+        for (size_t s = 0; s < n && work <= SOLO_WORK; s++) {
+            int32_t ne = 0, any_leaf = 0; /* the entries at s, each once */
+            gen++;
+            for (size_t c = 0; c < nd; c++) {
+                const int32_t *row = t->ent_off + ((size_t)set * n + s) * nd + c;
+                for (int32_t i = row[0]; i < row[1]; i++)
+                    if (seen[t->ent_app[i]] != gen) {
+                        seen[t->ent_app[i]] = gen;
+                        any_leaf |= ok[t->ent_app[i]];
+                        ents[ne++] = t->ent_app[i];
+                    }
+            }
+            if (!any_leaf) continue;
+            for (int32_t j = 0; j < ne; j++) { /* each entry's end tiles: through its links, each application once */
+                int32_t b = ents[j], top = 0;
+                uint64_t *e = ends + (size_t)j * words;
+                memset(e, 0, words * sizeof *e);
+                if (t->app_to[b] < 0) e[s >> 6] |= 1ULL << (s & 63);
+                gen++;
+                reach[b] = gen;
+                stack[top++] = b;
+                while (top && ++work <= SOLO_WORK) {
+                    int32_t x = stack[--top];
+                    if (t->app_to[x] >= 0) e[t->app_to[x] >> 6] |= 1ULL << (t->app_to[x] & 63);
+                    for (int32_t l = t->lnk_off[x]; l < t->lnk_off[x + 1]; l++) {
+                        if (t->lnk_table[l] >= 0) memset(e, 0xff, words * sizeof *e); /* follow-ups anywhere */
+                        for (int32_t k = t->tgt_off[l]; k < t->tgt_off[l + 1]; k++)
+                            if (reach[t->tgt[k]] != gen) {
+                                reach[t->tgt[k]] = gen;
+                                stack[top++] = t->tgt[k];
+                            }
+                    }
+                }
+            }
+            for (int32_t i = 0; i < ne; i++) {
+                int32_t a = ents[i];
+                if (!ok[a]) continue; /* a leaf, solo so far */
+                int32_t end_a = t->app_to[a] >= 0 ? t->app_to[a] : (int32_t)s;
+                for (int32_t j = 0; j < ne && ok[a]; j++)
+                    if (j != i && (ends[(size_t)j * words + (size_t)(end_a >> 6)] >> (end_a & 63) & 1)
+                        && !exclusive(t, mb, mw, a, ents[j]))
+                        ok[a] = 0;
+            }
+        }
+    for (size_t a = 0; a < na; a++) /* (a slide's application: revisits to test, none solo) */
+        E->solo[a] = work <= SOLO_WORK && ok[a] && t->app_slide[a] < 0;
+    free(ents), free(stack), free(seen), free(reach), free(ends), free(ok), free(mb);
+    return 0;
+}
+
 tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int32_t cap_undo, int32_t cap_depth,
                   int32_t cap_hash, int32_t cap_chains) {
     if (tp_check(t) != 0 || cap_keys < 1 || cap_changes < 1 || cap_undo < 1 || cap_depth < 2 || cap_chains < 1
@@ -1859,6 +2093,14 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->ht_size = cap_hash;
     E->ht = malloc((size_t)cap_hash * sizeof(int32_t));
     E->ht_gen = calloc((size_t)cap_hash, sizeof(uint32_t));
+    if (!t->keyed_by_changes && n * n <= SE_MAX) { /* keys told apart by start and end (else by hash) */
+        E->se_head = malloc(n * n * sizeof(int32_t));
+        E->se_gen = calloc(n * n, sizeof(uint32_t));
+        if (!E->se_head || !E->se_gen) {
+            tp_free(E);
+            return NULL;
+        }
+    }
     E->tmp = malloc(3 * n * sizeof(int32_t));
     E->ord = malloc((n + (size_t)cap_depth) * sizeof(int32_t));
     E->way_key = malloc((size_t)cap_keys * sizeof(int32_t));
@@ -1916,6 +2158,25 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         }
         E->ent_code_off[p + 1] = k;
     }
+    E->cond_count = calloc((size_t)t->nconds + 1, 1);
+    if (!E->cond_count) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t c = 0; c < t->nconds; c++)
+        E->cond_count[c] = t->cond_kind[c] == COND_BOARD && !t->cond_around[c] && !t->cond_here[c] && !t->cond_line[c];
+    E->roy_off = calloc((size_t)t->np + 1, sizeof(int32_t));
+    E->roy_codes = malloc((size_t)t->np * nd * sizeof(int32_t) + 1);
+    if (!E->roy_off || !E->roy_codes) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t p = 0; p < t->np; p++) {
+        int32_t k = E->roy_off[p];
+        for (size_t c = 0; t->has_royal && c < nd; c++)
+            if (t->royal_mine[(size_t)p * nd + c]) E->roy_codes[k++] = (int32_t)c;
+        E->roy_off[p + 1] = k;
+    }
     E->pk_chk = malloc(2 * (size_t)t->nchk * sizeof(int32_t) + 1);
     int32_t *pop = calloc((size_t)t->nmasks + 1, sizeof(int32_t));
     if (!E->pk_chk || !pop) {
@@ -1942,6 +2203,26 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         }
     }
     free(pop);
+    E->es_off = malloc(((size_t)t->nent + 1) * sizeof(int32_t));
+    size_t es_len = 0;
+    for (int32_t i = 0; i < t->nent; i++) es_len += 3 + 2 * (size_t)(t->chk_off[t->ent_app[i] + 1] - t->chk_off[t->ent_app[i]]);
+    E->es = malloc((es_len + 1) * sizeof(int32_t));
+    if (!E->es_off || !E->es || es_len > INT32_MAX) {
+        tp_free(E);
+        return NULL;
+    }
+    es_len = 0;
+    for (int32_t i = 0; i < t->nent; i++) {
+        int32_t a = t->ent_app[i], k0 = t->chk_off[a], k1 = t->chk_off[a + 1];
+        E->es_off[i] = (int32_t)es_len;
+        E->es[es_len++] = a;
+        E->es[es_len++] = 2 * (k1 - k0);
+        E->es[es_len++] = t->app_ray_off[a + 1] > t->app_ray_off[a] || t->app_gc[a] >= 0
+                          || t->app_cond_off[a + 1] > t->app_cond_off[a];
+        memcpy(E->es + es_len, E->pk_chk + 2 * (size_t)k0, 2 * (size_t)(k1 - k0) * sizeof(int32_t));
+        es_len += 2 * (size_t)(k1 - k0);
+    }
+    E->es_off[t->nent] = (int32_t)es_len;
     E->leaf = calloc(na + 1, 1);
     E->cn = malloc(3 * n * sizeof(int32_t) + 1);
     if (!E->leaf || !E->cn) {
@@ -1955,6 +2236,11 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         for (int32_t i = t->wr_off[a]; ok && i < t->wr_off[a + 1]; i++)
             for (int32_t j = t->wr_off[a]; j < i; j++) ok &= t->wr_tile[j] != t->wr_tile[i];
         E->leaf[a] = (uint8_t)ok;
+    }
+    E->solo = calloc(na + 1, 1); /* filled by the first perft (solo_apps) */
+    if (!E->solo) {
+        tp_free(E);
+        return NULL;
     }
     E->lt_off = calloc((size_t)t->nends * n + 1, sizeof(int32_t));
     E->lt_line = malloc((size_t)t->nline_tiles * sizeof(int32_t) + 1);
@@ -2015,6 +2301,8 @@ void tp_free(tp_engine *e) {
     free(e->chg);
     free(e->ht);
     free(e->ht_gen);
+    free(e->se_head);
+    free(e->se_gen);
     free(e->tmp);
     free(e->ord);
     free(e->way_key);
@@ -2044,8 +2332,14 @@ void tp_free(tp_engine *e) {
     free(e->acc_order);
     free(e->ent_code_off);
     free(e->ent_codes);
+    free(e->roy_off);
+    free(e->roy_codes);
+    free(e->cond_count);
     free(e->pk_chk);
+    free(e->es);
+    free(e->es_off);
     free(e->leaf);
+    free(e->solo);
     free(e->cn);
     free(e->lt_off);
     free(e->lt_line);
@@ -2068,6 +2362,15 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     return 0;
 }
 
+/* E->solo filled on the first count (keys by changes, no se_head: none solo); < 0 out of memory. */
+static int solo_ready(tp_engine *E) {
+    if (!E->solo_ready) {
+        if (E->se_head && solo_apps(E) < 0) return -1;
+        E->solo_ready = 1;
+    }
+    return 0;
+}
+
 /* Leaf turns at `depth` (>= 1) below the position, the strict end rules read at every node. */
 int64_t tp_perft(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth) {
     return tp_perft_made(e, codes, player, ply, depth, 0, NULL);
@@ -2080,6 +2383,7 @@ int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_
     int r = start(e, codes, player, 0, counters);
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
+    if (solo_ready(e) < 0) return TP_ERR_CAP;
     e->make_leaves = made != 0;
     int64_t got = perft(e, &e->main, player, ply, depth, NULL, 0);
     e->make_leaves = 0;
@@ -2111,6 +2415,7 @@ int32_t tp_divide(tp_engine *e, const int32_t *codes, int32_t player, int32_t pl
     int r = start(e, codes, player, 0, counters);
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
+    if (solo_ready(e) < 0) return TP_ERR_CAP;
     r = ended(e, &e->main, player, ply, NULL, 0);
     if (r) return r < 0 ? r : 0;
     r = node_turns_in(e, &e->main, player, phase_at(TABLES(e), ply));

@@ -28,6 +28,7 @@ CROSS["pentago"] = "csp"  # nor block moves (pentago's quadrant turn, gess's foo
 SAMPLE["pentago"] = 10
 CROSS["gess"] = "csp"
 SAMPLE["gess"] = 1000
+SAMPLE["skirmish"] = 50  # its random games run to the 100-ply limit: z3 (about a second a position) at plies 0, 50, 100
 # played out with -m slow only: connect6 (tens of thousands of two-stone turns a ply), go (hundreds of plies on 19x19)
 SLOW_GAMES = {"connect6", "go-nopass", "go", "gess", "breakthru"}  # gess: 458 turns a ply, a chain end rule read in Python
 PLANE_ONLY = {"amazons"}

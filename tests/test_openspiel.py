@@ -9,7 +9,7 @@ import pytest
 
 from tapology.adapters import openspiel as osp
 from tapology.errors import GameError
-from tapology.games.registry import load_game, open_game
+from tapology.games.registry import load_game, load_rules, open_game
 from tapology.play.solving.solve import solve_kinrow
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -50,8 +50,6 @@ def _sim_cases(slow: bool) -> list:
     return out
 
 
-# the first board each game lists (its usual one), where the default run plays three random games; one on the others
-FIRST_BOARD = {game: board for game, board in reversed(osp.registry_games())}
 
 
 @pytest.mark.parametrize(("game", "board", "full"), _sim_cases(False) + _sim_cases(True))
@@ -61,7 +59,8 @@ def test_openspiel_random_simulation(game: str, board: str, full: bool) -> None:
     big = board.endswith(":12x8")
     params = {"max_plies": 30 if big else 60} if game in ("chess", "double-chess") and not full else {}
     g = pyspiel.load_game(osp.game_string(game, board, **params))
-    usual = board.partition(":")[0] == FIRST_BOARD.get(game.partition(":")[0], "").partition(":")[0]  # its small size too
+    # three random games on the first board a game lists (its usual one, or its small size), one on the others
+    usual = board.partition(":")[0] == load_rules(game.partition(":")[0]).boards[0].partition(":")[0]
     sims = 1 if game in ("chess", "chinese-checkers") or not (usual or full) else 3
     pyspiel.random_sim_test(g, num_sims=sims, serialize=True, verbose=False)
 

@@ -29,9 +29,9 @@ def test_intervals():
 
 
 def _census_values_agree_with_solve(monkeypatch, every: int) -> None:
-    """compare's census of tictactoe on 9 tiles: each board's value is solve's; on the drawn boards and every
-    ``every``-th other, also the attractors' of the exhaustive graph (an independent method, a third of a second a
-    board)."""
+    """Each value of compare's census of tictactoe on 9 tiles is solve's (and the attractors' on some boards)."""
+    # the attractors of the exhaustive graph (an independent method, a third of a second a board): on the drawn boards
+    # and every ``every``-th other
     boards: dict = {}  # the boards compare's census gave it (not a second census: seconds)
 
     def recorded(*args, **kwargs):

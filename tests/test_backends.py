@@ -71,7 +71,7 @@ def _four_backends_agree(case: tuple[Board, list[Taping]]) -> None:
         assert csp_consistent(board, tapings) == verdict
 
 
-@settings(max_examples=examples(4), suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1), suppress_health_check=[HealthCheck.too_slow])  # ten times as many with -m slow
 @given(cases())
 def test_propagator_and_z3_agree(case: tuple[Board, list[Taping]]) -> None:
     _four_backends_agree(case)
@@ -99,9 +99,21 @@ def test_smt_encoding_agrees_many(case: tuple[Board, list[Taping]]) -> None:
     assert z3_consistent(board, tapings, method="smt") == propagate(board, tapings)
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(0.4), suppress_health_check=[HealthCheck.too_slow])  # each explained three ways
 @given(cases(max_tiles=3, max_facts=8))
 def test_explanations_are_minimal(case: tuple[Board, list[Taping]]) -> None:
+    _explanations_are_minimal(case)
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(4), suppress_health_check=[HealthCheck.too_slow])
+@given(cases(max_tiles=3, max_facts=8))
+def test_explanations_are_minimal_many(case: tuple[Board, list[Taping]]) -> None:
+    _explanations_are_minimal(case)
+
+
+def _explanations_are_minimal(case: tuple[Board, list[Taping]]) -> None:
+    """Each backend's explanation of a conflict is a minimal set of the tapings: without any one of them, no conflict."""
     board, tapings = case
     check = propagator_check(board, tapings)
     for backend in ("propagate", "z3", "z3-quickxplain"):

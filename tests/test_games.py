@@ -276,8 +276,11 @@ def test_a_turn_may_not_leave_the_royal_piece_capturable() -> None:
 # 64,000 two-stone turns a position (seconds each), so the default run reads its first 3 positions, -m slow all 6
 # connect6: the first turn places one stone, every later one two (tens of thousands of turns a ply on 19x19): the default
 # run parses back both kinds (two positions), -m slow six positions
-PARSE_BACK = [pytest.param(name, 2, id=name) if name == "connect6" else pytest.param(name, 6, id=name)
-              for name in SHIPPED] + [pytest.param("connect6", 6, id="connect6-deep", marks=pytest.mark.slow)]
+# run parses back both kinds (two positions), -m slow six positions; arimaa-fixed-position lists thousands of turns of
+# play a position (seconds each in Python): the default run reads one position of each side, -m slow six
+SHALLOW = {"connect6", "arimaa-fixed-position"}
+PARSE_BACK = [pytest.param(name, 2 if name in SHALLOW else 6, id=name) for name in SHIPPED] + [
+    pytest.param(name, 6, id=f"{name}-deep", marks=pytest.mark.slow) for name in sorted(SHALLOW)]
 
 
 @pytest.mark.parametrize(("name", "positions"), PARSE_BACK)

@@ -106,11 +106,21 @@ def _mutations(g: KInARow, positions: list[Position]):
 @pytest.mark.parametrize("board", SURFACES)
 def test_single_cell_mutations(board):
     """A mutated transcript is accepted iff both steps around the change are legal turns (by brute force),
-    and otherwise refused at the first step that is not."""
+    and otherwise refused at the first step that is not: every mutation of three random games (six with -m slow)."""
+    _single_cell_mutations(board, 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", SURFACES)
+def test_single_cell_mutations_of_more_games(board):
+    _single_cell_mutations(board, 6)
+
+
+def _single_cell_mutations(board: str, games: int) -> None:
     g = game(board)
     rng = random.Random(7)
     checked = refused = 0
-    for _ in range(6):
+    for _ in range(games):
         positions, _ = playout(g, rng)
         for i, bad in _mutations(g, positions):
             seq = [*positions[:i], bad, *positions[i + 1:]]

@@ -28,6 +28,7 @@ CROSS["pentago"] = "csp"  # nor block moves (pentago's quadrant turn, gess's foo
 SAMPLE["pentago"] = 10
 CROSS["gess"] = "csp"
 SAMPLE["gess"] = 1000
+SAMPLE["skirmish"] = 50  # its random games run to the 100-ply limit: z3 (about a second a position) at plies 0, 50, 100
 # played out with -m slow only: connect6 (tens of thousands of two-stone turns a ply), go (hundreds of plies on 19x19)
 SLOW_GAMES = {"connect6", "go-nopass", "go", "gess", "breakthru"}  # gess: 458 turns a ply, a chain end rule read in Python
 PLANE_ONLY = {"amazons"}
@@ -47,10 +48,11 @@ HEAVY = {"double-chess"}  # a random game on 192 tiles takes minutes: -m slow on
 # arimaa: thousands to tens of thousands of four-step turns a ply, listed natively in a fraction of a second but
 # labelled in Python (a second or more a ply: every chain's label path is read for the least), so a random game of
 # up to 200 turns would take most of an hour: played for a bounded number of plies (its set-up, then a few turns
-# of play; more with -m slow), not to the end; python-constraint and z3 cannot pose its anywhere chains of four
+# of play: one for each side after the set-up, one for each side from the fixed position; more with -m slow), not
+# to the end; python-constraint and z3 cannot pose its anywhere chains of four
 # steps per ply (tests/test_arimaa.py checks its turns against a brute-force reading of RBG's rules, the native
 # engine and python-constraint against the walk on a small rule set with a step budget)
-PLIES = {"arimaa": 36, "arimaa-fixed-position": 4}
+PLIES = {"arimaa": 34, "arimaa-fixed-position": 2}
 PLIES_SLOW = {"arimaa": 52, "arimaa-fixed-position": 20}
 CROSS.update({"arimaa": "", "arimaa-fixed-position": ""})
 

@@ -4,6 +4,7 @@ promotion, known chess counts, divide, and the fallback to Python."""
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import subprocess
@@ -20,6 +21,7 @@ from tapology.rules import native
 from tapology.rules.chains import Chains, Found
 from tapology.rules.compiled import Key
 from tapology.rules.engine import RuleGame
+from tapology.rules.native import build
 from tapology.rules.perft import count_leaves, divide
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -461,7 +463,6 @@ def test_processes_compiling_one_module_at_once_compile_it_once(tmp_path: Path, 
 
     import cffi
 
-    from tapology.rules.native import build
 
     monkeypatch.setenv("TAPOLOGY_CACHE", str(tmp_path))
     compiles: list[str] = []
@@ -498,7 +499,6 @@ def test_native_engine_is_built_where_ci_requires_it() -> None:
 
 
 def test_a_failed_build_keeps_the_compiler_log(tmp_path, monkeypatch) -> None:
-    from tapology.rules.native import build
 
     monkeypatch.setenv("TAPOLOGY_CACHE", str(tmp_path))
     monkeypatch.setenv("TAPOLOGY_NATIVE_CFLAGS", "-fno-such-compiler-flag")  # part of the module's name: a fresh build
@@ -516,3 +516,21 @@ def test_reports_say_which_engine_ran() -> None:
     tape = perft_report("tictactopology", 1).to_json()
     assert tape["engine"] == "python" and tape["engine_why"]
     assert solve_report("tictactoe").to_json()["engine"] == "python"
+
+
+def test_the_compilers_output_goes_to_its_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text printed while a module compiles (cffi's "generating ..." through sys.stdout, the compiler's through
+    descriptor 1 or 2) lands in the build log, never in the output of the command that asked (its JSON, say), even
+    where sys.stdout is not descriptor 1."""
+    shown = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", shown)
+    monkeypatch.setattr(sys, "stderr", shown)
+    log = tmp_path / "build.log"
+    with build._quiet(log):
+        print("generating ./module.c")
+        print("a warning", file=sys.stderr)
+        os.write(1, b"gcc -O2 module.c\n")
+        os.write(2, b"module.c:1: note\n")
+    assert shown.getvalue() == ""
+    text = log.read_text()
+    assert all(s in text for s in ("generating ./module.c", "a warning", "gcc -O2 module.c", "module.c:1: note"))

@@ -3,6 +3,7 @@ rule file or board misses it, a corrupt entry is ignored, writers never leave ha
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 from pathlib import Path
@@ -188,3 +189,21 @@ def test_charts_read_back_as_closed_and_keyed_by_board(tmp_cache: Path, monkeypa
     monkeypatch.setenv("TAPOLOGY_TABLE_CACHE", "0")
     cache.charted(builtin_board("cylinder:8x8", dom))
     assert len(list(folder.glob("*.pickle"))) == 2
+
+
+
+def test_reading_an_entry_keeps_it_and_the_least_used_go_first(tmp_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = []
+    for name in ("tictactoe", "connect4"):
+        g = open_game(name)
+        _warm(g)
+        paths.append(tmp_cache / f"{g.compiled(g.board).cache_key}.pickle")
+    read, other = paths
+    assert sorted(_entries(tmp_cache)) == sorted(paths)
+    for e in paths:
+        os.utime(e, (1_000_000, 1_000_000))  # both written long ago
+    again = open_game("tictactoe")
+    assert again.compiled(again.board).cache_key is not None and read.stat().st_mtime > 1_000_000  # read: just used
+    monkeypatch.setattr(cache, "LIMIT_BYTES", read.stat().st_size + other.stat().st_size - 1)
+    cache._trim(tmp_cache)
+    assert _entries(tmp_cache) == [read]  # the entry not read went first

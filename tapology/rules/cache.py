@@ -154,6 +154,7 @@ def restore(comp: Compiled) -> Any | None:
     for name in STATE:
         setattr(comp, name, state[name])
     comp.cache_key = k
+    _used(_path(k))
     return data.get("native")
 
 
@@ -245,12 +246,22 @@ def _write(path: Path, data: dict[str, Any]) -> bool:
     return True
 
 
-LIMIT_BYTES = 512 << 20  # the entries kept: the least recently written go first beyond this
+# the entries kept: the least recently used go first beyond this (the default test run alone opens some 600 MB of
+# boards: under a smaller limit each run evicted the tables the next one needed, and built them again)
+LIMIT_BYTES = 2 << 30
+
+
+def _used(path: Path) -> None:
+    """Mark an entry as just used (its modification time: what :func:`_trim` orders by)."""
+    try:
+        os.utime(path)
+    except OSError:  # a read-only cache, or removed meanwhile
+        pass
 
 
 def _trim(folder: Path) -> None:
-    """Remove the oldest entries while the folder holds more than :data:`LIMIT_BYTES` (entries of an older engine
-    version are never read again)."""
+    """Remove the least recently used entries (written or read) while the folder holds more than
+    :data:`LIMIT_BYTES` (entries of an older engine version are never read again, so they go first)."""
     try:
         entries = [(e.stat().st_mtime, e.stat().st_size, e) for e in folder.glob("*.pickle")]
     except OSError:

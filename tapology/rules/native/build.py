@@ -162,7 +162,8 @@ class BuildError(RuntimeError):
 
 @contextlib.contextmanager
 def _quiet(log: Path) -> Iterator[None]:
-    """File descriptors 1 and 2 (the compiler's output, too) sent to ``log`` for the block."""
+    """File descriptors 1 and 2 (the compiler's output, too) and Python's ``sys.stdout``/``sys.stderr`` sent to
+    ``log`` for the block."""
     sys.stdout.flush()
     sys.stderr.flush()
     saved = [os.dup(1), os.dup(2)]
@@ -170,7 +171,11 @@ def _quiet(log: Path) -> Iterator[None]:
         with open(log, "wb") as f:
             os.dup2(f.fileno(), 1)
             os.dup2(f.fileno(), 2)
-            yield
+            # Python's own streams too: cffi prints "generating ..." through sys.stdout, which a caller may have
+            # replaced (a CLI runner capturing a command's JSON) so that it no longer writes to descriptor 1
+            with open(f.fileno(), "w", closefd=False) as text, contextlib.redirect_stdout(text), \
+                    contextlib.redirect_stderr(text):
+                yield
     finally:
         os.dup2(saved[0], 1)
         os.dup2(saved[1], 2)

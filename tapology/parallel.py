@@ -60,16 +60,6 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def idle_cores() -> int:
-    """The cores this process may use less those other work keeps busy (the last minute's load average, rounded
-    down), at least 1: what a job that may choose its own workers takes, as ``make -l`` does."""
-    try:
-        busy = int(os.getloadavg()[0])
-    except (AttributeError, OSError):  # no load average on this system: every core
-        busy = 0
-    return max(1, cores() - busy)
-
-
 @dataclass(frozen=True)
 class Executor:
     """Where tasks run: ``workers`` local processes (None: every core; 1: this process), or Ray when ``ray`` is not

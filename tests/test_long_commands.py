@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tapology import parallel
 from tapology.cli import main
 from tapology.errors import OptionError, SolveError
 from tapology.games.perft import POOL_FROM, auto_executor, estimate_leaves
 from tapology.games.registry import load_game, open_position
-from tapology.parallel import SERIAL, Executor, TimeUp, check_timeout, executor, time_limit
+from tapology.parallel import SERIAL, TimeUp, check_timeout, executor, time_limit
 from tapology.play.playing.ai import PERFECT, GameAgent, make_agent
 from tapology.play.playing.referee import referee
 from tapology.play.playing.session import GameRecord, PlaySession
@@ -71,17 +70,13 @@ def test_a_lost_time_up_is_repeated(monkeypatch) -> None:
 
 
 # ---- perft ---------------------------------------------------------------------------------------------
-def test_perft_estimate_and_automatic_executor(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_perft_estimate_and_automatic_executor() -> None:
     g, pos = open_position("checkers", None, None)
     est, exact = estimate_leaves(g, pos, 10)
     assert exact == 6 and 0.5 * 18_391_564 < est < 2 * 18_391_564
     small, exact = estimate_leaves(g, pos, 4)
     assert exact == 3 and 1000 < small < 2000 and estimate_leaves(g, pos, 1) == (7, 1)
-    monkeypatch.setattr(parallel, "cores", lambda: 4)
-    for load, want in ((0.3, Executor(4)), (2.7, Executor(2)), (3.0, SERIAL), (9.5, SERIAL)):  # the idle cores
-        monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
-        assert auto_executor(1469) == SERIAL and auto_executor(POOL_FROM) == want, load
-    monkeypatch.undo()
+    assert auto_executor(1469) == SERIAL and auto_executor(POOL_FROM).kind == "pool"
     small = perft_report("checkers", 5)
     assert small.complete and small.executor == "serial" and small.nodes == 7361
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from tapology.errors import OptionError, TurnError
 from tapology.game import Position
 from tapology.games.registry import open_position
-from tapology.parallel import SERIAL, Executor, Progress, cached, idle_cores, run_tasks
+from tapology.parallel import SERIAL, Executor, Progress, cached, run_tasks
 from tapology.rules.engine import RuleGame
 from tapology.rules.native import engine_used, expect_perft
 from tapology.rules.perft import count_leaves, on_codes
@@ -156,12 +156,8 @@ def estimate_leaves(game: RuleGame, pos: Position, depth: int) -> tuple[int, int
 
 def auto_executor(estimate: int) -> Executor:
     """Where a perft runs when no executor is asked for: this process below :data:`POOL_FROM` estimated leaf turns
-    (a pool's start costs more than it saves), else a pool over the idle cores (:func:`~tapology.parallel.idle_cores`;
-    this process when only one is: on a busy machine a second worker slows both)."""
-    if estimate < POOL_FROM:
-        return SERIAL
-    idle = idle_cores()
-    return SERIAL if idle == 1 else Executor(idle)
+    (a pool's start costs more than it saves), else every core."""
+    return SERIAL if estimate < POOL_FROM else Executor()
 
 
 def run_perft(spec: str, depth: int, board: str | None = None, position: str | None = None, *, ex: Executor = SERIAL,

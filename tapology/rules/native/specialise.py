@@ -407,10 +407,10 @@ def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
     quiet, others = found
     maxw = max([wr_off[a + 1] - wr_off[a] for row in quiet.values() for a in row] or [1])
     out = [_gen_ended(sizes, ends), """
-/* set_tile without the position's hash and the undo stack: a quiet move is taken back by quiet_turn itself, and
-   no walk is under way (the walks' hashes are relative to their own start) */
-static inline void quiet_set(Board *B, int32_t u, int32_t v) {
-    int32_t o = B->codes[u];
+/* set_tile of a tile whose code is known (o), without the position's hash and the undo stack: a quiet move is
+   taken back by quiet_turn itself (a last-ply move made in place, _leaf, by its call site), and no walk is under way
+   (the walks' hashes are relative to their own start) */
+static inline __attribute__((always_inline)) void leaf_set(Board *B, int32_t u, int32_t o, int32_t v) {
     uint64_t bit = 1ULL << (u & 63);
     B->count[o]--;
     B->count[v]++;
@@ -419,14 +419,9 @@ static inline void quiet_set(Board *B, int32_t u, int32_t v) {
     B->codes[u] = v;
 }
 
-/* quiet_set of a tile whose code is known (o): a last-ply move made in place (_leaf) */
-static inline __attribute__((always_inline)) void leaf_set(Board *B, int32_t u, int32_t o, int32_t v) {
-    uint64_t bit = 1ULL << (u & 63);
-    B->count[o]--;
-    B->count[v]++;
-    B->bits[(size_t)o * """ + str((n + 63) // 64) + """ + (size_t)(u >> 6)] &= ~bit;
-    B->bits[(size_t)v * """ + str((n + 63) // 64) + """ + (size_t)(u >> 6)] |= bit;
-    B->codes[u] = v;
+/* leaf_set of a tile whose code is read from the board */
+static inline void quiet_set(Board *B, int32_t u, int32_t v) {
+    leaf_set(B, u, B->codes[u], v);
 }
 
 /* A leaf turn of a perft that makes every leaf (--no-bulk): made and taken back. */

@@ -134,10 +134,11 @@ def restore(comp: Compiled) -> Any | None:
     if not enabled():
         return None
     k = key(comp)
+    path = _path(k)
     collecting = gc.isenabled()
     gc.disable()  # some 10^5 tuples are made at once: the collector's passes over them would cost a third more
     try:
-        with open(_path(k), "rb") as f:
+        with open(path, "rb") as f:
             data = pickle.load(f)
         if not isinstance(data, dict) or data.get("key") != k or data.get("format") != FORMAT:
             return None
@@ -154,7 +155,7 @@ def restore(comp: Compiled) -> Any | None:
     for name in STATE:
         setattr(comp, name, state[name])
     comp.cache_key = k
-    _used(_path(k))
+    _used(path)
     return data.get("native")
 
 
@@ -218,14 +219,15 @@ def charted(board: Board) -> Atlas:
             data = pickle.load(f)
         if isinstance(data, dict) and data.get("key") == k and data["chart"].shape == (len(board.tiles),
                                                                                          len(board.domain)):
+            _used(path)
             at = Atlas(board)
             at.chart = data["chart"]
             return at
     except Exception:  # no entry, or a corrupt one: closed anew (and written over)
         pass
     at = Atlas.of(board)
-    if at.conflict is None and not at.changed():
-        _write(path, {"key": k, "chart": at.chart})
+    if at.conflict is None and not at.changed() and _write(path, {"key": k, "chart": at.chart}):
+        _trim(path.parent)
     return at
 
 

@@ -28,7 +28,7 @@ from tapology.rules.chains import Chains, Found
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import Claim, EndRules, Score, Situation, end_text
 from tapology.rules.labels import path_label, unique_labels
-from tapology.rules.maximum import keep_most
+from tapology.rules.maximum import class_rules
 from tapology.rules.model import Initial, RuleSet
 from tapology.rules.native import ready as native_ready
 from tapology.rules.native import turn_keys as native_turn_keys
@@ -373,24 +373,21 @@ class RuleGame:
             n = self._asked[id(ch)] = self._asked.get(id(ch), 0) + 1
             native = n > NATIVE_AFTER or native_ready(ch)
             phase = self.rules.phase_at(pos.ply)
-            found = (native_turn_keys(ch, codes, pos.to_move, phase) if native
-                     else ch.turns(codes, pos.to_move, phase=phase))
+            found = (native_turn_keys(ch, codes, pos.to_move, phase) if native  # after the class rules
+                     else class_rules(ch, ch.turns(codes, pos.to_move, phase=phase)))
         elif backend in BACKENDS and self.rules.flies_over_stops:
             raise RuleError(f"backend {backend!r} does not model a slide that follows another move anywhere (it may "
                             "fly over the chain's stops: breakthru's two slides); use propagate")
         elif backend == "z3":
             from tapology.rules.z3enum import z3_chains  # z3 loads only when asked for (start-up time)
 
-            found = z3_chains(ch, codes, pos.to_move, self.rules.phase_at(pos.ply))
+            found = class_rules(ch, z3_chains(ch, codes, pos.to_move, self.rules.phase_at(pos.ply)))
         elif backend == "csp":
             from tapology.rules.cspenum import csp_chains  # python-constraint loads only when asked for
 
-            found = csp_chains(ch, codes, pos.to_move, self.rules.phase_at(pos.ply))
+            found = class_rules(ch, csp_chains(ch, codes, pos.to_move, self.rules.phase_at(pos.ply)))
         else:
             raise RuleError(f"unknown backend {backend!r} (use {', '.join(BACKENDS)})")
-        if self.mandatory and any(f.flagged for f in found.values()):
-            found = {k: f for k, f in found.items() if f.flagged}
-        found = keep_most(ch, found)
         if backend == "propagate":
             self._keys[pos] = found
             if len(self._keys) > 64:

@@ -30,3 +30,11 @@ def keep_most(chains: Chains, found: dict[Key, Found]) -> dict[Key, Found]:
     counts = {k: count_of(chains, f.apps) for k, f in found.items()}
     most = max(counts.values())
     return found if most == 0 else {k: f for k, f in found.items() if counts[k] == most}
+
+
+def class_rules(chains: Chains, found: dict[Key, Found]) -> dict[Key, Found]:
+    """``found`` after the mandatory-class rule (where some turn holds a move of a mandatory class, only such turns)
+    and then the maximum rule: the legal turns of a chain walk."""
+    if chains.mandatory and any(f.flagged for f in found.values()):
+        found = {k: f for k, f in found.items() if f.flagged}
+    return keep_most(chains, found)

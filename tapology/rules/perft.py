@@ -28,7 +28,7 @@ from tapology.rules.chains import Chains, Found, Path
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.ends import EndRules, Situation
 from tapology.rules.kernel import KernelSet
-from tapology.rules.maximum import count_of, keep_most
+from tapology.rules.maximum import class_rules, count_of
 from tapology.rules.model import RuleSet
 from tapology.rules.native import perft as native_perft
 from tapology.rules.native import perft_ways as native_perft_ways
@@ -179,7 +179,6 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
     chains = game.chains(pos.board)
     comp = chains.comp
     n_players = len(game.players)
-    mandatory = game.mandatory
     rules = game.rules
     use_kernel = not rules.cleanups and not game.royal_values and not paths and not rules.maximum and \
         not rules.phases and all(m.final and not m.conditions for m in rules.moves) and \
@@ -214,10 +213,7 @@ def _counter(game: RuleGame, pos: Position, bulk: bool = True,
             got = kernels[p](codes)
             if got is not None:
                 return [keys[i] for i in got]
-        found = chains.turns(codes, p, phase=phase)
-        if mandatory and any(f.flagged for f in found.values()):
-            found = {k: f for k, f in found.items() if f.flagged}
-        return list(keep_most(chains, found))
+        return list(class_rules(chains, chains.turns(codes, p, phase=phase)))
 
     def count(codes: list[int], p: int, ply: int) -> int:
         if use_kernel:

@@ -23,7 +23,7 @@ import numpy as np
 from tapology.rules.cache import store as store_tables
 from tapology.rules.chains import Chains, Found, Path
 from tapology.rules.compiled import Compiled, Key
-from tapology.rules.maximum import keep_most
+from tapology.rules.maximum import class_rules
 from tapology.rules.native import tables as _tables
 
 ERR_CAP = -1  # an arena is full: grown and asked again; other negative results fall back to Python
@@ -440,10 +440,7 @@ def turn_keys(chains: Chains, codes: list[int], player: int, phase: int = -1) ->
     eng = engine(chains)
     got = None if eng is None else eng.turns(chains, codes, player, phase)
     if got is None:
-        got = chains.turns(codes, player, phase=phase)
-        if chains.mandatory and any(f.flagged for f in got.values()):
-            got = {k: f for k, f in got.items() if f.flagged}
-        got = keep_most(chains, got)
+        got = class_rules(chains, chains.turns(codes, player, phase=phase))
     return got
 
 

@@ -57,6 +57,13 @@ def extend_path(comp: Compiled, path: Path, seq: tuple[int, ...], app: App) -> P
     return (*path, step)
 
 
+def separators(rules: RuleSet) -> list[str]:
+    """The separators a label path of the rule set can hold (:func:`extend_path`), sorted as
+    strings: the native engine ranks paths by their indices here as :func:`path_order` ranks
+    the strings ("" first)."""
+    return sorted({"", ",", "-", "x"} | {f"-{rules.moves[m].name}-" for m in rules.block_moves})
+
+
 def path_order(path: Path) -> tuple:
     """How label paths are ranked (the least labels a turn): fewest moves, then tile order, then the separators
     (two block moves from one tile to another: pentago's turn-left before turn-right, whatever the walk's order)."""

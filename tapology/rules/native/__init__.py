@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from tapology.rules.cache import store as store_tables
-from tapology.rules.chains import Chains, Found, Path
+from tapology.rules.chains import Chains, Found, Path, separators
 from tapology.rules.compiled import Compiled, Key
 from tapology.rules.maximum import class_rules
 from tapology.rules.native import tables as _tables
@@ -248,7 +248,7 @@ class Engine:
                 return None
             keys = self._keys()
             rec = self._fetch(self.lib.tp_chains).tolist()
-            seps = _tables.separators(chains.rules)
+            seps = separators(chains.rules)
             found: dict[Key, Found] = {}
             i = 0
             while i < len(rec):  # each accepted key's least label path (Chains.finish), with its moves

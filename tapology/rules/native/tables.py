@@ -17,7 +17,7 @@ from typing import cast
 
 import numpy as np
 
-from tapology.rules.chains import Chains
+from tapology.rules.chains import Chains, separators
 from tapology.rules.compiled import Compiled
 from tapology.rules.ends import EndRules, connect_regions
 from tapology.rules.model import Condition, EndRule, RuleSet
@@ -44,13 +44,6 @@ def _csr(rows: Iterable[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
 BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any",
                    "ray_loop", "app_block", "end_after", "app_final", "cond_outside", "cond_here", "own_code",
                    "cond_around", "app_max"})
-
-
-def separators(rules: RuleSet) -> list[str]:
-    """The separators a label path of the rule set can hold (:func:`tapology.rules.chains.extend_path`), sorted as
-    strings: the native engine ranks paths by their indices here as :func:`~tapology.rules.chains.path_order` ranks
-    the strings ("" first)."""
-    return sorted({"", ",", "-", "x"} | {f"-{rules.moves[m].name}-" for m in rules.block_moves})
 
 
 def lengths(f: dict[str, np.ndarray | int]) -> dict[str, int]:

@@ -14,7 +14,10 @@
  *   keys       the turns found at each node of the perft stack, with their changes in chg; a node's
  *              keys are told apart by their start and end tiles (a list per pair, se_head), then an exact
  *              comparison of changes; where the keys are by changes or the board too big for a table per
- *              pair, by a hash table of the changes' hash instead.
+ *              pair, by a hash table of the changes' hash instead.  A bulk count's last ply and a playout's
+ *              turn, where every chain is accepted, need no keys: each chain is counted by the hash of
+ *              (start, end, the position after it), equal turns hashing alike; a node where two chains
+ *              hash alike is counted again with keys (count_turn).
  *   memos      each node runs its turn clean-ups and its royal test once on its own position,
  *              recording what they read; a chain whose changes touch none of that gets the same
  *              answer (both runs are deterministic functions of what they read), any other chain
@@ -2614,7 +2617,8 @@ static int pick_turn(tp_engine *E, Board *B, int32_t p, int32_t pick) {
 }
 
 /* One random turn of a playout at a node (ply q) no end rule ended: the legal turns of q's phase listed with keys
-   (node_turns_in), one picked uniformly by the stream s and made, its counters moved on; *last, *nlast its changes
+   (node_turns_in) or counted by hash and the picked one found again (pick_turn), one picked uniformly by the stream
+   s, in the order the walk finds them, and made, its counters moved on; *last, *nlast its changes
    (kept in E->chg until the next node's listing writes there).  With pass = "always" the pass is one more choice,
    the last: *pass says it was picked (nothing made).  Returns the number of legal turns (0: none, nothing made), or
    < 0 an error. */

@@ -12,6 +12,7 @@ import pytest
 from tapology.errors import RuleError
 from tapology.games import open_game
 from tapology.rules import RuleGame, native
+from tapology.rules.chains import Chains
 from tapology.rules.cspenum import csp_chains
 from tapology.rules.model import Initial
 from tapology.rules.parse import parse_rules
@@ -111,13 +112,14 @@ MASK = (1 << 64) - 1
 
 
 def _splitmix(s: int) -> tuple[int, int]:
+    """engine.c splitmix: the stream's next state and value."""
     s = (s + 0x9E3779B97F4A7C15) & MASK
     z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
     return s, z ^ (z >> 31)
 
 
-def _native_pick_playout(ch, codes: list[int], player: int, seed: int, index: int) -> tuple[list[int], int]:
+def _native_pick_playout(ch: Chains, codes: list[int], player: int, seed: int, index: int) -> tuple[list[int], int]:
     """The native engine's playout `index` of stream `seed` (engine.c tp_playouts: the turn picked by its rank among
     the legal turns in the order the chain walk finds them) over the Python walk's turns, to the end (no turn)."""
     s = (seed ^ (index * 0xD1B54A32D192ED03)) & MASK

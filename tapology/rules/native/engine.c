@@ -99,6 +99,7 @@ struct tp_engine {
     int32_t *ent_code_off, *ent_codes; /* [sets+1], [sets*nd]: per entry set s*np + player, the codes some entry starts from */
     int32_t *roy_off, *roy_codes; /* [np+1], [np*nd]: each player's royal codes (royal_mine) */
     uint8_t *cond_count; /* [nconds] 1: a count of codes over the whole board (cond_holds' COND_BOARD case alone) */
+    uint64_t *grp_bits; /* [ngroups*words] an indexed clean-up group's tiles with applications keyed there */
     Board main, scratch;
 
     int32_t *undo_tile, *undo_old;
@@ -537,13 +538,14 @@ static inline int triggered(const tp_engine *E, const Board *B, int32_t g) {
     return 0;
 }
 
-/* The first tile >= from holding one of the group's trigger codes, or n. */
+/* The first tile >= from holding one of the group's trigger codes with applications keyed there, or n. */
 static int32_t next_trigger_tile(const tp_engine *E, const Board *B, int32_t g, int32_t from) {
     const tp_tables *T = TABLES(E);
     size_t words = (size_t)E->words;
     for (size_t w = (size_t)(from >> 6); w < words; w++) {
         uint64_t m = 0;
         for (int32_t k = T->grp_trig_off[g]; k < T->grp_trig_off[g + 1]; k++) m |= B->bits[(size_t)T->grp_trig[k] * words + w];
+        m &= E->grp_bits[(size_t)g * words + w];
         if (w == (size_t)(from >> 6)) m &= ~0ULL << (from & 63);
         if (m) return (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
     }
@@ -2322,6 +2324,16 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->es_off[t->nent] = (int32_t)es_len;
     E->leaf = calloc(na + 1, 1);
     E->cn = malloc(3 * n * sizeof(int32_t) + 1);
+    E->grp_bits = calloc((size_t)t->ngroups * (size_t)E->words + 1, sizeof(uint64_t));
+    if (!E->grp_bits) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t g = 0; g < t->ngroups; g++) {
+        const int32_t *row = t->grp_tile_off + (size_t)g * (n + 1);
+        for (size_t u = 0; t->grp_indexed[g] && u < n; u++)
+            if (row[u + 1] > row[u]) E->grp_bits[(size_t)g * (size_t)E->words + (u >> 6)] |= 1ULL << (u & 63);
+    }
     if (!E->leaf || !E->cn) {
         tp_free(E);
         return NULL;
@@ -2400,6 +2412,7 @@ void tp_free(tp_engine *e) {
     free(e->ht_gen);
     free(e->cnt_hash);
     free(e->cnt_stamp);
+    free(e->grp_bits);
     free(e->cnt_ent);
     free(e->cnt_upto);
     free(e->se_head);

@@ -12,9 +12,12 @@ import pytest
 from tapology.errors import RuleError
 from tapology.games import open_game
 from tapology.rules import RuleGame, native
+from tapology.rules.chains import Chains
 from tapology.rules.cspenum import csp_chains
 from tapology.rules.model import Initial
 from tapology.rules.parse import parse_rules
+from tapology.rules.perft import count_leaves
+from tapology.rules.playouts import playout_end
 
 SHOT = '''name = "shot"
 players = ["a", "b"]
@@ -103,3 +106,48 @@ def test_amazons_z3_agrees_on_a_small_board() -> None:
     g = _small_amazons("w . x b . . x .", "cylinder:2x4")
     pos = g.initial()
     assert set(g.turn_keys(pos, "z3")) == set(g.turn_keys(pos))
+
+
+MASK = (1 << 64) - 1
+
+
+def _splitmix(s: int) -> tuple[int, int]:
+    """engine.c splitmix: the stream's next state and value."""
+    s = (s + 0x9E3779B97F4A7C15) & MASK
+    z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return s, z ^ (z >> 31)
+
+
+def _native_pick_playout(ch: Chains, codes: list[int], player: int, seed: int, index: int) -> tuple[list[int], int]:
+    """The native engine's playout `index` of stream `seed` (engine.c tp_playouts: the turn picked by its rank among
+    the legal turns in the order the chain walk finds them) over the Python walk's turns, to the end (no turn)."""
+    s = (seed ^ (index * 0xD1B54A32D192ED03)) & MASK
+    codes = list(codes)
+    while turns := list(ch.turns(codes, player)):
+        s, r = _splitmix(s)
+        for u, v in turns[r % len(turns)][2]:
+            codes[u] = v
+        player = 1 - player
+    return codes, player
+
+
+@pytest.mark.parametrize("board", ["plane:4x4", "torus:4x4"])
+def test_amazons_turns_counted_without_keys_match_python(board: str) -> None:
+    """The native engine counts a bulk count's last ply, and a playout's turns, by the hash of each chain's position
+    (no keys): on the torus an amazon reaches a tile sliding either way round its row, two chains of one turn, so
+    the engine must notice the hash seen twice and count that node with keys (else it counts chains, not turns)."""
+    if not native.available():
+        pytest.skip(f"native engine: {native.reason()}")
+    g = _small_amazons("w . . . . . . b . x . . . x . .", board)
+    pos = g.initial()
+    ch = g.chains(pos.board)
+    codes = g.codes(pos)
+    chains: list[int] = []
+    ch.walk(codes, pos.to_move, ch.entries(codes, pos.to_move), lambda *chain: chains.append(1) is not None)
+    assert (len(chains) > len(ch.turns(codes, pos.to_move))) == board.startswith("torus")  # chains alike
+    for i in range(3):  # playouts first: a node where chains are alike sends the engine's later ones to keys
+        got = playout_end(g, pos, 3, i)
+        assert (g.codes(got), got.to_move) == _native_pick_playout(ch, codes, pos.to_move, 3, i)
+    for depth in (1, 2):
+        assert count_leaves(g, pos, depth) == count_leaves(g, pos, depth, native=False)

@@ -14,7 +14,10 @@
  *   keys       the turns found at each node of the perft stack, with their changes in chg; a node's
  *              keys are told apart by their start and end tiles (a list per pair, se_head), then an exact
  *              comparison of changes; where the keys are by changes or the board too big for a table per
- *              pair, by a hash table of the changes' hash instead.
+ *              pair, by a hash table of the changes' hash instead.  A bulk count's last ply and a playout's
+ *              turn, where every chain is accepted, need no keys: each chain is counted by the hash of
+ *              (start, end, the position after it), equal turns hashing alike; a node where two chains
+ *              hash alike is counted again with keys (count_turn).
  *   memos      each node runs its turn clean-ups and its royal test once on its own position,
  *              recording what they read; a chain whose changes touch none of that gets the same
  *              answer (both runs are deterministic functions of what they read), any other chain
@@ -39,7 +42,9 @@
 #define TABLES(E) (&(E)->t)
 #endif
 
-enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4, TP_ERR_RESET = -5, TP_ERR_MAXIMUM = -6 };
+enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4, TP_ERR_RESET = -5, TP_ERR_MAXIMUM = -6,
+       TP_ERR_DUP = -7, /* internal: two chains of a node counted by hash may be one turn (count_turn) */
+       TP_ERR_FOUND = -8 /* internal: the walk reached the turn a playout picked (pick_turn) */ };
 enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
 enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4, END_CHAIN = 5, END_COUNTER = 6 };
 enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2, COND_ANY = 3 };
@@ -94,6 +99,7 @@ struct tp_engine {
     int32_t *ent_code_off, *ent_codes; /* [sets+1], [sets*nd]: per entry set s*np + player, the codes some entry starts from */
     int32_t *roy_off, *roy_codes; /* [np+1], [np*nd]: each player's royal codes (royal_mine) */
     uint8_t *cond_count; /* [nconds] 1: a count of codes over the whole board (cond_holds' COND_BOARD case alone) */
+    uint64_t *grp_bits; /* [ngroups*words] an indexed clean-up group's tiles with applications keyed there */
     Board main, scratch;
 
     int32_t *undo_tile, *undo_old;
@@ -168,6 +174,17 @@ struct tp_engine {
     int32_t solo_ready; /* solo filled (at the first perft: other jobs do not read it) */
     int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
     int32_t solo_legal;
+    /* a bulk count's last ply told apart by hash (count_turn): each complete chain's turn counted by the hash of
+       (start, end, the position after it), no key, no list of changes; a hash seen twice at one node sends the node
+       (and the engine's later ones: cnt_dup) back to keys */
+    uint64_t *cnt_hash; /* [ht_size] */
+    uint32_t *cnt_stamp; /* [ht_size] */
+    uint32_t cnt_gen;
+    int32_t cnt_on, cnt_n, cnt_dup;
+    int32_t cnt_find; /* a playout's pick: the turns to pass before the picked one (-1: counting, not picking) */
+    int32_t cnt_key;  /* the picked turn's key */
+    int32_t *cnt_ent, *cnt_upto; /* [nent] the node's entries walked in order, and the turns counted after each */
+    int32_t cnt_nent;
     int32_t *cn;    /* [3n] the node's clean-ups' net writes (tile, code, old code), by tile */
     int32_t cn_len;
     int32_t quiet_apart; /* a specialised perft counts the quiet moves itself: the walk leaves them out */
@@ -521,13 +538,14 @@ static inline int triggered(const tp_engine *E, const Board *B, int32_t g) {
     return 0;
 }
 
-/* The first tile >= from holding one of the group's trigger codes, or n. */
+/* The first tile >= from holding one of the group's trigger codes with applications keyed there, or n. */
 static int32_t next_trigger_tile(const tp_engine *E, const Board *B, int32_t g, int32_t from) {
     const tp_tables *T = TABLES(E);
     size_t words = (size_t)E->words;
     for (size_t w = (size_t)(from >> 6); w < words; w++) {
         uint64_t m = 0;
         for (int32_t k = T->grp_trig_off[g]; k < T->grp_trig_off[g + 1]; k++) m |= B->bits[(size_t)T->grp_trig[k] * words + w];
+        m &= E->grp_bits[(size_t)g * words + w];
         if (w == (size_t)(from >> 6)) m &= ~0ULL << (from & 63);
         if (m) return (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
     }
@@ -647,6 +665,7 @@ static inline int touched(const Walk *W) {
 }
 
 static int32_t find_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc);
+static inline int32_t new_key(tp_engine *E, uint64_t h, int32_t start, int32_t end, int32_t nc);
 
 /* The hash of a turn from `start` to `end` with the changes in E->tmp (find_key's where keys are told apart by hash). */
 static inline uint64_t key_hash(const tp_engine *E, int32_t start, int32_t end, int32_t nc) {
@@ -679,6 +698,43 @@ static inline int32_t chain_most(const tp_engine *E, const Walk *W) {
 }
 
 enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
+
+/* A turn of the node counted without a key (cnt_on): `pos` the hash of the position after it (Board.hash), from
+   `start` to `end` (start -1: keyed by its changes alone).  Equal keys give equal hashes, so a node whose chains
+   give distinct hashes has that many distinct turns, exactly; a hash seen before (the same turn by another chain,
+   or two turns alike by chance) is TP_ERR_DUP: the node is counted again with keys.  0 counted, TP_ERR_CAP full.
+   While a playout picks (cnt_find >= 0: the node's chains are known distinct), TP_ERR_FOUND at the picked one. */
+/* The picked turn's key (changes in E->tmp, nc of them; the classes of its chain reset `resets`), then
+   TP_ERR_FOUND: the walk unwinds to pick_turn. */
+static int found_key(tp_engine *E, int32_t start, int32_t end, int32_t nc, int32_t resets) {
+    int32_t k = new_key(E, 0, start, end, nc);
+    if (k < 0) return k;
+    Key *K = &E->keys[k];
+    accept_resets(K, resets);
+    K->pos_ok = K->accepted = K->legal = 1;
+    E->cnt_key = k;
+    return TP_ERR_FOUND;
+}
+
+static int count_turn(tp_engine *E, uint64_t pos, int32_t start, int32_t end) {
+    if (E->cnt_find >= 0) return E->cnt_find-- == 0 ? TP_ERR_FOUND : 0; /* picking: the turns counted again */
+    uint64_t h = pos;
+    if (start >= 0) {
+        uint64_t seed = ((uint64_t)(uint32_t)start << 32) | (uint32_t)end;
+        h ^= splitmix(&seed);
+    }
+    uint32_t mask = (uint32_t)E->ht_size - 1;
+    for (uint32_t i = (uint32_t)(h ^ (h >> 32)) & mask;; i = (i + 1) & mask) {
+        if (E->cnt_stamp[i] != E->cnt_gen) {
+            if (2 * (E->cnt_n + 1) > E->ht_size) return TP_ERR_CAP;
+            E->cnt_stamp[i] = E->cnt_gen;
+            E->cnt_hash[i] = h;
+            E->cnt_n++;
+            return 0;
+        }
+        if (E->cnt_hash[i] == h) return TP_ERR_DUP;
+    }
+}
 
 /* The royal test of a turn (changes (tile, new, old) in E->tmp) where the node's own answers it: 1 safe, 0 not, -1
    when it does not answer.  It answers when no change writes or removes a royal piece of the mover (the royal tiles
@@ -782,6 +838,16 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
         if (r < 0) return r;
         E->solo_legal += r;
         return 1;
+    }
+    if (E->cnt_on) { /* counted by the hash of the position after it (no royal rule here: always accepted) */
+        uint64_t h = B->hash;
+        for (int32_t c = 0; c < nc; c++) {
+            const uint64_t *z = E->zob + (size_t)E->tmp[3 * c] * (size_t)T->nd;
+            h ^= z[E->tmp[3 * c + 1]] ^ z[E->tmp[3 * c + 2]];
+        }
+        int r = T->keyed_by_changes ? count_turn(E, h, -1, 0) : count_turn(E, h, W->start, end);
+        if (r == TP_ERR_FOUND) return found_key(E, W->start, end, nc, T->app_reset[a]);
+        return r < 0 ? r : 1;
     }
     int32_t k = find_key(E, E->se_now ? 0 : key_hash(E, W->start, end, nc), W->start, end, nc);
     if (k < 0) return k;
@@ -1329,6 +1395,16 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
             if (r < 0) goto out;
         }
     }
+    if (E->cnt_on) { /* a bulk count's last ply: the turn counted by the hash of its position (no change: none) */
+        if (B->hash != E->path_hash[W->path_base] || !same_as_at(E, B, W->undo_base))
+            r = T->keyed_by_changes ? count_turn(E, B->hash, -1, 0) : count_turn(E, B->hash, W->start, end);
+        if (r == TP_ERR_FOUND) { /* the turn a playout picked: its key, as the keyed walk below makes it */
+            int32_t nc = collect_changes(E, W), resets = 0;
+            for (int32_t i = W->seq_base; T->nctr && i < E->seq_top; i++) resets |= T->app_reset[E->seq[i]];
+            r = T->keyed_by_changes ? found_key(E, E->tmp[0], E->tmp[0], nc, resets) : found_key(E, W->start, end, nc, resets);
+        }
+        goto out;
+    }
     int32_t nc = collect_changes(E, W);
     if (nc == 0) goto out;
     int32_t kstart = W->start;
@@ -1472,6 +1548,9 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         next_gen(&E->gen, E->ht_gen, (size_t)E->ht_size);
     E->node_keys = 0;
     E->solo_legal = 0;
+    E->cnt_n = 0;
+    E->cnt_nent = 0;
+    if (E->cnt_on) next_gen(&E->cnt_gen, E->cnt_stamp, (size_t)E->ht_size);
     E->n_node_royal = 0;
     if (T->has_royal) E->n_node_royal = royal_tiles(E, B, p, E->node_royal);
     int r = T->grp_off[p + 1] > T->grp_off[p] ? memo_cleanups(E, B, p) : 0;
@@ -1525,6 +1604,10 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                     E->path_top--;
                     return r;
                 }
+                if (E->cnt_on) { /* where a playout's pick_turn finds the picked turn again */
+                    E->cnt_ent[E->cnt_nent] = a;
+                    E->cnt_upto[E->cnt_nent++] = E->cnt_n;
+                }
             }
 #endif
         }
@@ -1549,7 +1632,8 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     int any_flagged = 0;
     for (int32_t k = k0; k < E->nkeys; k++) any_flagged |= E->keys[k].accepted && E->keys[k].flagged;
     int only_flagged = T->has_mandatory && any_flagged;
-    int32_t legal = E->solo_legal, most = 0; /* the solo turns counted without keys (only in a bulk count's last ply) */
+    /* the solo turns and those told apart by hash, counted without keys (only in a bulk count's last ply) */
+    int32_t legal = E->solo_legal + E->cnt_n, most = 0;
     for (int32_t k = k0; k < E->nkeys; k++) {
         Key *K = &E->keys[k];
         K->legal = K->accepted && (!only_flagged || K->flagged);
@@ -1783,8 +1867,18 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
        the maximum rule every key's count) */
     E->solo_on = depth == 1 && !E->make_leaves && !E->ways_mode && !TABLES(E)->has_mandatory
                  && !TABLES(E)->has_maximum;
+    /* and, with no royal rule (a key's royal test is made once for all its chains), every turn told apart by hash */
+    E->cnt_on = E->solo_on && !E->cnt_dup && !TABLES(E)->has_royal && !E->chains_mode;
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
+    if (total == TP_ERR_DUP) { /* two chains alike: this node, and the later ones, with keys */
+        E->cnt_dup = 1;
+        E->cnt_on = 0;
+        E->nkeys = k0;
+        E->nchg = c0;
+        total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
+    }
     E->solo_on = 0;
+    E->cnt_on = 0;
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
@@ -2093,6 +2187,11 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->ht_size = cap_hash;
     E->ht = malloc((size_t)cap_hash * sizeof(int32_t));
     E->ht_gen = calloc((size_t)cap_hash, sizeof(uint32_t));
+    E->cnt_hash = malloc((size_t)cap_hash * sizeof(uint64_t));
+    E->cnt_ent = malloc(((size_t)t->nent + 1) * sizeof(int32_t));
+    E->cnt_upto = malloc(((size_t)t->nent + 1) * sizeof(int32_t));
+    E->cnt_find = -1;
+    E->cnt_stamp = calloc((size_t)cap_hash, sizeof(uint32_t));
     if (!t->keyed_by_changes && n * n <= SE_MAX) { /* keys told apart by start and end (else by hash) */
         E->se_head = malloc(n * n * sizeof(int32_t));
         E->se_gen = calloc(n * n, sizeof(uint32_t));
@@ -2132,7 +2231,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     if (!E->zob || !E->forced || !E->main.codes || !E->main.count || !E->scratch.codes || !E->scratch.count
         || !E->main.bits || !E->scratch.bits
         || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->path_mid || !E->ctr || !E->seq || !E->nv || !E->keys || !E->chg
-        || !E->ht || !E->ht_gen || !E->tmp || !E->ord || !E->way_key || !E->way_off || !E->way_len || !E->way_flag
+        || !E->ht || !E->ht_gen || !E->cnt_hash || !E->cnt_stamp || !E->cnt_ent || !E->cnt_upto || !E->tmp || !E->ord || !E->way_key || !E->way_off || !E->way_len || !E->way_flag
         || !E->way_most || !E->way_hash || !E->way_seq || !E->way_ht || !E->way_ht_gen || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
         || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
         || !E->at_gat || !E->chains || !E->lp_sep || !E->lp_tile || !E->acc_order || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
@@ -2225,6 +2324,16 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->es_off[t->nent] = (int32_t)es_len;
     E->leaf = calloc(na + 1, 1);
     E->cn = malloc(3 * n * sizeof(int32_t) + 1);
+    E->grp_bits = calloc((size_t)t->ngroups * (size_t)E->words + 1, sizeof(uint64_t));
+    if (!E->grp_bits) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t g = 0; g < t->ngroups; g++) {
+        const int32_t *row = t->grp_tile_off + (size_t)g * (n + 1);
+        for (size_t u = 0; t->grp_indexed[g] && u < n; u++)
+            if (row[u + 1] > row[u]) E->grp_bits[(size_t)g * (size_t)E->words + (u >> 6)] |= 1ULL << (u & 63);
+    }
     if (!E->leaf || !E->cn) {
         tp_free(E);
         return NULL;
@@ -2301,6 +2410,11 @@ void tp_free(tp_engine *e) {
     free(e->chg);
     free(e->ht);
     free(e->ht_gen);
+    free(e->cnt_hash);
+    free(e->cnt_stamp);
+    free(e->grp_bits);
+    free(e->cnt_ent);
+    free(e->cnt_upto);
     free(e->se_head);
     free(e->se_gen);
     free(e->tmp);
@@ -2495,33 +2609,72 @@ int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player) {
 
 /* ---- random playouts ------------------------------------------------------------------------------ */
 
+/* The key of the turn `pick` (from 0) of a node counted by hash (node_turns_in with cnt_on, no TP_ERR_DUP: each
+   chain a turn of its own, in the order the keyed walk makes them) into E->cnt_key: the chains of the entry move
+   holding it walked again and counted until it (TP_ERR_FOUND).  0, or < 0 an error. */
+static int pick_turn(tp_engine *E, Board *B, int32_t p, int32_t pick) {
+    int32_t i = 0;
+    while (i < E->cnt_nent && E->cnt_upto[i] <= pick) i++;
+    if (i == E->cnt_nent) return TP_ERR_ARG;
+    int32_t a = E->cnt_ent[i];
+    Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, TABLES(E)->app_tile[a], NULL, NULL, 0};
+    int r = push_level(E, B);
+    if (r < 0) return r;
+    E->cnt_find = pick - (i ? E->cnt_upto[i - 1] : 0);
+    E->cnt_on = 1;
+    r = step(E, &W, a, W.start, 0);
+    E->cnt_on = 0;
+    E->cnt_find = -1;
+    E->path_top--;
+    return r == TP_ERR_FOUND ? 0 : r < 0 ? r : TP_ERR_ARG;
+}
+
 /* One random turn of a playout at a node (ply q) no end rule ended: the legal turns of q's phase listed with keys
-   (node_turns_in), one picked uniformly by the stream s and made, its counters moved on; *last, *nlast its changes
+   (node_turns_in) or counted by hash and the picked one found again (pick_turn), one picked uniformly by the stream
+   s, in the order the walk finds them, and made, its counters moved on; *last, *nlast its changes
    (kept in E->chg until the next node's listing writes there).  With pass = "always" the pass is one more choice,
    the last: *pass says it was picked (nothing made).  Returns the number of legal turns (0: none, nothing made), or
    < 0 an error. */
 static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
                             int32_t *nlast, int *pass) {
-    int32_t k0 = E->nkeys, c0 = E->nchg;
-    int32_t legal = node_turns_in(E, B, p, phase_at(TABLES(E), q));
+    const tp_tables *T = TABLES(E);
+    int32_t k0 = E->nkeys, c0 = E->nchg, phase = phase_at(T, q);
+    /* counted by hash where each turn is one chain's (no royal rule, mandatory class or maximum rule: every chain
+       accepted), then the picked one found again; else, or once two chains were alike, listed with keys */
+#ifndef TP_GEN_ENTRIES
+    E->cnt_on = !E->cnt_dup && !T->has_royal && !T->has_mandatory && !T->has_maximum && !E->chains_mode
+                && !E->ways_mode;
+#endif
+    int32_t legal = node_turns_in(E, B, p, phase);
+    if (legal == TP_ERR_DUP) {
+        E->cnt_dup = 1;
+        E->cnt_on = 0;
+        E->nkeys = k0;
+        E->nchg = c0;
+        legal = node_turns_in(E, B, p, phase);
+    }
+    int by_hash = E->cnt_on;
+    E->cnt_on = 0;
     if (legal < 0) return legal;
     /* pass = "always": the pass is one more turn, the last of them */
-    *pass = TABLES(E)->pass_always && (int32_t)(splitmix(s) % (uint64_t)(legal + 1)) == legal;
+    *pass = T->pass_always && (int32_t)(splitmix(s) % (uint64_t)(legal + 1)) == legal;
     if (legal > 0 && !*pass) {
-        size_t nctr = (size_t)TABLES(E)->nctr;
-        int32_t pick = (int32_t)(splitmix(s) % (uint64_t)legal);
-        for (int32_t k = k0; k < E->nkeys; k++) {
-            if (!E->keys[k].legal) continue;
-            if (pick-- == 0) {
-                int r = next_counters(E, B, &E->keys[k], q);
-                if (r < 0) return r;
-                memcpy(E->ctr + nctr, E->ctr + 2 * nctr, nctr * sizeof *E->ctr);
-                if (apply_key(E, B, &E->keys[k]) < 0) return TP_ERR_CAP;
-                *last = E->chg + 2 * (size_t)E->keys[k].off; /* kept until the next node_turns writes there */
-                *nlast = E->keys[k].len;
-                break;
-            }
+        size_t nctr = (size_t)T->nctr;
+        int32_t pick = (int32_t)(splitmix(s) % (uint64_t)legal), k = -1;
+        if (by_hash) {
+            int r = pick_turn(E, B, p, pick);
+            if (r < 0) return r;
+            k = E->cnt_key;
+        } else {
+            for (k = k0; k < E->nkeys; k++)
+                if (E->keys[k].legal && pick-- == 0) break;
         }
+        int r = next_counters(E, B, &E->keys[k], q);
+        if (r < 0) return r;
+        memcpy(E->ctr + nctr, E->ctr + 2 * nctr, nctr * sizeof *E->ctr);
+        if (apply_key(E, B, &E->keys[k]) < 0) return TP_ERR_CAP;
+        *last = E->chg + 2 * (size_t)E->keys[k].off; /* kept until the next node_turns writes there */
+        *nlast = E->keys[k].len;
     }
     E->nkeys = k0;
     E->nchg = c0;

@@ -367,11 +367,19 @@ def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.nda
     (start, end) differ); the other entry moves must all be of a mandatory class (their turns, found by the walk,
     then leave out every quiet one whenever there is one).  Passing when stuck needs none of it: a node where no
     turn was found passes as the interpreter's does."""
-    for name, why in (("has_royal", "this rule set has a royal rule (its turns need keys)"),
-                      ("ngroups", "this rule set has turn clean-ups (its turns need keys)"),
-                      ("keyed_by_changes", "this rule set places several pieces a turn (turns keyed by changes)")):
-        if int(f[name]):
-            return why
+    whole = [why for name, why in (("has_royal", "this rule set has a royal rule (its turns need keys)"),
+                                   ("ngroups", "this rule set has turn clean-ups (its turns need keys)"),
+                                   ("keyed_by_changes", "this rule set places several pieces a turn (turns keyed by "
+                                                        "changes)")) if int(f[name])]
+    moves = _quiet_rows(f, arrays, masks, checks)
+    if whole:  # what the moves would still need named too (skirmish: its clean-ups, and its slides)
+        return "; ".join(whole + ([moves] if isinstance(moves, str) else []))
+    return moves
+
+
+def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
+                checks: Callable[[int], list[tuple[int, int]]]) -> tuple[dict[int, list[int]], bool] | str:
+    """:func:`_quiet_moves`' reading of the entry rows: their quiet moves, or the first move that stops it."""
     n, nd, np_ = int(f["n"]), int(f["nd"]), int(f["np"])
     lo, so, ro, gc, co = (arrays[k].tolist() for k in ("lnk_off", "safe_off", "app_ray_off", "app_gc", "app_cond_off"))
     wo, wt, flag = arrays["wr_off"].tolist(), arrays["wr_tile"].tolist(), arrays["app_flag"].tolist()
@@ -399,7 +407,11 @@ def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.nda
                 ends.setdefault(end, []).append(a)
                 row.append(a)
             elif not (mandatory and flag[a]):
-                return f"entry move {a} from tile {tile[a]} is neither a whole turn nor of a mandatory class"
+                taking = co[a + 1] > co[a] and (ro[a + 1] > ro[a] or gc[a] >= 0)
+                what = ("links (a slide, a chain of moves)" if lo[a + 1] > lo[a] else "safe cells" if so[a + 1] > so[a]
+                        else "a capture and conditions" if taking else "a tile written twice")
+                return (f"entry move {a} from tile {tile[a]} is neither a whole turn nor of a mandatory class (it has "
+                        f"{what})")
             else:
                 others = True
         out[r] = row

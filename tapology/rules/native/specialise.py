@@ -12,7 +12,8 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
 - ``TP_GEN_ENTRIES`` (after the engine): a node's entry moves per (player, tile, code), the checks on the entry
   tile itself decided here, at generation, since its code is the row's;
 - where the quiet moves are proved distinct turns (:func:`_quiet_moves`), ``TP_GEN_PERFT`` and ``TP_GEN_PLAYOUT``:
-  perft and a playout's turn with the quiet moves made or listed straight from their new values, no keys (the
+  perft and a playout's turn with the quiet moves made or listed straight from their new values (a move's line or
+  liberty captures read by gen_captured), no keys, a node without a turn passing where the rule set says so (the
   playout picks the interpreter's turn from the same stream: the same games); the walk for the mandatory turns
   only where one of their entry moves fits (bit sets where their checks sit at fixed offsets); the last ply's quiet
   moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile.

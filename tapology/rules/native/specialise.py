@@ -220,7 +220,7 @@ def generate(tabs: Tables) -> str:
         captured = {a for row in found[0].values() for a in row if extra[a]}
         most = _most_changes(arrays, sizes["n"], {a for row in found[0].values() for a in row})
         if captured:
-            src.append(_GEN_CAPTURED)
+            src.append(_gen_lines(sizes, arrays, captured, value, wr_off) + _GEN_CAPTURED)
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact")}
         wr_tile = arrays["wr_tile"].tolist()
@@ -249,7 +249,7 @@ _GEN_CAPTURED = """
 static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32_t *ch) {
     const tp_tables *T = TABLES(E);
     int32_t nw = TP_GEN_WRITES(E->nv, codes, a), ncap = 0, ngc = 0, m = 0, s = T->app_gc[a];
-    if (T->app_ray_off[a + 1] > T->app_ray_off[a] && captures(T, codes, a, E->capbuf, &ncap) < T->app_need[a])
+    if (T->app_ray_off[a + 1] > T->app_ray_off[a] && gen_lines(codes, a, E->capbuf, &ncap) < T->app_need[a])
         return -1;
     if (s >= 0) {
         int free = 0;
@@ -276,6 +276,63 @@ static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32
         if (v != codes[u]) ch[2 * m] = u, ch[2 * m + 1] = v, m++;
     }
     return m;
+}
+"""
+
+
+def _mask_at(row: int, written: dict[int, str], u: int) -> str:
+    """The C of mask row ``row`` (offset) read at tile u's code after a move's pattern (``written``: its new values)."""
+    return f"k_masks[{row}+{written.get(u, f'codes[{u}]')}]"
+
+
+def _gen_lines(sizes: dict[str, int], arrays: dict[str, np.ndarray], captured: set[int], value: Callable[[int], str],
+               wr_off: list[int]) -> str:
+    """gen_lines: engine.c's captures for the moves of ``captured`` with lines, each line unrolled over its constant
+    tiles (a tile the move's pattern writes read as its new value), a run copied from the line's tiles and codes.
+    Cost: a mask read per tile of a line up to its first tile that is not the foe's."""
+    nd = sizes["nd"]
+    ro, rt, tiles, loop = (arrays[k].tolist() for k in ("app_ray_off", "ray_tile_off", "ray_tiles", "ray_loop"))
+    over, until, wt = (arrays[k].tolist() for k in ("app_over", "app_until", "wr_tile"))
+    cases = []
+    for a in sorted(captured):
+        if ro[a + 1] == ro[a]:
+            continue
+        written: dict[int, str] = {}
+        for k in range(wr_off[a], wr_off[a + 1]):
+            written.setdefault(wt[k], value(k))  # after_pattern: the first write of a tile
+        orow, urow = over[a] * nd, until[a] * nd
+        body = []
+        for r in range(ro[a], ro[a + 1]):
+            t0, ln = rt[r], rt[r + 1] - rt[r]
+            last = ln - 1 if loop[r] else ln
+            steps = []
+            for j in range(last):
+                u = tiles[t0 + j]
+                run = f" if ({_mask_at(urow, written, u)}) {{ m = gen_run(out, m, {t0}, {j}); runs++; }}" if j else ""
+                steps.append(f"if (!{_mask_at(orow, written, u)}) {{{run} break; }}")
+            if 0 < last < ln:
+                u = tiles[t0 + last]
+                steps.append(f"if ({_mask_at(urow, written, u)}) {{ m = gen_run(out, m, {t0}, {last}); runs++; }}")
+            body.append("        do { " + " ".join(steps) + " } while (0);\n")
+        cases.append(f"    case {a}:\n{''.join(body)}        break;\n")
+    return """
+/* The run of a line: its first len tiles (line tiles from off) with the codes they take, into out from pair m. */
+static inline int32_t gen_run(int32_t *out, int32_t m, int32_t off, int32_t len) {
+    for (int32_t k = 0; k < len; k++) {
+        out[2 * (m + k)] = k_ray_tiles[off + k];
+        out[2 * (m + k) + 1] = k_ray_code[off + k];
+    }
+    return m + len;
+}
+
+/* captures(T, codes, a, out, nout) for a quiet move with lines (generated): the runs, their (tile, code) pairs. */
+static int32_t gen_lines(const int32_t *codes, int32_t a, int32_t *out, int32_t *nout) {
+    int32_t runs = 0, m = 0;
+    switch (a) {
+""" + "".join(cases) + """    default: break;
+    }
+    *nout = m;
+    return runs;
 }
 """
 

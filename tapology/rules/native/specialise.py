@@ -228,7 +228,9 @@ def generate(tabs: Tables) -> str:
         placing = {q: g for q, g in counting.items() if q in single}
         if counting:
             src.append(_gen_place_mask(sizes, counting, single, masks))
-        src.append(_gen_perft(sizes, found, checks, test, value, wr_off, wr_tile, ends, counting, captured, most))
+        changes = _always_changes(sizes, arrays, found[0], captured, value)
+        src.append(_gen_perft(sizes, found, checks, test, value, wr_off, wr_tile, ends, counting, captured, most,
+                              changes))
         src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
         src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing, captured, most))
     return "".join(src)
@@ -249,6 +251,7 @@ _GEN_CAPTURED = """
 static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32_t *ch) {
     const tp_tables *T = TABLES(E);
     int32_t nw = TP_GEN_WRITES(E->nv, codes, a), ncap = 0, ngc = 0, m = 0, s = T->app_gc[a];
+    if (!ch) nw = 0; /* gen_fits: whether it fits only */
     if (T->app_ray_off[a + 1] > T->app_ray_off[a] && gen_lines(codes, a, E->capbuf, &ncap) < T->app_need[a])
         return -1;
     if (s >= 0) {
@@ -256,6 +259,7 @@ static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32
         ngc = group_captures(E, codes, a, E->gcbuf, T->gc_suicide[s] ? NULL : &free);
         if (!T->gc_suicide[s] && ngc == 0 && !free) return -1;
     }
+    if (!ch) return 1;
     uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)T->n);
     for (int32_t k = ngc - 1; k >= 0; k--) {
         int32_t u = E->gcbuf[k], v = T->gc_becomes[s];
@@ -277,7 +281,37 @@ static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32
     }
     return m;
 }
+
+/* Whether quiet move a with captures fits, its pattern checks passed (gen_captured without its changes). */
+static inline int gen_fits(tp_engine *E, const int32_t *codes, int32_t a) {
+    return gen_captured(E, codes, a, NULL) > 0;
+}
 """
+
+
+def _always_changes(sizes: dict[str, int], arrays: dict[str, np.ndarray], quiet: dict[int, list[int]],
+                    captured: set[int], value: Callable[[int], str]) -> frozenset[int]:
+    """The moves of ``captured`` that change a tile wherever they fit: on each entry row a constant other than the
+    row's code written on their own tile, which none of their lines passes through and their capture by liberties
+    cannot take (its foe's mask refuses that constant)."""
+    nd = sizes["nd"]
+    masks = arrays["masks"].reshape(-1, nd) if sizes["nmasks"] else np.zeros((0, nd), np.uint8)
+    wo, wt, tile = (arrays[k].tolist() for k in ("wr_off", "wr_tile", "app_tile"))
+    ro, rt, rays, gc = (arrays[k].tolist() for k in ("app_ray_off", "ray_tile_off", "ray_tiles", "app_gc"))
+    foe = arrays["gc_foe"].tolist()
+    out, spoilt = set(), set()
+    for r, row in quiet.items():
+        for a in row:
+            if a not in captured:
+                continue
+            t = tile[a]
+            own = [value(k) for k in range(wo[a], wo[a + 1]) if wt[k] == t]
+            v = int(own[0]) if len(own) == 1 and own[0].isdigit() else -1
+            if v < 0 or v == r % nd or any(t in rays[rt[x]:rt[x + 1]] for x in range(ro[a], ro[a + 1])) \
+                    or (gc[a] >= 0 and masks[foe[gc[a]]][v]):
+                spoilt.add(a)
+            out.add(a)
+    return frozenset(out - spoilt)
 
 
 def _mask_at(row: int, written: dict[int, str], u: int) -> str:
@@ -521,7 +555,7 @@ def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
 def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
                value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]],
-               counting: dict[int, Groups], captured: set[int], maxw: int) -> str:
+               counting: dict[int, Groups], captured: set[int], maxw: int, changes: frozenset[int]) -> str:
     """gen_perft: engine.c's perft with the quiet moves counted (or made) straight from their new values; on the
     last ply, a player's quiet moves counted by the population of bit sets where :func:`_placements` finds them; a
     node where none is found passes (pass = "when-stuck") through the interpreter's pass_turn."""
@@ -588,7 +622,8 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
 """]
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if (nc) { if (depth == 1) { if (made) "
                             "quiet_leaf(B, ch, nc); (*total)++; } else if ((r = quiet_turn(E, B, p, ply, depth, ch, nc, "
-                            "total)) < 0) return r; else (*moves)++; }", "ch", captured, leaf="depth == 1"))
+                            "total)) < 0) return r; else (*moves)++; }", "ch", captured, leaf="depth == 1",
+                            changes=changes))
     out.append("""            default: break;
             }
         }
@@ -678,11 +713,12 @@ def _leaf(value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], a:
 
 def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
                  test: Callable[[list[tuple[int, int]]], str], value: Callable[[int], str], wr_off: list[int],
-                 wr_tile: list[int], then: str, into: str, captured: set[int], leaf: str | None = None) -> str:
+                 wr_tile: list[int], then: str, into: str, captured: set[int], leaf: str | None = None,
+                 changes: frozenset[int] = frozenset()) -> str:
     """The cases of a switch on the entry row: each quiet move that fits writes its changes (tile, new value) into
     ``into`` (``nc`` of them, tiles it leaves as they are skipped; a move of ``captured`` through gen_captured), then
     runs ``then``; with ``leaf`` (the C of the last ply's test), on the last ply the move is counted or made in place
-    instead (:func:`_leaf`)."""
+    instead (:func:`_leaf`; a move of ``changes``, which changes a tile wherever it fits, counted where it fits)."""
     n, nd = sizes["n"], sizes["nd"]
     out = []
     for r, row in quiet.items():
@@ -693,8 +729,10 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
         for a in row:
             cond = test([(u, m) for u, m in checks(a) if u != t])
             if a in captured:
-                lines.append(f"                if ({cond}) {{ nc = gen_captured(E, codes, {a}, {into}); if (nc < 0) nc = 0;"
-                             f"{then} }}\n")
+                full = f"nc = gen_captured(E, codes, {a}, {into}); if (nc < 0) nc = 0;{then}"
+                if leaf is not None and a in changes:  # the last ply of a bulk count: whether it fits
+                    full = f"if ({leaf} && !made) {{ if (gen_fits(E, codes, {a})) (*total)++; }} else {{ {full} }}"
+                lines.append(f"                if ({cond}) {{ {full} }}\n")
                 continue
             writes = "".join(f" v = {value(k)}; if (v != codes[{wr_tile[k]}]) {{ {into}[2 * nc] = {wr_tile[k]}; "
                              f"{into}[2 * nc + 1] = v; nc++; }}" for k in range(wr_off[a], wr_off[a + 1]))

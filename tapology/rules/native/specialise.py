@@ -222,7 +222,7 @@ def generate(tabs: Tables) -> str:
         if captured:
             src.append(_gen_lines(sizes, arrays, captured, value, wr_off) + _GEN_CAPTURED)
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
-                                                 "end_line_off", "line_tiles", "end_exact")}
+                                                 "end_line_off", "line_tiles", "end_exact", "app_need", "app_gc")}
         wr_tile = arrays["wr_tile"].tolist()
         counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile, captured)
         placing = {q: g for q, g in counting.items() if q in single}
@@ -250,8 +250,7 @@ _GEN_CAPTURED = """
    or -1 when it does not fit (too few runs; no capture and no liberty of its own where suicide is not allowed). */
 static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32_t *ch) {
     const tp_tables *T = TABLES(E);
-    int32_t nw = TP_GEN_WRITES(E->nv, codes, a), ncap = 0, ngc = 0, m = 0, s = T->app_gc[a];
-    if (!ch) nw = 0; /* gen_fits: whether it fits only */
+    int32_t nw, ncap = 0, ngc = 0, m = 0, s = T->app_gc[a];
     if (T->app_ray_off[a + 1] > T->app_ray_off[a] && gen_lines(codes, a, E->capbuf, &ncap) < T->app_need[a])
         return -1;
     if (s >= 0) {
@@ -259,7 +258,8 @@ static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32
         ngc = group_captures(E, codes, a, E->gcbuf, T->gc_suicide[s] ? NULL : &free);
         if (!T->gc_suicide[s] && ngc == 0 && !free) return -1;
     }
-    if (!ch) return 1;
+    if (!ch) return 1; /* gen_fits: whether it fits only */
+    nw = TP_GEN_WRITES(E->nv, codes, a);
     uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)T->n);
     for (int32_t k = ngc - 1; k >= 0; k--) {
         int32_t u = E->gcbuf[k], v = T->gc_becomes[s];
@@ -561,6 +561,7 @@ def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
     node where none is found passes (pass = "when-stuck") through the interpreter's pass_turn."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, others = found
+    need = {a: ends["app_need"][a] for a in changes if ends["app_gc"][a] < 0}  # lines only: their runs decide
     out = [_gen_ended(sizes, ends), """
 /* set_tile of a tile whose code is known (o), without the position's hash and the undo stack: a quiet move is
    taken back by quiet_turn itself (a last-ply move made in place, _leaf, by its call site), and no walk is under way
@@ -623,7 +624,7 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if (nc) { if (depth == 1) { if (made) "
                             "quiet_leaf(B, ch, nc); (*total)++; } else if ((r = quiet_turn(E, B, p, ply, depth, ch, nc, "
                             "total)) < 0) return r; else (*moves)++; }", "ch", captured, leaf="depth == 1",
-                            changes=changes))
+                            changes=changes, runs=need))
     out.append("""            default: break;
             }
         }
@@ -714,11 +715,13 @@ def _leaf(value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], a:
 def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
                  test: Callable[[list[tuple[int, int]]], str], value: Callable[[int], str], wr_off: list[int],
                  wr_tile: list[int], then: str, into: str, captured: set[int], leaf: str | None = None,
-                 changes: frozenset[int] = frozenset()) -> str:
+                 changes: frozenset[int] = frozenset(), runs: dict[int, int] | None = None) -> str:
     """The cases of a switch on the entry row: each quiet move that fits writes its changes (tile, new value) into
     ``into`` (``nc`` of them, tiles it leaves as they are skipped; a move of ``captured`` through gen_captured), then
     runs ``then``; with ``leaf`` (the C of the last ply's test), on the last ply the move is counted or made in place
-    instead (:func:`_leaf`; a move of ``changes``, which changes a tile wherever it fits, counted where it fits)."""
+    instead (:func:`_leaf`; a move of ``changes``, which changes a tile wherever it fits, counted where it fits:
+    ``runs`` the runs a move with lines only needs)."""
+    runs = runs or {}
     n, nd = sizes["n"], sizes["nd"]
     out = []
     for r, row in quiet.items():
@@ -731,7 +734,8 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
             if a in captured:
                 full = f"nc = gen_captured(E, codes, {a}, {into}); if (nc < 0) nc = 0;{then}"
                 if leaf is not None and a in changes:  # the last ply of a bulk count: whether it fits
-                    full = f"if ({leaf} && !made) {{ if (gen_fits(E, codes, {a})) (*total)++; }} else {{ {full} }}"
+                    fit = f"gen_lines(codes, {a}, E->capbuf, &nc) >= {runs[a]}" if a in runs else f"gen_fits(E, codes, {a})"
+                    full = f"if ({leaf} && !made) {{ if ({fit}) (*total)++; }} else {{ {full} }}"
                 lines.append(f"                if ({cond}) {{ {full} }}\n")
                 continue
             writes = "".join(f" v = {value(k)}; if (v != codes[{wr_tile[k]}]) {{ {into}[2 * nc] = {wr_tile[k]}; "

@@ -222,7 +222,9 @@ def generate(tabs: Tables) -> str:
         if captured:
             src.append(_gen_lines(sizes, arrays, captured, value, wr_off) + _GEN_CAPTURED)
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
-                                                 "end_line_off", "line_tiles", "end_exact", "app_need", "app_gc")}
+                                                 "end_line_off", "line_tiles", "end_exact", "app_need", "app_gc",
+                                                 "app_ray_off", "gc_lib", "gc_own", "gc_suicide", "nbr_off", "nbr", "app_tile",
+                                                 "masks")}
         wr_tile = arrays["wr_tile"].tolist()
         counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile, captured)
         placing = {q: g for q, g in counting.items() if q in single}
@@ -312,6 +314,27 @@ def _always_changes(sizes: dict[str, int], arrays: dict[str, np.ndarray], quiet:
                 spoilt.add(a)
             out.add(a)
     return frozenset(out - spoilt)
+
+
+def _fit_only(sizes: dict[str, int], ends: dict[str, list[int]], a: int, value: Callable[[int], str],
+              wr_off: list[int], wr_tile: list[int]) -> str:
+    """The C of whether quiet move a with captures fits, its pattern checks passed: its lines' runs against its need
+    (lines only); a liberty next to its tile or gen_fits (a capture by liberties only, suicide not allowed, the piece
+    it puts of its own group: a liberty of its own is all it needs); else gen_fits."""
+    gc = ends["app_gc"][a]
+    if gc < 0:
+        return f"gen_lines(codes, {a}, E->capbuf, &nc) >= {ends['app_need'][a]}"
+    if ends["app_ray_off"][a + 1] > ends["app_ray_off"][a] or ends["gc_suicide"][gc]:
+        return f"gen_fits(E, codes, {a})"
+    written: dict[int, str] = {}
+    for k in range(wr_off[a], wr_off[a + 1]):
+        written.setdefault(wr_tile[k], value(k))
+    t, nd = ends["app_tile"][a], sizes["nd"]
+    own = written.get(t, "")
+    if not own.isdigit() or not ends["masks"][ends["gc_own"][gc] * nd + int(own)]:
+        return f"gen_fits(E, codes, {a})"  # its own group does not start at its tile: a liberty there is none of its
+    near = [_mask_at(ends["gc_lib"][gc] * nd, written, v) for v in ends["nbr"][ends["nbr_off"][t]:ends["nbr_off"][t + 1]]]
+    return "(" + " || ".join([*near, f"gen_fits(E, codes, {a})"]) + ")"
 
 
 def _mask_at(row: int, written: dict[int, str], u: int) -> str:
@@ -561,7 +584,7 @@ def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
     node where none is found passes (pass = "when-stuck") through the interpreter's pass_turn."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, others = found
-    need = {a: ends["app_need"][a] for a in changes if ends["app_gc"][a] < 0}  # lines only: their runs decide
+    fit = {a: _fit_only(sizes, ends, a, value, wr_off, wr_tile) for a in changes}
     out = [_gen_ended(sizes, ends), """
 /* set_tile of a tile whose code is known (o), without the position's hash and the undo stack: a quiet move is
    taken back by quiet_turn itself (a last-ply move made in place, _leaf, by its call site), and no walk is under way
@@ -624,7 +647,7 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if (nc) { if (depth == 1) { if (made) "
                             "quiet_leaf(B, ch, nc); (*total)++; } else if ((r = quiet_turn(E, B, p, ply, depth, ch, nc, "
                             "total)) < 0) return r; else (*moves)++; }", "ch", captured, leaf="depth == 1",
-                            changes=changes, runs=need))
+                            fit=fit))
     out.append("""            default: break;
             }
         }
@@ -715,13 +738,13 @@ def _leaf(value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], a:
 def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
                  test: Callable[[list[tuple[int, int]]], str], value: Callable[[int], str], wr_off: list[int],
                  wr_tile: list[int], then: str, into: str, captured: set[int], leaf: str | None = None,
-                 changes: frozenset[int] = frozenset(), runs: dict[int, int] | None = None) -> str:
+                 fit: dict[int, str] | None = None) -> str:
     """The cases of a switch on the entry row: each quiet move that fits writes its changes (tile, new value) into
     ``into`` (``nc`` of them, tiles it leaves as they are skipped; a move of ``captured`` through gen_captured), then
     runs ``then``; with ``leaf`` (the C of the last ply's test), on the last ply the move is counted or made in place
-    instead (:func:`_leaf`; a move of ``changes``, which changes a tile wherever it fits, counted where it fits:
-    ``runs`` the runs a move with lines only needs)."""
-    runs = runs or {}
+    instead (:func:`_leaf`; a move of ``fit``, which changes a tile wherever it fits, counted where its C there
+    holds: :func:`_fit_only`)."""
+    fit = fit or {}
     n, nd = sizes["n"], sizes["nd"]
     out = []
     for r, row in quiet.items():
@@ -733,9 +756,8 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
             cond = test([(u, m) for u, m in checks(a) if u != t])
             if a in captured:
                 full = f"nc = gen_captured(E, codes, {a}, {into}); if (nc < 0) nc = 0;{then}"
-                if leaf is not None and a in changes:  # the last ply of a bulk count: whether it fits
-                    fit = f"gen_lines(codes, {a}, E->capbuf, &nc) >= {runs[a]}" if a in runs else f"gen_fits(E, codes, {a})"
-                    full = f"if ({leaf} && !made) {{ if ({fit}) (*total)++; }} else {{ {full} }}"
+                if leaf is not None and a in fit:  # the last ply of a bulk count: whether it fits
+                    full = f"if ({leaf} && !made) {{ if ({fit[a]}) (*total)++; }} else {{ {full} }}"
                 lines.append(f"                if ({cond}) {{ {full} }}\n")
                 continue
             writes = "".join(f" v = {value(k)}; if (v != codes[{wr_tile[k]}]) {{ {into}[2 * nc] = {wr_tile[k]}; "

@@ -163,3 +163,34 @@ def test_generated_c_compiles(name: str, tmp_path) -> None:
                            "-Werror=incompatible-pointer-types", "-I", str(build.HERE), str(src)],
                           capture_output=True, text=True)
     assert done.returncode == 0, f"{name}: the generated C does not compile:\n{done.stderr[-2000:]}"
+
+
+@needs_native
+def test_generated_c_passes_when_stuck_as_the_interpreter_and_chain_walk() -> None:
+    # reversi on 4x4: players get stuck and pass early; the generated C's passes (gen_perft's pass_turn) and line
+    # captures against the interpreter over the whole game tree, and against the Python chain walk from stuck nodes
+    g, chains, generic, spec = _engines("reversi", "plane:4x4")
+    assert spec is not None, specialise.declines(chains.comp.native_tables)
+    pos = g.initial()
+    codes = g.codes(pos)
+    for bulk in (True, False):
+        assert spec.perft(codes, pos.to_move, pos.ply, 12, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply, 12,
+                                                                                       bulk=bulk)
+    stuck = []
+    for i in range(40):
+        for k in range(4, 12):
+            end = playout_end(g, g.initial(), seed=5, index=i, max_plies=k)
+            if not chains.turns(g.codes(end), end.to_move) and g.outcome(end) is None:
+                stuck.append(end)
+                break
+        if len(stuck) == 3:
+            break
+    assert len(stuck) == 3  # positions where the player to move passes
+    for end in stuck:
+        c = g.codes(end)
+        want = count_leaves(g, end, 3, native=False)
+        assert want > 0
+        for bulk in (True, False):
+            assert spec.perft(c, end.to_move, end.ply, 3, bulk=bulk) == want
+        args = (c, end.to_move, end.ply, 60, 0, 4, 3)
+        assert spec.playouts(*args) == generic.playouts(*args)

@@ -80,6 +80,7 @@ ROWS = [
     # catalogue games (a row whose name the registry does not know is listed as skipped)
     Row("connect four", "connect4", "connect4", 8),
     Row("reversi", "reversi", "reversi", 6),
+    Row("go (no pass)", "go-nopass", "go_nopass", 3),
     Row("gomoku", "gomoku-free-style", "gomoku_freeStyle", 3),
     Row("hex 9x9", "hex:9x9", "hex_9x9", 3),
     Row("amazons", "amazons", "amazons", 2),

@@ -20,8 +20,9 @@ from tapology.rules.playouts import playout_end, run_playouts
 from tests.test_native_registry import PARAMS
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
-FAST = {("tictactoe", "plane:3x3"), ("chess", "plane:8x8"), ("reversi", "plane:8x8")}  # the last two: declines
-DECLINED = ("royal rule", "passes when stuck", "turn clean-ups", "several pieces a turn", "neither a whole turn",
+# chess declines; reversi's generated C counts its line captures and passes when stuck (7 s of gcc)
+FAST = {("tictactoe", "plane:3x3"), ("chess", "plane:8x8"), ("reversi", "plane:8x8")}
+DECLINED = ("royal rule", "turn clean-ups", "several pieces a turn", "neither a whole turn",
             "phases", "passing at any time", "counters", "final = false", "applications", "step budgets",
             "disjunctions", "conditions around a tile", "clean-ups after each move")
 CASES = [pytest.param(*p.values[:2], id=p.id, marks=[] if tuple(p.values[:2]) in FAST else [pytest.mark.slow])
@@ -141,9 +142,9 @@ def test_a_declined_board_runs_on_the_interpreter_and_says_why(monkeypatch: pyte
 
 # the generated C of every shipped game it takes, compiled for syntax only (a second or less each): a generator edit
 # that breaks one kind of game's C fails here, where the engine would silently fall back to the interpreter; these
-# four cover the mandatory class (checkers), placement by gravity (connect4), placement anywhere (hex) and the
-# plainest game; the others with -m slow
-GENERATED = ("tictactoe", "checkers", "connect4", "hex")
+# six cover the mandatory class (checkers), placement by gravity (connect4), placement anywhere (hex), line captures
+# and passing when stuck (reversi), captures by liberties (go-nopass) and the plainest game; the others with -m slow
+GENERATED = ("tictactoe", "checkers", "connect4", "hex", "reversi", "go-nopass")
 COMPILES = [pytest.param(n, id=n, marks=[] if n in GENERATED else [pytest.mark.slow]) for n in SHIPPED]
 
 
@@ -162,3 +163,34 @@ def test_generated_c_compiles(name: str, tmp_path) -> None:
                            "-Werror=incompatible-pointer-types", "-I", str(build.HERE), str(src)],
                           capture_output=True, text=True)
     assert done.returncode == 0, f"{name}: the generated C does not compile:\n{done.stderr[-2000:]}"
+
+
+@needs_native
+def test_generated_c_passes_when_stuck_as_the_interpreter_and_chain_walk() -> None:
+    # reversi on 4x4: players get stuck and pass early; the generated C's passes (gen_perft's pass_turn) and line
+    # captures against the interpreter over the whole game tree, and against the Python chain walk from stuck nodes
+    g, chains, generic, spec = _engines("reversi", "plane:4x4")
+    assert spec is not None, specialise.declines(chains.comp.native_tables)
+    pos = g.initial()
+    codes = g.codes(pos)
+    for bulk in (True, False):
+        assert spec.perft(codes, pos.to_move, pos.ply, 12, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply, 12,
+                                                                                       bulk=bulk)
+    stuck = []
+    for i in range(40):
+        for k in range(4, 12):
+            end = playout_end(g, g.initial(), seed=5, index=i, max_plies=k)
+            if not chains.turns(g.codes(end), end.to_move) and g.outcome(end) is None:
+                stuck.append(end)
+                break
+        if len(stuck) == 3:
+            break
+    assert len(stuck) == 3  # positions where the player to move passes
+    for end in stuck:
+        c = g.codes(end)
+        want = count_leaves(g, end, 3, native=False)
+        assert want > 0
+        for bulk in (True, False):
+            assert spec.perft(c, end.to_move, end.ply, 3, bulk=bulk) == want
+        args = (c, end.to_move, end.ply, 60, 0, 4, 3)
+        assert spec.playouts(*args) == generic.playouts(*args)

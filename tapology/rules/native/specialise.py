@@ -12,7 +12,8 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
 - ``TP_GEN_ENTRIES`` (after the engine): a node's entry moves per (player, tile, code), the checks on the entry
   tile itself decided here, at generation, since its code is the row's;
 - where the quiet moves are proved distinct turns (:func:`_quiet_moves`), ``TP_GEN_PERFT`` and ``TP_GEN_PLAYOUT``:
-  perft and a playout's turn with the quiet moves made or listed straight from their new values, no keys (the
+  perft and a playout's turn with the quiet moves made or listed straight from their new values (a move's line or
+  liberty captures read by gen_captured), no keys, a node without a turn passing where the rule set says so (the
   playout picks the interpreter's turn from the same stream: the same games); the walk for the mandatory turns
   only where one of their entry moves fits (bit sets where their checks sit at fixed offsets); the last ply's quiet
   moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile.
@@ -216,17 +217,181 @@ def generate(tabs: Tables) -> str:
         bits = _others_groups(sizes, other_apps, checks, extra)
         src.append(_gen_others_fit(sizes, other) if bits is None else _gen_others_bits(sizes, bits, masks))
     if found is not None:
+        captured = {a for row in found[0].values() for a in row if extra[a]}
+        most = _most_changes(arrays, sizes["n"], {a for row in found[0].values() for a in row})
+        if captured:
+            src.append(_gen_lines(sizes, arrays, captured, value, wr_off) + _GEN_CAPTURED)
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
-                                                 "end_line_off", "line_tiles", "end_exact")}
+                                                 "end_line_off", "line_tiles", "end_exact", "app_need", "app_gc",
+                                                 "app_ray_off", "gc_lib", "gc_own", "gc_suicide", "nbr_off", "nbr", "app_tile",
+                                                 "masks")}
         wr_tile = arrays["wr_tile"].tolist()
-        counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile)
+        counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile, captured)
         placing = {q: g for q, g in counting.items() if q in single}
         if counting:
             src.append(_gen_place_mask(sizes, counting, single, masks))
-        src.append(_gen_perft(sizes, found, checks, test, value, wr_off, wr_tile, ends, counting))
+        changes = _always_changes(sizes, arrays, found[0], captured, value)
+        src.append(_gen_perft(sizes, found, checks, test, value, wr_off, wr_tile, ends, counting, captured, most,
+                              changes))
         src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
-        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing))
+        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing, captured, most))
     return "".join(src)
+
+
+def _most_changes(arrays: dict[str, np.ndarray], n: int, apps: set[int]) -> int:
+    """The most tiles one of these moves changes: its writes, the tiles of its lines (a line capture) and every tile
+    (a capture by liberties); at least 1."""
+    wo, ro, rt, gc = (arrays[k].tolist() for k in ("wr_off", "app_ray_off", "ray_tile_off", "app_gc"))
+    return max([wo[a + 1] - wo[a] + rt[ro[a + 1]] - rt[ro[a]] + (n if gc[a] >= 0 else 0) for a in apps] or [1])
+
+
+_GEN_CAPTURED = """
+/* The changes of quiet move a with a line capture or a capture by liberties, its pattern checks passed (the rest of
+   fits read here): as step makes them, its writes, then the runs its lines take, then the groups without a liberty,
+   the last value put on a tile kept and a tile left as it was dropped; (tile, new value) pairs into ch, their number,
+   or -1 when it does not fit (too few runs; no capture and no liberty of its own where suicide is not allowed). */
+static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32_t *ch) {
+    const tp_tables *T = TABLES(E);
+    int32_t nw, ncap = 0, ngc = 0, m = 0, s = T->app_gc[a];
+    if (T->app_ray_off[a + 1] > T->app_ray_off[a] && gen_lines(codes, a, E->capbuf, &ncap) < T->app_need[a])
+        return -1;
+    if (s >= 0) {
+        int free = 0;
+        ngc = group_captures(E, codes, a, E->gcbuf, T->gc_suicide[s] ? NULL : &free);
+        if (!T->gc_suicide[s] && ngc == 0 && !free) return -1;
+    }
+    if (!ch) return 1; /* gen_fits: whether it fits only */
+    nw = TP_GEN_WRITES(E->nv, codes, a);
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)T->n);
+    for (int32_t k = ngc - 1; k >= 0; k--) {
+        int32_t u = E->gcbuf[k], v = T->gc_becomes[s];
+        if (E->tstamp[u] == g) continue;
+        E->tstamp[u] = g;
+        if (v != codes[u]) ch[2 * m] = u, ch[2 * m + 1] = v, m++;
+    }
+    for (int32_t k = ncap - 1; k >= 0; k--) {
+        int32_t u = E->capbuf[2 * k], v = E->capbuf[2 * k + 1];
+        if (E->tstamp[u] == g) continue;
+        E->tstamp[u] = g;
+        if (v != codes[u]) ch[2 * m] = u, ch[2 * m + 1] = v, m++;
+    }
+    for (int32_t k = nw - 1; k >= 0; k--) {
+        int32_t u = T->wr_tile[T->wr_off[a] + k], v = E->nv[k];
+        if (E->tstamp[u] == g) continue;
+        E->tstamp[u] = g;
+        if (v != codes[u]) ch[2 * m] = u, ch[2 * m + 1] = v, m++;
+    }
+    return m;
+}
+
+/* Whether quiet move a with captures fits, its pattern checks passed (gen_captured without its changes). */
+static inline int gen_fits(tp_engine *E, const int32_t *codes, int32_t a) {
+    return gen_captured(E, codes, a, NULL) > 0;
+}
+"""
+
+
+def _always_changes(sizes: dict[str, int], arrays: dict[str, np.ndarray], quiet: dict[int, list[int]],
+                    captured: set[int], value: Callable[[int], str]) -> frozenset[int]:
+    """The moves of ``captured`` that change a tile wherever they fit: on each entry row a constant other than the
+    row's code written on their own tile, which none of their lines passes through and their capture by liberties
+    cannot take (its foe's mask refuses that constant)."""
+    nd = sizes["nd"]
+    masks = arrays["masks"].reshape(-1, nd) if sizes["nmasks"] else np.zeros((0, nd), np.uint8)
+    wo, wt, tile = (arrays[k].tolist() for k in ("wr_off", "wr_tile", "app_tile"))
+    ro, rt, rays, gc = (arrays[k].tolist() for k in ("app_ray_off", "ray_tile_off", "ray_tiles", "app_gc"))
+    foe = arrays["gc_foe"].tolist()
+    out, spoilt = set(), set()
+    for r, row in quiet.items():
+        for a in row:
+            if a not in captured:
+                continue
+            t = tile[a]
+            own = [value(k) for k in range(wo[a], wo[a + 1]) if wt[k] == t]
+            v = int(own[0]) if len(own) == 1 and own[0].isdigit() else -1
+            if v < 0 or v == r % nd or any(t in rays[rt[x]:rt[x + 1]] for x in range(ro[a], ro[a + 1])) \
+                    or (gc[a] >= 0 and masks[foe[gc[a]]][v]):
+                spoilt.add(a)
+            out.add(a)
+    return frozenset(out - spoilt)
+
+
+def _fit_only(sizes: dict[str, int], ends: dict[str, list[int]], a: int, value: Callable[[int], str],
+              wr_off: list[int], wr_tile: list[int]) -> str:
+    """The C of whether quiet move a with captures fits, its pattern checks passed: its lines' runs against its need
+    (lines only); a liberty next to its tile or gen_fits (a capture by liberties only, suicide not allowed, the piece
+    it puts of its own group: a liberty of its own is all it needs); else gen_fits."""
+    gc = ends["app_gc"][a]
+    if gc < 0:
+        return f"gen_lines(codes, {a}, E->capbuf, &nc) >= {ends['app_need'][a]}"
+    if ends["app_ray_off"][a + 1] > ends["app_ray_off"][a] or ends["gc_suicide"][gc]:
+        return f"gen_fits(E, codes, {a})"
+    written: dict[int, str] = {}
+    for k in range(wr_off[a], wr_off[a + 1]):
+        written.setdefault(wr_tile[k], value(k))
+    t, nd = ends["app_tile"][a], sizes["nd"]
+    own = written.get(t, "")
+    if not own.isdigit() or not ends["masks"][ends["gc_own"][gc] * nd + int(own)]:
+        return f"gen_fits(E, codes, {a})"  # its own group does not start at its tile: a liberty there is none of its
+    near = [_mask_at(ends["gc_lib"][gc] * nd, written, v) for v in ends["nbr"][ends["nbr_off"][t]:ends["nbr_off"][t + 1]]]
+    return "(" + " || ".join([*near, f"gen_fits(E, codes, {a})"]) + ")"
+
+
+def _mask_at(row: int, written: dict[int, str], u: int) -> str:
+    """The C of mask row ``row`` (offset) read at tile u's code after a move's pattern (``written``: its new values)."""
+    return f"k_masks[{row}+{written.get(u, f'codes[{u}]')}]"
+
+
+def _gen_lines(sizes: dict[str, int], arrays: dict[str, np.ndarray], captured: set[int], value: Callable[[int], str],
+               wr_off: list[int]) -> str:
+    """gen_lines: engine.c's captures for the moves of ``captured`` with lines, each line unrolled over its constant
+    tiles (a tile the move's pattern writes read as its new value), a run copied from the line's tiles and codes.
+    Cost: a mask read per tile of a line up to its first tile that is not the foe's."""
+    nd = sizes["nd"]
+    ro, rt, tiles, loop = (arrays[k].tolist() for k in ("app_ray_off", "ray_tile_off", "ray_tiles", "ray_loop"))
+    over, until, wt = (arrays[k].tolist() for k in ("app_over", "app_until", "wr_tile"))
+    cases = []
+    for a in sorted(captured):
+        if ro[a + 1] == ro[a]:
+            continue
+        written: dict[int, str] = {}
+        for k in range(wr_off[a], wr_off[a + 1]):
+            written.setdefault(wt[k], value(k))  # after_pattern: the first write of a tile
+        orow, urow = over[a] * nd, until[a] * nd
+        body = []
+        for r in range(ro[a], ro[a + 1]):
+            t0, ln = rt[r], rt[r + 1] - rt[r]
+            last = ln - 1 if loop[r] else ln
+            steps = []
+            for j in range(last):
+                u = tiles[t0 + j]
+                run = f" if ({_mask_at(urow, written, u)}) {{ m = gen_run(out, m, {t0}, {j}); runs++; }}" if j else ""
+                steps.append(f"if (!{_mask_at(orow, written, u)}) {{{run} break; }}")
+            if 0 < last < ln:
+                u = tiles[t0 + last]
+                steps.append(f"if ({_mask_at(urow, written, u)}) {{ m = gen_run(out, m, {t0}, {last}); runs++; }}")
+            body.append("        do { " + " ".join(steps) + " } while (0);\n")
+        cases.append(f"    case {a}:\n{''.join(body)}        break;\n")
+    return """
+/* The run of a line: its first len tiles (line tiles from off) with the codes they take, into out from pair m. */
+static inline int32_t gen_run(int32_t *out, int32_t m, int32_t off, int32_t len) {
+    for (int32_t k = 0; k < len; k++) {
+        out[2 * (m + k)] = k_ray_tiles[off + k];
+        out[2 * (m + k) + 1] = k_ray_code[off + k];
+    }
+    return m + len;
+}
+
+/* captures(T, codes, a, out, nout) for a quiet move with lines (generated): the runs, their (tile, code) pairs. */
+static int32_t gen_lines(const int32_t *codes, int32_t a, int32_t *out, int32_t *nout) {
+    int32_t runs = 0, m = 0;
+    switch (a) {
+""" + "".join(cases) + """    default: break;
+    }
+    *nout = m;
+    return runs;
+}
+"""
 
 
 def _others_groups(sizes: dict[str, int], other_apps: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
@@ -310,19 +475,28 @@ def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.nda
     """The quiet moves of each entry row and whether other entry moves exist, where the rule set proves perft may
     count them without keys (else what stops it).
 
-    A quiet move is an entry move that is a whole turn (no links, safe cells, captures; each tile written once) and
-    not of a mandatory class.  Their turns need no de-duplication when the rule set has no royal rule, no turn
-    clean-ups, no passing, keys by start and end, and the quiet moves of each entry row have different ends or cannot
-    both fit (each is then its own turn: (start, end) differ); the other entry moves must all be of a mandatory
-    class (their turns, found by the walk, then leave out every quiet one whenever there is one)."""
-    for name, why in (("has_royal", "this rule set has a royal rule (its turns need keys)"),
-                      ("ngroups", "this rule set has turn clean-ups (its turns need keys)"),
-                      ("passing", "this rule set passes when stuck (counted over turns with keys)"),
-                      ("keyed_by_changes", "this rule set places several pieces a turn (turns keyed by changes)")):
-        if int(f[name]):
-            return why
+    A quiet move is an entry move that is a whole turn (no links, safe cells; each tile written once; a line capture
+    or a capture by liberties, read where it fits, only on a move without conditions) and not of a mandatory class.
+    Their turns need no de-duplication when the rule set has no royal rule, no turn clean-ups, keys by start and
+    end, and the quiet moves of each entry row have different ends or cannot both fit (each is then its own turn:
+    (start, end) differ); the other entry moves must all be of a mandatory class (their turns, found by the walk,
+    then leave out every quiet one whenever there is one).  Passing when stuck needs none of it: a node where no
+    turn was found passes as the interpreter's does."""
+    whole = [why for name, why in (("has_royal", "this rule set has a royal rule (its turns need keys)"),
+                                   ("ngroups", "this rule set has turn clean-ups (its turns need keys)"),
+                                   ("keyed_by_changes", "this rule set places several pieces a turn (turns keyed by "
+                                                        "changes)")) if int(f[name])]
+    moves = _quiet_rows(f, arrays, masks, checks)
+    if whole:  # what the moves would still need named too (skirmish: its clean-ups, and its slides)
+        return "; ".join(whole + ([moves] if isinstance(moves, str) else []))
+    return moves
+
+
+def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
+                checks: Callable[[int], list[tuple[int, int]]]) -> tuple[dict[int, list[int]], bool] | str:
+    """:func:`_quiet_moves`' reading of the entry rows: their quiet moves, or the first move that stops it."""
     n, nd, np_ = int(f["n"]), int(f["nd"]), int(f["np"])
-    lo, so, ro, gc = (arrays[k].tolist() for k in ("lnk_off", "safe_off", "app_ray_off", "app_gc"))
+    lo, so, ro, gc, co = (arrays[k].tolist() for k in ("lnk_off", "safe_off", "app_ray_off", "app_gc", "app_cond_off"))
     wo, wt, flag = arrays["wr_off"].tolist(), arrays["wr_tile"].tolist(), arrays["app_flag"].tolist()
     slide, to, tile = arrays["app_slide"].tolist(), arrays["app_to"].tolist(), arrays["app_tile"].tolist()
     ent_off, ent_app = arrays["ent_off"].tolist(), arrays["ent_app"].tolist()
@@ -338,8 +512,8 @@ def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.nda
                 continue  # never fits on this row
             if slide[a] >= 0 and to[a] == tile[a]:
                 continue  # a slide onto its own start: never a turn
-            whole = (lo[a + 1] == lo[a] and so[a + 1] == so[a] and ro[a + 1] == ro[a] and gc[a] < 0
-                     and len(set(wt[wo[a]:wo[a + 1]])) == wo[a + 1] - wo[a])
+            whole = (lo[a + 1] == lo[a] and so[a + 1] == so[a] and len(set(wt[wo[a]:wo[a + 1]])) == wo[a + 1] - wo[a]
+                     and ((ro[a + 1] == ro[a] and gc[a] < 0) or co[a + 1] == co[a]))
             if whole and not (mandatory and flag[a]):
                 end = to[a] if to[a] >= 0 else tile[a]
                 for b in ends.get(end, ()):
@@ -348,7 +522,11 @@ def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.nda
                 ends.setdefault(end, []).append(a)
                 row.append(a)
             elif not (mandatory and flag[a]):
-                return f"entry move {a} from tile {tile[a]} is neither a whole turn nor of a mandatory class"
+                taking = co[a + 1] > co[a] and (ro[a + 1] > ro[a] or gc[a] >= 0)
+                what = ("links (a slide, a chain of moves)" if lo[a + 1] > lo[a] else "safe cells" if so[a + 1] > so[a]
+                        else "a capture and conditions" if taking else "a tile written twice")
+                return (f"entry move {a} from tile {tile[a]} is neither a whole turn nor of a mandatory class (it has "
+                        f"{what})")
             else:
                 others = True
         out[r] = row
@@ -400,12 +578,13 @@ def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
 def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
                value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]],
-               counting: dict[int, Groups]) -> str:
+               counting: dict[int, Groups], captured: set[int], maxw: int, changes: frozenset[int]) -> str:
     """gen_perft: engine.c's perft with the quiet moves counted (or made) straight from their new values; on the
-    last ply, a player's quiet moves counted by the population of bit sets where :func:`_placements` finds them."""
+    last ply, a player's quiet moves counted by the population of bit sets where :func:`_placements` finds them; a
+    node where none is found passes (pass = "when-stuck") through the interpreter's pass_turn."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, others = found
-    maxw = max([wr_off[a + 1] - wr_off[a] for row in quiet.values() for a in row] or [1])
+    fit = {a: _fit_only(sizes, ends, a, value, wr_off, wr_tile) for a in changes}
     out = [_gen_ended(sizes, ends), """
 /* set_tile of a tile whose code is known (o), without the position's hash and the undo stack: a quiet move is
    taken back by quiet_turn itself (a last-ply move made in place, _leaf, by its call site), and no walk is under way
@@ -452,7 +631,8 @@ static inline int quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int
     return 0;
 }
 
-static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t *total) {
+/* The quiet moves of p counted (or made) into *total; *moves += how many there are. */
+static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t *total, int64_t *moves) {
     const int32_t *codes = B->codes;
     int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
     const int made = E->make_leaves;
@@ -466,12 +646,14 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
 """]
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if (nc) { if (depth == 1) { if (made) "
                             "quiet_leaf(B, ch, nc); (*total)++; } else if ((r = quiet_turn(E, B, p, ply, depth, ch, nc, "
-                            "total)) < 0) return r; }", "ch", leaf="depth == 1"))
+                            "total)) < 0) return r; else (*moves)++; }", "ch", captured, leaf="depth == 1",
+                            fit=fit))
     out.append("""            default: break;
             }
         }
     }
     (void)v;
+    (void)r;
     return 0;
 }
 
@@ -519,13 +701,18 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
         out.append("""    if (depth == 1 && !E->make_leaves) {
         uint64_t mw[""" + str(words) + """], cnt[""" + str(words) + """];
         switch (p) {
-""" + "".join(f"        case {q}:\n" for q in sorted(counting)) + """            return (int64_t)gen_place_mask(B, p, mw, cnt);
+""" + "".join(f"        case {q}:\n" for q in sorted(counting)) + """            total = (int64_t)gen_place_mask(B, p, mw, cnt);
+            if (total || !TABLES(E)->passing) return total;
+            return pass_turn(E, B, p, ply, depth, E->nkeys, E->nchg);
         default: break;
         }
     }
 """)
-    out.append("""    r = gen_quiet(E, B, p, ply, depth, &total);
-    return r < 0 ? r : total;
+    out.append("""    int64_t moves = 0;
+    r = gen_quiet(E, B, p, ply, depth, &total, &moves);
+    if (r < 0) return r;
+    if (TABLES(E)->passing && (depth == 1 ? total : moves) == 0) return pass_turn(E, B, p, ply, depth, E->nkeys, E->nchg);
+    return total;
 }
 """)
     return "".join(out)
@@ -550,10 +737,14 @@ def _leaf(value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], a:
 
 def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
                  test: Callable[[list[tuple[int, int]]], str], value: Callable[[int], str], wr_off: list[int],
-                 wr_tile: list[int], then: str, into: str, leaf: str | None = None) -> str:
+                 wr_tile: list[int], then: str, into: str, captured: set[int], leaf: str | None = None,
+                 fit: dict[int, str] | None = None) -> str:
     """The cases of a switch on the entry row: each quiet move that fits writes its changes (tile, new value) into
-    ``into`` (``nc`` of them, tiles it leaves as they are skipped), then runs ``then``; with ``leaf`` (the C of the
-    last ply's test), on the last ply the move is counted or made in place instead (:func:`_leaf`)."""
+    ``into`` (``nc`` of them, tiles it leaves as they are skipped; a move of ``captured`` through gen_captured), then
+    runs ``then``; with ``leaf`` (the C of the last ply's test), on the last ply the move is counted or made in place
+    instead (:func:`_leaf`; a move of ``fit``, which changes a tile wherever it fits, counted where its C there
+    holds: :func:`_fit_only`)."""
+    fit = fit or {}
     n, nd = sizes["n"], sizes["nd"]
     out = []
     for r, row in quiet.items():
@@ -563,6 +754,12 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
         lines = []
         for a in row:
             cond = test([(u, m) for u, m in checks(a) if u != t])
+            if a in captured:
+                full = f"nc = gen_captured(E, codes, {a}, {into}); if (nc < 0) nc = 0;{then}"
+                if leaf is not None and a in fit:  # the last ply of a bulk count: whether it fits
+                    full = f"if ({leaf} && !made) {{ if ({fit[a]}) (*total)++; }} else {{ {full} }}"
+                lines.append(f"                if ({cond}) {{ {full} }}\n")
+                continue
             writes = "".join(f" v = {value(k)}; if (v != codes[{wr_tile[k]}]) {{ {into}[2 * nc] = {wr_tile[k]}; "
                              f"{into}[2 * nc + 1] = v; nc++; }}" for k in range(wr_off[a], wr_off[a + 1]))
             here = None if leaf is None else _leaf(value, wr_off, wr_tile, a)
@@ -590,14 +787,14 @@ def _scan_codes(codes_of: list[list[int]], words: int, n: int, nd: int) -> str:
 
 def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                  checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
-                 value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], placing: dict[int, Groups]) -> str:
+                 value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], placing: dict[int, Groups],
+                 captured: set[int], maxw: int) -> str:
     """gen_playout: engine.c's playout_turn with the quiet moves listed straight from their new values, in the order
     the interpreter's walk finds them (tile, then entry move), so that the same stream picks the same turn; and
     gen_playout_ended, ``ended`` after a turn as gen_ended reads it.  Cost of the listing: linear in the quiet moves
     of the node."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, others = found
-    maxw = max([wr_off[a + 1] - wr_off[a] for row in quiet.values() for a in row] or [1])
     most: dict[int, int] = {}
     for r, row in quiet.items():
         t = (r // nd) % n
@@ -622,18 +819,19 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
     out.append("""
 /* The quiet moves of player p that fit, each as [nc, (tile, new value) * nc] at a stride of """ + str(stride)
                + """ ints; returns how many. */
-static int32_t gen_quiet_list(const Board *B, int32_t p, int32_t *list) {
+static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t p, int32_t *list) {
     const int32_t *codes = B->codes;
     int32_t nq = 0, nc, v;
     int32_t *o = list;
 """ + _scan_codes(codes_of, words, n, nd))
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
-                            " if (nc) { o[0] = nc; o += " + str(stride) + "; nq++; }", "(o + 1)"))
+                            " if (nc) { o[0] = nc; o += " + str(stride) + "; nq++; }", "(o + 1)", captured))
     out.append("""            default: break;
             }
         }
     }
     (void)v;
+    (void)E;
     return nq;
 }
 
@@ -652,11 +850,11 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
     }
 """)
     if placing:
-        out.insert(1, _gen_placement(sizes, quiet, placing, checks, test, value, wr_off, wr_tile, maxw))
+        out.insert(1, _gen_placement(sizes, quiet, placing, checks, test, value, wr_off, wr_tile, maxw, captured))
         out.append("    switch (p) {\n" + "".join(f"    case {q}: return gen_place(E, B, p, s, last, nlast);\n"
                                                   for q in sorted(placing)) + "    default: break;\n    }\n")
     out.append("""    int32_t list[""" + str(cap * stride) + """];
-    int32_t nq = gen_quiet_list(B, p, list);
+    int32_t nq = gen_quiet_list(E, B, p, list);
     if (nq == 0) return 0;
     const int32_t *m = list + (size_t)(splitmix(s) % (uint64_t)nq) * """ + str(stride) + """;
     int32_t nc = m[0];
@@ -679,7 +877,8 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
 
 
 def _placements(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
-                value: Callable[[int], str], wr_off: list[int], wr_tile: list[int]) -> tuple[dict[int, Groups], set[int]]:
+                value: Callable[[int], str], wr_off: list[int], wr_tile: list[int],
+                captured: set[int]) -> tuple[dict[int, Groups], set[int]]:
     """The players whose quiet moves can be counted as bit sets: each writes on its own tile a constant other than
     the row's code (so it is a turn wherever it fits), its other checks on tiles at a fixed offset from its own (on
     a board of one word of tiles, read as shifts of the tiles a mask accepts).  Per such player, its moves in
@@ -701,7 +900,7 @@ def _placements(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Call
                 own = [value(k) for k in range(wr_off[a], wr_off[a + 1]) if wr_tile[k] == t]
                 offsets = tuple(sorted((m, u - t) for u, m in checks(a) if u != t))
                 tiles = groups.setdefault((c, offsets), [])
-                if not any(v.isdigit() and int(v) != c for v in own) or (offsets and n > 64) \
+                if a in captured or not any(v.isdigit() and int(v) != c for v in own) or (offsets and n > 64) \
                         or len(groups) > MAX_GROUPS or t in tiles:
                     ok = False
                     break
@@ -781,14 +980,16 @@ static inline uint64_t gen_place_mask(const Board *B, int32_t p, uint64_t *mw, u
 
 def _gen_placement(sizes: dict[str, int], quiet: dict[int, list[int]], placing: dict[int, Groups],
                    checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
-                   value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], maxw: int) -> str:
+                   value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], maxw: int,
+                   captured: set[int]) -> str:
     """gen_place: a playout's turn for a player whose quiet moves are placements (:func:`_placements`): the tiles
     where one fits (gen_place_mask), the picked one found by its rank among them (tile order: the interpreter's
     listing's) and only its new values computed.  Cost: a few instructions a word of tiles and group."""
     n, nd = sizes["n"], sizes["nd"]
     words = (n + 63) // 64
     rows = {r: row for r, row in quiet.items() if row and r // (n * nd) in placing}
-    apply = _quiet_cases(sizes, rows, checks, test, value, wr_off, wr_tile, "", "ch").replace("            case ", "    case ")
+    apply = _quiet_cases(sizes, rows, checks, test, value, wr_off, wr_tile, "", "ch", captured)
+    apply = apply.replace("            case ", "    case ")
     return """
 /* The changes of the placement of entry row `row` (as gen_quiet_list writes them); returns how many. */
 static int32_t gen_place_changes(const Board *B, int32_t row, int32_t *ch) {

@@ -28,9 +28,10 @@ import os
 import pickle
 import sys
 import tempfile
+from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from tapology.rules.compiled import App, Compiled
 
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
     from tapology.model.board import Board
 
-FORMAT = 3  # bump when what is stored changes shape
+FORMAT = 4  # bump when what is stored changes shape
 HERE = Path(__file__).resolve().parent
 # the state a Compiled builds lazily: restored as is
 # (the attack index and the reach of each application are left out: slow to read back, and where the native engine
@@ -115,17 +116,62 @@ def _path(k: str) -> Path:
     return cache_root() / "tables" / f"{k}.pickle"
 
 
-def _apps(rows: list[tuple]) -> list[App]:
-    """Each :class:`App` from its fields in order, without the frozen dataclass's checks (a third of the time;
-    18,240 rows on chess ``torus:12x8``)."""
-    new = object.__new__
-    out: list[App] = []
-    add = out.append
-    for row in rows:
-        app = new(App)
-        app.__dict__.update(zip(APP_FIELDS, row, strict=True))
-        add(app)
-    return out
+def _app(row: bytes) -> App:
+    """One :class:`App` from its stored row (its fields in order, pickled), without the frozen dataclass's checks."""
+    app = object.__new__(App)
+    app.__dict__.update(zip(APP_FIELDS, pickle.loads(row), strict=True))
+    return app
+
+
+class StoredApps(Sequence[App]):
+    """The applications of restored tables, each unpickled when first read: a command that lists one position's
+    turns reads a few dozen of chess ``torus:12x8``'s 18,240 (all of them cost some 0.1 s to unpickle, make and
+    pass through the garbage collector).  Once a walk has read a quarter of them, all are made and the compiled
+    board's ``apps`` becomes a plain list again (what the Python chain walk indexes fastest)."""
+
+    __slots__ = ("_comp", "_made", "_reads", "_rows")
+
+    def __init__(self, rows: list[bytes], comp: Compiled) -> None:
+        self._rows = rows
+        self._made: list[App | None] = [None] * len(rows)
+        self._comp = comp
+        self._reads = 0
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    @overload
+    def __getitem__(self, i: int) -> App: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[App]: ...
+
+    def __getitem__(self, i: int | slice) -> App | list[App]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._made)))]
+        app = self._made[i]
+        if app is None:
+            app = self._made[i] = _app(self._rows[i])
+            self._reads += 1
+            if self._reads * 4 >= len(self._made):
+                self._comp.apps = self.every()
+        return app
+
+    def __iter__(self) -> Iterator[App]:
+        return iter(self.every())
+
+    def every(self) -> list[App]:
+        """Every application, made now where not yet (a plain list)."""
+        made = self._made
+        for i, app in enumerate(made):
+            if app is None:
+                made[i] = _app(self._rows[i])
+        return made  # type: ignore[return-value]
+
+    def append(self, app: App) -> None:
+        """A newly placed application (a walk that places one more, :meth:`Compiled.place`)."""
+        self._made.append(app)
+        self._rows.append(b"")
 
 
 def restore(comp: Compiled) -> Any | None:
@@ -146,7 +192,8 @@ def restore(comp: Compiled) -> Any | None:
         entries = state["_entry_tables"]
         if not all(len(tab) == comp.n for tab in entries.values()):
             return None
-        state["apps"] = _apps(state["apps"])
+        if not isinstance(state["apps"], list) or not isinstance(state["_app_key"], bytes):
+            return None
     except Exception:  # no entry, or a corrupt one: built anew (and written over)
         return None
     finally:
@@ -154,6 +201,9 @@ def restore(comp: Compiled) -> Any | None:
             gc.enable()
     for name in STATE:
         setattr(comp, name, state[name])
+    comp.apps = StoredApps(state["apps"], comp)  # type: ignore[assignment]
+    comp._app_key = {}
+    comp.stored_keys = state["_app_key"]  # read back by Compiled.place when it first places a move
     comp.cache_key = k
     _used(path)
     return data.get("native")
@@ -167,7 +217,11 @@ def store(comp: Compiled, native: Any | None = None) -> bool:
     k = key(comp)
     path = _path(k)
     state = {name: getattr(comp, name) for name in STATE}
-    state["apps"] = [tuple(getattr(a, f) for f in APP_FIELDS) for a in comp.apps]  # plain tuples: read back fast
+    # each application's fields pickled on their own: read back one by one, when first read (StoredApps)
+    state["apps"] = [pickle.dumps(tuple(getattr(a, f) for f in APP_FIELDS), protocol=pickle.HIGHEST_PROTOCOL)
+                     for a in comp.apps]
+    comp.placed()  # the index of placed moves, whole (restored tables hold it pickled until first used)
+    state["_app_key"] = pickle.dumps(comp._app_key, protocol=pickle.HIGHEST_PROTOCOL)
     data = {"key": k, "format": FORMAT, "state": state, "native": native}
     if not _write(path, data):
         return False

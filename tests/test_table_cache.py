@@ -224,3 +224,15 @@ def test_restored_applications_are_made_when_read(tmp_cache: Path) -> None:
     assert type(comp.apps) is list and comp.apps == built.apps  # the Python walk read many: a plain list again
     assert list(apps) == built.apps and len(apps) == len(built.apps)
     assert comp.placed() == built.placed() and comp.stored_keys is None
+
+
+def test_listing_a_restored_position_reads_few_applications(tmp_cache: Path) -> None:
+    first = open_game("checkers")
+    _warm(first)
+    want = [t.label for t in first.turns(first.initial())]
+    again = open_game("checkers")
+    native.engine(again.chains(again.board))  # what 'moves' does
+    assert [t.label for t in again.turns(again.initial())] == want
+    comp = again.compiled(again.board)
+    if native.available():  # the native engine lists the turns: the Python tables are barely read
+        assert isinstance(comp.apps, cache.StoredApps) and comp.stored_keys is not None

@@ -28,6 +28,7 @@ import os
 import pickle
 import sys
 import tempfile
+from array import array
 from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
     from tapology.model.board import Board
 
-FORMAT = 4  # bump when what is stored changes shape
+FORMAT = 5  # bump when what is stored changes shape
 HERE = Path(__file__).resolve().parent
 # the state a Compiled builds lazily: restored as is
 # (the attack index and the reach of each application are left out: slow to read back, and where the native engine
@@ -116,7 +117,7 @@ def _path(k: str) -> Path:
     return cache_root() / "tables" / f"{k}.pickle"
 
 
-def _app(row: bytes) -> App:
+def _app(row: memoryview) -> App:
     """One :class:`App` from its stored row (its fields in order, pickled), without the frozen dataclass's checks."""
     app = object.__new__(App)
     app.__dict__.update(zip(APP_FIELDS, pickle.loads(row), strict=True))
@@ -126,14 +127,16 @@ def _app(row: bytes) -> App:
 class StoredApps(Sequence[App]):
     """The applications of restored tables, each unpickled when first read: a command that lists one position's
     turns reads a few dozen of chess ``torus:12x8``'s 18,240 (all of them cost some 0.1 s to unpickle, make and
-    pass through the garbage collector).  Once a walk has read a quarter of them, all are made and the compiled
-    board's ``apps`` becomes a plain list again (what the Python chain walk indexes fastest)."""
+    pass through the garbage collector).  The rows are one string of bytes and where each ends; once a walk has
+    read a quarter of them, all are made and the compiled board's ``apps`` becomes a plain list again (what the
+    Python chain walk indexes fastest)."""
 
-    __slots__ = ("_comp", "_made", "_reads", "_rows")
+    __slots__ = ("_comp", "_ends", "_made", "_reads", "_rows")
 
-    def __init__(self, rows: list[bytes], comp: Compiled) -> None:
-        self._rows = rows
-        self._made: list[App | None] = [None] * len(rows)
+    def __init__(self, rows: bytes, ends: array, comp: Compiled) -> None:
+        self._rows = memoryview(rows)
+        self._ends = ends
+        self._made: list[App | None] = [None] * len(ends)
         self._comp = comp
         self._reads = 0
 
@@ -151,11 +154,14 @@ class StoredApps(Sequence[App]):
             return [self[j] for j in range(*i.indices(len(self._made)))]
         app = self._made[i]
         if app is None:
-            app = self._made[i] = _app(self._rows[i])
+            app = self._made[i] = self._make(i if i >= 0 else i + len(self._made))
             self._reads += 1
             if self._reads * 4 >= len(self._made):
                 self._comp.apps = self.every()
         return app
+
+    def _make(self, i: int) -> App:
+        return _app(self._rows[self._ends[i - 1] if i else 0:self._ends[i]])
 
     def __iter__(self) -> Iterator[App]:
         return iter(self.every())
@@ -165,13 +171,23 @@ class StoredApps(Sequence[App]):
         made = self._made
         for i, app in enumerate(made):
             if app is None:
-                made[i] = _app(self._rows[i])
+                made[i] = self._make(i)
         return made  # type: ignore[return-value]
 
     def append(self, app: App) -> None:
         """A newly placed application (a walk that places one more, :meth:`Compiled.place`)."""
         self._made.append(app)
-        self._rows.append(b"")
+
+
+def _rows(apps: Sequence[App]) -> tuple[bytes, array]:
+    """Each application's fields pickled on their own, one after the other, and where each ends."""
+    rows = [pickle.dumps(tuple(getattr(a, f) for f in APP_FIELDS), protocol=pickle.HIGHEST_PROTOCOL) for a in apps]
+    ends = array("q")
+    end = 0
+    for row in rows:
+        end += len(row)
+        ends.append(end)
+    return b"".join(rows), ends
 
 
 def restore(comp: Compiled) -> Any | None:
@@ -192,7 +208,8 @@ def restore(comp: Compiled) -> Any | None:
         entries = state["_entry_tables"]
         if not all(len(tab) == comp.n for tab in entries.values()):
             return None
-        if not isinstance(state["apps"], list) or not isinstance(state["_app_key"], bytes):
+        rows, ends = state["apps"]
+        if not isinstance(rows, bytes) or not isinstance(ends, array) or not isinstance(state["_app_key"], bytes):
             return None
     except Exception:  # no entry, or a corrupt one: built anew (and written over)
         return None
@@ -201,7 +218,7 @@ def restore(comp: Compiled) -> Any | None:
             gc.enable()
     for name in STATE:
         setattr(comp, name, state[name])
-    comp.apps = StoredApps(state["apps"], comp)  # type: ignore[assignment]
+    comp.apps = StoredApps(rows, ends, comp)  # type: ignore[assignment]
     comp._app_key = {}
     comp.stored_keys = state["_app_key"]  # read back by Compiled.place when it first places a move
     comp.cache_key = k
@@ -217,9 +234,7 @@ def store(comp: Compiled, native: Any | None = None) -> bool:
     k = key(comp)
     path = _path(k)
     state = {name: getattr(comp, name) for name in STATE}
-    # each application's fields pickled on their own: read back one by one, when first read (StoredApps)
-    state["apps"] = [pickle.dumps(tuple(getattr(a, f) for f in APP_FIELDS), protocol=pickle.HIGHEST_PROTOCOL)
-                     for a in comp.apps]
+    state["apps"] = _rows(comp.apps)  # read back one by one, when first read (StoredApps)
     comp.placed()  # the index of placed moves, whole (restored tables hold it pickled until first used)
     state["_app_key"] = pickle.dumps(comp._app_key, protocol=pickle.HIGHEST_PROTOCOL)
     data = {"key": k, "format": FORMAT, "state": state, "native": native}

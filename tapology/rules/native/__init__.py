@@ -388,10 +388,10 @@ def perft_engine(chains: Chains, codes: list[int], player: int, ply: int, depth:
     seconds = 0.0  # the interpreter's time for the count, estimated
     if not want and depth >= 4 and specialise_mode() == "auto":  # (loaded already: it costs nothing more)
         short = eng.perft(codes, player, ply, depth - 3, counters=counters)
-        start = time.perf_counter()
+        start = time.process_time()  # CPU time, as the compile's cost is (a busy machine slows both alike)
         near = eng.perft(codes, player, ply, depth - 2, counters=counters)
         grow = (near / short) ** 2 if short else 0.0  # type: ignore[operator]
-        seconds = (time.perf_counter() - start) * grow
+        seconds = (time.process_time() - start) * grow
         want = bool(short and near) and near * grow >= SPECIALISE_WORK  # type: ignore[operator]
         whole = _WHOLE.get(chains.comp, 0.0)  # the count this one is a task of (expect_perft)
         if want and whole > near * grow:  # type: ignore[operator]

@@ -40,8 +40,8 @@ HERE = Path(__file__).resolve().parent
 VERSION = "1"  # bump when the generated code changes in a way the hash of this file would not show
 MAX_APPS = 40_000  # more applications than this: the generated switch is left to the interpreter (compile time)
 MAX_ENTRIES = 60_000
-# what a compile of generated C costs at FLAGS on two shared cores: checkers' 2.0 MB of source some 40 s, tic-tac-toe's
-# 165 kB 3 to 6 s (cffi's own steps and the engine's headers besides)
+# what a compile of generated C costs at FLAGS, in seconds of CPU: checkers' 2.0 MB of source some 40 s, tic-tac-toe's
+# 165 kB some 3 s (cffi's own steps and the engine's headers besides)
 COMPILE_START = 1.0  # seconds
 COMPILE_RATE = 40_000  # bytes of source a second
 FLAGS = ["-O1", "-std=c99"]  # -O2 takes ten times as long on the generated switches (75 s for checkers), runs no faster

@@ -82,13 +82,21 @@ def engine_version() -> str:
 ATOMS = frozenset((int, str, float, bool, bytes, type(None)))
 
 
+@cache
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass's instances, None for any other type."""
+    return tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
+
+
 def canonical(obj: Any) -> Any:
     """A value with the same content and a repr that does not depend on the process (sets sorted, dataclasses as
     their fields)."""
-    if type(obj) in ATOMS:  # most of a rule set's leaves
+    kind = type(obj)
+    if kind in ATOMS:  # most of a rule set's leaves
         return obj
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return (type(obj).__name__, tuple((f.name, canonical(getattr(obj, f.name))) for f in dataclasses.fields(obj)))
+    names = _field_names(kind)
+    if names is not None:
+        return (kind.__name__, tuple((name, canonical(getattr(obj, name))) for name in names))
     if isinstance(obj, dict):
         return ("dict", tuple(sorted(((canonical(k), canonical(v)) for k, v in obj.items()), key=repr)))
     if isinstance(obj, (set, frozenset)):

@@ -82,10 +82,16 @@ def engine_version() -> str:
 ATOMS = frozenset((int, str, float, bool, bytes, type(None)))
 
 
-@cache
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
 def _field_names(kind: type) -> tuple[str, ...] | None:
-    """The fields of a dataclass's instances, None for any other type."""
-    return tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
+    """The fields of a dataclass's instances, None for any other type (read once per type)."""
+    got = _FIELD_NAMES.get(kind, ())
+    if got == ():
+        got = _FIELD_NAMES[kind] = (tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind)
+                                    else None)
+    return got
 
 
 def canonical(obj: Any) -> Any:

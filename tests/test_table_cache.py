@@ -3,7 +3,9 @@ rule file or board misses it, a corrupt entry is ignored, writers never leave ha
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import random
 import threading
 from pathlib import Path
@@ -224,6 +226,11 @@ def test_restored_applications_are_made_when_read(tmp_cache: Path) -> None:
     assert type(comp.apps) is list and comp.apps == built.apps  # the Python walk read many: a plain list again
     assert list(apps) == built.apps and len(apps) == len(built.apps)
     assert comp.placed() == built.placed() and comp.stored_keys is None
+    again = open_game("checkers")
+    apps = again.compiled(again.board).apps
+    assert isinstance(apps, cache.StoredApps)
+    assert copy.deepcopy(apps) == pickle.loads(pickle.dumps(apps)) == built.apps  # copied as a plain list
+    assert type(again.compiled(again.board).apps) is list  # all made: the compiled board holds the plain list
 
 
 def test_listing_a_restored_position_reads_few_applications(tmp_cache: Path) -> None:

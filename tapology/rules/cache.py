@@ -171,7 +171,7 @@ class StoredApps(Sequence[App]):
             app = self._made[i] = self._make(i if i >= 0 else i + len(self._made))
             self._reads += 1
             if self._reads * 4 >= len(self._made):
-                self._comp.apps = self.every()
+                self.every()
         return app
 
     def _make(self, i: int) -> App:
@@ -186,11 +186,16 @@ class StoredApps(Sequence[App]):
         for i, app in enumerate(made):
             if app is None:
                 made[i] = self._make(i)
+        self._comp.apps = made  # type: ignore[assignment]  # all made: the compiled board holds the plain list
         return made  # type: ignore[return-value]
 
     def append(self, app: App) -> None:
         """A newly placed application (a walk that places one more, :meth:`Compiled.place`)."""
         self._made.append(app)
+
+    def __reduce__(self) -> tuple[type, tuple[list[App]]]:
+        """Copied or pickled as the plain list of every application."""
+        return list, (self.every(),)
 
 
 def _rows(apps: Sequence[App]) -> tuple[bytes, array]:

@@ -20,10 +20,12 @@ import time
 from pathlib import Path
 
 COMMANDS = [
+    ["--version"],
     ["--help"],
     ["moves", "chess", "--board", "torus:12x8"],
     ["moves", "chess"],
     ["perft", "chess", "--board", "torus:12x8", "--depth", "2"],
+    ["perft", "checkers", "--depth", "1"],
     ["perft", "checkers", "--depth", "6"],
     ["playouts", "chess", "--count", "3", "--max-plies", "100"],
 ]

@@ -10,7 +10,7 @@ in a library call inside ``with raised(NAME=VALUE): ...``.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -161,16 +161,15 @@ def check_nesting(text: str, what: str, json_like: bool = False) -> None:
 
 def data_depth(obj: object) -> int:
     """The nesting depth of parsed TOML or JSON data (dicts and lists), without recursion."""
+    if not isinstance(obj, (dict, list)):
+        return 0
     best = 0
-    stack: list[tuple[object, int]] = [(obj, 0)]
+    stack: list[tuple[dict | list, int]] = [(obj, 0)]
     while stack:
         item, d = stack.pop()
-        if isinstance(item, dict):
-            best = max(best, d + 1)
-            stack.extend((v, d + 1) for v in item.values())
-        elif isinstance(item, list):
-            best = max(best, d + 1)
-            stack.extend((v, d + 1) for v in item)
+        best = max(best, d + 1)  # only containers are pushed
+        values: Iterable[object] = item.values() if isinstance(item, dict) else item
+        stack.extend((v, d + 1) for v in values if isinstance(v, (dict, list)))
     return best
 
 

@@ -89,6 +89,8 @@ def test_a_big_perft_runs_specialised_and_says_so(monkeypatch: pytest.MonkeyPatc
     g = open_game("tictactoe")
     chains = g.chains(g.board)
     pos = g.initial()
+    native.engine(chains, specialise=False)
+    specialise.load(chains.comp.native_tables)  # compiled already: a count that asks for it loads it at once
     monkeypatch.setattr(native, "SPECIALISE_WORK", 10**9)
     assert count_leaves(g, pos, 4) == 3024
     assert native.engine_used(chains, perft=True) == ("native", "")  # too small to ask for its own C
@@ -99,6 +101,59 @@ def test_a_big_perft_runs_specialised_and_says_so(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("TAPOLOGY_NATIVE_SPECIALISE", "0")
     assert count_leaves(g, pos, 9) == 127872
     assert native.engine_used(chains, perft=True) == ("native", "")
+
+
+def _fresh(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """No specialised module loaded in this process nor compiled in the (temporary) cache."""
+    for name in ("_SPECIAL", "_LATER", "_SOURCES", "_WHOLE"):
+        monkeypatch.setattr(native, name, weakref.WeakKeyDictionary())
+    monkeypatch.setenv("TAPOLOGY_CACHE", str(tmp_path))
+    monkeypatch.delenv("TAPOLOGY_NATIVE_SPECIALISE", raising=False)
+    monkeypatch.setattr(native, "SPECIALISE_WORK", 1000)
+
+
+@needs_native
+def test_a_count_that_does_not_pay_for_the_compile_runs_on_the_interpreter(monkeypatch: pytest.MonkeyPatch,
+                                                                           tmp_path) -> None:
+    g = open_game("tictactoe")
+    chains = g.chains(g.board)
+    assert native.engine(chains, specialise=False) is not None  # the interpreter is loaded already
+    _fresh(monkeypatch, tmp_path)
+    tabs = chains.comp.native_tables
+    pending = build.pending_path(specialise.module_name(tabs))
+    pending.parent.mkdir(parents=True)
+    pending.write_text("")  # a compile under way (so this test starts none)
+    cost = specialise.compile_seconds(specialise.generate(tabs))
+    assert cost > 2  # tic-tac-toe's 165 kB of C: seconds of gcc
+    assert native._compile_now(chains, 2 * cost + 1)  # a count that pays for it waits for the compile
+    assert not native._compile_now(chains, 2 * cost - 1)  # one that does not runs at once
+    assert count_leaves(g, g.initial(), 9) == 127872  # milliseconds of counting: not worth seconds of gcc
+    kind, why = native.engine_used(chains, perft=True)
+    assert kind == "native" and "compiled in the background" in why, why
+    assert not build.built_path(specialise.module_name(tabs)).exists()
+    assert not build.compile_later(specialise.module_name(tabs), "", specialise.FLAGS)  # under way: not again
+
+
+@needs_native
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc: the generated C is not compiled here")
+def test_the_compile_in_the_background_serves_the_next_count(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    import time
+
+    g = open_game("tictactoe")
+    chains = g.chains(g.board)
+    assert native.engine(chains, specialise=False) is not None
+    _fresh(monkeypatch, tmp_path)
+    built = build.built_path(specialise.module_name(chains.comp.native_tables))
+    assert count_leaves(g, g.initial(), 9) == 127872
+    assert native.engine_used(chains, perft=True)[0] == "native" and not built.exists()
+    deadline = time.monotonic() + 300
+    while not built.exists() and time.monotonic() < deadline:  # the process started by the count compiles it
+        time.sleep(0.5)
+    assert built.exists(), (tmp_path / "native" / "last-build.log").read_text(errors="replace")[-2000:]
+    assert count_leaves(g, g.initial(), 9) == 127872
+    assert native.engine_used(chains, perft=True) == ("native-specialised", "")
+    assert not build.pending_path(built.name.split(".")[0]).exists()
 
 
 def specialise_count() -> int:

@@ -3,7 +3,9 @@ rule file or board misses it, a corrupt entry is ignored, writers never leave ha
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import random
 import threading
 from pathlib import Path
@@ -207,3 +209,37 @@ def test_reading_an_entry_keeps_it_and_the_least_used_go_first(tmp_cache: Path, 
     monkeypatch.setattr(cache, "LIMIT_BYTES", read.stat().st_size + other.stat().st_size - 1)
     cache._trim(tmp_cache)
     assert _entries(tmp_cache) == [read]  # the entry not read went first
+
+
+def test_restored_applications_are_made_when_read(tmp_cache: Path) -> None:
+    first = open_game("checkers")
+    _warm(first)
+    built = first.compiled(first.board)
+    again = open_game("checkers")
+    comp = again.compiled(again.board)
+    apps = comp.apps
+    assert isinstance(apps, cache.StoredApps) and comp.stored_keys is not None  # nothing unpickled yet
+    assert apps[7] == built.apps[7] and apps[-1] == built.apps[-1] and apps[2:4] == built.apps[2:4]
+    assert isinstance(comp.apps, cache.StoredApps)  # a few read: still made one by one
+    assert count_leaves(again, again.initial(), 4, native=False) == count_leaves(first, first.initial(), 4,
+                                                                                 native=False)
+    assert type(comp.apps) is list and comp.apps == built.apps  # the Python walk read many: a plain list again
+    assert list(apps) == built.apps and len(apps) == len(built.apps)
+    assert comp.placed() == built.placed() and comp.stored_keys is None
+    again = open_game("checkers")
+    apps = again.compiled(again.board).apps
+    assert isinstance(apps, cache.StoredApps)
+    assert copy.deepcopy(apps) == pickle.loads(pickle.dumps(apps)) == built.apps  # copied as a plain list
+    assert type(again.compiled(again.board).apps) is list  # all made: the compiled board holds the plain list
+
+
+def test_listing_a_restored_position_reads_few_applications(tmp_cache: Path) -> None:
+    first = open_game("checkers")
+    _warm(first)
+    want = [t.label for t in first.turns(first.initial())]
+    again = open_game("checkers")
+    native.engine(again.chains(again.board))  # what 'moves' does
+    assert [t.label for t in again.turns(again.initial())] == want
+    comp = again.compiled(again.board)
+    if native.available():  # the native engine lists the turns: the Python tables are barely read
+        assert isinstance(comp.apps, cache.StoredApps) and comp.stored_keys is not None

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tapology.game import Game
-from tapology.rules.engine import RuleGame
-from tapology.rules.native import engine_used
+if TYPE_CHECKING:  # the engine loads when a command asks it something: every command module imports this one
+    from tapology.game import Game
 
 KINROW_ENGINE = "k-in-a-row games run on their own bitmask engine, not the rule engine's"
 CONNECT_ENGINE = "connection games are solved on bitmasks of each player's minimal connecting sets, not the rule engine"
@@ -30,6 +29,9 @@ class Report:
 
 def engine_of(game: Game, perft: bool = False) -> tuple[str, str]:
     """Which engine a job on ``game`` runs: ("native", "") or ("python", why) — the reports that ran one say so."""
+    from tapology.rules.engine import RuleGame
+    from tapology.rules.native import engine_used
+
     if isinstance(game, RuleGame):
         return engine_used(game.chains(game.initial().board), perft)
     if getattr(game, "masks_o", None) is not getattr(game, "masks", None):  # a connection game's own win sets

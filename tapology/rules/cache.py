@@ -28,9 +28,11 @@ import os
 import pickle
 import sys
 import tempfile
+from array import array
+from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from tapology.rules.compiled import App, Compiled
 
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
     from tapology.model.board import Board
 
-FORMAT = 3  # bump when what is stored changes shape
+FORMAT = 5  # bump when what is stored changes shape
 HERE = Path(__file__).resolve().parent
 # the state a Compiled builds lazily: restored as is
 # (the attack index and the reach of each application are left out: slow to read back, and where the native engine
@@ -80,13 +82,27 @@ def engine_version() -> str:
 ATOMS = frozenset((int, str, float, bool, bytes, type(None)))
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass's instances, None for any other type (read once per type)."""
+    got = _FIELD_NAMES.get(kind, ())
+    if got == ():
+        got = _FIELD_NAMES[kind] = (tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind)
+                                    else None)
+    return got
+
+
 def canonical(obj: Any) -> Any:
     """A value with the same content and a repr that does not depend on the process (sets sorted, dataclasses as
     their fields)."""
-    if type(obj) in ATOMS:  # most of a rule set's leaves
+    kind = type(obj)
+    if kind in ATOMS:  # most of a rule set's leaves
         return obj
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return (type(obj).__name__, tuple((f.name, canonical(getattr(obj, f.name))) for f in dataclasses.fields(obj)))
+    names = _field_names(kind)
+    if names is not None:
+        return (kind.__name__, tuple((name, canonical(getattr(obj, name))) for name in names))
     if isinstance(obj, dict):
         return ("dict", tuple(sorted(((canonical(k), canonical(v)) for k, v in obj.items()), key=repr)))
     if isinstance(obj, (set, frozenset)):
@@ -115,17 +131,82 @@ def _path(k: str) -> Path:
     return cache_root() / "tables" / f"{k}.pickle"
 
 
-def _apps(rows: list[tuple]) -> list[App]:
-    """Each :class:`App` from its fields in order, without the frozen dataclass's checks (a third of the time;
-    18,240 rows on chess ``torus:12x8``)."""
-    new = object.__new__
-    out: list[App] = []
-    add = out.append
+def _app(row: memoryview) -> App:
+    """One :class:`App` from its stored row (its fields in order, pickled), without the frozen dataclass's checks."""
+    app = object.__new__(App)
+    app.__dict__.update(zip(APP_FIELDS, pickle.loads(row), strict=True))
+    return app
+
+
+class StoredApps(Sequence[App]):
+    """The applications of restored tables, each unpickled when first read: a command that lists one position's
+    turns reads a few dozen of chess ``torus:12x8``'s 18,240 (all of them cost some 0.1 s to unpickle, make and
+    pass through the garbage collector).  The rows are one string of bytes and where each ends; once a walk has
+    read a quarter of them, all are made and the compiled board's ``apps`` becomes a plain list again (what the
+    Python chain walk indexes fastest)."""
+
+    __slots__ = ("_comp", "_ends", "_made", "_reads", "_rows")
+
+    def __init__(self, rows: bytes, ends: array, comp: Compiled) -> None:
+        self._rows = memoryview(rows)
+        self._ends = ends
+        self._made: list[App | None] = [None] * len(ends)
+        self._comp = comp
+        self._reads = 0
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    @overload
+    def __getitem__(self, i: int) -> App: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[App]: ...
+
+    def __getitem__(self, i: int | slice) -> App | list[App]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._made)))]
+        app = self._made[i]
+        if app is None:
+            app = self._made[i] = self._make(i if i >= 0 else i + len(self._made))
+            self._reads += 1
+            if self._reads * 4 >= len(self._made):
+                self.every()
+        return app
+
+    def _make(self, i: int) -> App:
+        return _app(self._rows[self._ends[i - 1] if i else 0:self._ends[i]])
+
+    def __iter__(self) -> Iterator[App]:
+        return iter(self.every())
+
+    def every(self) -> list[App]:
+        """Every application, made now where not yet (a plain list)."""
+        made = self._made
+        for i, app in enumerate(made):
+            if app is None:
+                made[i] = self._make(i)
+        self._comp.apps = made  # type: ignore[assignment]  # all made: the compiled board holds the plain list
+        return made  # type: ignore[return-value]
+
+    def append(self, app: App) -> None:
+        """A newly placed application (a walk that places one more, :meth:`Compiled.place`)."""
+        self._made.append(app)
+
+    def __reduce__(self) -> tuple[type, tuple[list[App]]]:
+        """Copied or pickled as the plain list of every application."""
+        return list, (self.every(),)
+
+
+def _rows(apps: Sequence[App]) -> tuple[bytes, array]:
+    """Each application's fields pickled on their own, one after the other, and where each ends."""
+    rows = [pickle.dumps(tuple(getattr(a, f) for f in APP_FIELDS), protocol=pickle.HIGHEST_PROTOCOL) for a in apps]
+    ends = array("q")
+    end = 0
     for row in rows:
-        app = new(App)
-        app.__dict__.update(zip(APP_FIELDS, row, strict=True))
-        add(app)
-    return out
+        end += len(row)
+        ends.append(end)
+    return b"".join(rows), ends
 
 
 def restore(comp: Compiled) -> Any | None:
@@ -146,7 +227,9 @@ def restore(comp: Compiled) -> Any | None:
         entries = state["_entry_tables"]
         if not all(len(tab) == comp.n for tab in entries.values()):
             return None
-        state["apps"] = _apps(state["apps"])
+        rows, ends = state["apps"]
+        if not isinstance(rows, bytes) or not isinstance(ends, array) or not isinstance(state["_app_key"], bytes):
+            return None
     except Exception:  # no entry, or a corrupt one: built anew (and written over)
         return None
     finally:
@@ -154,6 +237,9 @@ def restore(comp: Compiled) -> Any | None:
             gc.enable()
     for name in STATE:
         setattr(comp, name, state[name])
+    comp.apps = StoredApps(rows, ends, comp)  # type: ignore[assignment]
+    comp._app_key = {}
+    comp.stored_keys = state["_app_key"]  # read back by Compiled.place when it first places a move
     comp.cache_key = k
     _used(path)
     return data.get("native")
@@ -167,7 +253,9 @@ def store(comp: Compiled, native: Any | None = None) -> bool:
     k = key(comp)
     path = _path(k)
     state = {name: getattr(comp, name) for name in STATE}
-    state["apps"] = [tuple(getattr(a, f) for f in APP_FIELDS) for a in comp.apps]  # plain tuples: read back fast
+    state["apps"] = _rows(comp.apps)  # read back one by one, when first read (StoredApps)
+    comp.placed()  # the index of placed moves, whole (restored tables hold it pickled until first used)
+    state["_app_key"] = pickle.dumps(comp._app_key, protocol=pickle.HIGHEST_PROTOCOL)
     data = {"key": k, "format": FORMAT, "state": state, "native": native}
     if not _write(path, data):
         return False

@@ -16,6 +16,7 @@ and cached: cost O(|cells|) per application placed.
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -119,8 +120,9 @@ class Compiled:
         # masks per player per accept text
         self._mask_cache: dict[tuple[int, tuple[str, ...]], int] = {}
         self._values_cache: dict[tuple, frozenset[int]] = {}
-        self.apps: list[App] = []
+        self.apps: list[App] = []  # restored tables: a StoredApps (rules/cache.py), made as read
         self._app_key: dict[tuple[int, int, int, int], int] = {}
+        self.stored_keys: bytes | None = None  # restored tables: ``_app_key`` pickled, read when first needed
         self._local: dict[tuple, int] = {}
         self.move_index = {m.name: i for i, m in enumerate(rules.moves)}
         self._entry_tables: dict[int | tuple[int, int], list[list[tuple[int, ...] | None]]] = {}
@@ -207,9 +209,19 @@ class Compiled:
         grp = self.rules.grid.group
         return self.chart[t][self.dom_index[grp.act(g, cell)]]
 
+    def placed(self) -> dict[tuple[int, int, int, int], int]:
+        """The index of placed moves, (move, player, tile, frame) -> application (-1: does not fit); restored tables
+        read it back here, when first needed."""
+        if self.stored_keys is not None:
+            self._app_key = pickle.loads(self.stored_keys)
+            self.stored_keys = None
+        return self._app_key
+
     def place(self, mi: int, player: int, t: int, g: int, moves: tuple[Move, ...] | None = None) -> int:
         """Index of the application of move ``mi`` at (t, g) for ``player``, or -1 if it does not fit."""
         key = (mi, player, t, g)
+        if self.stored_keys is not None:
+            self.placed()
         got = self._app_key.get(key)
         if got is not None:
             return got

@@ -74,6 +74,7 @@ class _Where:
         self.source = source
         self.entries: dict[tuple[str, int], tuple[_Where, int]] = {}  # merged [[table]] entry -> its file, index
         self.tables: dict[str, _Where] = {}  # a top-level key or table read from a base file -> that file
+        self._headers: dict[str, list[int]] = {}  # table -> the lines of its headers (a file is read once per table)
 
     def _at(self, table: str | None, index: int, key: str | None) -> tuple[_Where, int]:
         if table is not None and (table, index) in self.entries:
@@ -91,8 +92,10 @@ class _Where:
         """:meth:`line` in this file's own text (``index`` counts its own ``[[table]]`` entries)."""
         start, end = 0, len(self.lines)
         if table is not None:
-            pat = re.compile(rf"^\s*\[\[?\s*{re.escape(table)}\s*\]\]?\s*(#.*)?$")
-            hits = [i for i, ln in enumerate(self.lines) if pat.match(ln)]
+            hits = self._headers.get(table)
+            if hits is None:
+                pat = re.compile(rf"^\s*\[\[?\s*{re.escape(table)}\s*\]\]?\s*(#.*)?$")
+                hits = self._headers[table] = [i for i, ln in enumerate(self.lines) if pat.match(ln)]
             if index < len(hits):
                 start = hits[index]
                 end = next((i for i in range(start + 1, len(self.lines)) if re.match(r"^\s*\[", self.lines[i])),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import weakref
 from types import ModuleType
 from typing import Any
@@ -36,6 +37,10 @@ _failure = ""
 _ENGINES: weakref.WeakKeyDictionary[Compiled, Engine | str] = weakref.WeakKeyDictionary()
 _SPECIAL: weakref.WeakKeyDictionary[Compiled, Engine | str] = weakref.WeakKeyDictionary()  # str: why not
 _LAST: weakref.WeakKeyDictionary[Compiled, str] = weakref.WeakKeyDictionary()  # what the last big job ran on
+# boards whose own C a count did not wait for (why), and the C generated for them
+_LATER: weakref.WeakKeyDictionary[Compiled, str] = weakref.WeakKeyDictionary()
+_SOURCES: weakref.WeakKeyDictionary[Compiled, str] = weakref.WeakKeyDictionary()
+_WHOLE: weakref.WeakKeyDictionary[Compiled, float] = weakref.WeakKeyDictionary()  # leaf turns of the perft under way
 SPECIALISE_WORK = 3 * 10**6  # leaf turns of a perft from which compiling its board's own C pays (seconds of gcc)
 
 
@@ -287,19 +292,20 @@ def _specialised(chains: Chains, generic: Engine) -> Engine | None:
         _SPECIAL[comp] = why
         return None
     try:
-        eng = Engine(specialise.load(tabs), tabs, "native-specialised")
+        eng = Engine(specialise.load(tabs, _SOURCES.pop(comp, None)), tabs, "native-specialised")
     except Exception as exc:  # no compiler, a read-only cache: the interpreter runs
         _SPECIAL[comp] = f"the specialised C could not be built: {type(exc).__name__}: {exc}".strip()
         return None
     eng.perft_reason = generic.perft_reason
     _SPECIAL[comp] = eng
+    _LATER.pop(comp, None)
     return eng
 
 
 def why_not_specialised(chains: Chains) -> str:
     """Why a job that asked for C generated for this board ran on the interpreter ("" when none did)."""
     got = _SPECIAL.get(chains.comp)
-    return got if isinstance(got, str) else ""
+    return got if isinstance(got, str) else _LATER.get(chains.comp, "")
 
 
 def engine(chains: Chains, specialise: bool | None = None) -> Engine | None:
@@ -369,21 +375,60 @@ def engine_used(chains: Chains, perft: bool = False) -> tuple[str, str]:
 def perft_engine(chains: Chains, codes: list[int], player: int, ply: int, depth: int,
                  counters: tuple[int, ...] = ()) -> Engine | None:
     """The engine a perft of ``depth`` below this position runs on: C generated for the board when the count is
-    estimated at :data:`SPECIALISE_WORK` leaf turns or more (compiled on first use, then read from the cache), else
-    the interpreter; None: not native.  The estimate: the interpreter's counts 3 and 2 plies short of ``depth``,
-    grown by their ratio for the last two plies (about 1/g² of the count's own cost, g its growth per ply)."""
+    estimated at :data:`SPECIALISE_WORK` leaf turns or more (loaded from the cache; compiled first where the count
+    pays for the compile, :func:`_compile_now`, else compiled in the background for a later run while the interpreter
+    counts), else the interpreter; None: not native.  The estimate: the interpreter's counts 3 and 2 plies short of
+    ``depth``, grown by their ratio for the last two plies (about 1/g² of the count's own cost, g its growth per
+    ply), and its time likewise."""
     eng = engine(chains, specialise=False)
     if eng is None:
         return None
-    want = specialise_mode() == "1" or (specialise_mode() == "auto" and isinstance(_SPECIAL.get(chains.comp), Engine))
+    forced = specialise_mode() == "1"
+    want = forced or (specialise_mode() == "auto" and isinstance(_SPECIAL.get(chains.comp), Engine))
+    seconds = 0.0  # the interpreter's time for the count, estimated
     if not want and depth >= 4 and specialise_mode() == "auto":  # (loaded already: it costs nothing more)
         short = eng.perft(codes, player, ply, depth - 3, counters=counters)
+        start = time.process_time()  # CPU time, as the compile's cost is (a busy machine slows both alike)
         near = eng.perft(codes, player, ply, depth - 2, counters=counters)
-        want = bool(short and near) and near * (near / short) ** 2 >= SPECIALISE_WORK  # type: ignore[operator]
+        grow = (near / short) ** 2 if short else 0.0  # type: ignore[operator]
+        seconds = (time.process_time() - start) * grow
+        want = bool(short and near) and near * grow >= SPECIALISE_WORK  # type: ignore[operator]
+        whole = _WHOLE.get(chains.comp, 0.0)  # the count this one is a task of (expect_perft)
+        if want and whole > near * grow:  # type: ignore[operator]
+            seconds *= whole / (near * grow)  # type: ignore[operator]
+        if want and not _compile_now(chains, seconds):
+            _LAST[chains.comp] = "native-asked"
+            return eng
     if not want:
         _LAST.pop(chains.comp, None)
         return eng
     return _ran(chains, engine(chains, specialise=True))
+
+
+def _compile_now(chains: Chains, seconds: float) -> bool:
+    """Whether a count the interpreter would take ``seconds`` for runs on the board's own C at once: True when it is
+    loaded or compiled already, declined (the caller's engine says why), or when its compile costs at most half the
+    count (the generated C counts some 2 to 5 times faster); else False, its compile started in the background for a
+    later run (:func:`tapology.rules.native.build.compile_later`), and :func:`why_not_specialised` says so."""
+    from tapology.rules.native import specialise  # the generator loads only when a board is specialised
+
+    comp = chains.comp
+    tabs = comp.native_tables
+    if _SPECIAL.get(comp) is not None or not isinstance(tabs, _tables.Tables) or specialise.cached(tabs):
+        return True
+    if specialise.declines(tabs):
+        return True
+    source = _SOURCES.get(comp)
+    if source is None:
+        source = _SOURCES[comp] = specialise.generate(tabs)
+    cost = specialise.compile_seconds(source)
+    if 2 * cost <= seconds:
+        return True
+    specialise.compile_later(tabs, source)
+    _LATER[comp] = (f"its own C ({len(source) // 1000:,} kB, some {cost:.0f} s to compile) is being compiled in the "
+                    f"background for a later run: this count, some {seconds:.1f} s on the interpreter, does not pay "
+                    "for waiting")
+    return False
 
 
 def expect_perft(chains: Chains, leaves: float) -> None:
@@ -401,6 +446,8 @@ def expect_perft(chains: Chains, leaves: float) -> None:
     tabs = chains.comp.native_tables
     if isinstance(tabs, _tables.Tables) and specialise.cached(tabs):
         _specialised(chains, generic)
+    else:  # whether a compile pays is decided on the whole count, not on the task that first asks
+        _WHOLE[chains.comp] = leaves
 
 
 def perft(chains: Chains, codes: list[int], player: int, ply: int, depth: int, bulk: bool = True,

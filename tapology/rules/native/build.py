@@ -22,8 +22,10 @@ import importlib.machinery
 import importlib.util
 import os
 import shlex
+import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -156,6 +158,52 @@ def _compile(name: str, final: Path, source: str | None, flags: list[str] | None
             os.replace(log, out / "last-build.log")
 
 
+PENDING_STALE = 30 * 60  # seconds after which a compile in the background that left its source behind is started again
+
+
+def pending_path(name: str) -> Path:
+    """The source of the module ``name`` while a process compiles it in the background (removed when it ends)."""
+    return cache_dir() / f".{name}.c"
+
+
+def compile_later(name: str, source: str, flags: list[str]) -> bool:
+    """Compile the module ``name`` from ``source`` in a process of its own (detached, at a low priority), for a later
+    run to load; False when it is compiled already or a compile of it is under way.  Cost: writing the source and
+    starting the process (the compile itself takes what :func:`load_built` would)."""
+    final, pending = built_path(name), pending_path(name)
+    if final.exists():
+        return False
+    try:
+        if time.time() - pending.stat().st_mtime < PENDING_STALE:
+            return False
+    except OSError:  # none pending
+        pass
+    try:
+        pending.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=pending.parent, prefix=".tmp-", suffix=".c")
+        with os.fdopen(fd, "w") as f:
+            f.write(source)
+        os.replace(tmp, pending)
+        subprocess.Popen([sys.executable, "-m", "tapology.rules.native.build", name, str(pending), *flags],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    except OSError:  # a read-only cache, no process to start: the count runs on the interpreter all the same
+        return False
+    return True
+
+
+def _compile_pending(name: str, pending: Path, flags: list[str]) -> None:
+    """The background process of :func:`compile_later`: compile ``pending`` into the cache as ``name``, then remove
+    it (a failed compile leaves its log in ``last-build.log``)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+    try:
+        load_built(name, pending.read_text(), flags)
+    finally:
+        with contextlib.suppress(OSError):
+            pending.unlink()
+
+
 class BuildError(RuntimeError):
     """The C compile failed; the message ends with the compiler log's last lines."""
 
@@ -181,3 +229,7 @@ def _quiet(log: Path) -> Iterator[None]:
         os.dup2(saved[1], 2)
         for fd in saved:
             os.close(fd)
+
+
+if __name__ == "__main__":  # python -m tapology.rules.native.build NAME SOURCE FLAG...: compile_later's process
+    _compile_pending(sys.argv[1], Path(sys.argv[2]), sys.argv[3:])

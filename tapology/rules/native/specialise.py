@@ -41,6 +41,10 @@ HERE = Path(__file__).resolve().parent
 VERSION = "1"  # bump when the generated code changes in a way the hash of this file would not show
 MAX_APPS = 40_000  # more applications than this: the generated switch is left to the interpreter (compile time)
 MAX_ENTRIES = 60_000
+# what a compile of generated C costs at FLAGS, in seconds of CPU: checkers' 2.0 MB of source some 40 s, tic-tac-toe's
+# 165 kB some 3 s (cffi's own steps and the engine's headers besides)
+COMPILE_START = 1.0  # seconds
+COMPILE_RATE = 40_000  # bytes of source a second
 FLAGS = ["-O1", "-std=c99"]  # -O2 takes ten times as long on the generated switches (75 s for checkers), runs no faster
 
 
@@ -1032,8 +1036,22 @@ def cached(tabs: Tables) -> bool:
     return build.built_path(module_name(tabs)).exists()
 
 
-def load(tabs: Tables) -> ModuleType:
-    """The specialised module of these tables, compiled into the cache on first use (raises as
-    :func:`tapology.rules.native.build.load` does).  Cost: an import when cached, else a C compile (seconds)."""
+def compile_seconds(source: str) -> float:
+    """About how long compiling ``source`` takes (:data:`COMPILE_RATE`)."""
+    return COMPILE_START + len(source) / COMPILE_RATE
+
+
+def load(tabs: Tables, source: str | None = None) -> ModuleType:
+    """The specialised module of these tables (``source``: their :func:`generate`, when made already), compiled into
+    the cache on first use (raises as :func:`tapology.rules.native.build.load` does).  Cost: an import when cached,
+    else a C compile (seconds)."""
     name = module_name(tabs)
-    return build.load_built(name, None if build.built_path(name).exists() else generate(tabs), FLAGS)
+    if build.built_path(name).exists():
+        return build.load_built(name)
+    return build.load_built(name, source if source is not None else generate(tabs), FLAGS)
+
+
+def compile_later(tabs: Tables, source: str) -> bool:
+    """Compile the specialised module of these tables in a process of its own, for a later run
+    (:func:`tapology.rules.native.build.compile_later`); False when it is compiled or compiling already."""
+    return build.compile_later(module_name(tabs), source, FLAGS)

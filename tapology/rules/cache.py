@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import hashlib
+import operator
 import os
 import pickle
 import sys
@@ -167,7 +168,8 @@ def store(comp: Compiled, native: Any | None = None) -> bool:
     k = key(comp)
     path = _path(k)
     state = {name: getattr(comp, name) for name in STATE}
-    state["apps"] = [tuple(getattr(a, f) for f in APP_FIELDS) for a in comp.apps]  # plain tuples: read back fast
+    fields = operator.attrgetter(*APP_FIELDS)  # every field at once, as a tuple
+    state["apps"] = [fields(a) for a in comp.apps]  # plain tuples: read back fast
     data = {"key": k, "format": FORMAT, "state": state, "native": native}
     if not _write(path, data):
         return False

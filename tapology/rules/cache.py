@@ -169,9 +169,16 @@ def store(comp: Compiled, native: Any | None = None) -> bool:
     path = _path(k)
     state = {name: getattr(comp, name) for name in STATE}
     fields = operator.attrgetter(*APP_FIELDS)  # every field at once, as a tuple
-    state["apps"] = [fields(a) for a in comp.apps]  # plain tuples: read back fast
-    data = {"key": k, "format": FORMAT, "state": state, "native": native}
-    if not _write(path, data):
+    collecting = gc.isenabled()
+    gc.disable()  # 10^4 rows made at once, and pickled: the collector's passes over them would cost more than both
+    try:
+        state["apps"] = [fields(a) for a in comp.apps]  # plain tuples: read back fast
+        data = {"key": k, "format": FORMAT, "state": state, "native": native}
+        written = _write(path, data)
+    finally:
+        if collecting:
+            gc.enable()
+    if not written:
         return False
     comp.cache_key = k
     _trim(path.parent)

@@ -125,7 +125,8 @@ class Compiled:
         self.apps: list[App] = []
         self._app_key: dict[tuple[int, int, int, int], int] = {}
         self._local: dict[tuple, int] = {}
-        self._templates: dict[tuple[int, int], tuple[Move, tuple[list[tuple[int, str, int, int, str, bool]], int]]] = {}
+        self._templates: dict[tuple[int, int], tuple[Move, tuple[list[tuple[int, str, int, int, str, int, bool]], int]]] = {}
+        self._const_ids = [-1] * self.n_codes  # code -> the map always writing it (:meth:`_const_map`), -1: none yet
         self._shapes: dict[tuple[int, int], tuple[Move, tuple[list[int], list[int], int, list[int], list[int]]]] = {}
         self._afters: dict[tuple[str, int], int] = {}
         self._start_moves: dict[tuple[int, int], list[tuple[int, int, tuple[int, ...]]]] = {}
@@ -234,6 +235,7 @@ class Compiled:
             self.maps.append((code,) * self.n_codes)
             self.const_of.append(code)
             self._map_index[key] = got
+        self._const_ids[code] = got
         return got
 
     def _keep_frame_map(self, value: int) -> int:
@@ -255,8 +257,9 @@ class Compiled:
         inside = u in self.regions.get(name, ())
         return inside != neg
 
-    def _template(self, m: Move, player: int) -> tuple[list[tuple[int, str, int, int, str, bool]], int]:
-        """A move's cells read for ``player`` once: (before kind, region, mask, write kind, after token, is its ``to``)
+    def _template(self, m: Move, player: int) -> tuple[list[tuple[int, str, int, int, str, int, bool]], int]:
+        """A move's cells read for ``player`` once: (before kind, region, mask, write kind, after token, the state it
+        names or -1 where it names none or several (:meth:`after_state` raises when the cell is placed), is its ``to``)
         per cell (:data:`_OFF`.. and :data:`_FROM`..), and the mask of codes stopping a fall."""
         key = (id(m), player)
         hit = self._templates.get(key)
@@ -277,7 +280,11 @@ class Compiled:
                 wk, token = _KEEP_FRAME, pc.after[:-1]
             else:
                 wk, token = _STATE, pc.after
-            cells.append((kind, pc.region, msk, wk, token, m.to is not None and pc.cell == m.to))
+            value = -1
+            if token:
+                vals = self.states_of(token, player)
+                value = vals[0] if len(vals) == 1 else -1
+            cells.append((kind, pc.region, msk, wk, token, value, m.to is not None and pc.cell == m.to))
         stop = self.all_mask & ~self.mask(player, m.origin.before.tokens) if m.fall is not None else 0
         got = (cells, stop)
         self._templates[key] = (m, got)
@@ -313,13 +320,14 @@ class Compiled:
         mul, inv = self.mul, self.inv
         all_mask = self.all_mask
         reads: dict[int, int] = {}
-        writes: dict[int, tuple[int, int]] = {}  # tile -> (source tile, map)
+        writes: dict[int, tuple[int, int, int]] = {}  # tile -> (tile, source tile, map)
+        const_ids = self._const_ids
         keeps: list[int] = []
         to_tile = -1
         cells, stop = self._template(m, player)
         dom, sources, fall, safe_dom, anchors = self._shape(m, g)
         chart = self.chart[t]
-        for (kind, region, msk, wk, token, is_to), di, si in zip(cells, dom, sources, strict=True):
+        for (kind, region, msk, wk, token, v, is_to), di, si in zip(cells, dom, sources, strict=True):
             code = chart[di]
             if kind == _OFF:
                 if code >= 0:
@@ -340,18 +348,21 @@ class Compiled:
                 if src < 0:
                     return -1
                 s_tile, o_s = divmod(src, h)
-                wr: tuple[int, int] | None = (s_tile, mul[o][inv[o_s]])
+                wr: tuple[int, int, int] | None = (u, s_tile, mul[o][inv[o_s]])
             elif wk == _KEEP:
                 keeps.append(u)
                 wr = None
             elif wk == _COPY:
                 # the moving piece, its frame carried from the origin to this tile
-                wr = (t, o)
+                wr = (u, t, o)
             elif wk == _KEEP_FRAME:
-                wr = (u, self._keep_frame_map(self._after(token, player, m)))
+                wr = (u, u, self._keep_frame_map(v if v >= 0 else self._after(token, player, m)))
             else:
-                v = self._after(token, player, m)
-                wr = (u, self._const_map(v * h + self.canon[v][mul[g][inv[o]]]))
+                if v < 0:
+                    v = self._after(token, player, m)  # raises: the token names no state or several
+                code = v * h + self.canon[v][mul[g][inv[o]]]
+                cm = const_ids[code]
+                wr = (u, u, cm if cm >= 0 else self._const_map(code))
             if wr is not None:
                 if u in writes and writes[u] != wr:
                     return -1
@@ -367,7 +378,7 @@ class Compiled:
                 reads[u] = reads.get(u, all_mask) & stop
         for u in keeps:
             if u in writes:
-                c = self.const_of[writes[u][1]]
+                c = self.const_of[writes[u][2]]
                 if c < 0:
                     return -1
                 reads[u] &= 1 << c
@@ -396,8 +407,12 @@ class Compiled:
                 for a in lk.orientations or self.rules.moves[mj].orientations:
                     targets.append((mj, u, mul[a][g_u]))
             links.append((lk.forced, tuple(targets)))
-        checks = tuple(sorted(reads.items(), key=lambda kv: (kv[0] != t, kv[0])))
-        wr_t = tuple(sorted((u, src, mp) for u, (src, mp) in writes.items()))
+        ordered = sorted(reads.items())  # the origin's check first, then by tile
+        if t in reads and ordered[0][0] != t:
+            ordered.remove((t, reads[t]))
+            ordered.insert(0, (t, reads[t]))
+        checks = tuple(ordered)
+        wr_t = tuple(sorted(writes.values()))
         where = f"{self.rules.source}:{m.line}: move {m.name!r}"
         rays = self._rays(m, player, t, g, where) if m.lines is not None else None
         local = (mi, player, checks, wr_t, to_tile, m.klass, tuple(safe), rays, m.captures, m.conditions)

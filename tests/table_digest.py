@@ -18,7 +18,8 @@ GOLDEN = Path(__file__).parent / "data" / "tables" / "digests.json"
 FAST = (("checkers", None), ("the-mill-game", None), ("connect6:7x7", None), ("go", "plane:9x9"))  # the default run's
 SLOW = (("amazons", None), ("chess", "plane:8x8"), ("chess", "torus:12x8"), ("chess", "klein:8x8"),
         ("arimaa-fixed-position", None), ("connect6", None), ("chinese-checkers", None), ("reversi", None),
-        ("breakthrough", "torus:8x8"), ("gess", None))  # -m slow: seconds each
+        ("breakthrough", "torus:8x8"), ("gess", None), ("paper-soccer", None),
+        ("double-chess", "mobius:12x16"))  # -m slow: seconds each
 
 
 def _h(obj: Any) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import hashlib
+import operator
 import os
 import pickle
 import sys
@@ -200,7 +201,8 @@ class StoredApps(Sequence[App]):
 
 def _rows(apps: Sequence[App]) -> tuple[bytes, array]:
     """Each application's fields pickled on their own, one after the other, and where each ends."""
-    rows = [pickle.dumps(tuple(getattr(a, f) for f in APP_FIELDS), protocol=pickle.HIGHEST_PROTOCOL) for a in apps]
+    fields = operator.attrgetter(*APP_FIELDS)  # every field at once, as a tuple
+    rows = [pickle.dumps(fields(a), protocol=pickle.HIGHEST_PROTOCOL) for a in apps]
     ends = array("q")
     end = 0
     for row in rows:
@@ -253,11 +255,18 @@ def store(comp: Compiled, native: Any | None = None) -> bool:
     k = key(comp)
     path = _path(k)
     state = {name: getattr(comp, name) for name in STATE}
-    state["apps"] = _rows(comp.apps)  # read back one by one, when first read (StoredApps)
-    comp.placed()  # the index of placed moves, whole (restored tables hold it pickled until first used)
-    state["_app_key"] = pickle.dumps(comp._app_key, protocol=pickle.HIGHEST_PROTOCOL)
-    data = {"key": k, "format": FORMAT, "state": state, "native": native}
-    if not _write(path, data):
+    collecting = gc.isenabled()
+    gc.disable()  # 10^4 rows made at once, and pickled: the collector's passes over them would cost more than both
+    try:
+        state["apps"] = _rows(comp.apps)  # read back one by one, when first read (StoredApps)
+        comp.placed()  # the index of placed moves, whole (restored tables hold it pickled until first used)
+        state["_app_key"] = pickle.dumps(comp._app_key, protocol=pickle.HIGHEST_PROTOCOL)
+        data = {"key": k, "format": FORMAT, "state": state, "native": native}
+        written = _write(path, data)
+    finally:
+        if collecting:
+            gc.enable()
+    if not written:
         return False
     comp.cache_key = k
     _trim(path.parent)

@@ -17,6 +17,7 @@ and cached: cost O(|cells|) per application placed.
 from __future__ import annotations
 
 import pickle
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
 
 Key = tuple[int, int, frozenset]  # (start tile, end tile, changes {(tile, code)})
+_OFF, _DONTCARE, _READ = 0, 1, 2  # a pattern cell's before: off the board, anything or nothing, a read (Compiled._template)
+_FROM, _KEEP, _COPY, _KEEP_FRAME, _STATE = 0, 1, 2, 3, 4  # a pattern cell's write (Compiled._template)
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,11 @@ class Compiled:
         self._app_key: dict[tuple[int, int, int, int], int] = {}
         self.stored_keys: bytes | None = None  # restored tables: ``_app_key`` pickled, read when first needed
         self._local: dict[tuple, int] = {}
+        self._templates: dict[tuple[int, int], tuple[Move, tuple[list[tuple[int, str, int, int, str, int, bool]], int]]] = {}
+        self._const_ids = [-1] * self.n_codes  # code -> the map always writing it (:meth:`_const_map`), -1: none yet
+        self._shapes: dict[tuple[int, int], tuple[Move, tuple[list[int], list[int], int, list[int], list[int]]]] = {}
+        self._afters: dict[tuple[str, int], int] = {}
+        self._start_moves: dict[tuple[int, int], list[tuple[int, int, tuple[int, ...]]]] = {}
         self.move_index = {m.name: i for i, m in enumerate(rules.moves)}
         self._entry_tables: dict[int | tuple[int, int], list[list[tuple[int, ...] | None]]] = {}
         self._links: dict[int, tuple[tuple[bool, tuple[int, ...]], ...]] = {}
@@ -132,6 +140,7 @@ class Compiled:
         self._exact_lines: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
         self._side_lines: dict[int, list[tuple[tuple[int, ...], ...]]] = {}
         self._reach: dict[int, frozenset[int]] = {}
+        self._reach_bits: dict[int, int] = {}  # reach as bits over tiles
         self._attack: dict[int, dict[int, tuple[tuple[int, frozenset[int]], ...]]] = {}
         self.cache_key: str | None = None  # set when the tables were read from or written to the disk cache
         self.native_tables: Any = None  # the native engine's tables, when the disk cache held them
@@ -238,6 +247,7 @@ class Compiled:
             self.maps.append((code,) * self.n_codes)
             self.const_of.append(code)
             self._map_index[key] = got
+        self._const_ids[code] = got
         return got
 
     def _keep_frame_map(self, value: int) -> int:
@@ -259,103 +269,163 @@ class Compiled:
         inside = u in self.regions.get(name, ())
         return inside != neg
 
+    def _template(self, m: Move, player: int) -> tuple[list[tuple[int, str, int, int, str, int, bool]], int]:
+        """A move's cells read for ``player`` once: (before kind, region, mask, write kind, after token, the state it
+        names or -1 where it names none or several (:meth:`after_state` raises when the cell is placed), is its ``to``)
+        per cell (:data:`_OFF`.. and :data:`_FROM`..), and the mask of codes stopping a fall."""
+        key = (id(m), player)
+        hit = self._templates.get(key)
+        if hit is not None and hit[0] is m:
+            return hit[1]
+        cells = []
+        for pc in m.cells:
+            b = pc.before
+            kind = _OFF if b.kind == OFF else _DONTCARE if b.kind == DONTCARE else _READ
+            msk = self.all_mask if b.kind == ANY or b.kind == DONTCARE else self.mask(player, b.tokens)
+            if pc.source is not None:
+                wk, token = _FROM, ""
+            elif pc.after is None:
+                wk, token = _KEEP, ""
+            elif pc.after == COPY:
+                wk, token = _COPY, ""
+            elif pc.after.endswith("^"):
+                wk, token = _KEEP_FRAME, pc.after[:-1]
+            else:
+                wk, token = _STATE, pc.after
+            value = -1
+            if token:
+                vals = self.states_of(token, player)
+                value = vals[0] if len(vals) == 1 else -1
+            cells.append((kind, pc.region, msk, wk, token, value, m.to is not None and pc.cell == m.to))
+        stop = self.all_mask & ~self.mask(player, m.origin.before.tokens) if m.fall is not None else 0
+        got = (cells, stop)
+        self._templates[key] = (m, got)
+        return got
+
+    def _shape(self, m: Move, g: int) -> tuple[list[int], list[int], int, list[int], list[int]]:
+        """A move's cells under orientation g as indices into a chart's domain: its cells, their sources (-1: none),
+        its fall (-1: none), its safe cells, its links' anchors (-1: an anywhere link, which has none)."""
+        key = (id(m), g)
+        hit = self._shapes.get(key)
+        if hit is not None and hit[0] is m:
+            return hit[1]
+        act, dom = self.rules.grid.group.act, self.dom_index
+
+        def at(cell: Any) -> int:
+            return -1 if cell is None else dom[act(g, cell)]
+
+        got = ([at(pc.cell) for pc in m.cells], [at(pc.source) for pc in m.cells], at(m.fall),
+               [at(c) for c in m.safe], [at(lk.anchor) for lk in m.links])  # parse gives every link not anywhere an anchor
+        self._shapes[key] = (m, got)
+        return got
+
+    def _after(self, token: str, player: int, m: Move) -> int:
+        """:meth:`after_state` of a move's after-token, memoised (an error raised each time it is met)."""
+        key = (token, player)
+        got = self._afters.get(key)
+        if got is None:
+            got = self._afters[key] = self.after_state(token, player, f"{self.rules.source}:{m.line}: move {m.name!r}")
+        return got
+
     def _build(self, m: Move, mi: int, player: int, t: int, g: int) -> int:
         h = self.h
+        mul, inv = self.mul, self.inv
+        all_mask = self.all_mask
         reads: dict[int, int] = {}
-        writes: dict[int, tuple[int, int]] = {}  # tile -> (source tile, map)
-        keeps: set[int] = set()
-        where = f"{self.rules.source}:{m.line}: move {m.name!r}"
+        writes: dict[int, tuple[int, int, int]] = {}  # tile -> (tile, source tile, map)
+        const_ids = self._const_ids
+        keeps: list[int] = []
         to_tile = -1
-        for pc in m.cells:
-            code = self.land(t, g, pc.cell)
-            b = pc.before
-            if b.kind == OFF:
+        cells, stop = self._template(m, player)
+        dom, sources, fall, safe_dom, anchors = self._shape(m, g)
+        chart = self.chart[t]
+        for (kind, region, msk, wk, token, v, is_to), di, si in zip(cells, dom, sources, strict=True):
+            code = chart[di]
+            if kind == _OFF:
                 if code >= 0:
                     return -1
                 continue
             if code < 0:
-                if b.kind == DONTCARE:
+                if kind == _DONTCARE:
                     continue
                 return -1
             u, o = divmod(code, h)
-            if pc.region and not self.in_region(pc.region, player, u):
+            if region and not self.in_region(region, player, u):
                 return -1
-            if b.kind == ANY or b.kind == DONTCARE:
-                msk = self.all_mask
-            else:
-                msk = self.mask(player, b.tokens)
-            reads[u] = reads.get(u, self.all_mask) & msk
-            if pc.source is not None:
+            reads[u] = reads.get(u, all_mask) & msk
+            if wk == _FROM:
                 # a block move: the content of the source cell before the move, its frame carried from the
                 # source's place in t's chart to this tile's (the source's before-state is checked on its own cell)
-                src = self.land(t, g, pc.source)
+                src = chart[si]
                 if src < 0:
                     return -1
                 s_tile, o_s = divmod(src, h)
-                wr = (s_tile, self.mul[o][self.inv[o_s]])
-            elif pc.after is None:
-                keeps.add(u)
+                wr: tuple[int, int, int] | None = (u, s_tile, mul[o][inv[o_s]])
+            elif wk == _KEEP:
+                keeps.append(u)
                 wr = None
-            elif pc.after == COPY:
+            elif wk == _COPY:
                 # the moving piece, its frame carried from the origin to this tile
-                wr = (t, o)
-            elif pc.after.endswith("^"):
-                wr = (u, self._keep_frame_map(self.after_state(pc.after[:-1], player, where)))
+                wr = (u, t, o)
+            elif wk == _KEEP_FRAME:
+                wr = (u, u, self._keep_frame_map(v if v >= 0 else self._after(token, player, m)))
             else:
-                v = self.after_state(pc.after, player, where)
-                frame = self.canon[v][self.mul[g][self.inv[o]]]
-                wr = (u, self._const_map(v * h + frame))
+                if v < 0:
+                    v = self._after(token, player, m)  # raises: the token names no state or several
+                code = v * h + self.canon[v][mul[g][inv[o]]]
+                cm = const_ids[code]
+                wr = (u, u, cm if cm >= 0 else self._const_map(code))
             if wr is not None:
                 if u in writes and writes[u] != wr:
                     return -1
                 writes[u] = wr
-            if m.to is not None and pc.cell == m.to:
+            if is_to:
                 to_tile = u
-        if m.fall is not None:
+        if fall >= 0:
             # gravity: the tile below (along m.fall) must stop the fall: off the board, or holding a state the
             # origin does not accept (a piece falls through exactly the states it may be placed on)
-            below = self.land(t, g, m.fall)
+            below = chart[fall]
             if below >= 0:
                 u = below // h
-                stop = self.all_mask & ~self.mask(player, m.origin.before.tokens)
-                reads[u] = reads.get(u, self.all_mask) & stop
-        for u in keeps & set(writes):
-            c = self.const_of[writes[u][1]]
-            if c < 0:
-                return -1
-            reads[u] &= 1 << c
-        if any(v == 0 for v in reads.values()):
+                reads[u] = reads.get(u, all_mask) & stop
+        for u in keeps:
+            if u in writes:
+                c = self.const_of[writes[u][2]]
+                if c < 0:
+                    return -1
+                reads[u] &= 1 << c
+        if 0 in reads.values():
             return -1
-        safe = []
-        for cell in m.safe:
-            code = self.land(t, g, cell)
-            if code >= 0:
-                safe.append(code // h)
+        safe = [code // h for code in (chart[di] for di in safe_dom) if code >= 0]
         links = []
         link_conds: list[tuple[Condition, ...]] = []  # parallel to links (a link anchored off the board is dropped)
         link_lines: list[int] = []  # parallel to links
-        for lk in m.links:
-            link_conds.append(lk.conditions)
-            link_lines.append(lk.until_line)
+        for lk, ai in zip(m.links, anchors, strict=True):
             if lk.anywhere:
+                link_conds.append(lk.conditions)
+                link_lines.append(lk.until_line)
                 links.append((lk.forced, self._anywhere_targets(lk, player)))
                 continue
-            anchor = self.land(t, g, lk.anchor)
+            anchor = chart[ai]
             if anchor < 0:
-                link_conds.pop()
-                link_lines.pop()
                 continue
+            link_conds.append(lk.conditions)
+            link_lines.append(lk.until_line)
             u, o = divmod(anchor, h)
-            g_u = self.mul[g][self.inv[o]]
+            g_u = mul[g][inv[o]]
             targets = []
             for name in lk.moves:
                 mj = self.move_index[name]
-                orients = lk.orientations or self.rules.moves[mj].orientations
-                for a in orients:
-                    targets.append((mj, u, self.mul[a][g_u]))
+                for a in lk.orientations or self.rules.moves[mj].orientations:
+                    targets.append((mj, u, mul[a][g_u]))
             links.append((lk.forced, tuple(targets)))
-        checks = tuple(sorted(reads.items(), key=lambda kv: (kv[0] != t, kv[0])))
-        wr_t = tuple(sorted((u, src, mp) for u, (src, mp) in writes.items()))
+        ordered = sorted(reads.items())  # the origin's check first, then by tile
+        if t in reads and ordered[0][0] != t:
+            ordered.remove((t, reads[t]))
+            ordered.insert(0, (t, reads[t]))
+        checks = tuple(ordered)
+        wr_t = tuple(sorted(writes.values()))
+        where = f"{self.rules.source}:{m.line}: move {m.name!r}"
         rays = self._rays(m, player, t, g, where) if m.lines is not None else None
         local = (mi, player, checks, wr_t, to_tile, m.klass, tuple(safe), rays, m.captures, m.conditions)
         if not links and local in self._local:
@@ -453,23 +523,36 @@ class Compiled:
         out: list[int] = []
         seen: set[int] = set()
         f = code % self.h
-        phased = self.rules.phase_moves
-        allowed = self.rules.phases[phase].moves if phase >= 0 else ()
-        for mi, m in enumerate(self.rules.moves):
-            if not m.start or player not in m.players:
+        mul_f = [row[f] for row in self.mul]
+        apps = self.apps
+        for mi, msk, orients in self._starts(player, phase):
+            if not (msk >> code) & 1:
                 continue
-            if (m.name not in allowed) if allowed else (m.name in phased):  # a phase naming no moves plays the others
-                continue
-            if m.origin.before.kind == "states" and not (self.mask(player, m.origin.before.tokens) >> code) & 1:
-                continue
-            for a in m.orientations:
-                ident = self.place(mi, player, t, self.mul[a][f])
-                if ident >= 0 and ident not in seen:
-                    app = self.apps[ident]
-                    if (app.checks[0][1] >> code) & 1:
-                        seen.add(ident)
-                        out.append(ident)
+            for a in orients:
+                ident = self.place(mi, player, t, mul_f[a])
+                if ident >= 0 and ident not in seen and (apps[ident].checks[0][1] >> code) & 1:
+                    seen.add(ident)
+                    out.append(ident)
         return tuple(out)
+
+    def _starts(self, player: int, phase: int) -> list[tuple[int, int, tuple[int, ...]]]:
+        """(move, the codes its origin accepts as a mask, its orientations) of every move that can start a turn of
+        ``player`` (in the regular play, or in the phase of index ``phase``: its own moves)."""
+        key = (player, phase)
+        got = self._start_moves.get(key)
+        if got is None:
+            got = []
+            phased = self.rules.phase_moves
+            allowed = self.rules.phases[phase].moves if phase >= 0 else ()
+            for mi, m in enumerate(self.rules.moves):
+                if not m.start or player not in m.players:
+                    continue
+                if (m.name not in allowed) if allowed else (m.name in phased):  # a phase naming no moves plays the others
+                    continue
+                states = m.origin.before.kind == "states"
+                got.append((mi, self.mask(player, m.origin.before.tokens) if states else -1, m.orientations))
+            self._start_moves[key] = got
+        return got
 
     def _anywhere_targets(self, lk: Link, player: int) -> tuple[tuple[int, int, int], ...]:
         """(move, tile, orientation) of every placement an ``anywhere`` link may take, shared by every application
@@ -793,37 +876,97 @@ class Compiled:
         """Every tile some chain starting with application ``ident`` could write (its links followed, fits ignored)."""
         got = self._reach.get(ident)
         if got is None:
-            seen = {ident}
-            todo = [ident]
-            tiles: set[int] = set()
-            while todo:
-                a = todo.pop()
-                tiles.update(u for u, _s, _m in self.apps[a].writes)
-                lines = self.apps[a].lines
-                if lines is not None:
-                    tiles.update(u for run, _new, _loops in lines.runs for u in run)
-                if self.apps[a].groups is not None:
-                    tiles.update(range(self.n))  # a capture by liberties may reach any tile
-                for _forced, ids in self.links(a):
-                    for j in ids:
-                        if j not in seen:
-                            seen.add(j)
-                            todo.append(j)
-            got = frozenset(tiles)
+            bits = self.reach_bits(ident)
+            got = frozenset(u for u in range(self.n) if (bits >> u) & 1)
             self._reach[ident] = got
         return got
 
+    def _writes_bits(self, ident: int) -> int:
+        """The tiles application ``ident`` itself could write, as bits (a capture by liberties: every tile)."""
+        a = self.apps[ident]
+        bits = 0
+        for u, _s, _m in a.writes:
+            bits |= 1 << u
+        if a.lines is not None:
+            for run, _new, _loops in a.lines.runs:
+                for u in run:
+                    bits |= 1 << u
+        if a.groups is not None:
+            bits = (1 << self.n) - 1
+        return bits
+
+    def reach_bits(self, ident: int) -> int:
+        """:meth:`reach` as bits over tiles, for every application its links lead to at once: the link graph's strongly
+        connected components (Tarjan's, without recursion) each share one reach.  Cost O(applications + links) the
+        first time an application is reached."""
+        done = self._reach_bits
+        got = done.get(ident)
+        if got is not None:
+            return got
+        index: dict[int, int] = {}
+        low: dict[int, int] = {}
+        acc: dict[int, int] = {}
+        stack: list[int] = []
+        on: set[int] = set()
+        work: list[tuple[int, Iterator[int]]] = []
+
+        def push(v: int) -> None:
+            index[v] = low[v] = len(index)
+            acc[v] = self._writes_bits(v)
+            stack.append(v)
+            on.add(v)
+            work.append((v, (j for _forced, ids in self.links(v) for j in ids)))
+
+        push(ident)
+        while work:
+            v, succ = work[-1]
+            for w in succ:
+                if w in done:
+                    acc[v] |= done[w]
+                elif w not in index:
+                    push(w)
+                    break
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if low[v] == index[v]:  # v roots a component: its members share the union of their reaches
+                    members = []
+                    while True:
+                        x = stack.pop()
+                        on.discard(x)
+                        members.append(x)
+                        if x == v:
+                            break
+                    total = 0
+                    for x in members:
+                        total |= acc[x]
+                    for x in members:
+                        done[x] = total
+                if work:
+                    p = work[-1][0]
+                    low[p] = min(low[p], low[v])
+                    acc[p] |= done.get(v, acc[v])
+        return done[ident]
+
     def attack_index(self, player: int) -> dict[int, tuple[tuple[int, frozenset[int]], ...]]:
         """Tile u -> (entry application, the codes at its tile it enters for) of ``player``, for every entry whose
-        chains could write u.  Built once per player: cost O(n · |codes| · entries)."""
+        chains could write u.  Built once per player: cost O(n · |codes| · entries) and each entry's reach."""
         got = self._attack.get(player)
         if got is None:
-            by_tile: dict[int, dict[int, set[int]]] = {}
+            codes_of: dict[int, list[int]] = {}  # an entry's application lies at the tile it is an entry of
             for t in range(self.n):
                 for c in self.valid_codes:
                     for ident in self.entries(player, t, c):
-                        for u in self.reach(ident):
-                            by_tile.setdefault(u, {}).setdefault(ident, set()).add(c)
-            got = {u: tuple((i, frozenset(cs)) for i, cs in sorted(ids.items())) for u, ids in by_tile.items()}
+                        codes_of.setdefault(ident, []).append(c)
+            by_tile: dict[int, list[tuple[int, frozenset[int]]]] = {}
+            for ident in sorted(codes_of):
+                cs = frozenset(codes_of[ident])
+                bits = self.reach_bits(ident)
+                while bits:
+                    low = bits & -bits
+                    by_tile.setdefault(low.bit_length() - 1, []).append((ident, cs))
+                    bits ^= low
+            got = {u: tuple(row) for u, row in sorted(by_tile.items())}
             self._attack[player] = got
         return got

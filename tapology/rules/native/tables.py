@@ -11,8 +11,11 @@ the attack index) plus one pass over the applications.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+import gc
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import cast
 
 import numpy as np
@@ -33,12 +36,10 @@ class Unsupported(Exception):
 
 def _csr(rows: Iterable[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
     """(offsets, items) of a list of rows."""
-    off = [0]
-    items: list[int] = []
-    for row in rows:
-        items.extend(row)
-        off.append(len(items))
-    return np.asarray(off, np.int32), np.asarray(items, np.int32)
+    rows = rows if isinstance(rows, list) else list(rows)
+    off = np.zeros(len(rows) + 1, np.int32)
+    off[1:] = np.cumsum(np.fromiter(map(len, rows), np.int64, len(rows)))
+    return off, np.fromiter(chain.from_iterable(rows), np.int32, int(off[-1]))
 
 
 BYTES = frozenset({"masks", "app_flag", "lnk_forced", "grp_always", "grp_indexed", "royal_mine", "royal_any",
@@ -361,8 +362,27 @@ def _link_tables(b: _Builder, links: list, f: dict[str, np.ndarray | int]) -> No
     f["nltab_app"] = len(cast("np.ndarray", f["ltab_app"]))
 
 
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cyclic collector off for a while (building a board's tables makes some 10^5 tuples, none of them garbage:
+    the collector's passes over them would cost a fifth more)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def build(chains: Chains) -> Tables:
     """The flat tables of ``chains``; raises :class:`Unsupported` for what the engine does not run."""
+    with _gc_paused():
+        return _flatten(chains)
+
+
+def _flatten(chains: Chains) -> Tables:
+    """:func:`build`, the collector aside."""
     rules = chains.rules
     comp = chains.comp
     if rules.tape is not None:
@@ -491,6 +511,7 @@ def build(chains: Chains) -> Tables:
     att_tile: list[int]
     att_app_mask: list[int]
     att_tile, att_mask, att_app_rows, att_app_mask = [], [], [], []
+    code_masks: dict[frozenset[int], int] = {}  # an entry's codes -> their mask (an entry's codes, one set per entry)
     for q in range(np_):
         index = comp.attack_index(q) if royal else {}
         for u in range(n):
@@ -503,7 +524,8 @@ def build(chains: Chains) -> Tables:
                 att_tile.append(t)
                 att_mask.append(b.mask(set().union(*(cs for _i, cs in by_tile[t]))))
                 att_app_rows.append([i for i, _cs in by_tile[t]])
-                att_app_mask.extend(b.mask(cs) for _i, cs in by_tile[t])
+                att_app_mask.extend(code_masks[cs] if cs in code_masks else code_masks.setdefault(cs, b.mask(cs))
+                                    for _i, cs in by_tile[t])
             att_rows.append(att_row)
     f["att_off"], _ = _csr(att_rows)
     f["att_tile"] = np.asarray(att_tile, np.int32)

@@ -112,8 +112,8 @@ ROWS = [
              "(perft --rbg equals RBG)"),
     Row("go", "go", "go", 2, note="19x19; perft 3 (47,046,242) takes RBG 5-7 s in bulk"),
     Row("go nopass", "go-nopass", "go_nopass", 2, note="19x19; perft 3 (46,655,640) takes RBG 5-7 s in bulk"),
-    Row("arimaa", "arimaa", "arimaa", 3, note="perft 3 is the set-up (placements, counted alike); a turn of play "
-        "lists tens of thousands of step sequences"),
+    Row("arimaa", "arimaa", "arimaa", 4, note="perft 4 (39,180,960) is still the set-up, placements counted alike; a "
+        "turn of play lists thousands of turns, tens of thousands of step sequences"),
     Row("arimaa fixed position", "arimaa-fixed-position", "arimaa_fixedPosition", 1, same_rules=False,
         note="tapology counts a turn once per result (2,467), RBG once per sequence of steps (20,652; perft --rbg "
              "equals RBG); perft 2 takes RBG half an hour"),
@@ -507,6 +507,7 @@ def main(argv: list[str] | None = None) -> None:
     for row in rows:
         print(f"… {row.name}", file=sys.stderr, flush=True)
         results[row.name] = measure_row(row, args.rounds, args.seconds)
+        print(f"  {vars(results[row.name])}", file=sys.stderr, flush=True)  # a long run's figures so far
     long = None
     if not args.no_long:
         print("… chess perft 6, checkers perft 10", file=sys.stderr, flush=True)

@@ -73,27 +73,69 @@ ROWS = [
     Row("checkers", "checkers", "englishDraughts", 10),
     Row("tic-tac-toe", "tictactoe", "ticTacToe", 9),
     Row("breakthrough", "breakthrough", "breakthrough", 5),
-    Row("chinese checkers", "chinese-checkers-6", "chineseCheckers6", 3, same_rules=False,
+    Row("chinese checkers", "chinese-checkers-6", "chineseCheckers6", 5, same_rules=False,
         note="tapology counts the pass once, RBG once per marble lifted and put back (perft --rbg equals RBG)"),
-    Row("quick chess 5x6", "chess-quick-5x6-king-capture", "chessQuick5x6_kingCapture", 5),
-    Row("paper soccer", "paper-soccer", "paperSoccer", 4),
+    Row("quick chess 5x6", "chess-quick-5x6-king-capture", "chessQuick5x6_kingCapture", 7),
+    Row("paper soccer", "paper-soccer", "paperSoccer", 6, same_rules=False,
+        note="the same rules; from depth 5 RBG counts a bouncing turn once per order of its kicks, tapology once "
+             "per result (perft --rbg equals RBG: 69,514 and 1,082,662)"),
     # catalogue games (a row whose name the registry does not know is listed as skipped)
     Row("connect four", "connect4", "connect4", 8),
-    Row("reversi", "reversi", "reversi", 6),
-    Row("go (no pass)", "go-nopass", "go_nopass", 3),
-    Row("gomoku", "gomoku-free-style", "gomoku_freeStyle", 3),
-    Row("hex 9x9", "hex:9x9", "hex_9x9", 3),
+    Row("reversi", "reversi", "reversi", 8),
+    Row("gomoku", "gomoku-free-style", "gomoku_freeStyle", 3,
+        note="perft 4 (2,495,102,400) takes RBG about a minute counted in bulk, more made"),
+    Row("hex 9x9", "hex:9x9", "hex_9x9", 4),
     Row("amazons", "amazons", "amazons", 2),
-    Row("fox and hounds", "fox-and-hounds", "foxAndHounds", 8),
+    Row("fox and hounds", "fox-and-hounds", "foxAndHounds", 11),
     Row("skirmish", "skirmish", "skirmish", 5),
     Row("the mill game", "the-mill-game", "theMillGame", 5),
     Row("breakthru", "breakthru", "breakthru", 5),
     Row("knightthrough", "knightthrough", "knightthrough", 4),
-    Row("gess", "gess", "gess", 2),
+    Row("gess", "gess", "gess", 3),
     Row("pentago", "pentago", "pentago", 3, same_rules=False,
         note="the same rules; RBG counts a turn per placement, quadrant and direction (perft --rbg), tapology per board"),
-    Row("international draughts", "international-draughts", "internationalDraughts", 5),
+    Row("international draughts", "international-draughts", "internationalDraughts", 6),
     Row("canadian draughts", "canadian-draughts", "canadianDraughts", 5),
+    # the rest of the catalogue (RBG's files that tapology's registry loads)
+    Row("english draughts", "english-draughts", "englishDraughts", 10),
+    Row("chess king capture", "chess-king-capture", "chess_kingCapture", 5),
+    Row("gardner 5x5", "chess-gardner-5x5-king-capture", "chessGardner5x5_kingCapture", 7),
+    Row("los alamos 6x6", "chess-los-alamos-6x6-king-capture", "chessLosAlamos6x6_kingCapture", 6),
+    Row("silverman 4x5", "chess-silverman-4x5-king-capture", "chessSilverman4x5_kingCapture", 8),
+    Row("double chess", "double-chess", "doubleChess", 3),
+    Row("gomoku standard", "gomoku-standard", "gomoku_standard", 3,
+        note="perft 4 (2,495,102,400) takes RBG about a minute counted in bulk, more made"),
+    Row("hex", "hex", "hex", 3, note="11x11; perft 4 (203,889,840) takes RBG 4-7 s in bulk, several times that made"),
+    Row("yavalath", "yavalath", "yavalath", 4),
+    Row("connect6", "connect6", "connect6", 2, same_rules=False,
+        note="the same rules; tapology counts a two-stone turn once, RBG once per order of its placements "
+             "(perft --rbg equals RBG)"),
+    Row("go", "go", "go", 2, note="19x19; perft 3 (47,046,242) takes RBG 5-7 s in bulk"),
+    Row("go nopass", "go-nopass", "go_nopass", 2, note="19x19; perft 3 (46,655,640) takes RBG 5-7 s in bulk"),
+    Row("arimaa", "arimaa", "arimaa", 4, note="perft 4 (39,180,960) is still the set-up, placements counted alike; a "
+        "turn of play lists thousands of turns, tens of thousands of step sequences"),
+    Row("arimaa fixed position", "arimaa-fixed-position", "arimaa_fixedPosition", 1, same_rules=False,
+        note="tapology counts a turn once per result (2,467), RBG once per sequence of steps (20,652; perft --rbg "
+             "equals RBG); perft 2 takes RBG half an hour"),
+    # RBG's sizes of the games above (tapology's NAME:MxN)
+    Row("breakthrough 5x5", "breakthrough:5x5", "breakthrough_5x5", 6),
+    Row("breakthrough 6x6", "breakthrough:6x6", "breakthrough_6x6", 6),
+    Row("breakthrough 7x7", "breakthrough:7x7", "breakthrough_7x7", 5),
+    Row("breakthrough 9x9", "breakthrough:9x9", "breakthrough_9x9", 5),
+    Row("breakthrough 10x10", "breakthrough:10x10", "breakthrough_10x10", 5),
+    Row("breakthrough 11x11", "breakthrough:11x11", "breakthrough_11x11", 5),
+    Row("breakthrough 12x12", "breakthrough:12x12", "breakthrough_12x12", 5),
+    Row("hex 5x5", "hex:5x5", "hex_5x5", 5),
+    Row("hex 6x6", "hex:6x6", "hex_6x6", 5),
+    Row("hex 7x7", "hex:7x7", "hex_7x7", 4),
+    Row("hex 8x8", "hex:8x8", "hex_8x8", 4),
+    Row("hex 10x10", "hex:10x10", "hex_10x10", 4),
+    Row("reversi 4x4", "reversi:4x4", "reversi_4x4", 13),
+    Row("reversi 6x6", "reversi:6x6", "reversi_6x6", 8),
+    Row("reversi 10x10", "reversi:10x10", "reversi_10x10", 8),
+    Row("gomoku standard 11x11", "gomoku-standard:11x11", "gomoku_standard_11x11", 3,
+        note="perft 4 (203,889,840) takes RBG 4-8 s in bulk, several times that made"),
+    Row("gomoku standard 13x13", "gomoku-standard:13x13", "gomoku_standard_13x13", 3),
 ]
 
 
@@ -465,6 +507,7 @@ def main(argv: list[str] | None = None) -> None:
     for row in rows:
         print(f"… {row.name}", file=sys.stderr, flush=True)
         results[row.name] = measure_row(row, args.rounds, args.seconds)
+        print(f"  {vars(results[row.name])}", file=sys.stderr, flush=True)  # a long run's figures so far
     long = None
     if not args.no_long:
         print("… chess perft 6, checkers perft 10", file=sys.stderr, flush=True)

@@ -243,3 +243,20 @@ def test_listing_a_restored_position_reads_few_applications(tmp_cache: Path) -> 
     comp = again.compiled(again.board)
     if native.available():  # the native engine lists the turns: the Python tables are barely read
         assert isinstance(comp.apps, cache.StoredApps) and comp.stored_keys is not None
+
+
+def test_long_values_the_applications_share_are_stored_once(tmp_cache: Path) -> None:
+    """arimaa's steps link to every tile: each application's links hold the same long list of targets, which a row
+    pickled on its own wrote out again (some 80 kB a row, 1.2 GB for the board's 15,000 rows)."""
+    first = open_game("arimaa-fixed-position")
+    _warm(first)
+    built = first.compiled(first.board)
+    (entry,) = _entries(tmp_cache)
+    assert entry.stat().st_size < 30 << 20
+    again = open_game("arimaa-fixed-position")
+    apps = again.compiled(again.board).apps
+    assert isinstance(apps, cache.StoredApps)
+    sample = range(0, len(built.apps), 97)
+    assert [apps[i] for i in sample] == [built.apps[i] for i in sample]
+    long = [i for i in sample if any(len(t) >= cache.SHARED_LEN for _, t in apps[i].link_keys)]
+    assert len(long) >= 2 and apps[long[0]].link_keys[0][1] is apps[long[1]].link_keys[0][1]  # one object again

@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import hashlib
+import io
 import operator
 import os
 import pickle
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from tapology.model.atlas import Atlas
     from tapology.model.board import Board
 
-FORMAT = 5  # bump when what is stored changes shape
+FORMAT = 6  # bump when what is stored changes shape
 HERE = Path(__file__).resolve().parent
 # the state a Compiled builds lazily: restored as is
 # (the attack index and the reach of each application are left out: slow to read back, and where the native engine
@@ -132,10 +133,21 @@ def _path(k: str) -> Path:
     return cache_root() / "tables" / f"{k}.pickle"
 
 
-def _app(row: memoryview) -> App:
+class _Shared(pickle.Unpickler):
+    """Reads a row whose values several applications hold as references into the shared list (:func:`_rows`)."""
+
+    def __init__(self, row: memoryview, shared: list[tuple]) -> None:
+        super().__init__(io.BytesIO(row))
+        self.shared = shared
+
+    def persistent_load(self, pid: Any) -> tuple:
+        return self.shared[pid]
+
+
+def _app(row: memoryview, shared: list[tuple]) -> App:
     """One :class:`App` from its stored row (its fields in order, pickled), without the frozen dataclass's checks."""
     app = object.__new__(App)
-    app.__dict__.update(zip(APP_FIELDS, pickle.loads(row), strict=True))
+    app.__dict__.update(zip(APP_FIELDS, _Shared(row, shared).load() if shared else pickle.loads(row), strict=True))
     return app
 
 
@@ -146,10 +158,11 @@ class StoredApps(Sequence[App]):
     read a quarter of them, all are made and the compiled board's ``apps`` becomes a plain list again (what the
     Python chain walk indexes fastest)."""
 
-    __slots__ = ("_comp", "_ends", "_made", "_reads", "_rows")
+    __slots__ = ("_comp", "_ends", "_made", "_reads", "_rows", "_shared")
 
-    def __init__(self, rows: bytes, ends: array, comp: Compiled) -> None:
+    def __init__(self, rows: bytes, ends: array, shared: list[tuple], comp: Compiled) -> None:
         self._rows = memoryview(rows)
+        self._shared = shared
         self._ends = ends
         self._made: list[App | None] = [None] * len(ends)
         self._comp = comp
@@ -176,7 +189,7 @@ class StoredApps(Sequence[App]):
         return app
 
     def _make(self, i: int) -> App:
-        return _app(self._rows[self._ends[i - 1] if i else 0:self._ends[i]])
+        return _app(self._rows[self._ends[i - 1] if i else 0:self._ends[i]], self._shared)
 
     def __iter__(self) -> Iterator[App]:
         return iter(self.every())
@@ -199,16 +212,66 @@ class StoredApps(Sequence[App]):
         return list, (self.every(),)
 
 
-def _rows(apps: Sequence[App]) -> tuple[bytes, array]:
-    """Each application's fields pickled on their own, one after the other, and where each ends."""
+SHARED_LEN = 64  # a tuple this long that several applications hold is stored once (see _rows)
+# the fields where the applications of a move share values (links, conditions, lines); checks and writes are each
+# application's own (visiting their tuples too made chess torus:12x8's cold build some 0.4 s slower)
+SHARING = ("link_keys", "link_conds", "conds", "link_lines", "safe", "lines", "groups")
+
+
+def _held(apps: Sequence[App]) -> set[int]:
+    """The ids of the long tuples (:data:`SHARED_LEN`) that more than one application holds, at any depth of its
+    :data:`SHARING` fields.  Cost: one visit of every tuple in those fields, a long one's elements once."""
+    seen: set[int] = set()
+    twice: set[int] = set()
+    fields = operator.attrgetter(*SHARING)
+    todo: list[Any] = [v for a in apps for v in fields(a) if type(v) is tuple]
+    while todo:
+        v = todo.pop()
+        if len(v) >= SHARED_LEN:
+            if id(v) in seen:
+                twice.add(id(v))
+                continue
+            seen.add(id(v))
+        todo.extend(x for x in v if type(x) is tuple)
+    return twice
+
+
+def _rows(apps: Sequence[App]) -> tuple[bytes, array, list[tuple]]:
+    """Each application's fields pickled on their own, one after the other, where each ends, and the long values
+    several applications hold, which a row names by index: pickled on its own, a list of link targets that every
+    application of a move shares (arimaa's links to every tile) would be written once per application, some 10^4
+    times (gigabytes)."""
     fields = operator.attrgetter(*APP_FIELDS)  # every field at once, as a tuple
-    rows = [pickle.dumps(fields(a), protocol=pickle.HIGHEST_PROTOCOL) for a in apps]
+    held = _held(apps)
+    if not held:
+        rows = [pickle.dumps(fields(a), protocol=pickle.HIGHEST_PROTOCOL) for a in apps]
+        shared: list[tuple] = []
+    else:
+        index: dict[int, int] = {}
+        shared = []
+
+        def pid(obj: Any) -> int | None:
+            if type(obj) is not tuple or id(obj) not in held:
+                return None
+            i = index.get(id(obj))
+            if i is None:
+                i = index[id(obj)] = len(shared)
+                shared.append(obj)
+            return i
+
+        rows = []
+        for a in apps:
+            buf = io.BytesIO()
+            pickler = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
+            pickler.persistent_id = pid  # type: ignore[method-assign]
+            pickler.dump(fields(a))
+            rows.append(buf.getvalue())
     ends = array("q")
     end = 0
-    for row in rows:
-        end += len(row)
+    for pickled in rows:
+        end += len(pickled)
         ends.append(end)
-    return b"".join(rows), ends
+    return b"".join(rows), ends, shared
 
 
 def restore(comp: Compiled) -> Any | None:
@@ -229,8 +292,9 @@ def restore(comp: Compiled) -> Any | None:
         entries = state["_entry_tables"]
         if not all(len(tab) == comp.n for tab in entries.values()):
             return None
-        rows, ends = state["apps"]
-        if not isinstance(rows, bytes) or not isinstance(ends, array) or not isinstance(state["_app_key"], bytes):
+        rows, ends, shared = state["apps"]
+        if not isinstance(rows, bytes) or not isinstance(ends, array) or not isinstance(shared, list) \
+                or not isinstance(state["_app_key"], bytes):
             return None
     except Exception:  # no entry, or a corrupt one: built anew (and written over)
         return None
@@ -239,7 +303,7 @@ def restore(comp: Compiled) -> Any | None:
             gc.enable()
     for name in STATE:
         setattr(comp, name, state[name])
-    comp.apps = StoredApps(rows, ends, comp)  # type: ignore[assignment]
+    comp.apps = StoredApps(rows, ends, shared, comp)  # type: ignore[assignment]
     comp._app_key = {}
     comp.stored_keys = state["_app_key"]  # read back by Compiled.place when it first places a move
     comp.cache_key = k

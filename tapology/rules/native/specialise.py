@@ -254,6 +254,16 @@ _GEN_CAPTURED = """
    fits read here): as step makes them, its writes, then the runs its lines take, then the groups without a liberty,
    the last value put on a tile kept and a tile left as it was dropped; (tile, new value) pairs into ch, their number,
    or -1 when it does not fit (too few runs; no capture and no liberty of its own where suicide is not allowed). */
+static inline int32_t gen_keep(tp_engine *E, const int32_t *codes, uint32_t g, int32_t u, int32_t v, int32_t *ch,
+                               int32_t m) {
+    /* gen_captured's last value put on tile u (the changes are read from the last): kept where it is the first seen
+       and differs from the tile's code; the number of changes after it */
+    if (E->tstamp[u] == g) return m;
+    E->tstamp[u] = g;
+    if (v != codes[u]) ch[2 * m] = u, ch[2 * m + 1] = v, m++;
+    return m;
+}
+
 static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32_t *ch) {
     const tp_tables *T = TABLES(E);
     int32_t nw, ncap = 0, ngc = 0, m = 0, s = T->app_gc[a];
@@ -267,24 +277,9 @@ static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32
     if (!ch) return 1; /* gen_fits: whether it fits only */
     nw = TP_GEN_WRITES(E->nv, codes, a);
     uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)T->n);
-    for (int32_t k = ngc - 1; k >= 0; k--) {
-        int32_t u = E->gcbuf[k], v = T->gc_becomes[s];
-        if (E->tstamp[u] == g) continue;
-        E->tstamp[u] = g;
-        if (v != codes[u]) ch[2 * m] = u, ch[2 * m + 1] = v, m++;
-    }
-    for (int32_t k = ncap - 1; k >= 0; k--) {
-        int32_t u = E->capbuf[2 * k], v = E->capbuf[2 * k + 1];
-        if (E->tstamp[u] == g) continue;
-        E->tstamp[u] = g;
-        if (v != codes[u]) ch[2 * m] = u, ch[2 * m + 1] = v, m++;
-    }
-    for (int32_t k = nw - 1; k >= 0; k--) {
-        int32_t u = T->wr_tile[T->wr_off[a] + k], v = E->nv[k];
-        if (E->tstamp[u] == g) continue;
-        E->tstamp[u] = g;
-        if (v != codes[u]) ch[2 * m] = u, ch[2 * m + 1] = v, m++;
-    }
+    for (int32_t k = ngc - 1; k >= 0; k--) m = gen_keep(E, codes, g, E->gcbuf[k], T->gc_becomes[s], ch, m);
+    for (int32_t k = ncap - 1; k >= 0; k--) m = gen_keep(E, codes, g, E->capbuf[2 * k], E->capbuf[2 * k + 1], ch, m);
+    for (int32_t k = nw - 1; k >= 0; k--) m = gen_keep(E, codes, g, T->wr_tile[T->wr_off[a] + k], E->nv[k], ch, m);
     return m;
 }
 

@@ -32,6 +32,7 @@ import sys
 import tempfile
 from array import array
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
@@ -274,6 +275,20 @@ def _rows(apps: Sequence[App]) -> tuple[bytes, array, list[tuple]]:
     return b"".join(rows), ends, shared
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic collector off for a while: for code that makes some 10^4-10^5 objects at once, none of them garbage
+    (a board's tables built, stored or read back), where the collector's passes over them would cost a fifth to a
+    third more."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def restore(comp: Compiled) -> Any | None:
     """Fill a fresh compiled board's tables from the cache; returns the native tables stored with them (None when
     there is no usable entry: the tables are then built as usual).  Cost: one file read and unpickling."""
@@ -281,26 +296,22 @@ def restore(comp: Compiled) -> Any | None:
         return None
     k = key(comp)
     path = _path(k)
-    collecting = gc.isenabled()
-    gc.disable()  # some 10^5 tuples are made at once: the collector's passes over them would cost a third more
     try:
-        with open(path, "rb") as f:
-            data = pickle.load(f)
-        if not isinstance(data, dict) or data.get("key") != k or data.get("format") != FORMAT:
-            return None
-        state = data["state"]
-        entries = state["_entry_tables"]
-        if not all(len(tab) == comp.n for tab in entries.values()):
-            return None
-        rows, ends, shared = state["apps"]
-        if not isinstance(rows, bytes) or not isinstance(ends, array) or not isinstance(shared, list) \
-                or not isinstance(state["_app_key"], bytes):
-            return None
+        with gc_paused():  # some 10^5 tuples are made at once: the collector's passes over them would cost a third more
+            with open(path, "rb") as f:
+                data = pickle.load(f)
+            if not isinstance(data, dict) or data.get("key") != k or data.get("format") != FORMAT:
+                return None
+            state = data["state"]
+            entries = state["_entry_tables"]
+            if not all(len(tab) == comp.n for tab in entries.values()):
+                return None
+            rows, ends, shared = state["apps"]
+            if not isinstance(rows, bytes) or not isinstance(ends, array) or not isinstance(shared, list) \
+                    or not isinstance(state["_app_key"], bytes):
+                return None
     except Exception:  # no entry, or a corrupt one: built anew (and written over)
         return None
-    finally:
-        if collecting:
-            gc.enable()
     for name in STATE:
         setattr(comp, name, state[name])
     comp.apps = StoredApps(rows, ends, shared, comp)  # type: ignore[assignment]
@@ -319,17 +330,12 @@ def store(comp: Compiled, native: Any | None = None) -> bool:
     k = key(comp)
     path = _path(k)
     state = {name: getattr(comp, name) for name in STATE}
-    collecting = gc.isenabled()
-    gc.disable()  # 10^4 rows made at once, and pickled: the collector's passes over them would cost more than both
-    try:
+    with gc_paused():  # 10^4 rows made at once, and pickled: the collector's passes over them would cost more than both
         state["apps"] = _rows(comp.apps)  # read back one by one, when first read (StoredApps)
         comp.placed()  # the index of placed moves, whole (restored tables hold it pickled until first used)
         state["_app_key"] = pickle.dumps(comp._app_key, protocol=pickle.HIGHEST_PROTOCOL)
         data = {"key": k, "format": FORMAT, "state": state, "native": native}
         written = _write(path, data)
-    finally:
-        if collecting:
-            gc.enable()
     if not written:
         return False
     comp.cache_key = k

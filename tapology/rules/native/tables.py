@@ -11,15 +11,14 @@ the attack index) plus one pass over the applications.
 from __future__ import annotations
 
 import bisect
-import gc
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import cast
 
 import numpy as np
 
+from tapology.rules.cache import gc_paused
 from tapology.rules.chains import Chains, separators
 from tapology.rules.compiled import Compiled
 from tapology.rules.ends import EndRules, connect_regions
@@ -362,22 +361,9 @@ def _link_tables(b: _Builder, links: list, f: dict[str, np.ndarray | int]) -> No
     f["nltab_app"] = len(cast("np.ndarray", f["ltab_app"]))
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """The cyclic collector off for a while (building a board's tables makes some 10^5 tuples, none of them garbage:
-    the collector's passes over them would cost a fifth more)."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
-
 def build(chains: Chains) -> Tables:
     """The flat tables of ``chains``; raises :class:`Unsupported` for what the engine does not run."""
-    with _gc_paused():
+    with gc_paused():  # some 10^5 tuples made, none of them garbage
         return _flatten(chains)
 
 

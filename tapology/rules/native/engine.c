@@ -699,11 +699,6 @@ static inline int32_t chain_most(const tp_engine *E, const Walk *W) {
 
 enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
 
-/* A turn of the node counted without a key (cnt_on): `pos` the hash of the position after it (Board.hash), from
-   `start` to `end` (start -1: keyed by its changes alone).  Equal keys give equal hashes, so a node whose chains
-   give distinct hashes has that many distinct turns, exactly; a hash seen before (the same turn by another chain,
-   or two turns alike by chance) is TP_ERR_DUP: the node is counted again with keys.  0 counted, TP_ERR_CAP full.
-   While a playout picks (cnt_find >= 0: the node's chains are known distinct), TP_ERR_FOUND at the picked one. */
 /* The picked turn's key (changes in E->tmp, nc of them; the classes of its chain reset `resets`), then
    TP_ERR_FOUND: the walk unwinds to pick_turn. */
 static int found_key(tp_engine *E, int32_t start, int32_t end, int32_t nc, int32_t resets) {
@@ -716,6 +711,11 @@ static int found_key(tp_engine *E, int32_t start, int32_t end, int32_t nc, int32
     return TP_ERR_FOUND;
 }
 
+/* A turn of the node counted without a key (cnt_on): `pos` the hash of the position after it (Board.hash), from
+   `start` to `end` (start -1: keyed by its changes alone).  Equal keys give equal hashes, so a node whose chains
+   give distinct hashes has that many distinct turns, exactly; a hash seen before (the same turn by another chain,
+   or two turns alike by chance) is TP_ERR_DUP: the node is counted again with keys.  0 counted, TP_ERR_CAP full.
+   While a playout picks (cnt_find >= 0: the node's chains are known distinct), TP_ERR_FOUND at the picked one. */
 static int count_turn(tp_engine *E, uint64_t pos, int32_t start, int32_t end) {
     if (E->cnt_find >= 0) return E->cnt_find-- == 0 ? TP_ERR_FOUND : 0; /* picking: the turns counted again */
     uint64_t h = pos;

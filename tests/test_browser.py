@@ -203,9 +203,10 @@ def test_two_tabs_join_by_code(chromium: Any, url: str) -> None:
     front(b).click("#pl-cover g.cell[data-t='0']")
     a.wait_for_selector("#pl-status[data-ply='2']")
     front(a).click("#pl-cover g.cell[data-t='1']")
-    a.wait_for_selector("#pl-status[data-ply='3']")
-    front(b).click("#pl-cover g.cell[data-t='2']")  # not b's turn now? it is: O to move
-    b.wait_for_selector("#pl-status[data-ply='4']")
+    # each tab clicks only once it has heard the last turn: a click before that is refused as not its turn
+    b.wait_for_selector("#pl-status[data-ply='3']")
+    front(b).click("#pl-cover g.cell[data-t='2']")  # O to move
+    a.wait_for_selector("#pl-status[data-ply='4']")
     front(a).click("#pl-cover g.cell[data-t='3']")
     a.wait_for_selector("#pl-status[data-ply='5']")
     a.click("#pl-cover g.cell[data-t='8']")  # O to move: tab a does not hold O

@@ -31,6 +31,7 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import NamedTuple
 
 import numpy as np
 
@@ -92,7 +93,8 @@ class _Shape:
         self.full = [bool(row.all()) for row in self.masks]
         self.chk_off, self.chk_tile, self.chk_mask, self.app_tile = (
             self.arrays[k].tolist() for k in ("chk_off", "chk_tile", "chk_mask", "app_tile"))
-        self.quiet = _quiet_moves(self.sizes, self.arrays, self.masks, self.checks)
+        self.walks: dict[tuple[int, int], _Step] = {}  # the unrolled walks of entry moves with links, by (row, move)
+        self.quiet = _quiet_moves(self.sizes, self.arrays, self.masks, self.checks, self.walks)
 
     def checks(self, a: int) -> list[tuple[int, int]]:
         """(tile, mask row) of a's checks in the order the interpreter reads them (selective first, own tile last);
@@ -141,6 +143,9 @@ def generate(tabs: Tables) -> str:
     app_tile = shape.app_tile
     extra = [int(arrays["app_ray_off"][a + 1] > arrays["app_ray_off"][a]) or int(arrays["app_gc"][a] >= 0)
              for a in range(napps)]
+    co = arrays["app_cond_off"].tolist()
+    conditioned = frozenset(a for a in range(napps) if co[a + 1] > co[a])  # moves with count conditions (if)
+    walks = shape.walks
 
     def test(cs: list[tuple[int, int]]) -> str:
         return " && ".join(f"k_masks[{m * nd}+codes[{u}]]" for u, m in cs) or "1"
@@ -206,6 +211,8 @@ def generate(tabs: Tables) -> str:
                     cond = test([(u, m) for u, m in cs if u != t])
                     if extra[a]:
                         cond = f"fits(E, codes, {a})"
+                    if a in conditioned:
+                        cond = f"{cond} && app_conds_hold(E, W->b, {a})"
                     if quiet is not None and a in quiet.get(r, ()):
                         cond = f"!E->quiet_apart && {cond}"
                     else:
@@ -222,7 +229,8 @@ def generate(tabs: Tables) -> str:
         src.append(_gen_others_fit(sizes, other) if bits is None else _gen_others_bits(sizes, bits, masks))
     if found is not None:
         captured = {a for row in found[0].values() for a in row if extra[a]}
-        most = _most_changes(arrays, sizes["n"], {a for row in found[0].values() for a in row})
+        most = max([_most_changes(arrays, sizes["n"], {a for row in found[0].values() for a in row})]
+                   + [_walk_most(w) for w in walks.values()])
         if captured:
             src.append(_gen_lines(sizes, arrays, captured, value, wr_off) + _GEN_CAPTURED)
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
@@ -230,15 +238,17 @@ def generate(tabs: Tables) -> str:
                                                  "app_ray_off", "gc_lib", "gc_own", "gc_suicide", "nbr_off", "nbr", "app_tile",
                                                  "masks")}
         wr_tile = arrays["wr_tile"].tolist()
-        counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile, captured)
+        counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile,
+                                       captured | {a for _r, a in walks} | conditioned)
         placing = {q: g for q, g in counting.items() if q in single}
         if counting:
             src.append(_gen_place_mask(sizes, counting, single, masks))
         changes = _always_changes(sizes, arrays, found[0], captured, value)
         src.append(_gen_perft(sizes, found, checks, test, value, wr_off, wr_tile, ends, counting, captured, most,
-                              changes))
+                              changes, walks, conditioned))
         src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
-        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing, captured, most))
+        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing, captured, most, walks,
+                                conditioned))
     return "".join(src)
 
 
@@ -470,7 +480,8 @@ static int gen_others_fit(tp_engine *E, const Board *B, int32_t p) {
 
 
 def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
-                 checks: Callable[[int], list[tuple[int, int]]]) -> tuple[dict[int, list[int]], bool] | str:
+                 checks: Callable[[int], list[tuple[int, int]]],
+                 walks: dict[tuple[int, int], _Step] | None = None) -> tuple[dict[int, list[int]], bool] | str:
     """The quiet moves of each entry row and whether other entry moves exist, where the rule set proves perft may
     count them without keys (else what stops it).
 
@@ -485,26 +496,32 @@ def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.nda
                                    ("ngroups", "this rule set has turn clean-ups (its turns need keys)"),
                                    ("keyed_by_changes", "this rule set places several pieces a turn (turns keyed by "
                                                         "changes)")) if int(f[name])]
-    moves = _quiet_rows(f, arrays, masks, checks)
+    moves = _quiet_rows(f, arrays, masks, checks, walks)
     if whole:  # what the moves would still need named too (skirmish: its clean-ups, and its slides)
         return "; ".join(whole + ([moves] if isinstance(moves, str) else []))
     return moves
 
 
 def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
-                checks: Callable[[int], list[tuple[int, int]]]) -> tuple[dict[int, list[int]], bool] | str:
-    """:func:`_quiet_moves`' reading of the entry rows: their quiet moves, or the first move that stops it."""
+                checks: Callable[[int], list[tuple[int, int]]],
+                walks: dict[tuple[int, int], _Step] | None = None) -> tuple[dict[int, list[int]], bool] | str:
+    """:func:`_quiet_moves`' reading of the entry rows: their quiet moves, or the first move that stops it.  An entry
+    move with links is quiet where its walk unrolls (:func:`_walk_tree`, put in ``walks`` by (row, move)) and the
+    row's turns, its quiet moves' and its walks' chains', are proved distinct: two that end on the same tile cannot
+    both fit (on a wrapped board two slides from one tile may reach the same end: one turn, which needs keys)."""
     n, nd, np_ = int(f["n"]), int(f["nd"]), int(f["np"])
     lo, so, ro, gc, co = (arrays[k].tolist() for k in ("lnk_off", "safe_off", "app_ray_off", "app_gc", "app_cond_off"))
     wo, wt, flag = arrays["wr_off"].tolist(), arrays["wr_tile"].tolist(), arrays["app_flag"].tolist()
     slide, to, tile = arrays["app_slide"].tolist(), arrays["app_to"].tolist(), arrays["app_tile"].tolist()
     ent_off, ent_app = arrays["ent_off"].tolist(), arrays["ent_app"].tolist()
     mandatory = bool(int(f["has_mandatory"]))
+    walker = _Walks(f, arrays, masks, checks)
+    walks = {} if walks is None else walks
     out: dict[int, list[int]] = {}
     others = False
     for r in range(np_ * n * nd):
         c = r % nd
-        ends: dict[int, list[int]] = {}
+        chains: list[Turn] = []  # the row's turns, quiet moves' and walks'
         row: list[int] = []
         for a in ent_app[ent_off[r]:ent_off[r + 1]]:
             if any(u == tile[a] and not masks[m][c] for u, m in checks(a)):
@@ -515,29 +532,176 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
                      and ((ro[a + 1] == ro[a] and gc[a] < 0) or co[a + 1] == co[a]))
             if whole and not (mandatory and flag[a]):
                 end = to[a] if to[a] >= 0 else tile[a]
-                for b in ends.get(end, ()):
-                    if not _exclusive(checks(a), checks(b), masks):
-                        return f"two quiet moves from tile {tile[a]} end on tile {end} and may both fit (one turn?)"
-                ends.setdefault(end, []).append(a)
+                need: Need = {}
+                for u, m in checks(a):
+                    need[u] = need[u] & masks[m] if u in need else masks[m].astype(bool)
+                chains.append((end, need, _new_values(walker, a, tile[a], c, {})))
                 row.append(a)
+            elif lo[a + 1] > lo[a] and not (mandatory and flag[a]):
+                walk = _walk_tree(walker, r, a, chains)
+                if isinstance(walk, str):
+                    return (f"entry move {a} from tile {tile[a]} is neither a whole turn nor of a mandatory class, and "
+                            f"its walk (a slide, a chain of moves) does not unroll: {walk}")
+                if walk is not None:
+                    walks[r, a] = walk
+                    row.append(a)
             elif not (mandatory and flag[a]):
                 taking = co[a + 1] > co[a] and (ro[a + 1] > ro[a] or gc[a] >= 0)
-                what = ("links (a slide, a chain of moves)" if lo[a + 1] > lo[a] else "safe cells" if so[a + 1] > so[a]
-                        else "a capture and conditions" if taking else "a tile written twice")
+                what = ("safe cells" if so[a + 1] > so[a] else "a capture and conditions" if taking
+                        else "a tile written twice")
                 return (f"entry move {a} from tile {tile[a]} is neither a whole turn nor of a mandatory class (it has "
                         f"{what})")
             else:
                 others = True
+        for i, (end, need, new) in enumerate(chains):
+            for end2, need2, new2 in chains[:i]:
+                if end == end2 and not _apart(need, need2) and not _unlike(new, new2):
+                    return (f"two turns from tile {(r // nd) % n} end on tile {end} and may both fit with the same "
+                            "changes (one turn twice: two slides of a wrapped board may reach one tile)")
         out[r] = row
     return out, others
 
+class _Step(NamedTuple):
+    """One move of a walk the generated C unrolls (:func:`_walk_tree`): its application, the C of its checks left to
+    run time (``"1"``: none), the changes of the chain up to it as (tile, C of the new value; after a "!" where the
+    node's code may be that value: compared at run time), the chain's end tile, its
+    follow-ups in the walk's order and how many turns its subtree holds (one per move: each is a turn)."""
 
-def _exclusive(ca: list[tuple[int, int]], cb: list[tuple[int, int]], masks: np.ndarray) -> bool:
-    """True when two moves' checks cannot both pass: some tile is checked by both with no code in common."""
-    at: dict[int, np.ndarray] = {}
-    for u, m in ca:
-        at[u] = at[u] & masks[m] if u in at else masks[m].copy()
-    return any(u in at and not (at[u] & masks[m]).any() for u, m in cb)
+    app: int
+    test: str
+    changes: tuple[tuple[int, str], ...]
+    end: int
+    then: tuple[_Step, ...]
+    turns: int
+
+
+MAX_WALK_STEPS = 40_000  # moves of the walks of all entry rows the generated C unrolls; more: the interpreter's walk
+
+
+class _Walks:
+    """What :func:`_walk_tree` reads of the tables, and how many moves it has unrolled so far."""
+
+    def __init__(self, f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
+                 checks: Callable[[int], list[tuple[int, int]]]) -> None:
+        self.nd, self.masks, self.checks = int(f["nd"]), masks, checks
+        self.mandatory, self.flies = bool(int(f["has_mandatory"])), bool(int(f["flies_over"]))
+        self.maps = arrays["maps"].reshape(-1, self.nd) if int(f["nmaps"]) else np.zeros((0, self.nd), np.int32)
+        (self.lo, self.so, self.ro, self.gc, self.co, self.wo, self.wt, self.ws, self.wm, self.flag, self.slide,
+         self.to, self.tile, self.to_off, self.tgt, self.forced, self.ltab, self.lcond, self.lline) = (
+            arrays[k].tolist() for k in ("lnk_off", "safe_off", "app_ray_off", "app_gc", "app_cond_off", "wr_off",
+                                         "wr_tile", "wr_src", "wr_map", "app_flag", "app_slide", "app_to", "app_tile",
+                                         "tgt_off", "tgt", "lnk_forced", "lnk_table", "lnk_cond_off", "lnk_line"))
+        self.steps = 0
+
+
+Need = dict[int, np.ndarray]  # per tile, the node's codes a chain's checks accept there (tiles it reads unwritten)
+Turn = tuple[int, Need, dict[int, str]]  # a chain's end, node checks and new values (C; a constant as its digits)
+
+
+def _code_at(env: dict[int, str], t: int, c: int, u: int) -> str:
+    """The C of tile u's code in a chain from tile t holding code c whose new values are ``env`` (a constant as its
+    digits)."""
+    return env[u] if u in env else str(c) if u == t else f"codes[{u}]"
+
+
+def _new_values(w: _Walks, b: int, t: int, c: int, env: dict[int, str]) -> dict[int, str]:
+    """``env`` (a chain's new values by tile, from tile t holding code c) after move b, its new values read before
+    it writes (new_values), the last write of a tile kept."""
+    nd, new = w.nd, dict(env)
+    for k in range(w.wo[b], w.wo[b + 1]):
+        row, inner = w.maps[w.wm[k]], _code_at(env, t, c, w.ws[k])
+        new[w.wt[k]] = (str(int(row[0])) if (row == row[0]).all() else inner if (row == np.arange(nd)).all()
+                        else str(int(row[int(inner)])) if inner.isdigit() else f"k_maps[{w.wm[k] * nd}+{inner}]")
+    return new
+
+
+def _walk_tree(w: _Walks, r: int, a: int, turns: list[Turn]) -> _Step | str | None:
+    """The walk of entry move a on entry row r (player, tile, code) as the generated C unrolls it: every chain the
+    interpreter's step may take from it (follow-ups in link order, a slide cut where it revisits a tile: chains'
+    revisits), each move's checks and new values read against the node's codes (the start tile's code is the
+    row's), checks decided at generation where a tile holds a constant the chain wrote; None where it never fits.
+    Each chain's (end, node checks) appended to ``turns`` for the proof that the row's turns are distinct.  A reason
+    (str) where the walk needs what the generated C does not run: a link with conditions, an until-line or a table,
+    a forced link, safe cells, captures, conditions after the entry move, a flying slide, a mandatory class, or a
+    move whose position may repeat an earlier one of its chain (it must write on a tile no earlier move wrote a
+    constant its checks prove new).  Cost: linear in the chains' moves (at most :data:`MAX_WALK_STEPS`)."""
+    nd, t, c = w.nd, w.tile[a], r % w.nd
+
+    def grow(b: int, seq: tuple[int, ...], env: dict[int, str], need: Need, end: int) -> _Step | str | None:
+        if w.slide[b] >= 0 and w.to[b] >= 0:  # chains.revisits: the slide onto a tile it passed, its start included
+            if w.tile[b] == w.to[b]:
+                return None
+            for x in reversed(seq):
+                if w.slide[x] != w.slide[b]:
+                    break
+                if w.to[b] in (w.to[x], w.tile[x]):
+                    return None
+        w.steps += 1
+        if w.steps > MAX_WALK_STEPS:
+            return f"more than {MAX_WALK_STEPS:,} moves in the walks to unroll"
+        if w.so[b + 1] > w.so[b] or w.ro[b + 1] > w.ro[b] or w.gc[b] >= 0:
+            return f"move {b} of a walk from tile {t} has safe cells or captures"
+        if seq and w.co[b + 1] > w.co[b]:
+            return f"move {b} of a walk from tile {t} has conditions"
+        if w.mandatory and w.flag[b]:
+            return f"move {b} of a walk from tile {t} is of a mandatory class"
+
+        need = dict(need)
+        terms = []
+        for u, m in w.checks(b):
+            now = _code_at(env, t, c, u)
+            if now.isdigit():
+                if not w.masks[m][int(now)]:
+                    return None  # a constant the chain wrote (or the row's code) fails it: never fits
+                continue
+            if u not in env:
+                need[u] = need[u] & w.masks[m] if u in need else w.masks[m].astype(bool)
+                if not need[u].any():
+                    return None
+            terms.append(f"k_masks[{m * nd}+{now}]")
+        new = _new_values(w, b, t, c, env)
+
+        def fresh(u: int) -> bool:
+            v = new[u]
+            if u in env or not v.isdigit():
+                return False
+            return int(v) != c if u == t else u in need and not need[u][int(v)]
+        if not any(fresh(u) for u in w.wt[w.wo[b]:w.wo[b + 1]]):
+            return f"move {b} of a walk from tile {t} may repeat a position of its chain"
+        end = w.to[b] if w.to[b] >= 0 else end
+        then: list[_Step] = []
+        for li in range(w.lo[b], w.lo[b + 1]):
+            if w.ltab[li] >= 0 or w.lcond[li + 1] > w.lcond[li] or w.lline[li] >= 0 or w.forced[li]:
+                return (f"move {b} of a walk from tile {t} has a link the generated C does not walk (forced, with "
+                        "conditions, until a line or anywhere)")
+            for x in w.tgt[w.to_off[li]:w.to_off[li + 1]]:
+                got = grow(x, (*seq, b), new, need, end)
+                if isinstance(got, str):
+                    return got
+                if got is not None:
+                    then.append(got)
+        turns.append((end, need, new))
+        changes = []  # (tile, C of its new value, whether the node's code is known to differ: "!" for an unknown)
+        for u, v in sorted(new.items()):
+            known = {c} if u == t else set(np.flatnonzero(need[u]).tolist()) if u in need else None
+            if v.isdigit() and known == {int(v)}:
+                continue  # put back on a tile whose code the chain proved: no change
+            sure = v.isdigit() and known is not None and int(v) not in known
+            changes.append((u, v if sure else f"!{v}"))
+        return _Step(b, " && ".join(terms) or "1", tuple(changes), end, tuple(then), 1 + sum(s.turns for s in then))
+
+    return grow(a, (), {}, {}, t)
+
+
+def _unlike(x: dict[int, str], y: dict[int, str]) -> bool:
+    """True when two chains' changes differ wherever they fit: some tile both put different constants on (a change
+    of one at most, or two different changes)."""
+    return any(u in y and v.isdigit() and y[u].isdigit() and v != y[u] for u, v in x.items())
+
+
+def _apart(x: Need, y: Need) -> bool:
+    """True when two chains' node checks cannot both pass: some tile both read with no code in common."""
+    return any(u in y and not (m & y[u]).any() for u, m in x.items())
 
 
 def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
@@ -577,7 +741,8 @@ def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
 def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
                value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]],
-               counting: dict[int, Groups], captured: set[int], maxw: int, changes: frozenset[int]) -> str:
+               counting: dict[int, Groups], captured: set[int], maxw: int, changes: frozenset[int],
+               walks: dict[tuple[int, int], _Step], conditioned: frozenset[int]) -> str:
     """gen_perft: engine.c's perft with the quiet moves counted (or made) straight from their new values; on the
     last ply, a player's quiet moves counted by the population of bit sets where :func:`_placements` finds them; a
     node where none is found passes (pass = "when-stuck") through the interpreter's pass_turn."""
@@ -630,6 +795,22 @@ static inline int quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int
     return 0;
 }
 
+/* A quiet move's or an unrolled walk's turn (changes ch, nc of them; none: no turn) counted, made as a leaf or made
+   and walked below into *total; *moves += 1 where it is not the last ply. */
+static int gen_walk_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *ch,
+                         int32_t nc, int64_t *total, int64_t *moves) {
+    if (!nc) return 0;
+    if (depth == 1) {
+        if (E->make_leaves) quiet_leaf(B, ch, nc);
+        (*total)++;
+        return 0;
+    }
+    int r = quiet_turn(E, B, p, ply, depth, ch, nc, total);
+    if (r < 0) return r;
+    (*moves)++;
+    return 0;
+}
+
 /* The quiet moves of p counted (or made) into *total; *moves += how many there are. */
 static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t *total, int64_t *moves) {
     const int32_t *codes = B->codes;
@@ -643,10 +824,11 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
             switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
 """]
-    out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if (nc) { if (depth == 1) { if (made) "
-                            "quiet_leaf(B, ch, nc); (*total)++; } else if ((r = quiet_turn(E, B, p, ply, depth, ch, nc, "
-                            "total)) < 0) return r; else (*moves)++; }", "ch", captured, leaf="depth == 1",
-                            fit=fit))
+    out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if ((r = gen_walk_turn(E, B, p, ply, "
+                            "depth, ch, nc, total, moves)) < 0) return r;", "ch", captured, leaf="depth == 1",
+                            fit=fit, walks=walks, conditioned=conditioned,
+                            walk_turn="if ((r = gen_walk_turn(E, B, p, ply, depth, {ch}, {nc}, total, moves)) < 0) "
+                                      "return r;"))
     out.append("""            default: break;
             }
         }
@@ -737,13 +919,15 @@ def _leaf(value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], a:
 def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
                  test: Callable[[list[tuple[int, int]]], str], value: Callable[[int], str], wr_off: list[int],
                  wr_tile: list[int], then: str, into: str, captured: set[int], leaf: str | None = None,
-                 fit: dict[int, str] | None = None) -> str:
-    """The cases of a switch on the entry row: each quiet move that fits writes its changes (tile, new value) into
-    ``into`` (``nc`` of them, tiles it leaves as they are skipped; a move of ``captured`` through gen_captured), then
-    runs ``then``; with ``leaf`` (the C of the last ply's test), on the last ply the move is counted or made in place
-    instead (:func:`_leaf`; a move of ``fit``, which changes a tile wherever it fits, counted where its C there
-    holds: :func:`_fit_only`)."""
-    fit = fit or {}
+                 fit: dict[int, str] | None = None, walks: dict[tuple[int, int], _Step] | None = None,
+                 conditioned: frozenset[int] = frozenset(), walk_turn: str = "") -> str:
+    """The cases of a switch on the entry row: each quiet move that fits (its count conditions too: ``conditioned``)
+    writes its changes (tile, new value) into ``into`` (``nc`` of them, tiles it leaves as they are skipped; a move
+    of ``captured`` through gen_captured), then runs ``then``; with ``leaf`` (the C of the last ply's test), on the
+    last ply the move is counted or made in place instead (:func:`_leaf`; a move of ``fit``, which changes a tile
+    wherever it fits, counted where its C there holds: :func:`_fit_only`); an entry move with links, each chain of
+    its walk (``walks``, :func:`_walk_code`: ``walk_turn`` the C of a turn of it)."""
+    fit, walks = fit or {}, walks or {}
     n, nd = sizes["n"], sizes["nd"]
     out = []
     for r, row in quiet.items():
@@ -752,7 +936,12 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
         t = (r // nd) % n
         lines = []
         for a in row:
+            if (r, a) in walks:
+                lines.append(f"                {_walk_code(walks[r, a], walk_turn, into, leaf, conditioned)}\n")
+                continue
             cond = test([(u, m) for u, m in checks(a) if u != t])
+            if a in conditioned:
+                cond = f"{cond} && app_conds_hold(E, B, {a})"
             if a in captured:
                 full = f"nc = gen_captured(E, codes, {a}, {into}); if (nc < 0) nc = 0;{then}"
                 if leaf is not None and a in fit:  # the last ply of a bulk count: whether it fits
@@ -769,6 +958,32 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
         out.append(f"            case {r}:\n{''.join(lines)}                break;\n")
     return "".join(out)
 
+
+def _walk_most(s: _Step) -> int:
+    """The most changes one chain of a walk makes."""
+    return max([len(s.changes)] + [_walk_most(x) for x in s.then])
+
+
+def _walk_code(s: _Step, turn: str, into: str, leaf: str | None, conditioned: frozenset[int]) -> str:
+    """The C of a walk's chains from move s on (:func:`_walk_tree`), in the order the interpreter's step finishes
+    them: where s fits, its follow-ups' chains, then its own turn: ``turn`` with its changes ``{ch}`` (a constant
+    array where each is known to change its tile, else written into ``into``) and their number ``{nc}`` (with
+    ``leaf``, on the last ply of a bulk count only counted: it changes a tile, as the walk proved).  Cost: a check
+    per move of each chain tried, no key."""
+    test = s.test + (f" && app_conds_hold(E, B, {s.app})" if s.app in conditioned else "")
+    if all(not v.startswith("!") for _u, v in s.changes):
+        pairs = ",".join(f"{u},{v}" for u, v in s.changes)
+        own = ("{ static const int32_t w[] = {" + pairs + "}; "
+               + turn.replace("{ch}", "w").replace("{nc}", str(len(s.changes))) + " }")
+    else:
+        writes = "".join(f" v = {v[1:]}; if (v != codes[{u}]) {{ {into}[2 * nc] = {u}; {into}[2 * nc + 1] = v; nc++; }}"
+                         if v.startswith("!") else f" {into}[2 * nc] = {u}; {into}[2 * nc + 1] = {v}; nc++;"
+                         for u, v in s.changes)
+        own = f"{{ nc = 0;{writes} {turn.replace('{ch}', into).replace('{nc}', 'nc')} }}"
+    if leaf is not None:
+        own = f"if ({leaf} && !made) (*total)++; else {own}"
+    kids = " ".join(_walk_code(x, turn, into, leaf, conditioned) for x in s.then)
+    return f"if ({test}) {{ {kids} {own} }}"
 
 PLAYOUT_STACK = 1 << 16  # ints of quiet moves one playout node may list on the stack; more: the interpreter's listing
 
@@ -787,7 +1002,8 @@ def _scan_codes(codes_of: list[list[int]], words: int, n: int, nd: int) -> str:
 def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                  checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
                  value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], placing: dict[int, Groups],
-                 captured: set[int], maxw: int) -> str:
+                 captured: set[int], maxw: int, walks: dict[tuple[int, int], _Step],
+                 conditioned: frozenset[int]) -> str:
     """gen_playout: engine.c's playout_turn with the quiet moves listed straight from their new values, in the order
     the interpreter's walk finds them (tile, then entry move), so that the same stream picks the same turn; and
     gen_playout_ended, ``ended`` after a turn as gen_ended reads it.  Cost of the listing: linear in the quiet moves
@@ -797,7 +1013,7 @@ def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool]
     most: dict[int, int] = {}
     for r, row in quiet.items():
         t = (r // nd) % n
-        most[t] = max(most.get(t, 0), len(row))
+        most[t] = max(most.get(t, 0), sum(walks[r, a].turns if (r, a) in walks else 1 for a in row))
     stride, words = 2 * maxw + 1, (n + 63) // 64
     codes_of: list[list[int]] = [sorted({r % nd for r, row in quiet.items() if row and r // (n * nd) == q})
                                  for q in range(np_)]  # per player, the codes some quiet move starts from
@@ -816,6 +1032,14 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
 """)
         return "".join(out)
     out.append("""
+/* A turn of an unrolled walk listed at o (its changes ch, nc of them, copied after nc unless written there); the
+   next turn's place. */
+static inline int32_t *gen_listed(int32_t *o, const int32_t *ch, int32_t nc) {
+    if (ch != o + 1) memcpy(o + 1, ch, 2 * (size_t)nc * sizeof *ch);
+    o[0] = nc;
+    return o + """ + str(stride) + """;
+}
+
 /* The quiet moves of player p that fit, each as [nc, (tile, new value) * nc] at a stride of """ + str(stride)
                + """ ints; returns how many. */
 static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t p, int32_t *list) {
@@ -824,7 +1048,9 @@ static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t p, int32_t *
     int32_t *o = list;
 """ + _scan_codes(codes_of, words, n, nd))
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
-                            " if (nc) { o[0] = nc; o += " + str(stride) + "; nq++; }", "(o + 1)", captured))
+                            " if (nc) { o[0] = nc; o += " + str(stride) + "; nq++; }", "(o + 1)", captured,
+                            walks=walks, conditioned=conditioned,
+                            walk_turn="if ({nc}) { o = gen_listed(o, {ch}, {nc}); nq++; }"))
     out.append("""            default: break;
             }
         }
@@ -849,7 +1075,8 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
     }
 """)
     if placing:
-        out.insert(1, _gen_placement(sizes, quiet, placing, checks, test, value, wr_off, wr_tile, maxw, captured))
+        out.insert(1, _gen_placement(sizes, quiet, placing, checks, test, value, wr_off, wr_tile, maxw, captured,
+                                     conditioned))
         out.append("    switch (p) {\n" + "".join(f"    case {q}: return gen_place(E, B, p, s, last, nlast);\n"
                                                   for q in sorted(placing)) + "    default: break;\n    }\n")
     out.append("""    int32_t list[""" + str(cap * stride) + """];
@@ -980,14 +1207,15 @@ static inline uint64_t gen_place_mask(const Board *B, int32_t p, uint64_t *mw, u
 def _gen_placement(sizes: dict[str, int], quiet: dict[int, list[int]], placing: dict[int, Groups],
                    checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
                    value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], maxw: int,
-                   captured: set[int]) -> str:
+                   captured: set[int], conditioned: frozenset[int]) -> str:
     """gen_place: a playout's turn for a player whose quiet moves are placements (:func:`_placements`): the tiles
     where one fits (gen_place_mask), the picked one found by its rank among them (tile order: the interpreter's
     listing's) and only its new values computed.  Cost: a few instructions a word of tiles and group."""
     n, nd = sizes["n"], sizes["nd"]
     words = (n + 63) // 64
     rows = {r: row for r, row in quiet.items() if row and r // (n * nd) in placing}
-    apply = _quiet_cases(sizes, rows, checks, test, value, wr_off, wr_tile, "", "ch", captured)
+    apply = _quiet_cases(sizes, rows, checks, test, value, wr_off, wr_tile, "", "ch", captured,
+                         conditioned=conditioned)
     apply = apply.replace("            case ", "    case ")
     return """
 /* The changes of the placement of entry row `row` (as gen_quiet_list writes them); returns how many. */

@@ -16,7 +16,14 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   liberty captures read by gen_captured), no keys, a node without a turn passing where the rule set says so (the
   playout picks the interpreter's turn from the same stream: the same games); the walk for the mandatory turns
   only where one of their entry moves fits (bit sets where their checks sit at fixed offsets); the last ply's quiet
-  moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile.
+  moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile;
+- there too, an entry move with links (a slide, a chain of moves) as its walk unrolled (:func:`_walk_tree`): every
+  chain the interpreter's step may take from it as nested tests over constant tiles (a slide's ray one test a
+  step, a tile the chain wrote read as the constant it wrote), each chain's turn counted on the last ply or made,
+  in the order step finishes them (a playout lists them as the interpreter's walk finds them: the same games);
+  taken where the tables prove each move of a chain changes a tile no earlier one wrote (no position repeats) and
+  two turns of an entry row that end on one tile cannot both fit or change different tiles to different codes
+  (on a wrapped board two rays from a tile may reach one end: declined by name, as the moves it cannot walk are).
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not
@@ -811,6 +818,7 @@ static int gen_walk_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     return 0;
 }
 
+""" + _walk_functions(walks, maxw, conditioned, False) + """
 /* The quiet moves of p counted (or made) into *total; *moves += how many there are. */
 static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t *total, int64_t *moves) {
     const int32_t *codes = B->codes;
@@ -827,8 +835,7 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if ((r = gen_walk_turn(E, B, p, ply, "
                             "depth, ch, nc, total, moves)) < 0) return r;", "ch", captured, leaf="depth == 1",
                             fit=fit, walks=walks, conditioned=conditioned,
-                            walk_turn="if ((r = gen_walk_turn(E, B, p, ply, depth, {ch}, {nc}, total, moves)) < 0) "
-                                      "return r;"))
+                            walk_call="if ((r = gen_walk_{name}(E, B, p, ply, depth, total, moves)) < 0) return r;"))
     out.append("""            default: break;
             }
         }
@@ -920,13 +927,14 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
                  test: Callable[[list[tuple[int, int]]], str], value: Callable[[int], str], wr_off: list[int],
                  wr_tile: list[int], then: str, into: str, captured: set[int], leaf: str | None = None,
                  fit: dict[int, str] | None = None, walks: dict[tuple[int, int], _Step] | None = None,
-                 conditioned: frozenset[int] = frozenset(), walk_turn: str = "") -> str:
+                 conditioned: frozenset[int] = frozenset(), walk_call: str = "") -> str:
     """The cases of a switch on the entry row: each quiet move that fits (its count conditions too: ``conditioned``)
     writes its changes (tile, new value) into ``into`` (``nc`` of them, tiles it leaves as they are skipped; a move
     of ``captured`` through gen_captured), then runs ``then``; with ``leaf`` (the C of the last ply's test), on the
     last ply the move is counted or made in place instead (:func:`_leaf`; a move of ``fit``, which changes a tile
     wherever it fits, counted where its C there holds: :func:`_fit_only`); an entry move with links, each chain of
-    its walk (``walks``, :func:`_walk_code`: ``walk_turn`` the C of a turn of it)."""
+    its walk (``walks``: ``walk_call``, the C that calls its function, :func:`_walk_functions`, ``{name}`` its
+    row and move)."""
     fit, walks = fit or {}, walks or {}
     n, nd = sizes["n"], sizes["nd"]
     out = []
@@ -937,7 +945,7 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
         lines = []
         for a in row:
             if (r, a) in walks:
-                lines.append(f"                {_walk_code(walks[r, a], walk_turn, into, leaf, conditioned)}\n")
+                lines.append(f"                {walk_call.replace('{name}', f'{r}_{a}')}\n")
                 continue
             cond = test([(u, m) for u, m in checks(a) if u != t])
             if a in conditioned:
@@ -962,6 +970,27 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
 def _walk_most(s: _Step) -> int:
     """The most changes one chain of a walk makes."""
     return max([len(s.changes)] + [_walk_most(x) for x in s.then])
+
+
+def _walk_functions(walks: dict[tuple[int, int], _Step], maxw: int, conditioned: frozenset[int], listing: bool) -> str:
+    """A function per unrolled walk (:func:`_walk_code`; one each keeps gcc's time linear in the walks): for perft
+    ``gen_walk_{row}_{move}``, its turns counted or made (gen_walk_turn); for a playout's listing
+    ``gen_walk_list_{row}_{move}``, its turns listed at o as gen_quiet_list lists them (gen_listed)."""
+    out = []
+    for (r, a), s in walks.items():
+        if listing:
+            body = _walk_code(s, "if ({nc}) { o = gen_listed(o, {ch}, {nc}); (*nq)++; }", "(o + 1)", None, conditioned)
+            out.append(f"static int32_t *gen_walk_list_{r}_{a}(tp_engine *E, const Board *B, int32_t *o, int32_t *nq) {{\n"
+                       f"    const int32_t *codes = B->codes;\n    int32_t nc, v;\n    {body}\n"
+                       "    (void)E; (void)codes; (void)nc; (void)v;\n    return o;\n}\n")
+            continue
+        body = _walk_code(s, "if ((r = gen_walk_turn(E, B, p, ply, depth, {ch}, {nc}, total, moves)) < 0) return r;",
+                          "ch", "depth == 1", conditioned)
+        out.append(f"static int gen_walk_{r}_{a}(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, "
+                   f"int64_t *total, int64_t *moves) {{\n    const int32_t *codes = B->codes;\n"
+                   f"    int32_t ch[{2 * maxw}], nc, v;\n    int r;\n    const int made = E->make_leaves;\n    {body}\n"
+                   "    (void)codes; (void)ch; (void)nc; (void)v; (void)r; (void)made;\n    return 0;\n}\n")
+    return "".join(out)
 
 
 def _walk_code(s: _Step, turn: str, into: str, leaf: str | None, conditioned: frozenset[int]) -> str:
@@ -1040,6 +1069,7 @@ static inline int32_t *gen_listed(int32_t *o, const int32_t *ch, int32_t nc) {
     return o + """ + str(stride) + """;
 }
 
+""" + _walk_functions(walks, maxw, conditioned, True) + """
 /* The quiet moves of player p that fit, each as [nc, (tile, new value) * nc] at a stride of """ + str(stride)
                + """ ints; returns how many. */
 static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t p, int32_t *list) {
@@ -1050,7 +1080,7 @@ static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t p, int32_t *
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
                             " if (nc) { o[0] = nc; o += " + str(stride) + "; nq++; }", "(o + 1)", captured,
                             walks=walks, conditioned=conditioned,
-                            walk_turn="if ({nc}) { o = gen_listed(o, {ch}, {nc}); nq++; }"))
+                            walk_call="o = gen_walk_list_{name}(E, B, o, &nq);"))
     out.append("""            default: break;
             }
         }

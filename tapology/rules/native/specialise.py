@@ -591,7 +591,8 @@ class _Walks:
     def __init__(self, f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
                  checks: Callable[[int], list[tuple[int, int]]]) -> None:
         self.nd, self.masks, self.checks = int(f["nd"]), masks, checks
-        self.mandatory, self.flies = bool(int(f["has_mandatory"])), bool(int(f["flies_over"]))
+        self.mandatory, self.flies = bool(int(f["has_mandatory"])), bool(int(f["flies_over"]))  # flies: slides
+        # may fly over the chain's stops (chains.py), where a position is compared with the path's otherwise
         self.maps = arrays["maps"].reshape(-1, self.nd) if int(f["nmaps"]) else np.zeros((0, self.nd), np.int32)
         (self.lo, self.so, self.ro, self.gc, self.co, self.wo, self.wt, self.ws, self.wm, self.flag, self.slide,
          self.to, self.tile, self.to_off, self.tgt, self.forced, self.ltab, self.lcond, self.lline) = (
@@ -652,6 +653,8 @@ def _walk_tree(w: _Walks, r: int, a: int, turns: list[Turn]) -> _Step | str | No
             return f"move {b} of a walk from tile {t} has conditions"
         if w.mandatory and w.flag[b]:
             return f"move {b} of a walk from tile {t} is of a mandatory class"
+        if w.flies:
+            return f"move {b} of a walk from tile {t} may fly over the chain's stops (a slide over a stop)"
 
         need = dict(need)
         terms = []
@@ -688,7 +691,7 @@ def _walk_tree(w: _Walks, r: int, a: int, turns: list[Turn]) -> _Step | str | No
                 if got is not None:
                     then.append(got)
         turns.append((end, need, new))
-        changes = []  # (tile, C of its new value, whether the node's code is known to differ: "!" for an unknown)
+        changes = []  # (tile, C of its new value), "!" before it where the node's code may be that value
         for u, v in sorted(new.items()):
             known = {c} if u == t else set(np.flatnonzero(need[u]).tolist()) if u in need else None
             if v.isdigit() and known == {int(v)}:

@@ -58,10 +58,6 @@ def declines(tabs: Tables) -> str:
         return f"more than {MAX_APPS:,} applications ({int(f['napps']):,}) for the generated C"
     if int(f["nent"]) > MAX_ENTRIES:
         return f"more than {MAX_ENTRIES:,} entry moves ({int(f['nent']):,}) for the generated C"
-    for name, why in (("nphases", "phases"), ("pass_always", 'passing at any time (pass = "always")'),
-                      ("nctr", "counters")):
-        if int(f[name]):
-            return f"the generated C runs the regular play's turns only, and this rule set has {why}"
     for name, why in (("steps", "step budgets ([steps])"), ("ncond_any", "disjunctions of counts (any)")):
         if int(f[name]):
             return f"the generated C runs no {why}, and this rule set has them"
@@ -191,10 +187,10 @@ def generate(tabs: Tables) -> str:
     other_apps: dict[int, list[int]] = {}  # and those moves
     body = ["\nstatic int gen_entries(tp_engine *E, Walk *W, int32_t row) {\n",
             "    const int32_t *codes = W->b->codes;\n    int r;\n    (void)codes;\n    (void)r;\n    switch (row) {\n"]
-    for p in range(np_):
+    for ps in range(_sets(sizes)):
         for t in range(n):
             for c in range(nd):
-                r = (p * n + t) * nd + c
+                r = (ps * n + t) * nd + c
                 apps = ent_app[ent_off[r]:ent_off[r + 1]]
                 if not apps:
                     continue
@@ -228,7 +224,7 @@ def generate(tabs: Tables) -> str:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact", "app_need", "app_gc",
                                                  "app_ray_off", "gc_lib", "gc_own", "gc_suicide", "nbr_off", "nbr", "app_tile",
-                                                 "masks")}
+                                                 "masks", "end_after")}
         wr_tile = arrays["wr_tile"].tolist()
         counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile, captured)
         placing = {q: g for q, g in counting.items() if q in single}
@@ -286,6 +282,17 @@ static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32
 /* Whether quiet move a with captures fits, its pattern checks passed (gen_captured without its changes). */
 static inline int gen_fits(tp_engine *E, const int32_t *codes, int32_t a) {
     return gen_captured(E, codes, a, NULL) > 0;
+}
+"""
+
+
+_GEN_COUNTERS = """
+/* next_counters after quiet move a, its key one chain's: a's classes reset, and the piece on its start tile. */
+static inline int gen_counters(tp_engine *E, const Board *B, int32_t a, int32_t ply) {
+    Key K;
+    K.reset_or = K.reset_and = TABLES(E)->app_reset[a];
+    K.start = TABLES(E)->app_tile[a];
+    return next_counters(E, B, &K, ply);
 }
 """
 
@@ -436,9 +443,9 @@ def _gen_others_bits(sizes: dict[str, int], groups: dict[int, Groups], masks: np
             terms.append("(" + " & ".join(term) + ")")
         cases.append(f"    case {q}: return ({' | '.join(terms) or '0'}) != 0;\n")
     return """
-static int gen_others_fit(tp_engine *E, const Board *B, int32_t p) {
+static int gen_others_fit(tp_engine *E, const Board *B, int32_t ps) {
     (void)E;
-    switch (p) {
+    switch (ps) {
 """ + "".join(cases) + """    default: return 0;
     }
 }
@@ -446,14 +453,14 @@ static int gen_others_fit(tp_engine *E, const Board *B, int32_t p) {
 
 
 def _gen_others_fit(sizes: dict[str, int], other: dict[int, list[str]]) -> str:
-    """gen_others_fit(E, B, p): 1 when some entry move of p that is not quiet fits (its pattern; a chain of the walk
-    starts from one), 0 when none does and the walk for the mandatory turns may be skipped.  Cost: a switch per
-    tile holding a code such a move starts from."""
-    n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
+    """gen_others_fit(E, B, ps): 1 when some entry move of entry set ps (:func:`_sets`) that is not quiet fits (its
+    pattern; a chain of the walk starts from one), 0 when none does and the walk for the mandatory turns may be
+    skipped.  Cost: a switch per tile holding a code such a move starts from."""
+    n, nd = sizes["n"], sizes["nd"]
     words = (n + 63) // 64
-    codes_of = [sorted({r % nd for r in other if r // (n * nd) == q}) for q in range(np_)]
+    codes_of = [sorted({r % nd for r in other if r // (n * nd) == q}) for q in range(_sets(sizes))]
     out = ["""
-static int gen_others_fit(tp_engine *E, const Board *B, int32_t p) {
+static int gen_others_fit(tp_engine *E, const Board *B, int32_t ps) {
     const int32_t *codes = B->codes;
     (void)E;
 """ + _scan_codes(codes_of, words, n, nd)]
@@ -494,7 +501,7 @@ def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.nda
 def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
                 checks: Callable[[int], list[tuple[int, int]]]) -> tuple[dict[int, list[int]], bool] | str:
     """:func:`_quiet_moves`' reading of the entry rows: their quiet moves, or the first move that stops it."""
-    n, nd, np_ = int(f["n"]), int(f["nd"]), int(f["np"])
+    n, nd = int(f["n"]), int(f["nd"])
     lo, so, ro, gc, co = (arrays[k].tolist() for k in ("lnk_off", "safe_off", "app_ray_off", "app_gc", "app_cond_off"))
     wo, wt, flag = arrays["wr_off"].tolist(), arrays["wr_tile"].tolist(), arrays["app_flag"].tolist()
     slide, to, tile = arrays["app_slide"].tolist(), arrays["app_to"].tolist(), arrays["app_tile"].tolist()
@@ -502,7 +509,7 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
     mandatory = bool(int(f["has_mandatory"]))
     out: dict[int, list[int]] = {}
     others = False
-    for r in range(np_ * n * nd):
+    for r in range(_sets(f) * n * nd):
         c = r % nd
         ends: dict[int, list[int]] = {}
         row: list[int] = []
@@ -540,6 +547,12 @@ def _exclusive(ca: list[tuple[int, int]], cb: list[tuple[int, int]], masks: np.n
     return any(u in at and not (at[u] & masks[m]).any() for u, m in cb)
 
 
+def _sets(sizes: dict[str, int]) -> int:
+    """The entry sets of the tables: the regular play's, one per player, then each phase's (entry set ``(phase + 1)
+    * np + player``, phase -1 the regular play, as engine.c's node_turns_in reads the rows)."""
+    return (int(sizes["nphases"]) + 1) * int(sizes["np"])
+
+
 def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
     """gen_ended(codes, ply, chg, nchg): engine.c's ``ended`` after a turn whose changes are chg, for strict end rules
     of plies and of lines (each line through a changed tile read with its tiles as constants); another end rule:
@@ -548,7 +561,8 @@ def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
     body: list[str] = []
     for e in range(sizes["nends"]):
         kind, check = ends["end_kind"][e], ends["end_check"][e]
-        if check >= 0 or kind not in (1, 2) or (kind == 2 and ends["end_exact"][e]):
+        if check >= 0 or kind not in (1, 2) or (kind == 2 and ends["end_exact"][e]) \
+                or (sizes["nphases"] and ends["end_after"][e]):
             return ("#define gen_ended(codes, ply, chg, nchg) ended(E, B, p, ply, chg, nchg)\n")
         if kind == 1:
             body.append(f"    if (ply >= {ends['end_value'][e]}) return 1;\n")
@@ -580,11 +594,16 @@ def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                counting: dict[int, Groups], captured: set[int], maxw: int, changes: frozenset[int]) -> str:
     """gen_perft: engine.c's perft with the quiet moves counted (or made) straight from their new values; on the
     last ply, a player's quiet moves counted by the population of bit sets where :func:`_placements` finds them; a
-    node where none is found passes (pass = "when-stuck") through the interpreter's pass_turn."""
+    node where none is found passes (pass = "when-stuck") through the interpreter's pass_turn.  The entry set is
+    the phase's of the ply (:func:`_sets`), the next player the interpreter's next_player, a turn's counters moved on
+    by its next_counters (gen_counters: the quiet move as a key of one chain) and the pass at any time added by its
+    pass_always_turn."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, others = found
+    ctr = bool(sizes["nctr"])
+    below = "perft_below" if ctr else "perft"  # perft_below: the counters next_counters put in the next row
     fit = {a: _fit_only(sizes, ends, a, value, wr_off, wr_tile) for a in changes}
-    out = [_gen_ended(sizes, ends), """
+    out = [_gen_ended(sizes, ends), _GEN_COUNTERS if ctr else "", """
 /* set_tile of a tile whose code is known (o), without the position's hash and the undo stack: a quiet move is
    taken back by quiet_turn itself (a last-ply move made in place, _leaf, by its call site), and no walk is under way
    (the walks' hashes are relative to their own start) */
@@ -613,39 +632,45 @@ static void quiet_leaf(Board *B, const int32_t *ch, int32_t nc) {
 }
 
 static inline int quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *ch,
-                             int32_t nc, int64_t *total) {
+                             int32_t nc, int32_t qa, int64_t *total) {
+    (void)qa;
     if (depth == 1 && !E->make_leaves) {
         (*total)++;
         return 0;
     }
-    int32_t old[""" + str(maxw) + """];
+""" + ("""    if (depth > 1) {
+        int r = gen_counters(E, B, qa, ply);
+        if (r < 0) return r;
+    }
+""" if ctr else "") + """    int32_t old[""" + str(maxw) + """];
     for (int32_t c = 0; c < nc; c++) {
         old[c] = B->codes[ch[2 * c]];
         quiet_set(B, ch[2 * c], ch[2 * c + 1]);
     }
-    int64_t sub = depth == 1 ? 1 : perft(E, B, (p + 1) % """ + str(np_) + """, ply + 1, depth - 1, ch, nc);
+    int64_t sub = depth == 1 ? 1 : """ + below + """(E, B, next_player(TABLES(E), p, ply), ply + 1, depth - 1, ch, nc);
     for (int32_t c = nc - 1; c >= 0; c--) quiet_set(B, ch[2 * c], old[c]);
     if (sub < 0) return (int)sub;
     *total += sub;
     return 0;
 }
 
-/* The quiet moves of p counted (or made) into *total; *moves += how many there are. */
-static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t *total, int64_t *moves) {
+/* The quiet moves of p (entry set ps) counted (or made) into *total; *moves += how many there are. */
+static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ps, int32_t ply, int32_t depth, int64_t *total,
+                     int64_t *moves) {
     const int32_t *codes = B->codes;
-    int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
+    int32_t ch[""" + str(2 * maxw) + """], nc, v, r, qa = -1;
     const int made = E->make_leaves;
     for (size_t w = 0; w < """ + str((n + 63) // 64) + """; w++) {
         uint64_t m = 0;
-        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """
+        for (int32_t k = E->ent_code_off[ps]; k < E->ent_code_off[ps + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """
            + str((n + 63) // 64) + """ + w];
         for (; m; m &= m - 1) {
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
-            switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
+            switch ((ps * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
 """]
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if (nc) { if (depth == 1) { if (made) "
                             "quiet_leaf(B, ch, nc); (*total)++; } else if ((r = quiet_turn(E, B, p, ply, depth, ch, nc, "
-                            "total)) < 0) return r; else (*moves)++; }", "ch", captured, leaf="depth == 1",
+                            "qa, total)) < 0) return r; else (*moves)++; }", "ch", captured, leaf="depth == 1",
                             fit=fit))
     out.append("""            default: break;
             }
@@ -653,20 +678,22 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     }
     (void)v;
     (void)r;
+    (void)qa;
     return 0;
 }
 
-static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
-                         int32_t nlast) {
-    int r = last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
-    if (r) return r < 0 ? r : 0;
+/* The leaves below an unfinished node (the pass at any time aside). */
+static int64_t gen_perft_turns(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth) {
+    const int32_t phase = phase_at(TABLES(E), ply), ps = (phase + 1) * """ + str(np_) + """ + p;
+    int r;
     int64_t total = 0;
+    (void)phase;
 """)
     if others:
-        out.append("""    if (gen_others_fit(E, B, p)) { /* else no walk finds a turn: every entry it starts from fails */
+        out.append("""    if (gen_others_fit(E, B, ps)) { /* else no walk finds a turn: every entry it starts from fails */
     int32_t k0 = E->nkeys, c0 = E->nchg;
     E->quiet_apart = 1;
-    int64_t legal = node_turns(E, B, p); /* every turn the walk finds is of a mandatory class */
+    int64_t legal = node_turns_in(E, B, p, phase); /* every turn the walk finds is of a mandatory class */
     E->quiet_apart = 0;
     if (legal != 0) {
         if (legal > 0 && (depth > 1 || E->make_leaves)) {
@@ -676,9 +703,10 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
                 if (!E->keys[k].legal) continue;
                 int32_t mark = E->undo_top;
                 const Key *K = &E->keys[k];
-                int64_t sub = apply_key(E, B, K);
-                if (sub == 0) sub = depth == 1 ? 1 : perft(E, B, (p + 1) % """ + str(np_) + """, ply + 1, depth - 1,
-                                                           E->chg + 2 * (size_t)K->off, K->len);
+                int64_t sub = depth > 1 ? next_counters(E, B, K, ply) : 0;
+                if (sub == 0) sub = apply_key(E, B, K);
+                if (sub == 0) sub = depth == 1 ? 1 : perft_below(E, B, next_player(TABLES(E), p, ply), ply + 1,
+                                                                 depth - 1, E->chg + 2 * (size_t)K->off, K->len);
                 restore(E, B, mark);
                 if (sub < 0) {
                     legal = sub;
@@ -699,8 +727,8 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
         words = (n + 63) // 64
         out.append("""    if (depth == 1 && !E->make_leaves) {
         uint64_t mw[""" + str(words) + """], cnt[""" + str(words) + """];
-        switch (p) {
-""" + "".join(f"        case {q}:\n" for q in sorted(counting)) + """            total = (int64_t)gen_place_mask(B, p, mw, cnt);
+        switch (ps) {
+""" + "".join(f"        case {q}:\n" for q in sorted(counting)) + """            total = (int64_t)gen_place_mask(B, ps, mw, cnt);
             if (total || !TABLES(E)->passing) return total;
             return pass_turn(E, B, p, ply, depth, E->nkeys, E->nchg);
         default: break;
@@ -708,10 +736,18 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     }
 """)
     out.append("""    int64_t moves = 0;
-    r = gen_quiet(E, B, p, ply, depth, &total, &moves);
+    r = gen_quiet(E, B, p, ps, ply, depth, &total, &moves);
     if (r < 0) return r;
     if (TABLES(E)->passing && (depth == 1 ? total : moves) == 0) return pass_turn(E, B, p, ply, depth, E->nkeys, E->nchg);
     return total;
+}
+
+static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
+                         int32_t nlast) {
+    int r = last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
+    if (r) return r < 0 ? r : 0;
+    int64_t total = gen_perft_turns(E, B, p, ply, depth);
+    return total < 0 || !TABLES(E)->pass_always ? total : pass_always_turn(E, B, p, ply, depth, total);
 }
 """)
     return "".join(out)
@@ -742,16 +778,18 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
     ``into`` (``nc`` of them, tiles it leaves as they are skipped; a move of ``captured`` through gen_captured), then
     runs ``then``; with ``leaf`` (the C of the last ply's test), on the last ply the move is counted or made in place
     instead (:func:`_leaf`; a move of ``fit``, which changes a tile wherever it fits, counted where its C there
-    holds: :func:`_fit_only`)."""
+    holds: :func:`_fit_only`).  Where the rule set has counters, ``qa`` is the move's application before ``then``."""
     fit = fit or {}
     n, nd = sizes["n"], sizes["nd"]
     out = []
+    base = then
     for r, row in quiet.items():
         if not row:
             continue
         t = (r // nd) % n
         lines = []
         for a in row:
+            then = f" qa = {a};{base}" if sizes["nctr"] else base  # the move the counters read (gen_counters)
             cond = test([(u, m) for u, m in checks(a) if u != t])
             if a in captured:
                 full = f"nc = gen_captured(E, codes, {a}, {into}); if (nc < 0) nc = 0;{then}"
@@ -770,18 +808,26 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
     return "".join(out)
 
 
+_PASS_DRAW = """    *pass = splitmix(s) % (uint64_t)(LEGAL + 1) == (uint64_t)LEGAL; /* playout_turn's draw of the pass */
+    if (*pass) return (int32_t)LEGAL;
+"""
+_COUNTERS_ON = """    int r = gen_counters(E, B, QA, q); /* playout_turn's counters: the next row, then the playout's */
+    if (r < 0) return r;
+    memcpy(E->ctr + TABLES(E)->nctr, E->ctr + 2 * TABLES(E)->nctr, (size_t)TABLES(E)->nctr * sizeof *E->ctr);
+"""
 PLAYOUT_STACK = 1 << 16  # ints of quiet moves one playout node may list on the stack; more: the interpreter's listing
 
 
 def _scan_codes(codes_of: list[list[int]], words: int, n: int, nd: int) -> str:
-    """The head of a generated walk over the tiles holding one of player p's codes ``codes_of[p]`` (their bit sets
-    OR-ed a word at a time), opening a switch on the placed code of each such tile (``(p * n + t) * nd + code``)."""
+    """The head of a generated walk over the tiles holding one of entry set ps's codes ``codes_of[ps]`` (their bit
+    sets OR-ed a word at a time), opening a switch on the placed code of each such tile (``(ps * n + t) * nd +
+    code``)."""
     cases = "".join(f"        case {q}: m = {' | '.join(f'B->bits[{k * words} + w]' for k in ks) or '0'}; break;\n"
                     for q, ks in enumerate(codes_of))
-    return ("    for (size_t w = 0; w < " + str(words) + "; w++) {\n        uint64_t m = 0;\n        switch (p) {\n" + cases
+    return ("    for (size_t w = 0; w < " + str(words) + "; w++) {\n        uint64_t m = 0;\n        switch (ps) {\n" + cases
             + "        default: break;\n        }\n        for (; m; m &= m - 1) {\n"
             "            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));\n"
-            "            switch ((p * " + str(n) + " + t) * " + str(nd) + " + codes[t]) {\n")
+            "            switch ((ps * " + str(n) + " + t) * " + str(nd) + " + codes[t]) {\n")
 
 
 def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
@@ -789,7 +835,8 @@ def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool]
                  value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], placing: dict[int, Groups],
                  captured: set[int], maxw: int) -> str:
     """gen_playout: engine.c's playout_turn with the quiet moves listed straight from their new values, in the order
-    the interpreter's walk finds them (tile, then entry move), so that the same stream picks the same turn; and
+    the interpreter's walk finds them (tile, then entry move), so that the same stream picks the same turn (the pass
+    at any time drawn first, as playout_turn draws it; the counters moved on by gen_counters); and
     gen_playout_ended, ``ended`` after a turn as gen_ended reads it.  Cost of the listing: linear in the quiet moves
     of the node."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
@@ -798,9 +845,10 @@ def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool]
     for r, row in quiet.items():
         t = (r // nd) % n
         most[t] = max(most.get(t, 0), len(row))
-    stride, words = 2 * maxw + 1, (n + 63) // 64
+    ctr = bool(sizes["nctr"])
+    stride, words = 2 * maxw + 1 + ctr, (n + 63) // 64  # with counters, the move's application last
     codes_of: list[list[int]] = [sorted({r % nd for r, row in quiet.items() if row and r // (n * nd) == q})
-                                 for q in range(np_)]  # per player, the codes some quiet move starts from
+                                 for q in range(_sets(sizes))]  # per entry set, the codes some quiet move starts from
     cap = max(1, sum(most.values()))
     out = ["""
 static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *last, int32_t nlast) {
@@ -809,56 +857,64 @@ static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, con
 """]
     if cap * stride > PLAYOUT_STACK:
         out.append("""
-static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
-    int pass; /* no phases, counters or pass at any time here: the ply reads the regular play */
-    return playout_turn(E, B, p, 0, s, last, nlast, &pass);
+static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
+                           int32_t *nlast, int *pass) {
+    return playout_turn(E, B, p, q, s, last, nlast, pass);
 }
 """)
         return "".join(out)
     out.append("""
 /* The quiet moves of player p that fit, each as [nc, (tile, new value) * nc] at a stride of """ + str(stride)
                + """ ints; returns how many. */
-static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t p, int32_t *list) {
+static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t ps, int32_t *list) {
     const int32_t *codes = B->codes;
-    int32_t nq = 0, nc, v;
+    int32_t nq = 0, nc, v, qa = -1;
     int32_t *o = list;
 """ + _scan_codes(codes_of, words, n, nd))
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
-                            " if (nc) { o[0] = nc; o += " + str(stride) + "; nq++; }", "(o + 1)", captured))
+                            " if (nc) { o[0] = nc;" + (f" o[{stride - 1}] = qa;" if ctr else "") + " o += "
+                            + str(stride) + "; nq++; }", "(o + 1)", captured))
     out.append("""            default: break;
             }
         }
     }
     (void)v;
+    (void)qa;
     (void)E;
     return nq;
 }
 
-static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
+static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
+                           int32_t *nlast, int *pass) {
+    const int32_t ps = (phase_at(TABLES(E), q) + 1) * """ + str(np_) + """ + p;
+    *pass = 0;
 """)
     if others:
-        out.append("""    if (gen_others_fit(E, B, p)) {
+        out.append("""    if (gen_others_fit(E, B, ps)) {
         int32_t k0 = E->nkeys, c0 = E->nchg;
-        int pass; /* no phases, counters or pass at any time here */
+        uint64_t s0 = *s;
         E->quiet_apart = 1;
-        int32_t legal = playout_turn(E, B, p, 0, s, last, nlast, &pass); /* every turn found is of a mandatory class */
+        int32_t legal = playout_turn(E, B, p, q, s, last, nlast, pass); /* every turn found is of a mandatory class */
         E->quiet_apart = 0;
         E->nkeys = k0;
         E->nchg = c0;
         if (legal != 0) return legal;
+        *s = s0; /* none: the quiet moves are the node's turns, drawn from the stream as it was */
+        *pass = 0;
     }
 """)
     if placing:
         out.insert(1, _gen_placement(sizes, quiet, placing, checks, test, value, wr_off, wr_tile, maxw, captured))
-        out.append("    switch (p) {\n" + "".join(f"    case {q}: return gen_place(E, B, p, s, last, nlast);\n"
-                                                  for q in sorted(placing)) + "    default: break;\n    }\n")
+        out.append("    switch (ps) {\n" + "".join(f"    case {q}: return gen_place(E, B, p, ps, q, s, last, nlast, pass);\n"
+                                                   for q in sorted(placing))
+                   + "    default: break;\n    }\n")
     out.append("""    int32_t list[""" + str(cap * stride) + """];
-    int32_t nq = gen_quiet_list(E, B, p, list);
-    if (nq == 0) return 0;
+    int32_t nq = gen_quiet_list(E, B, ps, list);
+""" + _PASS_DRAW.replace("LEGAL", "nq") * bool(sizes["pass_always"]) + """    if (nq == 0) return 0;
     const int32_t *m = list + (size_t)(splitmix(s) % (uint64_t)nq) * """ + str(stride) + """;
     int32_t nc = m[0];
     if (E->nchg + nc > E->chg_cap || E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
-    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
+""" + _COUNTERS_ON.replace("QA", f"m[{stride - 1}]") * ctr + """    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
     for (int32_t c = 0; c < nc; c++) { /* put without the hash: walks read it relative to their own start */
         int32_t u = m[1 + 2 * c];
         ch[2 * c] = u;
@@ -884,10 +940,10 @@ def _placements(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Call
     groups of one code and the same checks (mask row, offset): the group's tiles (at most :data:`MAX_GROUPS`, no
     tile twice); and the players whose moves are placements besides, one move per entry row (their bits' order is
     the interpreter's listing's)."""
-    n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
+    n, nd = sizes["n"], sizes["nd"]
     out: dict[int, Groups] = {}
     single: set[int] = set()
-    for q in range(np_):
+    for q in range(_sets(sizes)):
         groups: Groups = {}
         ok, one = True, True
         for r, row in quiet.items():
@@ -965,9 +1021,9 @@ static inline uint64_t gen_popcount(uint64_t x) {
     return (x * 0x0101010101010101ULL) >> 56;
 }
 
-static inline uint64_t gen_place_mask(const Board *B, int32_t p, uint64_t *mw, uint64_t *cnt) {
+static inline uint64_t gen_place_mask(const Board *B, int32_t ps, uint64_t *mw, uint64_t *cnt) {
     uint64_t total = 0;
-    switch (p) {
+    switch (ps) {
 """ + "".join(cases) + """    default: break;
     }
     (void)mw;
@@ -990,21 +1046,27 @@ def _gen_placement(sizes: dict[str, int], quiet: dict[int, list[int]], placing: 
     apply = _quiet_cases(sizes, rows, checks, test, value, wr_off, wr_tile, "", "ch", captured)
     apply = apply.replace("            case ", "    case ")
     return """
-/* The changes of the placement of entry row `row` (as gen_quiet_list writes them); returns how many. */
-static int32_t gen_place_changes(const Board *B, int32_t row, int32_t *ch) {
+/* The changes of the placement of entry row `row` (as gen_quiet_list writes them), its application in *app;
+   returns how many. */
+static int32_t gen_place_changes(const Board *B, int32_t row, int32_t *ch, int32_t *app) {
     const int32_t *codes = B->codes;
-    int32_t nc = 0, v;
+    int32_t nc = 0, v, qa = -1;
     switch (row) {
 """ + apply + """    default: break;
     }
     (void)v;
+    *app = qa;
     return nc;
 }
 
-static int32_t gen_place(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
+static int32_t gen_place(tp_engine *E, Board *B, int32_t p, int32_t ps, int32_t q, uint64_t *s, const int32_t **last,
+                         int32_t *nlast, int *pass) {
     uint64_t mw[""" + str(words) + """], cnt[""" + str(words) + """];
-    uint64_t total = gen_place_mask(B, p, mw, cnt);
-    if (total == 0) return 0;
+    uint64_t total = gen_place_mask(B, ps, mw, cnt);
+    (void)p;
+    (void)q;
+    (void)pass;
+""" + _PASS_DRAW.replace("LEGAL", "total") * bool(sizes["pass_always"]) + """    if (total == 0) return 0;
     uint64_t pick = splitmix(s) % total;
     size_t w = 0;
     while (pick >= cnt[w]) pick -= cnt[w++];
@@ -1012,8 +1074,9 @@ static int32_t gen_place(tp_engine *E, Board *B, int32_t p, uint64_t *s, const i
     for (; pick; pick--) m &= m - 1;
     int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
     if (E->nchg + """ + str(maxw) + """ > E->chg_cap || E->undo_top + """ + str(maxw) + """ > E->undo_cap) return TP_ERR_CAP;
-    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
-    int32_t nc = gen_place_changes(B, (p * """ + str(n) + """ + t) * """ + str(nd) + """ + B->codes[t], ch);
+    int32_t *ch = E->chg + 2 * (size_t)E->nchg, qa;
+    int32_t nc = gen_place_changes(B, (ps * """ + str(n) + """ + t) * """ + str(nd) + """ + B->codes[t], ch, &qa);
+""" + _COUNTERS_ON.replace("QA", "qa") * bool(sizes["nctr"]) + """    (void)qa;
     for (int32_t c = 0; c < nc; c++) {
         E->undo_tile[E->undo_top] = ch[2 * c];
         E->undo_old[E->undo_top++] = B->codes[ch[2 * c]];

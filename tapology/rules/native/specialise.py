@@ -9,14 +9,18 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   selective first (as ``tp_new`` packs them for the interpreter);
 - ``TP_GEN_WRITES``: each application's new values, a constant or the code read where the map is constant or the
   identity;
-- ``TP_GEN_ENTRIES`` (after the engine): a node's entry moves per (player, tile, code), the checks on the entry
-  tile itself decided here, at generation, since its code is the row's;
+- ``TP_GEN_ENTRIES`` (after the engine): a node's entry moves per (entry set, tile, code), the checks on the entry
+  tile itself decided here, at generation, since its code is the row's (an entry set per player in the regular
+  play and in each phase, as the interpreter reads them: :func:`_sets`);
 - where the quiet moves are proved distinct turns (:func:`_quiet_moves`), ``TP_GEN_PERFT`` and ``TP_GEN_PLAYOUT``:
   perft and a playout's turn with the quiet moves made or listed straight from their new values (a move's line or
   liberty captures read by gen_captured), no keys, a node without a turn passing where the rule set says so (the
   playout picks the interpreter's turn from the same stream: the same games); the walk for the mandatory turns
   only where one of their entry moves fits (bit sets where their checks sit at fixed offsets); the last ply's quiet
   moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile.
+  Phases, the pass at any time and counters as the interpreter runs them: the phase's entry set read from the ply,
+  the next player from next_player, the pass counted by pass_always_turn and drawn in a playout first (the same
+  stream), a quiet move's counters moved on by next_counters as a key of one chain (gen_counters).
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not
@@ -50,7 +54,8 @@ FLAGS = ["-O1", "-std=c99"]  # -O2 takes ten times as long on the generated swit
 
 def declines(tabs: Tables) -> str:
     """Why this board's tables are not specialised ("" when they are): past the size limits, or a rule set whose
-    perft needs turn keys (:func:`_quiet_moves` names the feature), where the generated C measured no faster than
+    perft needs turn keys (:func:`_quiet_moves` names the feature; phases, the pass at any time and counters it
+    runs), where the generated C measured no faster than
     the interpreter (chess perft 5) for a compile of a minute (chess, 10,104 applications).  Cost: one pass over the
     entry rows."""
     f = tabs.fields
@@ -131,7 +136,7 @@ def generate(tabs: Tables) -> str:
     """The C source of the specialised engine of these tables.  Cost: linear in the tables."""
     shape = _Shape(tabs)
     arrays, sizes, masks, checks = shape.arrays, shape.sizes, shape.masks, shape.checks
-    n, nd, np_, napps = sizes["n"], sizes["nd"], sizes["np"], sizes["napps"]
+    n, nd, napps = sizes["n"], sizes["nd"], sizes["napps"]
     maps = arrays["maps"].reshape(-1, nd) if sizes["nmaps"] else np.zeros((0, nd), np.int32)
     wr_off, wr_src, wr_map = (arrays[k].tolist() for k in ("wr_off", "wr_src", "wr_map"))
     app_tile = shape.app_tile

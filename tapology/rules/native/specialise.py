@@ -239,7 +239,9 @@ def generate(tabs: Tables) -> str:
         src.append(_gen_perft(sizes, found, checks, test, value, wr_off, wr_tile, ends, counting, captured, most,
                               changes))
         src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
-        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing, captured, most))
+        fit = _lazy_fits(sizes, found[0], value, wr_off, wr_tile, captured, changes,
+                         lambda a: _fit_only(sizes, ends, a, value, wr_off, wr_tile))
+        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing, captured, most, fit))
     return "".join(src)
 
 
@@ -838,12 +840,13 @@ def _scan_codes(codes_of: list[list[int]], words: int, n: int, nd: int) -> str:
 def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                  checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
                  value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], placing: dict[int, Groups],
-                 captured: set[int], maxw: int) -> str:
+                 captured: set[int], maxw: int, fit: dict[int, str] | None) -> str:
     """gen_playout: engine.c's playout_turn with the quiet moves listed straight from their new values, in the order
     the interpreter's walk finds them (tile, then entry move), so that the same stream picks the same turn (the pass
-    at any time drawn first, as playout_turn draws it; the counters moved on by gen_counters); and
-    gen_playout_ended, ``ended`` after a turn as gen_ended reads it.  Cost of the listing: linear in the quiet moves
-    of the node."""
+    at any time drawn first, as playout_turn draws it; the counters moved on by gen_counters); where every quiet
+    move changes a tile wherever it fits (``fit``: :func:`_lazy_fits`), listed by their fits alone and only the
+    picked one's changes gathered; and gen_playout_ended, ``ended`` after a turn as gen_ended reads it.  Cost of the
+    listing: linear in the quiet moves of the node."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, others = found
     most: dict[int, int] = {}
@@ -860,7 +863,9 @@ static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, con
     return last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
 }
 """]
-    if cap * stride > PLAYOUT_STACK:
+    if fit is not None:
+        out.append(_gen_quiet_fits(sizes, quiet, checks, test, value, wr_off, wr_tile, captured, fit, codes_of, words))
+    elif cap * stride > PLAYOUT_STACK:
         out.append("""
 static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
                            int32_t *nlast, int *pass) {
@@ -868,7 +873,8 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
 }
 """)
         return "".join(out)
-    out.append("""
+    if fit is None:
+        out.append("""
 /* The quiet moves of player p that fit, each as [nc, (tile, new value) * nc] at a stride of """ + str(stride)
                + """ ints; returns how many. */
 static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t ps, int32_t *list) {
@@ -876,10 +882,10 @@ static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t ps, int32_t 
     int32_t nq = 0, nc, v, qa = -1;
     int32_t *o = list;
 """ + _scan_codes(codes_of, words, n, nd))
-    out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
-                            " if (nc) { o[0] = nc;" + (f" o[{stride - 1}] = qa;" if ctr else "") + " o += "
-                            + str(stride) + "; nq++; }", "(o + 1)", captured))
-    out.append("""            default: break;
+        out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
+                                " if (nc) { o[0] = nc;" + (f" o[{stride - 1}] = qa;" if ctr else "") + " o += "
+                                + str(stride) + "; nq++; }", "(o + 1)", captured))
+        out.append("""            default: break;
             }
         }
     }
@@ -888,6 +894,8 @@ static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t ps, int32_t 
     (void)E;
     return nq;
 }
+""")
+    out.append("""
 
 static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
                            int32_t *nlast, int *pass) {
@@ -913,6 +921,25 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
         out.append("    switch (ps) {\n" + "".join(f"    case {q}: return gen_place(E, B, p, ps, q, s, last, nlast, pass);\n"
                                                    for q in sorted(placing))
                    + "    default: break;\n    }\n")
+    if fit is not None:
+        out.append("""    int32_t list[""" + str(cap) + """];
+    int32_t nq = gen_quiet_fits(E, B, ps, list);
+""" + _PASS_DRAW.replace("LEGAL", "nq") * bool(sizes["pass_always"]) + """    if (nq == 0) return 0;
+    int32_t a = list[splitmix(s) % (uint64_t)nq];
+    if (E->nchg + """ + str(maxw) + """ > E->chg_cap || E->undo_top + """ + str(maxw) + """ > E->undo_cap) return TP_ERR_CAP;
+""" + _COUNTERS_ON.replace("QA", "a") * ctr + """    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
+    int32_t nc = gen_quiet_changes(E, B->codes, a, ch);
+    for (int32_t c = 0; c < nc; c++) { /* put without the hash: walks read it relative to their own start */
+        E->undo_tile[E->undo_top] = ch[2 * c];
+        E->undo_old[E->undo_top++] = B->codes[ch[2 * c]];
+        quiet_set(B, ch[2 * c], ch[2 * c + 1]);
+    }
+    *last = ch;
+    *nlast = nc;
+    return nq;
+}
+""")
+        return "".join(out)
     out.append("""    int32_t list[""" + str(cap * stride) + """];
     int32_t nq = gen_quiet_list(E, B, ps, list);
 """ + _PASS_DRAW.replace("LEGAL", "nq") * bool(sizes["pass_always"]) + """    if (nq == 0) return 0;
@@ -931,6 +958,82 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
     *last = ch;
     *nlast = nc;
     return nq;
+}
+""")
+    return "".join(out)
+
+
+def _lazy_fits(sizes: dict[str, int], quiet: dict[int, list[int]], value: Callable[[int], str], wr_off: list[int],
+               wr_tile: list[int], captured: set[int], changes: frozenset[int],
+               fit_only: Callable[[int], str]) -> dict[int, str] | None:
+    """Where every quiet move changes a tile wherever it fits (a move of ``captured`` in ``changes``; another writes
+    on its own tile a constant other than its row's code), the C of each one's fit beyond its pattern ("1": none);
+    else None."""
+    n, nd = sizes["n"], sizes["nd"]
+    out: dict[int, str] = {}
+    for r, row in quiet.items():
+        t, c = (r // nd) % n, r % nd
+        for a in row:
+            if a in captured:
+                if a not in changes:
+                    return None
+                out[a] = fit_only(a)
+                continue
+            own = [value(k) for k in range(wr_off[a], wr_off[a + 1]) if wr_tile[k] == t]
+            if not any(v.isdigit() and int(v) != c for v in own):
+                return None
+            out[a] = "1"
+    return out or None
+
+
+def _gen_quiet_fits(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
+                    test: Callable[[list[tuple[int, int]]], str], value: Callable[[int], str], wr_off: list[int],
+                    wr_tile: list[int], captured: set[int], fit: dict[int, str], codes_of: list[list[int]],
+                    words: int) -> str:
+    """gen_quiet_fits: the quiet moves of entry set ps that fit, their applications in the order the walk finds them
+    (each a turn: :func:`_lazy_fits`); gen_quiet_changes: one move's changes, as gen_quiet_list gathers them."""
+    n, nd = sizes["n"], sizes["nd"]
+    out = ["""
+/* The quiet moves of entry set ps that fit, their applications into list; how many. */
+static int32_t gen_quiet_fits(tp_engine *E, const Board *B, int32_t ps, int32_t *list) {
+    const int32_t *codes = B->codes;
+    int32_t nq = 0, nc;
+""" + _scan_codes(codes_of, words, n, nd)]
+    moves: set[int] = set()
+    for r, row in quiet.items():
+        if not row:
+            continue
+        t = (r // nd) % n
+        lines = "".join(f"                if ({test([(u, m) for u, m in checks(a) if u != t])} && {fit[a]}) "
+                        f"list[nq++] = {a};\n" for a in row)
+        moves.update(row)
+        out.append(f"            case {r}:\n{lines}                break;\n")
+    out.append("""            default: break;
+            }
+        }
+    }
+    (void)nc;
+    (void)E;
+    return nq;
+}
+
+/* The changes of quiet move a, its fit read (tile, new value pairs into ch); how many. */
+static int32_t gen_quiet_changes(tp_engine *E, const int32_t *codes, int32_t a, int32_t *ch) {
+    int32_t nc = 0, v;
+    switch (a) {
+""")
+    for a in sorted(moves):
+        if a in captured:
+            out.append(f"    case {a}: nc = gen_captured(E, codes, {a}, ch); return nc < 0 ? 0 : nc;\n")
+            continue
+        writes = "".join(f" v = {value(k)}; if (v != codes[{wr_tile[k]}]) {{ ch[2 * nc] = {wr_tile[k]}; "
+                         f"ch[2 * nc + 1] = v; nc++; }}" for k in range(wr_off[a], wr_off[a + 1]))
+        out.append(f"    case {a}:{writes} return nc;\n")
+    out.append("""    default: break;
+    }
+    (void)v;
+    (void)E;
+    return nc;
 }
 """)
     return "".join(out)

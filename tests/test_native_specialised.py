@@ -24,7 +24,7 @@ needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine
 # chess declines; reversi's generated C counts its line captures and passes when stuck (7 s of gcc)
 FAST = {("tictactoe", "plane:3x3"), ("chess", "plane:8x8"), ("reversi", "plane:8x8")}
 DECLINED = ("royal rule", "turn clean-ups", "several pieces a turn", "neither a whole turn",
-            "final = false", "applications", "step budgets",
+            "final = false", "maximum rule", "applications", "step budgets",
             "disjunctions", "conditions around a tile", "clean-ups after each move")
 CASES = [pytest.param(*p.values[:2], id=p.id, marks=[] if tuple(p.values[:2]) in FAST else [pytest.mark.slow])
          for p in PARAMS if not str(p.id).endswith("-deep")]  # (game, board) once each

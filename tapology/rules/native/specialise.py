@@ -19,7 +19,8 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   only where one of their entry moves fits (bit sets where their checks sit at fixed offsets); the last ply's quiet
   moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile; where
   every quiet move changes a tile wherever it fits, a playout lists them by their fits alone and gathers only the
-  picked one's changes.  Phases, the pass at any time and counters as the interpreter runs them: the phase's entry set read from the ply,
+  picked one's changes.
+- Phases, the pass at any time and counters as the interpreter runs them: the phase's entry set read from the ply,
   the next player from next_player, the pass counted by pass_always_turn and drawn in a playout first (the same
   stream), a quiet move's counters moved on by next_counters as a key of one chain (gen_counters).
 

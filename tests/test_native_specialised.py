@@ -5,6 +5,7 @@ the default run compiles tic-tac-toe's); the others decline by name."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import subprocess
 import weakref
@@ -23,7 +24,7 @@ needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine
 # chess declines; reversi's generated C counts its line captures and passes when stuck (7 s of gcc)
 FAST = {("tictactoe", "plane:3x3"), ("chess", "plane:8x8"), ("reversi", "plane:8x8")}
 DECLINED = ("royal rule", "turn clean-ups", "several pieces a turn", "neither a whole turn", "two turns from tile",
-            "phases", "passing at any time", "counters", "final = false", "applications", "step budgets",
+            "final = false", "maximum rule", "applications", "step budgets",
             "disjunctions", "conditions around a tile", "clean-ups after each move")
 CASES = [pytest.param(*p.values[:2], id=p.id, marks=[] if tuple(p.values[:2]) in FAST else [pytest.mark.slow])
          for p in PARAMS if not str(p.id).endswith("-deep")]  # (game, board) once each
@@ -88,6 +89,48 @@ def _agree(g, chains, generic, spec, name: str, board: str) -> None:
         for k in range(6):  # the generated listing picks the interpreter's turn: the same game to its last position
             args = (codes, pos.to_move, pos.ply, 200, k, 1, 5)
             assert spec.playouts(*args) == generic.playouts(*args), f"{name} on {board}, playout {k}"
+
+
+# phases (fox and hounds' placement turn), the pass at any time and a counter (go's passes in a row): one small board
+# by default (go's 9x9: a few seconds of gcc), the others -m slow
+PHASED = [pytest.param("go", "plane:9x9", id="go-plane:9x9"),
+          *(pytest.param("fox-and-hounds", b, id=f"fox-and-hounds-{b}", marks=[pytest.mark.slow])
+            for b in ("plane:8x8", "cylinder:8x8", "mobius:8x8", "torus:8x8")),
+          pytest.param("go", "torus:9x9", id="go-torus:9x9", marks=[pytest.mark.slow])]
+
+
+@needs_native
+@pytest.mark.parametrize(("name", "board"), PHASED)
+def test_specialised_phases_passing_and_counters(name: str, board: str) -> None:
+    g, chains, generic, spec = _engines(name, board)
+    assert generic is not None and spec is not None, specialise.declines(chains.comp.native_tables)
+    rules = g.rules
+    start = g.initial()
+    positions = [playout_end(g, start, seed=5, index=i, max_plies=m) for i, m in enumerate((0, 1, 2, 9, 30))]
+    always = rules.passing == "always"
+    if always:  # a position after a pass: its counter at 1, one more pass ends the game
+        positions.append(dataclasses.replace(positions[3], counters=(1,) * len(positions[3].counters)))
+    assert any(rules.phase_at(p.ply) >= 0 for p in positions) or not rules.phases
+    assert any(rules.phase_at(p.ply) < 0 for p in positions)
+    for pos in positions:
+        codes, phase, ctr = g.codes(pos), rules.phase_at(pos.ply), pos.counters
+        got = spec.turns(chains, codes, pos.to_move, phase)
+        assert got is not None and got.keys() == generic.turns(chains, codes, pos.to_move, phase).keys()
+        assert set(got) == set(chains.turns(codes, pos.to_move, phase=phase)), f"{name} on {board} at ply {pos.ply}"
+        python = count_leaves(g, pos, 2, native=False)
+        for bulk in (True, False):
+            one = spec.perft(codes, pos.to_move, pos.ply, 1, bulk=bulk, counters=ctr)
+            assert one == len(got) + int(always)  # the pass among the turns where the rule set says so
+            assert spec.perft(codes, pos.to_move, pos.ply, 2, bulk=bulk, counters=ctr) == python
+            args = (codes, pos.to_move, pos.ply, 3)
+            assert spec.perft(*args, bulk=bulk, counters=ctr) == generic.perft(*args, bulk=bulk, counters=ctr)
+        args = (codes, pos.to_move, pos.ply, 2)
+        assert spec.divide(*args, counters=ctr) == generic.divide(*args, counters=ctr)
+        for k in range(6):  # the same games to their last position, counters and passes included
+            args = (codes, pos.to_move, pos.ply, 400, k, 1, 5)
+            assert spec.playouts(*args, counters=ctr) == generic.playouts(*args, counters=ctr), f"{name}, playout {k}"
+        args = (codes, pos.to_move, pos.ply, 400, 0, 20, 9)
+        assert spec.playouts(*args, counters=ctr) == generic.playouts(*args, counters=ctr)
 
 
 @needs_native

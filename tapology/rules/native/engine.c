@@ -1526,7 +1526,7 @@ static int32_t royal_tiles(const tp_engine *E, const Board *B, int32_t p, int32_
     return nm;
 }
 
-/* node_turns_in in the regular play (the generated perft's: a specialised build declines phases). */
+/* node_turns_in in the regular play. */
 static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
     return node_turns_in(E, B, p, -1);
 }
@@ -1849,6 +1849,20 @@ static int64_t pass_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     return 0;
 }
 
+/* pass = "always": the pass, one more turn of an unfinished node (the position again, the next player), its leaves
+   added to `total` (the node's other leaves); < 0 an error. */
+static int64_t pass_always_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t total) {
+    int64_t sub = depth > 1 ? next_counters(E, B, NULL, ply) : 0;
+    if (sub == 0) sub = depth > 1 ? perft_below(E, B, next_player(TABLES(E), p, ply), ply + 1, depth - 1, NULL, 0) : 1;
+    int64_t ways = 1; /* in ways mode with pass_pieces, one way per piece of the mover (lifted, put back) */
+    if (E->ways_mode && TABLES(E)->pass_pieces) {
+        ways = 0;
+        for (int32_t c = 0; c < TABLES(E)->nd; c++)
+            if (TABLES(E)->own_code[(size_t)p * (size_t)TABLES(E)->nd + (size_t)c]) ways += B->count[c];
+    }
+    return sub < 0 ? sub : total + ways * sub;
+}
+
 #ifdef TP_GEN_PERFT
 /* perft for a rule set whose quiet moves (whole turns, told apart by their ends) are counted without keys. */
 static int64_t TP_GEN_PERFT(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
@@ -1909,17 +1923,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     if (stuck && TABLES(E)->passing) total = pass_turn(E, B, p, ply, depth, k0, c0);
     E->nkeys = k0;
     E->nchg = c0;
-    if (total >= 0 && TABLES(E)->pass_always) { /* the pass, one more turn: the position again, the next player */
-        int64_t sub = depth > 1 ? next_counters(E, B, NULL, ply) : 0;
-        if (sub == 0) sub = depth > 1 ? perft_below(E, B, next_player(TABLES(E), p, ply), ply + 1, depth - 1, NULL, 0) : 1;
-        int64_t ways = 1; /* in ways mode with pass_pieces, one way per piece of the mover (lifted, put back) */
-        if (E->ways_mode && TABLES(E)->pass_pieces) {
-            ways = 0;
-            for (int32_t c = 0; c < TABLES(E)->nd; c++)
-                if (TABLES(E)->own_code[(size_t)p * (size_t)TABLES(E)->nd + (size_t)c]) ways += B->count[c];
-        }
-        total = sub < 0 ? sub : total + ways * sub;
-    }
+    if (total >= 0 && TABLES(E)->pass_always) total = pass_always_turn(E, B, p, ply, depth, total);
     return total;
 }
 
@@ -2682,11 +2686,13 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
 }
 
 #ifdef TP_GEN_PLAYOUT
-/* playout_turn for a rule set whose quiet moves are listed straight from their new values (generated: no phases,
-   counters or pass at any time there), and ended after a turn, its end rules read as constant lines (generated). */
-static int32_t TP_GEN_PLAYOUT(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast);
+/* playout_turn for a rule set whose quiet moves are listed straight from their new values (generated: the phase of
+   ply q, the pass at any time drawn and the counters moved on as playout_turn does), and ended after a turn, its end
+   rules read as constant lines (generated). */
+static int32_t TP_GEN_PLAYOUT(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
+                              int32_t *nlast, int *pass);
 static int TP_GEN_PLAYOUT_ENDED(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *last, int32_t nlast);
-#define PLAYOUT_TURN(E, B, p, q, s, last, nlast, pass) (*(pass) = 0, TP_GEN_PLAYOUT(E, B, p, s, last, nlast))
+#define PLAYOUT_TURN TP_GEN_PLAYOUT
 #define PLAYOUT_ENDED TP_GEN_PLAYOUT_ENDED
 #else
 #define PLAYOUT_TURN playout_turn

@@ -9,14 +9,17 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   selective first (as ``tp_new`` packs them for the interpreter);
 - ``TP_GEN_WRITES``: each application's new values, a constant or the code read where the map is constant or the
   identity;
-- ``TP_GEN_ENTRIES`` (after the engine): a node's entry moves per (player, tile, code), the checks on the entry
-  tile itself decided here, at generation, since its code is the row's;
+- ``TP_GEN_ENTRIES`` (after the engine): a node's entry moves per (entry set, tile, code), the checks on the entry
+  tile itself decided here, at generation, since its code is the row's (an entry set per player in the regular
+  play and in each phase, as the interpreter reads them: :func:`_sets`);
 - where the quiet moves are proved distinct turns (:func:`_quiet_moves`), ``TP_GEN_PERFT`` and ``TP_GEN_PLAYOUT``:
   perft and a playout's turn with the quiet moves made or listed straight from their new values (a move's line or
   liberty captures read by gen_captured), no keys, a node without a turn passing where the rule set says so (the
   playout picks the interpreter's turn from the same stream: the same games); the walk for the mandatory turns
   only where one of their entry moves fits (bit sets where their checks sit at fixed offsets); the last ply's quiet
-  moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile;
+  moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile; where
+  every quiet move changes a tile wherever it fits, a playout lists them by their fits alone and gathers only the
+  picked one's changes;
 - there too, an entry move with links (a slide, a chain of moves) as its walk unrolled (:func:`_walk_tree`): every
   chain the interpreter's step may take from it as nested tests over constant tiles (a slide's ray one test a
   step, a tile the chain wrote read as the constant it wrote), each chain's turn counted on the last ply or made,
@@ -24,6 +27,9 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   taken where the tables prove each move of a chain changes a tile no earlier one wrote (no position repeats) and
   two turns of an entry row that end on one tile cannot both fit or change different tiles to different codes
   (on a wrapped board two rays from a tile may reach one end: declined by name, as the moves it cannot walk are).
+- Phases, the pass at any time and counters as the interpreter runs them: the phase's entry set read from the ply,
+  the next player from next_player, the pass counted by pass_always_turn and drawn in a playout first (the same
+  stream), a quiet move's counters moved on by next_counters as a key of one chain (gen_counters).
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not
@@ -58,7 +64,8 @@ FLAGS = ["-O1", "-std=c99"]  # -O2 takes ten times as long on the generated swit
 
 def declines(tabs: Tables) -> str:
     """Why this board's tables are not specialised ("" when they are): past the size limits, or a rule set whose
-    perft needs turn keys (:func:`_quiet_moves` names the feature), where the generated C measured no faster than
+    perft needs turn keys (:func:`_quiet_moves` names the feature; phases, the pass at any time and counters it
+    runs), where the generated C measured no faster than
     the interpreter (chess perft 5) for a compile of a minute (chess, 10,104 applications).  Cost: one pass over the
     entry rows."""
     f = tabs.fields
@@ -66,10 +73,6 @@ def declines(tabs: Tables) -> str:
         return f"more than {MAX_APPS:,} applications ({int(f['napps']):,}) for the generated C"
     if int(f["nent"]) > MAX_ENTRIES:
         return f"more than {MAX_ENTRIES:,} entry moves ({int(f['nent']):,}) for the generated C"
-    for name, why in (("nphases", "phases"), ("pass_always", 'passing at any time (pass = "always")'),
-                      ("nctr", "counters")):
-        if int(f[name]):
-            return f"the generated C runs the regular play's turns only, and this rule set has {why}"
     for name, why in (("steps", "step budgets ([steps])"), ("ncond_any", "disjunctions of counts (any)")):
         if int(f[name]):
             return f"the generated C runs no {why}, and this rule set has them"
@@ -144,7 +147,7 @@ def generate(tabs: Tables) -> str:
     """The C source of the specialised engine of these tables.  Cost: linear in the tables."""
     shape = _Shape(tabs)
     arrays, sizes, masks, checks = shape.arrays, shape.sizes, shape.masks, shape.checks
-    n, nd, np_, napps = sizes["n"], sizes["nd"], sizes["np"], sizes["napps"]
+    n, nd, napps = sizes["n"], sizes["nd"], sizes["napps"]
     maps = arrays["maps"].reshape(-1, nd) if sizes["nmaps"] else np.zeros((0, nd), np.int32)
     wr_off, wr_src, wr_map = (arrays[k].tolist() for k in ("wr_off", "wr_src", "wr_map"))
     app_tile = shape.app_tile
@@ -203,10 +206,10 @@ def generate(tabs: Tables) -> str:
     other_apps: dict[int, list[int]] = {}  # and those moves
     body = ["\nstatic int gen_entries(tp_engine *E, Walk *W, int32_t row) {\n",
             "    const int32_t *codes = W->b->codes;\n    int r;\n    (void)codes;\n    (void)r;\n    switch (row) {\n"]
-    for p in range(np_):
+    for ps in range(_sets(sizes)):
         for t in range(n):
             for c in range(nd):
-                r = (p * n + t) * nd + c
+                r = (ps * n + t) * nd + c
                 apps = ent_app[ent_off[r]:ent_off[r + 1]]
                 if not apps:
                     continue
@@ -243,7 +246,7 @@ def generate(tabs: Tables) -> str:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact", "app_need", "app_gc",
                                                  "app_ray_off", "gc_lib", "gc_own", "gc_suicide", "nbr_off", "nbr", "app_tile",
-                                                 "masks")}
+                                                 "masks", "end_after")}
         wr_tile = arrays["wr_tile"].tolist()
         counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile,
                                        captured | {a for _r, a in walks} | conditioned)
@@ -254,8 +257,11 @@ def generate(tabs: Tables) -> str:
         src.append(_gen_perft(sizes, found, checks, test, value, wr_off, wr_tile, ends, counting, captured, most,
                               changes, walks, conditioned))
         src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
+        fit = _lazy_fits(sizes, found[0], value, wr_off, wr_tile, captured, changes,
+                         lambda a: _fit_only(sizes, ends, a, value, wr_off, wr_tile), {a for _r, a in walks},
+                         conditioned)
         src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing, captured, most, walks,
-                                conditioned))
+                                conditioned, fit))
     return "".join(src)
 
 
@@ -303,6 +309,17 @@ static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32
 /* Whether quiet move a with captures fits, its pattern checks passed (gen_captured without its changes). */
 static inline int gen_fits(tp_engine *E, const int32_t *codes, int32_t a) {
     return gen_captured(E, codes, a, NULL) > 0;
+}
+"""
+
+
+_GEN_COUNTERS = """
+/* next_counters after quiet move a, its key one chain's: a's classes reset, and the piece on its start tile. */
+static inline int gen_counters(tp_engine *E, const Board *B, int32_t a, int32_t ply) {
+    Key K;
+    K.reset_or = K.reset_and = TABLES(E)->app_reset[a];
+    K.start = TABLES(E)->app_tile[a];
+    return next_counters(E, B, &K, ply);
 }
 """
 
@@ -453,9 +470,9 @@ def _gen_others_bits(sizes: dict[str, int], groups: dict[int, Groups], masks: np
             terms.append("(" + " & ".join(term) + ")")
         cases.append(f"    case {q}: return ({' | '.join(terms) or '0'}) != 0;\n")
     return """
-static int gen_others_fit(tp_engine *E, const Board *B, int32_t p) {
+static int gen_others_fit(tp_engine *E, const Board *B, int32_t ps) {
     (void)E;
-    switch (p) {
+    switch (ps) {
 """ + "".join(cases) + """    default: return 0;
     }
 }
@@ -463,14 +480,14 @@ static int gen_others_fit(tp_engine *E, const Board *B, int32_t p) {
 
 
 def _gen_others_fit(sizes: dict[str, int], other: dict[int, list[str]]) -> str:
-    """gen_others_fit(E, B, p): 1 when some entry move of p that is not quiet fits (its pattern; a chain of the walk
-    starts from one), 0 when none does and the walk for the mandatory turns may be skipped.  Cost: a switch per
-    tile holding a code such a move starts from."""
-    n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
+    """gen_others_fit(E, B, ps): 1 when some entry move of entry set ps (:func:`_sets`) that is not quiet fits (its
+    pattern; a chain of the walk starts from one), 0 when none does and the walk for the mandatory turns may be
+    skipped.  Cost: a switch per tile holding a code such a move starts from."""
+    n, nd = sizes["n"], sizes["nd"]
     words = (n + 63) // 64
-    codes_of = [sorted({r % nd for r in other if r // (n * nd) == q}) for q in range(np_)]
+    codes_of = [sorted({r % nd for r in other if r // (n * nd) == q}) for q in range(_sets(sizes))]
     out = ["""
-static int gen_others_fit(tp_engine *E, const Board *B, int32_t p) {
+static int gen_others_fit(tp_engine *E, const Board *B, int32_t ps) {
     const int32_t *codes = B->codes;
     (void)E;
 """ + _scan_codes(codes_of, words, n, nd)]
@@ -516,7 +533,7 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
     move with links is quiet where its walk unrolls (:func:`_walk_tree`, put in ``walks`` by (row, move)) and the
     row's turns, its quiet moves' and its walks' chains', are proved distinct: two that end on the same tile cannot
     both fit (on a wrapped board two slides from one tile may reach the same end: one turn, which needs keys)."""
-    n, nd, np_ = int(f["n"]), int(f["nd"]), int(f["np"])
+    n, nd = int(f["n"]), int(f["nd"])
     lo, so, ro, gc, co = (arrays[k].tolist() for k in ("lnk_off", "safe_off", "app_ray_off", "app_gc", "app_cond_off"))
     wo, wt, flag = arrays["wr_off"].tolist(), arrays["wr_tile"].tolist(), arrays["app_flag"].tolist()
     slide, to, tile = arrays["app_slide"].tolist(), arrays["app_to"].tolist(), arrays["app_tile"].tolist()
@@ -526,7 +543,7 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
     walks = {} if walks is None else walks
     out: dict[int, list[int]] = {}
     others = False
-    for r in range(np_ * n * nd):
+    for r in range(_sets(f) * n * nd):
         c = r % nd
         chains: list[Turn] = []  # the row's turns, quiet moves' and walks'
         row: list[int] = []
@@ -599,6 +616,7 @@ class _Walks:
             arrays[k].tolist() for k in ("lnk_off", "safe_off", "app_ray_off", "app_gc", "app_cond_off", "wr_off",
                                          "wr_tile", "wr_src", "wr_map", "app_flag", "app_slide", "app_to", "app_tile",
                                          "tgt_off", "tgt", "lnk_forced", "lnk_table", "lnk_cond_off", "lnk_line"))
+        self.counters = bool(int(f["nctr"]))
         self.steps = 0
 
 
@@ -655,6 +673,8 @@ def _walk_tree(w: _Walks, r: int, a: int, turns: list[Turn]) -> _Step | str | No
             return f"move {b} of a walk from tile {t} is of a mandatory class"
         if w.flies:
             return f"move {b} of a walk from tile {t} may fly over the chain's stops (a slide over a stop)"
+        if w.counters:
+            return f"move {b} of a walk from tile {t} moves counters on (a chain's counters are the interpreter's)"
 
         need = dict(need)
         terms = []
@@ -714,6 +734,12 @@ def _apart(x: Need, y: Need) -> bool:
     return any(u in y and not (m & y[u]).any() for u, m in x.items())
 
 
+def _sets(sizes: dict[str, int]) -> int:
+    """The entry sets of the tables: the regular play's, one per player, then each phase's (entry set ``(phase + 1)
+    * np + player``, phase -1 the regular play, as engine.c's node_turns_in reads the rows)."""
+    return (int(sizes["nphases"]) + 1) * int(sizes["np"])
+
+
 def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
     """gen_ended(codes, ply, chg, nchg): engine.c's ``ended`` after a turn whose changes are chg, for strict end rules
     of plies and of lines (each line through a changed tile read with its tiles as constants); another end rule:
@@ -722,7 +748,8 @@ def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
     body: list[str] = []
     for e in range(sizes["nends"]):
         kind, check = ends["end_kind"][e], ends["end_check"][e]
-        if check >= 0 or kind not in (1, 2) or (kind == 2 and ends["end_exact"][e]):
+        if check >= 0 or kind not in (1, 2) or (kind == 2 and ends["end_exact"][e]) \
+                or (sizes["nphases"] and ends["end_after"][e]):
             return ("#define gen_ended(codes, ply, chg, nchg) ended(E, B, p, ply, chg, nchg)\n")
         if kind == 1:
             body.append(f"    if (ply >= {ends['end_value'][e]}) return 1;\n")
@@ -755,11 +782,16 @@ def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                walks: dict[tuple[int, int], _Step], conditioned: frozenset[int]) -> str:
     """gen_perft: engine.c's perft with the quiet moves counted (or made) straight from their new values; on the
     last ply, a player's quiet moves counted by the population of bit sets where :func:`_placements` finds them; a
-    node where none is found passes (pass = "when-stuck") through the interpreter's pass_turn."""
+    node where none is found passes (pass = "when-stuck") through the interpreter's pass_turn.  The entry set is
+    the phase's of the ply (:func:`_sets`), the next player the interpreter's next_player, a turn's counters moved on
+    by its next_counters (gen_counters: the quiet move as a key of one chain) and the pass at any time added by its
+    pass_always_turn."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, others = found
+    ctr = bool(sizes["nctr"])
+    below = "perft_below" if ctr else "perft"  # perft_below: the counters next_counters put in the next row
     fit = {a: _fit_only(sizes, ends, a, value, wr_off, wr_tile) for a in changes}
-    out = [_gen_ended(sizes, ends), """
+    out = [_gen_ended(sizes, ends), _GEN_COUNTERS if ctr else "", """
 /* set_tile of a tile whose code is known (o), without the position's hash and the undo stack: a quiet move is
    taken back by quiet_turn itself (a last-ply move made in place, _leaf, by its call site), and no walk is under way
    (the walks' hashes are relative to their own start) */
@@ -788,55 +820,62 @@ static void quiet_leaf(Board *B, const int32_t *ch, int32_t nc) {
 }
 
 static inline int quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *ch,
-                             int32_t nc, int64_t *total) {
+                             int32_t nc, int32_t qa, int64_t *total) {
+    (void)qa;
     if (depth == 1 && !E->make_leaves) {
         (*total)++;
         return 0;
     }
-    int32_t old[""" + str(maxw) + """];
+""" + ("""    if (depth > 1) {
+        int r = gen_counters(E, B, qa, ply);
+        if (r < 0) return r;
+    }
+""" if ctr else "") + """    int32_t old[""" + str(maxw) + """];
     for (int32_t c = 0; c < nc; c++) {
         old[c] = B->codes[ch[2 * c]];
         quiet_set(B, ch[2 * c], ch[2 * c + 1]);
     }
-    int64_t sub = depth == 1 ? 1 : perft(E, B, (p + 1) % """ + str(np_) + """, ply + 1, depth - 1, ch, nc);
+    int64_t sub = depth == 1 ? 1 : """ + below + """(E, B, next_player(TABLES(E), p, ply), ply + 1, depth - 1, ch, nc);
     for (int32_t c = nc - 1; c >= 0; c--) quiet_set(B, ch[2 * c], old[c]);
     if (sub < 0) return (int)sub;
     *total += sub;
     return 0;
 }
 
-/* A quiet move's or an unrolled walk's turn (changes ch, nc of them; none: no turn) counted, made as a leaf or made
+/* A quiet move's (qa: its application, read by the counters) or an unrolled walk's turn (changes ch, nc of
+   them; none: no turn) counted, made as a leaf or made
    and walked below into *total; *moves += 1 where it is not the last ply. */
 static int gen_walk_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *ch,
-                         int32_t nc, int64_t *total, int64_t *moves) {
+                         int32_t nc, int32_t qa, int64_t *total, int64_t *moves) {
     if (!nc) return 0;
     if (depth == 1) {
         if (E->make_leaves) quiet_leaf(B, ch, nc);
         (*total)++;
         return 0;
     }
-    int r = quiet_turn(E, B, p, ply, depth, ch, nc, total);
+    int r = quiet_turn(E, B, p, ply, depth, ch, nc, qa, total);
     if (r < 0) return r;
     (*moves)++;
     return 0;
 }
 
 """ + _walk_functions(walks, maxw, conditioned, False) + """
-/* The quiet moves of p counted (or made) into *total; *moves += how many there are. */
-static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t *total, int64_t *moves) {
+/* The quiet moves of p (entry set ps) counted (or made) into *total; *moves += how many there are. */
+static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ps, int32_t ply, int32_t depth, int64_t *total,
+                     int64_t *moves) {
     const int32_t *codes = B->codes;
-    int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
+    int32_t ch[""" + str(2 * maxw) + """], nc, v, r, qa = -1;
     const int made = E->make_leaves;
     for (size_t w = 0; w < """ + str((n + 63) // 64) + """; w++) {
         uint64_t m = 0;
-        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """
+        for (int32_t k = E->ent_code_off[ps]; k < E->ent_code_off[ps + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """
            + str((n + 63) // 64) + """ + w];
         for (; m; m &= m - 1) {
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
-            switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
+            switch ((ps * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
 """]
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile, " if ((r = gen_walk_turn(E, B, p, ply, "
-                            "depth, ch, nc, total, moves)) < 0) return r;", "ch", captured, leaf="depth == 1",
+                            "depth, ch, nc, qa, total, moves)) < 0) return r;", "ch", captured, leaf="depth == 1",
                             fit=fit, walks=walks, conditioned=conditioned,
                             walk_call="if ((r = gen_walk_{name}(E, B, p, ply, depth, total, moves)) < 0) return r;"))
     out.append("""            default: break;
@@ -845,20 +884,22 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     }
     (void)v;
     (void)r;
+    (void)qa;
     return 0;
 }
 
-static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
-                         int32_t nlast) {
-    int r = last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
-    if (r) return r < 0 ? r : 0;
+/* The leaves below an unfinished node (the pass at any time aside). */
+static int64_t gen_perft_turns(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth) {
+    const int32_t phase = phase_at(TABLES(E), ply), ps = (phase + 1) * """ + str(np_) + """ + p;
+    int r;
     int64_t total = 0;
+    (void)phase;
 """)
     if others:
-        out.append("""    if (gen_others_fit(E, B, p)) { /* else no walk finds a turn: every entry it starts from fails */
+        out.append("""    if (gen_others_fit(E, B, ps)) { /* else no walk finds a turn: every entry it starts from fails */
     int32_t k0 = E->nkeys, c0 = E->nchg;
     E->quiet_apart = 1;
-    int64_t legal = node_turns(E, B, p); /* every turn the walk finds is of a mandatory class */
+    int64_t legal = node_turns_in(E, B, p, phase); /* every turn the walk finds is of a mandatory class */
     E->quiet_apart = 0;
     if (legal != 0) {
         if (legal > 0 && (depth > 1 || E->make_leaves)) {
@@ -868,9 +909,10 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
                 if (!E->keys[k].legal) continue;
                 int32_t mark = E->undo_top;
                 const Key *K = &E->keys[k];
-                int64_t sub = apply_key(E, B, K);
-                if (sub == 0) sub = depth == 1 ? 1 : perft(E, B, (p + 1) % """ + str(np_) + """, ply + 1, depth - 1,
-                                                           E->chg + 2 * (size_t)K->off, K->len);
+                int64_t sub = depth > 1 ? next_counters(E, B, K, ply) : 0;
+                if (sub == 0) sub = apply_key(E, B, K);
+                if (sub == 0) sub = depth == 1 ? 1 : perft_below(E, B, next_player(TABLES(E), p, ply), ply + 1,
+                                                                 depth - 1, E->chg + 2 * (size_t)K->off, K->len);
                 restore(E, B, mark);
                 if (sub < 0) {
                     legal = sub;
@@ -891,8 +933,8 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
         words = (n + 63) // 64
         out.append("""    if (depth == 1 && !E->make_leaves) {
         uint64_t mw[""" + str(words) + """], cnt[""" + str(words) + """];
-        switch (p) {
-""" + "".join(f"        case {q}:\n" for q in sorted(counting)) + """            total = (int64_t)gen_place_mask(B, p, mw, cnt);
+        switch (ps) {
+""" + "".join(f"        case {q}:\n" for q in sorted(counting)) + """            total = (int64_t)gen_place_mask(B, ps, mw, cnt);
             if (total || !TABLES(E)->passing) return total;
             return pass_turn(E, B, p, ply, depth, E->nkeys, E->nchg);
         default: break;
@@ -900,10 +942,18 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     }
 """)
     out.append("""    int64_t moves = 0;
-    r = gen_quiet(E, B, p, ply, depth, &total, &moves);
+    r = gen_quiet(E, B, p, ps, ply, depth, &total, &moves);
     if (r < 0) return r;
     if (TABLES(E)->passing && (depth == 1 ? total : moves) == 0) return pass_turn(E, B, p, ply, depth, E->nkeys, E->nchg);
     return total;
+}
+
+static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
+                         int32_t nlast) {
+    int r = last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
+    if (r) return r < 0 ? r : 0;
+    int64_t total = gen_perft_turns(E, B, p, ply, depth);
+    return total < 0 || !TABLES(E)->pass_always ? total : pass_always_turn(E, B, p, ply, depth, total);
 }
 """)
     return "".join(out)
@@ -937,10 +987,11 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
     last ply the move is counted or made in place instead (:func:`_leaf`; a move of ``fit``, which changes a tile
     wherever it fits, counted where its C there holds: :func:`_fit_only`); an entry move with links, each chain of
     its walk (``walks``: ``walk_call``, the C that calls its function, :func:`_walk_functions`, ``{name}`` its
-    row and move)."""
+    row and move).  Where the rule set has counters, ``qa`` is the move's application before ``then``."""
     fit, walks = fit or {}, walks or {}
     n, nd = sizes["n"], sizes["nd"]
     out = []
+    base = then
     for r, row in quiet.items():
         if not row:
             continue
@@ -950,6 +1001,7 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
             if (r, a) in walks:
                 lines.append(f"                {walk_call.replace('{name}', f'{r}_{a}')}\n")
                 continue
+            then = f" qa = {a};{base}" if sizes["nctr"] else base  # the move the counters read (gen_counters)
             cond = test([(u, m) for u, m in checks(a) if u != t])
             if a in conditioned:
                 cond = f"{cond} && app_conds_hold(E, B, {a})"
@@ -987,7 +1039,7 @@ def _walk_functions(walks: dict[tuple[int, int], _Step], maxw: int, conditioned:
                        f"    const int32_t *codes = B->codes;\n    int32_t nc, v;\n    {body}\n"
                        "    (void)E; (void)codes; (void)nc; (void)v;\n    return o;\n}\n")
             continue
-        body = _walk_code(s, "if ((r = gen_walk_turn(E, B, p, ply, depth, {ch}, {nc}, total, moves)) < 0) return r;",
+        body = _walk_code(s, "if ((r = gen_walk_turn(E, B, p, ply, depth, {ch}, {nc}, -1, total, moves)) < 0) return r;",
                           "ch", "depth == 1", conditioned)
         out.append(f"static int gen_walk_{r}_{a}(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, "
                    f"int64_t *total, int64_t *moves) {{\n    const int32_t *codes = B->codes;\n"
@@ -1017,53 +1069,67 @@ def _walk_code(s: _Step, turn: str, into: str, leaf: str | None, conditioned: fr
     kids = " ".join(_walk_code(x, turn, into, leaf, conditioned) for x in s.then)
     return f"if ({test}) {{ {kids} {own} }}"
 
+_PASS_DRAW = """    *pass = splitmix(s) % (uint64_t)(LEGAL + 1) == (uint64_t)LEGAL; /* playout_turn's draw of the pass */
+    if (*pass) return (int32_t)LEGAL;
+"""
+_COUNTERS_ON = """    int r = gen_counters(E, B, QA, q); /* playout_turn's counters: the next row, then the playout's */
+    if (r < 0) return r;
+    memcpy(E->ctr + TABLES(E)->nctr, E->ctr + 2 * TABLES(E)->nctr, (size_t)TABLES(E)->nctr * sizeof *E->ctr);
+"""
 PLAYOUT_STACK = 1 << 16  # ints of quiet moves one playout node may list on the stack; more: the interpreter's listing
 
 
 def _scan_codes(codes_of: list[list[int]], words: int, n: int, nd: int) -> str:
-    """The head of a generated walk over the tiles holding one of player p's codes ``codes_of[p]`` (their bit sets
-    OR-ed a word at a time), opening a switch on the placed code of each such tile (``(p * n + t) * nd + code``)."""
+    """The head of a generated walk over the tiles holding one of entry set ps's codes ``codes_of[ps]`` (their bit
+    sets OR-ed a word at a time), opening a switch on the placed code of each such tile (``(ps * n + t) * nd +
+    code``)."""
     cases = "".join(f"        case {q}: m = {' | '.join(f'B->bits[{k * words} + w]' for k in ks) or '0'}; break;\n"
                     for q, ks in enumerate(codes_of))
-    return ("    for (size_t w = 0; w < " + str(words) + "; w++) {\n        uint64_t m = 0;\n        switch (p) {\n" + cases
+    return ("    for (size_t w = 0; w < " + str(words) + "; w++) {\n        uint64_t m = 0;\n        switch (ps) {\n" + cases
             + "        default: break;\n        }\n        for (; m; m &= m - 1) {\n"
             "            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));\n"
-            "            switch ((p * " + str(n) + " + t) * " + str(nd) + " + codes[t]) {\n")
+            "            switch ((ps * " + str(n) + " + t) * " + str(nd) + " + codes[t]) {\n")
 
 
 def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                  checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
                  value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], placing: dict[int, Groups],
                  captured: set[int], maxw: int, walks: dict[tuple[int, int], _Step],
-                 conditioned: frozenset[int]) -> str:
+                 conditioned: frozenset[int], fit: dict[int, str] | None) -> str:
     """gen_playout: engine.c's playout_turn with the quiet moves listed straight from their new values, in the order
-    the interpreter's walk finds them (tile, then entry move), so that the same stream picks the same turn; and
-    gen_playout_ended, ``ended`` after a turn as gen_ended reads it.  Cost of the listing: linear in the quiet moves
-    of the node."""
+    the interpreter's walk finds them (tile, then entry move), so that the same stream picks the same turn (the pass
+    at any time drawn first, as playout_turn draws it; the counters moved on by gen_counters); where every quiet
+    move changes a tile wherever it fits (``fit``: :func:`_lazy_fits`), listed by their fits alone and only the
+    picked one's changes gathered; and gen_playout_ended, ``ended`` after a turn as gen_ended reads it.  Cost of the
+    listing: linear in the quiet moves of the node."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, others = found
     most: dict[int, int] = {}
     for r, row in quiet.items():
         t = (r // nd) % n
         most[t] = max(most.get(t, 0), sum(walks[r, a].turns if (r, a) in walks else 1 for a in row))
-    stride, words = 2 * maxw + 1, (n + 63) // 64
+    ctr = bool(sizes["nctr"])
+    stride, words = 2 * maxw + 1 + ctr, (n + 63) // 64  # with counters, the move's application last
     codes_of: list[list[int]] = [sorted({r % nd for r, row in quiet.items() if row and r // (n * nd) == q})
-                                 for q in range(np_)]  # per player, the codes some quiet move starts from
+                                 for q in range(_sets(sizes))]  # per entry set, the codes some quiet move starts from
     cap = max(1, sum(most.values()))
     out = ["""
 static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *last, int32_t nlast) {
     return last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
 }
 """]
-    if cap * stride > PLAYOUT_STACK:
+    if fit is not None:
+        out.append(_gen_quiet_fits(sizes, quiet, checks, test, value, wr_off, wr_tile, captured, fit, codes_of, words))
+    elif cap * stride > PLAYOUT_STACK:
         out.append("""
-static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
-    int pass; /* no phases, counters or pass at any time here: the ply reads the regular play */
-    return playout_turn(E, B, p, 0, s, last, nlast, &pass);
+static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
+                           int32_t *nlast, int *pass) {
+    return playout_turn(E, B, p, q, s, last, nlast, pass);
 }
 """)
         return "".join(out)
-    out.append("""
+    if fit is None:
+        out.append("""
 /* A turn of an unrolled walk listed at o (its changes ch, nc of them, copied after nc unless written there); the
    next turn's place. */
 static inline int32_t *gen_listed(int32_t *o, const int32_t *ch, int32_t nc) {
@@ -1075,50 +1141,78 @@ static inline int32_t *gen_listed(int32_t *o, const int32_t *ch, int32_t nc) {
 """ + _walk_functions(walks, maxw, conditioned, True) + """
 /* The quiet moves of player p that fit, each as [nc, (tile, new value) * nc] at a stride of """ + str(stride)
                + """ ints; returns how many. */
-static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t p, int32_t *list) {
+static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t ps, int32_t *list) {
     const int32_t *codes = B->codes;
-    int32_t nq = 0, nc, v;
+    int32_t nq = 0, nc, v, qa = -1;
     int32_t *o = list;
 """ + _scan_codes(codes_of, words, n, nd))
-    out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
-                            " if (nc) { o[0] = nc; o += " + str(stride) + "; nq++; }", "(o + 1)", captured,
-                            walks=walks, conditioned=conditioned,
-                            walk_call="o = gen_walk_list_{name}(E, B, o, &nq);"))
-    out.append("""            default: break;
+        out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
+                                " if (nc) { o[0] = nc;" + (f" o[{stride - 1}] = qa;" if ctr else "") + " o += "
+                                + str(stride) + "; nq++; }", "(o + 1)", captured, walks=walks,
+                                conditioned=conditioned, walk_call="o = gen_walk_list_{name}(E, B, o, &nq);"))
+        out.append("""            default: break;
             }
         }
     }
     (void)v;
+    (void)qa;
     (void)E;
     return nq;
 }
+""")
+    out.append("""
 
-static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
+static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
+                           int32_t *nlast, int *pass) {
+    const int32_t ps = (phase_at(TABLES(E), q) + 1) * """ + str(np_) + """ + p;
+    *pass = 0;
 """)
     if others:
-        out.append("""    if (gen_others_fit(E, B, p)) {
+        out.append("""    if (gen_others_fit(E, B, ps)) {
         int32_t k0 = E->nkeys, c0 = E->nchg;
-        int pass; /* no phases, counters or pass at any time here */
+        uint64_t s0 = *s;
         E->quiet_apart = 1;
-        int32_t legal = playout_turn(E, B, p, 0, s, last, nlast, &pass); /* every turn found is of a mandatory class */
+        int32_t legal = playout_turn(E, B, p, q, s, last, nlast, pass); /* every turn found is of a mandatory class */
         E->quiet_apart = 0;
         E->nkeys = k0;
         E->nchg = c0;
         if (legal != 0) return legal;
+        *s = s0; /* none: the quiet moves are the node's turns, drawn from the stream as it was */
+        *pass = 0;
     }
 """)
     if placing:
         out.insert(1, _gen_placement(sizes, quiet, placing, checks, test, value, wr_off, wr_tile, maxw, captured,
                                      conditioned))
-        out.append("    switch (p) {\n" + "".join(f"    case {q}: return gen_place(E, B, p, s, last, nlast);\n"
-                                                  for q in sorted(placing)) + "    default: break;\n    }\n")
+        out.append("    switch (ps) {\n" + "".join(f"    case {q}: return gen_place(E, B, p, ps, q, s, last, nlast, pass);\n"
+                                                   for q in sorted(placing))
+                   + "    default: break;\n    }\n")
+    if fit is not None:
+        out.append("""    int32_t list[""" + str(cap) + """];
+    int32_t nq = gen_quiet_fits(E, B, ps, list);
+""" + _PASS_DRAW.replace("LEGAL", "nq") * bool(sizes["pass_always"]) + """    if (nq == 0) return 0;
+    int32_t a = list[splitmix(s) % (uint64_t)nq];
+    if (E->nchg + """ + str(maxw) + """ > E->chg_cap || E->undo_top + """ + str(maxw) + """ > E->undo_cap) return TP_ERR_CAP;
+""" + _COUNTERS_ON.replace("QA", "a") * ctr + """    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
+    int32_t nc = gen_quiet_changes(E, B->codes, a, ch);
+    for (int32_t c = 0; c < nc; c++) { /* put without the hash: walks read it relative to their own start */
+        E->undo_tile[E->undo_top] = ch[2 * c];
+        E->undo_old[E->undo_top++] = B->codes[ch[2 * c]];
+        quiet_set(B, ch[2 * c], ch[2 * c + 1]);
+    }
+    *last = ch;
+    *nlast = nc;
+    return nq;
+}
+""")
+        return "".join(out)
     out.append("""    int32_t list[""" + str(cap * stride) + """];
-    int32_t nq = gen_quiet_list(E, B, p, list);
-    if (nq == 0) return 0;
+    int32_t nq = gen_quiet_list(E, B, ps, list);
+""" + _PASS_DRAW.replace("LEGAL", "nq") * bool(sizes["pass_always"]) + """    if (nq == 0) return 0;
     const int32_t *m = list + (size_t)(splitmix(s) % (uint64_t)nq) * """ + str(stride) + """;
     int32_t nc = m[0];
     if (E->nchg + nc > E->chg_cap || E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
-    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
+""" + _COUNTERS_ON.replace("QA", f"m[{stride - 1}]") * ctr + """    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
     for (int32_t c = 0; c < nc; c++) { /* put without the hash: walks read it relative to their own start */
         int32_t u = m[1 + 2 * c];
         ch[2 * c] = u;
@@ -1135,6 +1229,87 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
     return "".join(out)
 
 
+def _lazy_fits(sizes: dict[str, int], quiet: dict[int, list[int]], value: Callable[[int], str], wr_off: list[int],
+               wr_tile: list[int], captured: set[int], changes: frozenset[int], fit_only: Callable[[int], str],
+               walked: set[int], conditioned: frozenset[int]) -> dict[int, str] | None:
+    """Where every quiet move changes a tile wherever it fits (a move of ``captured`` in ``changes``; another writes
+    on its own tile a constant other than its row's code) and is one turn (none of ``walked``: an entry move with
+    links is a walk of many), the C of each one's fit beyond its pattern ("1": none; its count conditions where it
+    has them: ``conditioned``); else None."""
+    n, nd = sizes["n"], sizes["nd"]
+    out: dict[int, str] = {}
+    for r, row in quiet.items():
+        t, c = (r // nd) % n, r % nd
+        for a in row:
+            if a in walked:
+                return None
+            if a in captured:
+                if a not in changes:
+                    return None
+                out[a] = fit_only(a)
+            else:
+                own = [value(k) for k in range(wr_off[a], wr_off[a + 1]) if wr_tile[k] == t]
+                if not any(v.isdigit() and int(v) != c for v in own):
+                    return None
+                out[a] = "1"
+            if a in conditioned:
+                out[a] = f"({out[a]}) && app_conds_hold(E, B, {a})"
+    return out or None
+
+
+def _gen_quiet_fits(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
+                    test: Callable[[list[tuple[int, int]]], str], value: Callable[[int], str], wr_off: list[int],
+                    wr_tile: list[int], captured: set[int], fit: dict[int, str], codes_of: list[list[int]],
+                    words: int) -> str:
+    """gen_quiet_fits: the quiet moves of entry set ps that fit, their applications in the order the walk finds them
+    (each a turn: :func:`_lazy_fits`); gen_quiet_changes: one move's changes, as gen_quiet_list gathers them."""
+    n, nd = sizes["n"], sizes["nd"]
+    out = ["""
+/* The quiet moves of entry set ps that fit, their applications into list; how many. */
+static int32_t gen_quiet_fits(tp_engine *E, const Board *B, int32_t ps, int32_t *list) {
+    const int32_t *codes = B->codes;
+    int32_t nq = 0, nc;
+""" + _scan_codes(codes_of, words, n, nd)]
+    moves: set[int] = set()
+    for r, row in quiet.items():
+        if not row:
+            continue
+        t = (r // nd) % n
+        lines = "".join(f"                if ({test([(u, m) for u, m in checks(a) if u != t])} && {fit[a]}) "
+                        f"list[nq++] = {a};\n" for a in row)
+        moves.update(row)
+        out.append(f"            case {r}:\n{lines}                break;\n")
+    out.append("""            default: break;
+            }
+        }
+    }
+    (void)nc;
+    (void)E;
+    return nq;
+}
+
+/* The changes of quiet move a, its fit read (tile, new value pairs into ch); how many. */
+static int32_t gen_quiet_changes(tp_engine *E, const int32_t *codes, int32_t a, int32_t *ch) {
+    int32_t nc = 0, v;
+    switch (a) {
+""")
+    for a in sorted(moves):
+        if a in captured:
+            out.append(f"    case {a}: nc = gen_captured(E, codes, {a}, ch); return nc < 0 ? 0 : nc;\n")
+            continue
+        writes = "".join(f" v = {value(k)}; if (v != codes[{wr_tile[k]}]) {{ ch[2 * nc] = {wr_tile[k]}; "
+                         f"ch[2 * nc + 1] = v; nc++; }}" for k in range(wr_off[a], wr_off[a + 1]))
+        out.append(f"    case {a}:{writes} return nc;\n")
+    out.append("""    default: break;
+    }
+    (void)v;
+    (void)E;
+    return nc;
+}
+""")
+    return "".join(out)
+
+
 def _placements(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
                 value: Callable[[int], str], wr_off: list[int], wr_tile: list[int],
                 captured: set[int]) -> tuple[dict[int, Groups], set[int]]:
@@ -1144,10 +1319,10 @@ def _placements(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Call
     groups of one code and the same checks (mask row, offset): the group's tiles (at most :data:`MAX_GROUPS`, no
     tile twice); and the players whose moves are placements besides, one move per entry row (their bits' order is
     the interpreter's listing's)."""
-    n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
+    n, nd = sizes["n"], sizes["nd"]
     out: dict[int, Groups] = {}
     single: set[int] = set()
-    for q in range(np_):
+    for q in range(_sets(sizes)):
         groups: Groups = {}
         ok, one = True, True
         for r, row in quiet.items():
@@ -1225,9 +1400,9 @@ static inline uint64_t gen_popcount(uint64_t x) {
     return (x * 0x0101010101010101ULL) >> 56;
 }
 
-static inline uint64_t gen_place_mask(const Board *B, int32_t p, uint64_t *mw, uint64_t *cnt) {
+static inline uint64_t gen_place_mask(const Board *B, int32_t ps, uint64_t *mw, uint64_t *cnt) {
     uint64_t total = 0;
-    switch (p) {
+    switch (ps) {
 """ + "".join(cases) + """    default: break;
     }
     (void)mw;
@@ -1251,21 +1426,27 @@ def _gen_placement(sizes: dict[str, int], quiet: dict[int, list[int]], placing: 
                          conditioned=conditioned)
     apply = apply.replace("            case ", "    case ")
     return """
-/* The changes of the placement of entry row `row` (as gen_quiet_list writes them); returns how many. */
-static int32_t gen_place_changes(const Board *B, int32_t row, int32_t *ch) {
+/* The changes of the placement of entry row `row` (as gen_quiet_list writes them), its application in *app;
+   returns how many. */
+static int32_t gen_place_changes(const Board *B, int32_t row, int32_t *ch, int32_t *app) {
     const int32_t *codes = B->codes;
-    int32_t nc = 0, v;
+    int32_t nc = 0, v, qa = -1;
     switch (row) {
 """ + apply + """    default: break;
     }
     (void)v;
+    *app = qa;
     return nc;
 }
 
-static int32_t gen_place(tp_engine *E, Board *B, int32_t p, uint64_t *s, const int32_t **last, int32_t *nlast) {
+static int32_t gen_place(tp_engine *E, Board *B, int32_t p, int32_t ps, int32_t q, uint64_t *s, const int32_t **last,
+                         int32_t *nlast, int *pass) {
     uint64_t mw[""" + str(words) + """], cnt[""" + str(words) + """];
-    uint64_t total = gen_place_mask(B, p, mw, cnt);
-    if (total == 0) return 0;
+    uint64_t total = gen_place_mask(B, ps, mw, cnt);
+    (void)p;
+    (void)q;
+    (void)pass;
+""" + _PASS_DRAW.replace("LEGAL", "total") * bool(sizes["pass_always"]) + """    if (total == 0) return 0;
     uint64_t pick = splitmix(s) % total;
     size_t w = 0;
     while (pick >= cnt[w]) pick -= cnt[w++];
@@ -1273,8 +1454,9 @@ static int32_t gen_place(tp_engine *E, Board *B, int32_t p, uint64_t *s, const i
     for (; pick; pick--) m &= m - 1;
     int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
     if (E->nchg + """ + str(maxw) + """ > E->chg_cap || E->undo_top + """ + str(maxw) + """ > E->undo_cap) return TP_ERR_CAP;
-    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
-    int32_t nc = gen_place_changes(B, (p * """ + str(n) + """ + t) * """ + str(nd) + """ + B->codes[t], ch);
+    int32_t *ch = E->chg + 2 * (size_t)E->nchg, qa;
+    int32_t nc = gen_place_changes(B, (ps * """ + str(n) + """ + t) * """ + str(nd) + """ + B->codes[t], ch, &qa);
+""" + _COUNTERS_ON.replace("QA", "qa") * bool(sizes["nctr"]) + """    (void)qa;
     for (int32_t c = 0; c < nc; c++) {
         E->undo_tile[E->undo_top] = ch[2 * c];
         E->undo_old[E->undo_top++] = B->codes[ch[2 * c]];

@@ -238,7 +238,8 @@ def generate(tabs: Tables) -> str:
         src.append(_gen_perft(sizes, found, checks, test, value, wr_off, wr_tile, ends, counting, captured, most,
                               changes))
         src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
-        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing, captured, most))
+        fit = {a: _fit_only(sizes, ends, a, value, wr_off, wr_tile) for a in changes}
+        src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing, captured, most, fit))
     return "".join(src)
 
 
@@ -267,7 +268,7 @@ static inline int32_t gen_keep(tp_engine *E, const int32_t *codes, uint32_t g, i
 static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32_t *ch) {
     const tp_tables *T = TABLES(E);
     int32_t nw, ncap = 0, ngc = 0, m = 0, s = T->app_gc[a];
-    if (T->app_ray_off[a + 1] > T->app_ray_off[a] && gen_lines(codes, a, E->capbuf, &ncap) < T->app_need[a])
+    if (T->app_ray_off[a + 1] > T->app_ray_off[a] && gen_lines(codes, a, ch ? E->capbuf : NULL, &ncap) < T->app_need[a])
         return -1;
     if (s >= 0) {
         int free = 0;
@@ -322,7 +323,7 @@ def _fit_only(sizes: dict[str, int], ends: dict[str, list[int]], a: int, value: 
     it puts of its own group: a liberty of its own is all it needs); else gen_fits."""
     gc = ends["app_gc"][a]
     if gc < 0:
-        return f"gen_lines(codes, {a}, E->capbuf, &nc) >= {ends['app_need'][a]}"
+        return f"gen_lines(codes, {a}, NULL, &nc) >= {ends['app_need'][a]}"
     if ends["app_ray_off"][a + 1] > ends["app_ray_off"][a] or ends["gc_suicide"][gc]:
         return f"gen_fits(E, codes, {a})"
     written: dict[int, str] = {}
@@ -344,11 +345,12 @@ def _mask_at(row: int, written: dict[int, str], u: int) -> str:
 def _gen_lines(sizes: dict[str, int], arrays: dict[str, np.ndarray], captured: set[int], value: Callable[[int], str],
                wr_off: list[int]) -> str:
     """gen_lines: engine.c's captures for the moves of ``captured`` with lines, each line unrolled over its constant
-    tiles (a tile the move's pattern writes read as its new value), a run copied from the line's tiles and codes.
-    Cost: a mask read per tile of a line up to its first tile that is not the foe's."""
+    tiles (a tile the move's pattern writes read as its new value), a run copied from the line's tiles and codes
+    (counted only, its lines read up to the move's need, where the caller asks whether it fits: out NULL).  Cost: a
+    mask read per tile of a line up to its first tile that is not the foe's."""
     nd = sizes["nd"]
     ro, rt, tiles, loop = (arrays[k].tolist() for k in ("app_ray_off", "ray_tile_off", "ray_tiles", "ray_loop"))
-    over, until, wt = (arrays[k].tolist() for k in ("app_over", "app_until", "wr_tile"))
+    over, until, wt, need = (arrays[k].tolist() for k in ("app_over", "app_until", "wr_tile", "app_need"))
     cases = []
     for a in sorted(captured):
         if ro[a + 1] == ro[a]:
@@ -364,12 +366,15 @@ def _gen_lines(sizes: dict[str, int], arrays: dict[str, np.ndarray], captured: s
             steps = []
             for j in range(last):
                 u = tiles[t0 + j]
-                run = f" if ({_mask_at(urow, written, u)}) {{ m = gen_run(out, m, {t0}, {j}); runs++; }}" if j else ""
+                run = f" if ({_mask_at(urow, written, u)}) {{ if (out) m = gen_run(out, m, {t0}, {j}); runs++; }}" if j else ""
                 steps.append(f"if (!{_mask_at(orow, written, u)}) {{{run} break; }}")
             if 0 < last < ln:
                 u = tiles[t0 + last]
-                steps.append(f"if ({_mask_at(urow, written, u)}) {{ m = gen_run(out, m, {t0}, {last}); runs++; }}")
+                steps.append(f"if ({_mask_at(urow, written, u)}) {{ if (out) m = gen_run(out, m, {t0}, {last}); "
+                             "runs++; }")
             body.append("        do { " + " ".join(steps) + " } while (0);\n")
+            if r < ro[a + 1] - 1:
+                body.append(f"        if (!out && runs >= {need[a]}) break;\n")
         cases.append(f"    case {a}:\n{''.join(body)}        break;\n")
     return """
 /* The run of a line: its first len tiles (line tiles from off) with the codes they take, into out from pair m. */
@@ -381,7 +386,8 @@ static inline int32_t gen_run(int32_t *out, int32_t m, int32_t off, int32_t len)
     return m + len;
 }
 
-/* captures(T, codes, a, out, nout) for a quiet move with lines (generated): the runs, their (tile, code) pairs. */
+/* captures(T, codes, a, out, nout) for a quiet move with lines (generated): the runs, their (tile, code) pairs;
+   with out NULL only whether it fits: the runs counted, none copied, stopping once they reach the move's need. */
 static int32_t gen_lines(const int32_t *codes, int32_t a, int32_t *out, int32_t *nout) {
     int32_t runs = 0, m = 0;
     switch (a) {
@@ -586,7 +592,7 @@ def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
     fit = {a: _fit_only(sizes, ends, a, value, wr_off, wr_tile) for a in changes}
     out = [_gen_ended(sizes, ends), """
 /* set_tile of a tile whose code is known (o), without the position's hash and the undo stack: a quiet move is
-   taken back by quiet_turn itself (a last-ply move made in place, _leaf, by its call site), and no walk is under way
+   taken back by quiet_turn itself (a playout's by the undo stack its caller keeps), and no walk is under way
    (the walks' hashes are relative to their own start) */
 static inline __attribute__((always_inline)) void leaf_set(Board *B, int32_t u, int32_t o, int32_t v) {
     uint64_t bit = 1ULL << (u & 63);
@@ -602,14 +608,17 @@ static inline void quiet_set(Board *B, int32_t u, int32_t v) {
     leaf_set(B, u, B->codes[u], v);
 }
 
-/* A leaf turn of a perft that makes every leaf (--no-bulk): made and taken back. */
+/* A leaf turn of a perft that makes every leaf (--no-bulk): made on the board's codes and taken back (the piece
+   counts and tile sets left as they are: nothing reads them at the last ply; a compiler barrier between, the
+   position's codes in memory as made). */
 static void quiet_leaf(Board *B, const int32_t *ch, int32_t nc) {
     int32_t old[""" + str(maxw) + """];
     for (int32_t c = 0; c < nc; c++) {
         old[c] = B->codes[ch[2 * c]];
-        quiet_set(B, ch[2 * c], ch[2 * c + 1]);
+        B->codes[ch[2 * c]] = ch[2 * c + 1];
     }
-    for (int32_t c = nc - 1; c >= 0; c--) quiet_set(B, ch[2 * c], old[c]);
+    __asm__ __volatile__("" ::: "memory");
+    for (int32_t c = nc - 1; c >= 0; c--) B->codes[ch[2 * c]] = old[c];
 }
 
 static inline int quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *ch,
@@ -719,17 +728,18 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
 
 def _leaf(value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], a: int) -> str | None:
     """A last-ply quiet move of a perft counted, and with ``made`` made and taken back in place: its tiles and new
-    values read first, each tile set straight from its constant index, then set back in reverse (a compiler barrier
-    between: the position is in memory as made).  Counted when a write changes its tile, as the listing does; None
-    when the move writes a tile twice (its listing's order then matters).  Cost: a few stores per write."""
+    values read first, each tile's code set straight from its constant index, then set back in reverse (a compiler
+    barrier between: the position's codes are in memory as made; its piece counts and tile sets, which nothing reads
+    at the last ply, left as they are).  Counted when a write changes its tile, as the listing does; None when the
+    move writes a tile twice (its listing's order then matters).  Cost: two stores per write."""
     ks = range(wr_off[a], wr_off[a + 1])
     tiles = [wr_tile[k] for k in ks]
     if not tiles or len(set(tiles)) != len(tiles):
         return None
     read = ", ".join(f"n{i} = {value(k)}, o{i} = codes[{wr_tile[k]}]" for i, k in enumerate(ks))
     changed = " || ".join(f"n{i} != o{i}" for i in range(len(tiles)))
-    make = " ".join(f"leaf_set(B, {u}, o{i}, n{i});" for i, u in enumerate(tiles))
-    back = " ".join(f"leaf_set(B, {u}, n{i}, o{i});" for i, u in reversed(list(enumerate(tiles))))
+    make = " ".join(f"B->codes[{u}] = n{i};" for i, u in enumerate(tiles))
+    back = " ".join(f"B->codes[{u}] = o{i};" for i, u in reversed(list(enumerate(tiles))))
     return (f"{{ const int32_t {read}; if ({changed}) {{ if (made) {{ {make} __asm__ __volatile__(\"\" ::: \"memory\"); "
             f"{back} }} (*total)++; }} }}")
 
@@ -737,13 +747,14 @@ def _leaf(value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], a:
 def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
                  test: Callable[[list[tuple[int, int]]], str], value: Callable[[int], str], wr_off: list[int],
                  wr_tile: list[int], then: str, into: str, captured: set[int], leaf: str | None = None,
-                 fit: dict[int, str] | None = None) -> str:
+                 fit: dict[int, str] | None = None, lazy: dict[int, str] | None = None) -> str:
     """The cases of a switch on the entry row: each quiet move that fits writes its changes (tile, new value) into
     ``into`` (``nc`` of them, tiles it leaves as they are skipped; a move of ``captured`` through gen_captured), then
     runs ``then``; with ``leaf`` (the C of the last ply's test), on the last ply the move is counted or made in place
     instead (:func:`_leaf`; a move of ``fit``, which changes a tile wherever it fits, counted where its C there
-    holds: :func:`_fit_only`)."""
-    fit = fit or {}
+    holds: :func:`_fit_only`); with ``lazy`` (C per move of ``fit``), such a move runs its C where it fits instead
+    of writing its changes."""
+    fit, lazy = fit or {}, lazy or {}
     n, nd = sizes["n"], sizes["nd"]
     out = []
     for r, row in quiet.items():
@@ -757,6 +768,8 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
                 full = f"nc = gen_captured(E, codes, {a}, {into}); if (nc < 0) nc = 0;{then}"
                 if leaf is not None and a in fit:  # the last ply of a bulk count: whether it fits
                     full = f"if ({leaf} && !made) {{ if ({fit[a]}) (*total)++; }} else {{ {full} }}"
+                elif a in lazy:
+                    full = f"if ({fit[a]}) {{{lazy[a]} }}"
                 lines.append(f"                if ({cond}) {{ {full} }}\n")
                 continue
             writes = "".join(f" v = {value(k)}; if (v != codes[{wr_tile[k]}]) {{ {into}[2 * nc] = {wr_tile[k]}; "
@@ -787,11 +800,13 @@ def _scan_codes(codes_of: list[list[int]], words: int, n: int, nd: int) -> str:
 def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                  checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
                  value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], placing: dict[int, Groups],
-                 captured: set[int], maxw: int) -> str:
+                 captured: set[int], maxw: int, fit: dict[int, str]) -> str:
     """gen_playout: engine.c's playout_turn with the quiet moves listed straight from their new values, in the order
     the interpreter's walk finds them (tile, then entry move), so that the same stream picks the same turn; and
-    gen_playout_ended, ``ended`` after a turn as gen_ended reads it.  Cost of the listing: linear in the quiet moves
-    of the node."""
+    gen_playout_ended, ``ended`` after a turn as gen_ended reads it.  A move of ``fit`` (a capture that changes a
+    tile wherever it fits, :func:`_always_changes`) is listed by whether it fits (:func:`_fit_only`) as -1 - its
+    application, its changes made only once it is picked.  Cost of the listing: linear in the quiet moves of the
+    node."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, others = found
     most: dict[int, int] = {}
@@ -817,14 +832,16 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
         return "".join(out)
     out.append("""
 /* The quiet moves of player p that fit, each as [nc, (tile, new value) * nc] at a stride of """ + str(stride)
-               + """ ints; returns how many. */
+               + """ ints (or
+   [-1 - a] for a capture a whose changes gen_playout makes once it is picked); returns how many. */
 static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t p, int32_t *list) {
     const int32_t *codes = B->codes;
     int32_t nq = 0, nc, v;
     int32_t *o = list;
 """ + _scan_codes(codes_of, words, n, nd))
     out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
-                            " if (nc) { o[0] = nc; o += " + str(stride) + "; nq++; }", "(o + 1)", captured))
+                            " if (nc) { o[0] = nc; o += " + str(stride) + "; nq++; }", "(o + 1)", captured,
+                            lazy={a: f" o[0] = {-1 - a}; o += {stride}; nq++;" for a in fit}, fit=fit))
     out.append("""            default: break;
             }
         }
@@ -855,8 +872,9 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, uint64_t *s, const
     out.append("""    int32_t list[""" + str(cap * stride) + """];
     int32_t nq = gen_quiet_list(E, B, p, list);
     if (nq == 0) return 0;
-    const int32_t *m = list + (size_t)(splitmix(s) % (uint64_t)nq) * """ + str(stride) + """;
-    int32_t nc = m[0];
+    int32_t *m = list + (size_t)(splitmix(s) % (uint64_t)nq) * """ + str(stride) + """;
+""" + ("    if (m[0] < 0) m[0] = gen_captured(E, B->codes, -1 - m[0], m + 1); /* listed as fitting: it changes a tile */\n"
+       if fit else "") + """    int32_t nc = m[0];
     if (E->nchg + nc > E->chg_cap || E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
     int32_t *ch = E->chg + 2 * (size_t)E->nchg;
     for (int32_t c = 0; c < nc; c++) { /* put without the hash: walks read it relative to their own start */

@@ -16,7 +16,11 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   liberty captures read by gen_captured), no keys, a node without a turn passing where the rule set says so (the
   playout picks the interpreter's turn from the same stream: the same games); the walk for the mandatory turns
   only where one of their entry moves fits (bit sets where their checks sit at fixed offsets); the last ply's quiet
-  moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile.
+  moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile; a
+  made leaf (perft --no-bulk) written on the board's codes only, its piece counts and tile sets, which nothing reads
+  at the last ply, left as they are; a capture that changes a tile wherever it fits counted on the last ply, and
+  listed by a playout, by whether it fits (its lines' runs counted up to its need, none copied), its changes made
+  only for the turn a playout picks.
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not

@@ -325,7 +325,7 @@ def _fit_only(sizes: dict[str, int], ends: dict[str, list[int]], a: int, value: 
     it puts of its own group: a liberty of its own is all it needs); else gen_fits."""
     gc = ends["app_gc"][a]
     if gc < 0:
-        return f"gen_lines(codes, {a}, NULL, &nc) >= {ends['app_need'][a]}"
+        return f"gen_fit_{a}(codes)"
     if ends["app_ray_off"][a + 1] > ends["app_ray_off"][a] or ends["gc_suicide"][gc]:
         return f"gen_fits(E, codes, {a})"
     written: dict[int, str] = {}
@@ -348,12 +348,13 @@ def _gen_lines(sizes: dict[str, int], arrays: dict[str, np.ndarray], captured: s
                wr_off: list[int]) -> str:
     """gen_lines: engine.c's captures for the moves of ``captured`` with lines, each line unrolled over its constant
     tiles (a tile the move's pattern writes read as its new value), a run copied from the line's tiles and codes
-    (counted only, its lines read up to the move's need, where the caller asks whether it fits: out NULL).  Cost: a
-    mask read per tile of a line up to its first tile that is not the foe's."""
+    (counted only, its lines read up to the move's need, where the caller asks whether it fits: out NULL); and per
+    such move gen_fit_A(codes), whether it fits, its runs counted inline the same way.  Cost: a mask read per tile
+    of a line up to its first tile that is not the foe's."""
     nd = sizes["nd"]
     ro, rt, tiles, loop = (arrays[k].tolist() for k in ("app_ray_off", "ray_tile_off", "ray_tiles", "ray_loop"))
     over, until, wt, need = (arrays[k].tolist() for k in ("app_over", "app_until", "wr_tile", "app_need"))
-    cases = []
+    cases, fits = [], []
     for a in sorted(captured):
         if ro[a + 1] == ro[a]:
             continue
@@ -361,23 +362,29 @@ def _gen_lines(sizes: dict[str, int], arrays: dict[str, np.ndarray], captured: s
         for k in range(wr_off[a], wr_off[a + 1]):
             written.setdefault(wt[k], value(k))  # after_pattern: the first write of a tile
         orow, urow = over[a] * nd, until[a] * nd
-        body = []
+        body, fit = [], []
         for r in range(ro[a], ro[a + 1]):
             t0, ln = rt[r], rt[r + 1] - rt[r]
             last = ln - 1 if loop[r] else ln
-            steps = []
+            steps, counts = [], []
             for j in range(last):
                 u = tiles[t0 + j]
                 run = f" if ({_mask_at(urow, written, u)}) {{ if (out) m = gen_run(out, m, {t0}, {j}); runs++; }}" if j else ""
                 steps.append(f"if (!{_mask_at(orow, written, u)}) {{{run} break; }}")
+                counts.append(f"if (!{_mask_at(orow, written, u)}) {{"
+                              + (f" if ({_mask_at(urow, written, u)}) runs++;" if j else "") + " break; }")
             if 0 < last < ln:
                 u = tiles[t0 + last]
                 steps.append(f"if ({_mask_at(urow, written, u)}) {{ if (out) m = gen_run(out, m, {t0}, {last}); "
                              "runs++; }")
+                counts.append(f"if ({_mask_at(urow, written, u)}) runs++;")
             body.append("        do { " + " ".join(steps) + " } while (0);\n")
+            fit.append("    do { " + " ".join(counts) + f" }} while (0);\n    if (runs >= {need[a]}) return 1;\n")
             if r < ro[a + 1] - 1:
                 body.append(f"        if (!out && runs >= {need[a]}) break;\n")
         cases.append(f"    case {a}:\n{''.join(body)}        break;\n")
+        fits.append(f"static inline int gen_fit_{a}(const int32_t *codes) {{\n    int32_t runs = 0;\n{''.join(fit)}"
+                    "    return 0;\n}\n")
     return """
 /* The run of a line: its first len tiles (line tiles from off) with the codes they take, into out from pair m. */
 static inline int32_t gen_run(int32_t *out, int32_t m, int32_t off, int32_t len) {
@@ -398,7 +405,9 @@ static int32_t gen_lines(const int32_t *codes, int32_t a, int32_t *out, int32_t 
     *nout = m;
     return runs;
 }
-"""
+
+/* Whether quiet move a with lines fits, its pattern checks passed (gen_lines counting its runs, inline). */
+""" + "".join(fits)
 
 
 def _others_groups(sizes: dict[str, int], other_apps: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],

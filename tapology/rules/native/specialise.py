@@ -19,7 +19,10 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   only where one of their entry moves fits (bit sets where their checks sit at fixed offsets); the last ply's quiet
   moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile; where
   every quiet move changes a tile wherever it fits, a playout lists them by their fits alone and gathers only the
-  picked one's changes;
+  picked one's changes; a made leaf (perft --no-bulk) written on the board's codes only, its piece
+  counts and tile sets, which nothing reads at the last ply, left as they are; a capture that changes a tile
+  wherever it fits counted on the last ply by whether it fits (its lines' runs counted up to its need, none
+  copied);
 - there too, an entry move with links (a slide, a chain of moves) as its walk unrolled (:func:`_walk_tree`): every
   chain the interpreter's step may take from it as nested tests over constant tiles (a slide's ray one test a
   step, a tile the chain wrote read as the constant it wrote), each chain's turn counted on the last ply or made,
@@ -66,8 +69,9 @@ def declines(tabs: Tables) -> str:
     """Why this board's tables are not specialised ("" when they are): past the size limits, or a rule set whose
     perft needs turn keys (:func:`_quiet_moves` names the feature; phases, the pass at any time and counters it
     runs), where the generated C measured no faster than
-    the interpreter (chess perft 5) for a compile of a minute (chess, 10,104 applications).  Cost: one pass over the
-    entry rows."""
+    the interpreter (chess perft 5) for a compile of a minute (chess, 10,104 applications).  Moves that may not end a
+    chain (final = false) are no reason: the parser refuses one without links, so none is a quiet move, and the
+    interpreter's walk the generated C keeps drops a chain ending on one.  Cost: one pass over the entry rows."""
     f = tabs.fields
     if int(f["napps"]) > MAX_APPS:
         return f"more than {MAX_APPS:,} applications ({int(f['napps']):,}) for the generated C"
@@ -82,9 +86,6 @@ def declines(tabs: Tables) -> str:
         return "the generated C runs no conditions around a tile, and this rule set has them"
     if int(np.asarray(f["mgrp_off"])[-1]) > int(np.asarray(f["mgrp_off"])[0]):
         return 'the generated C runs no clean-ups after each move (when = "move"), and this rule set has them'
-    if not np.asarray(f["app_final"]).all():
-        return "the generated C counts a move without links as a whole turn, and this rule set has moves that may " \
-               "not end a chain (final = false)"
     found = _Shape(tabs).quiet
     return f"the generated C counts quiet moves without keys, and {found}" if isinstance(found, str) else ""
 
@@ -290,7 +291,7 @@ static inline int32_t gen_keep(tp_engine *E, const int32_t *codes, uint32_t g, i
 static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32_t *ch) {
     const tp_tables *T = TABLES(E);
     int32_t nw, ncap = 0, ngc = 0, m = 0, s = T->app_gc[a];
-    if (T->app_ray_off[a + 1] > T->app_ray_off[a] && gen_lines(codes, a, E->capbuf, &ncap) < T->app_need[a])
+    if (T->app_ray_off[a + 1] > T->app_ray_off[a] && gen_lines(codes, a, ch ? E->capbuf : NULL, &ncap) < T->app_need[a])
         return -1;
     if (s >= 0) {
         int free = 0;
@@ -356,7 +357,7 @@ def _fit_only(sizes: dict[str, int], ends: dict[str, list[int]], a: int, value: 
     it puts of its own group: a liberty of its own is all it needs); else gen_fits."""
     gc = ends["app_gc"][a]
     if gc < 0:
-        return f"gen_lines(codes, {a}, E->capbuf, &nc) >= {ends['app_need'][a]}"
+        return f"gen_fit_{a}(codes)"
     if ends["app_ray_off"][a + 1] > ends["app_ray_off"][a] or ends["gc_suicide"][gc]:
         return f"gen_fits(E, codes, {a})"
     written: dict[int, str] = {}
@@ -378,12 +379,14 @@ def _mask_at(row: int, written: dict[int, str], u: int) -> str:
 def _gen_lines(sizes: dict[str, int], arrays: dict[str, np.ndarray], captured: set[int], value: Callable[[int], str],
                wr_off: list[int]) -> str:
     """gen_lines: engine.c's captures for the moves of ``captured`` with lines, each line unrolled over its constant
-    tiles (a tile the move's pattern writes read as its new value), a run copied from the line's tiles and codes.
-    Cost: a mask read per tile of a line up to its first tile that is not the foe's."""
+    tiles (a tile the move's pattern writes read as its new value), a run copied from the line's tiles and codes
+    (counted only, its lines read up to the move's need, where the caller asks whether it fits: out NULL); and per
+    such move gen_fit_A(codes), whether it fits, its runs counted inline the same way.  Cost: a mask read per tile
+    of a line up to its first tile that is not the foe's."""
     nd = sizes["nd"]
     ro, rt, tiles, loop = (arrays[k].tolist() for k in ("app_ray_off", "ray_tile_off", "ray_tiles", "ray_loop"))
-    over, until, wt = (arrays[k].tolist() for k in ("app_over", "app_until", "wr_tile"))
-    cases = []
+    over, until, wt, need = (arrays[k].tolist() for k in ("app_over", "app_until", "wr_tile", "app_need"))
+    cases, fits = [], []
     for a in sorted(captured):
         if ro[a + 1] == ro[a]:
             continue
@@ -391,20 +394,29 @@ def _gen_lines(sizes: dict[str, int], arrays: dict[str, np.ndarray], captured: s
         for k in range(wr_off[a], wr_off[a + 1]):
             written.setdefault(wt[k], value(k))  # after_pattern: the first write of a tile
         orow, urow = over[a] * nd, until[a] * nd
-        body = []
+        body, fit = [], []
         for r in range(ro[a], ro[a + 1]):
             t0, ln = rt[r], rt[r + 1] - rt[r]
             last = ln - 1 if loop[r] else ln
-            steps = []
+            steps, counts = [], []
             for j in range(last):
                 u = tiles[t0 + j]
-                run = f" if ({_mask_at(urow, written, u)}) {{ m = gen_run(out, m, {t0}, {j}); runs++; }}" if j else ""
+                run = f" if ({_mask_at(urow, written, u)}) {{ if (out) m = gen_run(out, m, {t0}, {j}); runs++; }}" if j else ""
                 steps.append(f"if (!{_mask_at(orow, written, u)}) {{{run} break; }}")
+                counts.append(f"if (!{_mask_at(orow, written, u)}) {{"
+                              + (f" if ({_mask_at(urow, written, u)}) runs++;" if j else "") + " break; }")
             if 0 < last < ln:
                 u = tiles[t0 + last]
-                steps.append(f"if ({_mask_at(urow, written, u)}) {{ m = gen_run(out, m, {t0}, {last}); runs++; }}")
+                steps.append(f"if ({_mask_at(urow, written, u)}) {{ if (out) m = gen_run(out, m, {t0}, {last}); "
+                             "runs++; }")
+                counts.append(f"if ({_mask_at(urow, written, u)}) runs++;")
             body.append("        do { " + " ".join(steps) + " } while (0);\n")
+            fit.append("    do { " + " ".join(counts) + f" }} while (0);\n    if (runs >= {need[a]}) return 1;\n")
+            if r < ro[a + 1] - 1:
+                body.append(f"        if (!out && runs >= {need[a]}) break;\n")
         cases.append(f"    case {a}:\n{''.join(body)}        break;\n")
+        fits.append(f"static inline int gen_fit_{a}(const int32_t *codes) {{\n    int32_t runs = 0;\n{''.join(fit)}"
+                    "    return 0;\n}\n")
     return """
 /* The run of a line: its first len tiles (line tiles from off) with the codes they take, into out from pair m. */
 static inline int32_t gen_run(int32_t *out, int32_t m, int32_t off, int32_t len) {
@@ -415,7 +427,8 @@ static inline int32_t gen_run(int32_t *out, int32_t m, int32_t off, int32_t len)
     return m + len;
 }
 
-/* captures(T, codes, a, out, nout) for a quiet move with lines (generated): the runs, their (tile, code) pairs. */
+/* captures(T, codes, a, out, nout) for a quiet move with lines (generated): the runs, their (tile, code) pairs;
+   with out NULL only whether it fits: the runs counted, none copied, stopping once they reach the move's need. */
 static int32_t gen_lines(const int32_t *codes, int32_t a, int32_t *out, int32_t *nout) {
     int32_t runs = 0, m = 0;
     switch (a) {
@@ -424,7 +437,9 @@ static int32_t gen_lines(const int32_t *codes, int32_t a, int32_t *out, int32_t 
     *nout = m;
     return runs;
 }
-"""
+
+/* Whether quiet move a with lines fits, its pattern checks passed (gen_lines counting its runs, inline). */
+""" + "".join(fits)
 
 
 def _others_groups(sizes: dict[str, int], other_apps: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
@@ -793,7 +808,7 @@ def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
     fit = {a: _fit_only(sizes, ends, a, value, wr_off, wr_tile) for a in changes}
     out = [_gen_ended(sizes, ends), _GEN_COUNTERS if ctr else "", """
 /* set_tile of a tile whose code is known (o), without the position's hash and the undo stack: a quiet move is
-   taken back by quiet_turn itself (a last-ply move made in place, _leaf, by its call site), and no walk is under way
+   taken back by quiet_turn itself (a playout's by the undo stack its caller keeps), and no walk is under way
    (the walks' hashes are relative to their own start) */
 static inline __attribute__((always_inline)) void leaf_set(Board *B, int32_t u, int32_t o, int32_t v) {
     uint64_t bit = 1ULL << (u & 63);
@@ -809,14 +824,17 @@ static inline void quiet_set(Board *B, int32_t u, int32_t v) {
     leaf_set(B, u, B->codes[u], v);
 }
 
-/* A leaf turn of a perft that makes every leaf (--no-bulk): made and taken back. */
+/* A leaf turn of a perft that makes every leaf (--no-bulk): made on the board's codes and taken back (the piece
+   counts and tile sets left as they are: nothing reads them at the last ply; a compiler barrier between, the
+   position's codes in memory as made). */
 static void quiet_leaf(Board *B, const int32_t *ch, int32_t nc) {
     int32_t old[""" + str(maxw) + """];
     for (int32_t c = 0; c < nc; c++) {
         old[c] = B->codes[ch[2 * c]];
-        quiet_set(B, ch[2 * c], ch[2 * c + 1]);
+        B->codes[ch[2 * c]] = ch[2 * c + 1];
     }
-    for (int32_t c = nc - 1; c >= 0; c--) quiet_set(B, ch[2 * c], old[c]);
+    __asm__ __volatile__("" ::: "memory");
+    for (int32_t c = nc - 1; c >= 0; c--) B->codes[ch[2 * c]] = old[c];
 }
 
 static inline int quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *ch,
@@ -961,17 +979,18 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
 
 def _leaf(value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], a: int) -> str | None:
     """A last-ply quiet move of a perft counted, and with ``made`` made and taken back in place: its tiles and new
-    values read first, each tile set straight from its constant index, then set back in reverse (a compiler barrier
-    between: the position is in memory as made).  Counted when a write changes its tile, as the listing does; None
-    when the move writes a tile twice (its listing's order then matters).  Cost: a few stores per write."""
+    values read first, each tile's code set straight from its constant index, then set back in reverse (a compiler
+    barrier between: the position's codes are in memory as made; its piece counts and tile sets, which nothing reads
+    at the last ply, left as they are).  Counted when a write changes its tile, as the listing does; None when the
+    move writes a tile twice (its listing's order then matters).  Cost: two stores per write."""
     ks = range(wr_off[a], wr_off[a + 1])
     tiles = [wr_tile[k] for k in ks]
     if not tiles or len(set(tiles)) != len(tiles):
         return None
     read = ", ".join(f"n{i} = {value(k)}, o{i} = codes[{wr_tile[k]}]" for i, k in enumerate(ks))
     changed = " || ".join(f"n{i} != o{i}" for i in range(len(tiles)))
-    make = " ".join(f"leaf_set(B, {u}, o{i}, n{i});" for i, u in enumerate(tiles))
-    back = " ".join(f"leaf_set(B, {u}, n{i}, o{i});" for i, u in reversed(list(enumerate(tiles))))
+    make = " ".join(f"B->codes[{u}] = n{i};" for i, u in enumerate(tiles))
+    back = " ".join(f"B->codes[{u}] = o{i};" for i, u in reversed(list(enumerate(tiles))))
     return (f"{{ const int32_t {read}; if ({changed}) {{ if (made) {{ {make} __asm__ __volatile__(\"\" ::: \"memory\"); "
             f"{back} }} (*total)++; }} }}")
 

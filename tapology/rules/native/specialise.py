@@ -23,7 +23,7 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   counts and tile sets, which nothing reads at the last ply, left as they are; a capture that changes a tile
   wherever it fits counted on the last ply by whether it fits (its lines' runs counted up to its need, none
   copied);
-- there too, an entry move with links (a slide, a chain of moves) as its walk unrolled (:func:`_walk_tree`): every
+- there too, an entry move with links (a slide, a chain of moves) as its walk unrolled (:mod:`.walks`): every
   chain the interpreter's step may take from it as nested tests over constant tiles (a slide's ray one test a
   step, a tile the chain wrote read as the constant it wrote), each chain's turn counted on the last ply or made,
   in the order step finishes them (a playout lists them as the interpreter's walk finds them: the same games);
@@ -47,12 +47,12 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import NamedTuple
 
 import numpy as np
 
 from tapology.rules.native import build
 from tapology.rules.native.tables import BYTES, Tables
+from tapology.rules.native.walks import Need, Step, Turn, Walks, apart, new_values, unlike, walk_functions, walk_most, walk_tree
 
 HERE = Path(__file__).resolve().parent
 VERSION = "1"  # bump when the generated code changes in a way the hash of this file would not show
@@ -104,7 +104,7 @@ class _Shape:
         self.full = [bool(row.all()) for row in self.masks]
         self.chk_off, self.chk_tile, self.chk_mask, self.app_tile = (
             self.arrays[k].tolist() for k in ("chk_off", "chk_tile", "chk_mask", "app_tile"))
-        self.walks: dict[tuple[int, int], _Step] = {}  # the unrolled walks of entry moves with links, by (row, move)
+        self.walks: dict[tuple[int, int], Step] = {}  # the unrolled walks of entry moves with links, by (row, move)
         self.quiet = _quiet_moves(self.sizes, self.arrays, self.masks, self.checks, self.walks)
 
     def checks(self, a: int) -> list[tuple[int, int]]:
@@ -121,6 +121,7 @@ def digest(tabs: Tables) -> str:
     """A hash of everything the generated module depends on."""
     h = hashlib.sha256(VERSION.encode())
     for part in ((HERE / "engine.h").read_bytes(), (HERE / "engine.c").read_bytes(), Path(__file__).read_bytes(),
+                 (HERE / "walks.py").read_bytes(),
                  " ".join(FLAGS + build._extra_flags()).encode()):
         h.update(part)
         h.update(b"\0")
@@ -241,7 +242,7 @@ def generate(tabs: Tables) -> str:
     if found is not None:
         captured = {a for row in found[0].values() for a in row if extra[a]}
         most = max([_most_changes(arrays, sizes["n"], {a for row in found[0].values() for a in row})]
-                   + [_walk_most(w) for w in walks.values()])
+                   + [walk_most(w) for w in walks.values()])
         if captured:
             src.append(_gen_lines(sizes, arrays, captured, value, wr_off) + _GEN_CAPTURED)
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
@@ -520,7 +521,7 @@ static int gen_others_fit(tp_engine *E, const Board *B, int32_t ps) {
 
 def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
                  checks: Callable[[int], list[tuple[int, int]]],
-                 walks: dict[tuple[int, int], _Step] | None = None) -> tuple[dict[int, list[int]], bool] | str:
+                 walks: dict[tuple[int, int], Step] | None = None) -> tuple[dict[int, list[int]], bool] | str:
     """The quiet moves of each entry row and whether other entry moves exist, where the rule set proves perft may
     count them without keys (else what stops it).
 
@@ -543,9 +544,9 @@ def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.nda
 
 def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
                 checks: Callable[[int], list[tuple[int, int]]],
-                walks: dict[tuple[int, int], _Step] | None = None) -> tuple[dict[int, list[int]], bool] | str:
+                walks: dict[tuple[int, int], Step] | None = None) -> tuple[dict[int, list[int]], bool] | str:
     """:func:`_quiet_moves`' reading of the entry rows: their quiet moves, or the first move that stops it.  An entry
-    move with links is quiet where its walk unrolls (:func:`_walk_tree`, put in ``walks`` by (row, move)) and the
+    move with links is quiet where its walk unrolls (:func:`walk_tree`, put in ``walks`` by (row, move)) and the
     row's turns, its quiet moves' and its walks' chains', are proved distinct: two that end on the same tile cannot
     both fit (on a wrapped board two slides from one tile may reach the same end: one turn, which needs keys)."""
     n, nd = int(f["n"]), int(f["nd"])
@@ -554,7 +555,7 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
     slide, to, tile = arrays["app_slide"].tolist(), arrays["app_to"].tolist(), arrays["app_tile"].tolist()
     ent_off, ent_app = arrays["ent_off"].tolist(), arrays["ent_app"].tolist()
     mandatory = bool(int(f["has_mandatory"]))
-    walker = _Walks(f, arrays, masks, checks)
+    walker = Walks(f, arrays, masks, checks)
     walks = {} if walks is None else walks
     out: dict[int, list[int]] = {}
     others = False
@@ -574,10 +575,10 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
                 need: Need = {}
                 for u, m in checks(a):
                     need[u] = need[u] & masks[m] if u in need else masks[m].astype(bool)
-                chains.append((end, need, _new_values(walker, a, tile[a], c, {})))
+                chains.append((end, need, new_values(walker, a, tile[a], c, {})))
                 row.append(a)
             elif lo[a + 1] > lo[a] and not (mandatory and flag[a]):
-                walk = _walk_tree(walker, r, a, chains)
+                walk = walk_tree(walker, r, a, chains)
                 if isinstance(walk, str):
                     return (f"entry move {a} from tile {tile[a]} is neither a whole turn nor of a mandatory class, and "
                             f"its walk (a slide, a chain of moves) does not unroll: {walk}")
@@ -594,160 +595,11 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
                 others = True
         for i, (end, need, new) in enumerate(chains):
             for end2, need2, new2 in chains[:i]:
-                if end == end2 and not _apart(need, need2) and not _unlike(new, new2):
+                if end == end2 and not apart(need, need2) and not unlike(new, new2):
                     return (f"two turns from tile {(r // nd) % n} end on tile {end} and may both fit with the same "
                             "changes (one turn twice: two slides of a wrapped board may reach one tile)")
         out[r] = row
     return out, others
-
-class _Step(NamedTuple):
-    """One move of a walk the generated C unrolls (:func:`_walk_tree`): its application, the C of its checks left to
-    run time (``"1"``: none), the changes of the chain up to it as (tile, C of the new value; after a "!" where the
-    node's code may be that value: compared at run time), the chain's end tile, its
-    follow-ups in the walk's order and how many turns its subtree holds (one per move: each is a turn)."""
-
-    app: int
-    test: str
-    changes: tuple[tuple[int, str], ...]
-    end: int
-    then: tuple[_Step, ...]
-    turns: int
-
-
-MAX_WALK_STEPS = 40_000  # moves of the walks of all entry rows the generated C unrolls; more: the interpreter's walk
-
-
-class _Walks:
-    """What :func:`_walk_tree` reads of the tables, and how many moves it has unrolled so far."""
-
-    def __init__(self, f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
-                 checks: Callable[[int], list[tuple[int, int]]]) -> None:
-        self.nd, self.masks, self.checks = int(f["nd"]), masks, checks
-        self.mandatory, self.flies = bool(int(f["has_mandatory"])), bool(int(f["flies_over"]))  # flies: slides
-        # may fly over the chain's stops (chains.py), where a position is compared with the path's otherwise
-        self.maps = arrays["maps"].reshape(-1, self.nd) if int(f["nmaps"]) else np.zeros((0, self.nd), np.int32)
-        (self.lo, self.so, self.ro, self.gc, self.co, self.wo, self.wt, self.ws, self.wm, self.flag, self.slide,
-         self.to, self.tile, self.to_off, self.tgt, self.forced, self.ltab, self.lcond, self.lline) = (
-            arrays[k].tolist() for k in ("lnk_off", "safe_off", "app_ray_off", "app_gc", "app_cond_off", "wr_off",
-                                         "wr_tile", "wr_src", "wr_map", "app_flag", "app_slide", "app_to", "app_tile",
-                                         "tgt_off", "tgt", "lnk_forced", "lnk_table", "lnk_cond_off", "lnk_line"))
-        self.counters = bool(int(f["nctr"]))
-        self.steps = 0
-
-
-Need = dict[int, np.ndarray]  # per tile, the node's codes a chain's checks accept there (tiles it reads unwritten)
-Turn = tuple[int, Need, dict[int, str]]  # a chain's end, node checks and new values (C; a constant as its digits)
-
-
-def _code_at(env: dict[int, str], t: int, c: int, u: int) -> str:
-    """The C of tile u's code in a chain from tile t holding code c whose new values are ``env`` (a constant as its
-    digits)."""
-    return env[u] if u in env else str(c) if u == t else f"codes[{u}]"
-
-
-def _new_values(w: _Walks, b: int, t: int, c: int, env: dict[int, str]) -> dict[int, str]:
-    """``env`` (a chain's new values by tile, from tile t holding code c) after move b, its new values read before
-    it writes (new_values), the last write of a tile kept."""
-    nd, new = w.nd, dict(env)
-    for k in range(w.wo[b], w.wo[b + 1]):
-        row, inner = w.maps[w.wm[k]], _code_at(env, t, c, w.ws[k])
-        new[w.wt[k]] = (str(int(row[0])) if (row == row[0]).all() else inner if (row == np.arange(nd)).all()
-                        else str(int(row[int(inner)])) if inner.isdigit() else f"k_maps[{w.wm[k] * nd}+{inner}]")
-    return new
-
-
-def _walk_tree(w: _Walks, r: int, a: int, turns: list[Turn]) -> _Step | str | None:
-    """The walk of entry move a on entry row r (player, tile, code) as the generated C unrolls it: every chain the
-    interpreter's step may take from it (follow-ups in link order, a slide cut where it revisits a tile: chains'
-    revisits), each move's checks and new values read against the node's codes (the start tile's code is the
-    row's), checks decided at generation where a tile holds a constant the chain wrote; None where it never fits.
-    Each chain's (end, node checks) appended to ``turns`` for the proof that the row's turns are distinct.  A reason
-    (str) where the walk needs what the generated C does not run: a link with conditions, an until-line or a table,
-    a forced link, safe cells, captures, conditions after the entry move, a flying slide, a mandatory class, or a
-    move whose position may repeat an earlier one of its chain (it must write on a tile no earlier move wrote a
-    constant its checks prove new).  Cost: linear in the chains' moves (at most :data:`MAX_WALK_STEPS`)."""
-    nd, t, c = w.nd, w.tile[a], r % w.nd
-
-    def grow(b: int, seq: tuple[int, ...], env: dict[int, str], need: Need, end: int) -> _Step | str | None:
-        if w.slide[b] >= 0 and w.to[b] >= 0:  # chains.revisits: the slide onto a tile it passed, its start included
-            if w.tile[b] == w.to[b]:
-                return None
-            for x in reversed(seq):
-                if w.slide[x] != w.slide[b]:
-                    break
-                if w.to[b] in (w.to[x], w.tile[x]):
-                    return None
-        w.steps += 1
-        if w.steps > MAX_WALK_STEPS:
-            return f"more than {MAX_WALK_STEPS:,} moves in the walks to unroll"
-        if w.so[b + 1] > w.so[b] or w.ro[b + 1] > w.ro[b] or w.gc[b] >= 0:
-            return f"move {b} of a walk from tile {t} has safe cells or captures"
-        if seq and w.co[b + 1] > w.co[b]:
-            return f"move {b} of a walk from tile {t} has conditions"
-        if w.mandatory and w.flag[b]:
-            return f"move {b} of a walk from tile {t} is of a mandatory class"
-        if w.flies:
-            return f"move {b} of a walk from tile {t} may fly over the chain's stops (a slide over a stop)"
-        if w.counters:
-            return f"move {b} of a walk from tile {t} moves counters on (a chain's counters are the interpreter's)"
-
-        need = dict(need)
-        terms = []
-        for u, m in w.checks(b):
-            now = _code_at(env, t, c, u)
-            if now.isdigit():
-                if not w.masks[m][int(now)]:
-                    return None  # a constant the chain wrote (or the row's code) fails it: never fits
-                continue
-            if u not in env:
-                need[u] = need[u] & w.masks[m] if u in need else w.masks[m].astype(bool)
-                if not need[u].any():
-                    return None
-            terms.append(f"k_masks[{m * nd}+{now}]")
-        new = _new_values(w, b, t, c, env)
-
-        def fresh(u: int) -> bool:
-            v = new[u]
-            if u in env or not v.isdigit():
-                return False
-            return int(v) != c if u == t else u in need and not need[u][int(v)]
-        if not any(fresh(u) for u in w.wt[w.wo[b]:w.wo[b + 1]]):
-            return f"move {b} of a walk from tile {t} may repeat a position of its chain"
-        end = w.to[b] if w.to[b] >= 0 else end
-        then: list[_Step] = []
-        for li in range(w.lo[b], w.lo[b + 1]):
-            if w.ltab[li] >= 0 or w.lcond[li + 1] > w.lcond[li] or w.lline[li] >= 0 or w.forced[li]:
-                return (f"move {b} of a walk from tile {t} has a link the generated C does not walk (forced, with "
-                        "conditions, until a line or anywhere)")
-            for x in w.tgt[w.to_off[li]:w.to_off[li + 1]]:
-                got = grow(x, (*seq, b), new, need, end)
-                if isinstance(got, str):
-                    return got
-                if got is not None:
-                    then.append(got)
-        turns.append((end, need, new))
-        changes = []  # (tile, C of its new value), "!" before it where the node's code may be that value
-        for u, v in sorted(new.items()):
-            known = {c} if u == t else set(np.flatnonzero(need[u]).tolist()) if u in need else None
-            if v.isdigit() and known == {int(v)}:
-                continue  # put back on a tile whose code the chain proved: no change
-            sure = v.isdigit() and known is not None and int(v) not in known
-            changes.append((u, v if sure else f"!{v}"))
-        return _Step(b, " && ".join(terms) or "1", tuple(changes), end, tuple(then), 1 + sum(s.turns for s in then))
-
-    return grow(a, (), {}, {}, t)
-
-
-def _unlike(x: dict[int, str], y: dict[int, str]) -> bool:
-    """True when two chains' changes differ wherever they fit: some tile both put different constants on (a change
-    of one at most, or two different changes)."""
-    return any(u in y and v.isdigit() and y[u].isdigit() and v != y[u] for u, v in x.items())
-
-
-def _apart(x: Need, y: Need) -> bool:
-    """True when two chains' node checks cannot both pass: some tile both read with no code in common."""
-    return any(u in y and not (m & y[u]).any() for u, m in x.items())
-
 
 def _sets(sizes: dict[str, int]) -> int:
     """The entry sets of the tables: the regular play's, one per player, then each phase's (entry set ``(phase + 1)
@@ -794,7 +646,7 @@ def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
                value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]],
                counting: dict[int, Groups], captured: set[int], maxw: int, changes: frozenset[int],
-               walks: dict[tuple[int, int], _Step], conditioned: frozenset[int]) -> str:
+               walks: dict[tuple[int, int], Step], conditioned: frozenset[int]) -> str:
     """gen_perft: engine.c's perft with the quiet moves counted (or made) straight from their new values; on the
     last ply, a player's quiet moves counted by the population of bit sets where :func:`_placements` finds them; a
     node where none is found passes (pass = "when-stuck") through the interpreter's pass_turn.  The entry set is
@@ -877,7 +729,7 @@ static int gen_walk_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     return 0;
 }
 
-""" + _walk_functions(walks, maxw, conditioned, False) + """
+""" + walk_functions(walks, maxw, conditioned, False) + """
 /* The quiet moves of p (entry set ps) counted (or made) into *total; *moves += how many there are. */
 static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ps, int32_t ply, int32_t depth, int64_t *total,
                      int64_t *moves) {
@@ -998,14 +850,14 @@ def _leaf(value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], a:
 def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Callable[[int], list[tuple[int, int]]],
                  test: Callable[[list[tuple[int, int]]], str], value: Callable[[int], str], wr_off: list[int],
                  wr_tile: list[int], then: str, into: str, captured: set[int], leaf: str | None = None,
-                 fit: dict[int, str] | None = None, walks: dict[tuple[int, int], _Step] | None = None,
+                 fit: dict[int, str] | None = None, walks: dict[tuple[int, int], Step] | None = None,
                  conditioned: frozenset[int] = frozenset(), walk_call: str = "") -> str:
     """The cases of a switch on the entry row: each quiet move that fits (its count conditions too: ``conditioned``)
     writes its changes (tile, new value) into ``into`` (``nc`` of them, tiles it leaves as they are skipped; a move
     of ``captured`` through gen_captured), then runs ``then``; with ``leaf`` (the C of the last ply's test), on the
     last ply the move is counted or made in place instead (:func:`_leaf`; a move of ``fit``, which changes a tile
     wherever it fits, counted where its C there holds: :func:`_fit_only`); an entry move with links, each chain of
-    its walk (``walks``: ``walk_call``, the C that calls its function, :func:`_walk_functions`, ``{name}`` its
+    its walk (``walks``: ``walk_call``, the C that calls its function, :func:`walk_functions`, ``{name}`` its
     row and move).  Where the rule set has counters, ``qa`` is the move's application before ``then``."""
     fit, walks = fit or {}, walks or {}
     n, nd = sizes["n"], sizes["nd"]
@@ -1041,53 +893,6 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
     return "".join(out)
 
 
-def _walk_most(s: _Step) -> int:
-    """The most changes one chain of a walk makes."""
-    return max([len(s.changes)] + [_walk_most(x) for x in s.then])
-
-
-def _walk_functions(walks: dict[tuple[int, int], _Step], maxw: int, conditioned: frozenset[int], listing: bool) -> str:
-    """A function per unrolled walk (:func:`_walk_code`; one each keeps gcc's time linear in the walks): for perft
-    ``gen_walk_{row}_{move}``, its turns counted or made (gen_walk_turn); for a playout's listing
-    ``gen_walk_list_{row}_{move}``, its turns listed at o as gen_quiet_list lists them (gen_listed)."""
-    out = []
-    for (r, a), s in walks.items():
-        if listing:
-            body = _walk_code(s, "if ({nc}) { o = gen_listed(o, {ch}, {nc}); (*nq)++; }", "(o + 1)", None, conditioned)
-            out.append(f"static int32_t *gen_walk_list_{r}_{a}(tp_engine *E, const Board *B, int32_t *o, int32_t *nq) {{\n"
-                       f"    const int32_t *codes = B->codes;\n    int32_t nc, v;\n    {body}\n"
-                       "    (void)E; (void)codes; (void)nc; (void)v;\n    return o;\n}\n")
-            continue
-        body = _walk_code(s, "if ((r = gen_walk_turn(E, B, p, ply, depth, {ch}, {nc}, -1, total, moves)) < 0) return r;",
-                          "ch", "depth == 1", conditioned)
-        out.append(f"static int gen_walk_{r}_{a}(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, "
-                   f"int64_t *total, int64_t *moves) {{\n    const int32_t *codes = B->codes;\n"
-                   f"    int32_t ch[{2 * maxw}], nc, v;\n    int r;\n    const int made = E->make_leaves;\n    {body}\n"
-                   "    (void)codes; (void)ch; (void)nc; (void)v; (void)r; (void)made;\n    return 0;\n}\n")
-    return "".join(out)
-
-
-def _walk_code(s: _Step, turn: str, into: str, leaf: str | None, conditioned: frozenset[int]) -> str:
-    """The C of a walk's chains from move s on (:func:`_walk_tree`), in the order the interpreter's step finishes
-    them: where s fits, its follow-ups' chains, then its own turn: ``turn`` with its changes ``{ch}`` (a constant
-    array where each is known to change its tile, else written into ``into``) and their number ``{nc}`` (with
-    ``leaf``, on the last ply of a bulk count only counted: it changes a tile, as the walk proved).  Cost: a check
-    per move of each chain tried, no key."""
-    test = s.test + (f" && app_conds_hold(E, B, {s.app})" if s.app in conditioned else "")
-    if all(not v.startswith("!") for _u, v in s.changes):
-        pairs = ",".join(f"{u},{v}" for u, v in s.changes)
-        own = ("{ static const int32_t w[] = {" + pairs + "}; "
-               + turn.replace("{ch}", "w").replace("{nc}", str(len(s.changes))) + " }")
-    else:
-        writes = "".join(f" v = {v[1:]}; if (v != codes[{u}]) {{ {into}[2 * nc] = {u}; {into}[2 * nc + 1] = v; nc++; }}"
-                         if v.startswith("!") else f" {into}[2 * nc] = {u}; {into}[2 * nc + 1] = {v}; nc++;"
-                         for u, v in s.changes)
-        own = f"{{ nc = 0;{writes} {turn.replace('{ch}', into).replace('{nc}', 'nc')} }}"
-    if leaf is not None:
-        own = f"if ({leaf} && !made) (*total)++; else {own}"
-    kids = " ".join(_walk_code(x, turn, into, leaf, conditioned) for x in s.then)
-    return f"if ({test}) {{ {kids} {own} }}"
-
 _PASS_DRAW = """    *pass = splitmix(s) % (uint64_t)(LEGAL + 1) == (uint64_t)LEGAL; /* playout_turn's draw of the pass */
     if (*pass) return (int32_t)LEGAL;
 """
@@ -1113,7 +918,7 @@ def _scan_codes(codes_of: list[list[int]], words: int, n: int, nd: int) -> str:
 def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
                  checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
                  value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], placing: dict[int, Groups],
-                 captured: set[int], maxw: int, walks: dict[tuple[int, int], _Step],
+                 captured: set[int], maxw: int, walks: dict[tuple[int, int], Step],
                  conditioned: frozenset[int], fit: dict[int, str] | None) -> str:
     """gen_playout: engine.c's playout_turn with the quiet moves listed straight from their new values, in the order
     the interpreter's walk finds them (tile, then entry move), so that the same stream picks the same turn (the pass
@@ -1157,7 +962,7 @@ static inline int32_t *gen_listed(int32_t *o, const int32_t *ch, int32_t nc) {
     return o + """ + str(stride) + """;
 }
 
-""" + _walk_functions(walks, maxw, conditioned, True) + """
+""" + walk_functions(walks, maxw, conditioned, True) + """
 /* The quiet moves of player p that fit, each as [nc, (tile, new value) * nc] at a stride of """ + str(stride)
                + """ ints; returns how many. */
 static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t ps, int32_t *list) {

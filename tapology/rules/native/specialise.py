@@ -1057,15 +1057,15 @@ def _lazy_fits(sizes: dict[str, int], quiet: dict[int, list[int]], value: Callab
                wr_tile: list[int], captured: set[int], changes: frozenset[int], fit_only: Callable[[int], str],
                walked: set[int], conditioned: frozenset[int]) -> dict[int, str] | None:
     """Where every quiet move changes a tile wherever it fits (a move of ``captured`` in ``changes``; another writes
-    on its own tile a constant other than its row's code) and is one turn (none of ``walked``: an entry move with
-    links is a walk of many), the C of each one's fit beyond its pattern ("1": none; its count conditions where it
-    has them: ``conditioned``); else None."""
+    on its own tile a constant other than its row's code), is one turn (none of ``walked``: an entry move with links
+    is a walk of many) and has no count conditions (none of ``conditioned``: gen_quiet_list reads them), the C of
+    each one's fit beyond its pattern ("1": none); else None."""
     n, nd = sizes["n"], sizes["nd"]
     out: dict[int, str] = {}
     for r, row in quiet.items():
         t, c = (r // nd) % n, r % nd
         for a in row:
-            if a in walked:
+            if a in walked or a in conditioned:
                 return None
             if a in captured:
                 if a not in changes:
@@ -1076,8 +1076,6 @@ def _lazy_fits(sizes: dict[str, int], quiet: dict[int, list[int]], value: Callab
                 if not any(v.isdigit() and int(v) != c for v in own):
                     return None
                 out[a] = "1"
-            if a in conditioned:
-                out[a] = f"({out[a]}) && app_conds_hold(E, B, {a})"
     return out or None
 
 

@@ -2633,6 +2633,21 @@ static int pick_turn(tp_engine *E, Board *B, int32_t p, int32_t pick) {
     return r == TP_ERR_FOUND ? 0 : r < 0 ? r : TP_ERR_ARG;
 }
 
+
+/* pass = "always" in a playout: whether a node of `legal` turns passes (the pass one more turn, the last of them,
+   drawn from the playout's stream s). */
+static inline int draw_pass(const tp_tables *T, uint64_t *s, int32_t legal) {
+    return T->pass_always && (int32_t)(splitmix(s) % (uint64_t)(legal + 1)) == legal;
+}
+
+/* A playout's counters after the turn of key K at ply q: the next row (next_counters), then the playout's. */
+static int playout_counters(tp_engine *E, const Board *B, const Key *K, int32_t q) {
+    int r = next_counters(E, B, K, q);
+    if (r < 0) return r;
+    size_t nctr = (size_t)TABLES(E)->nctr;
+    memcpy(E->ctr + nctr, E->ctr + 2 * nctr, nctr * sizeof *E->ctr);
+    return 0;
+}
 /* One random turn of a playout at a node (ply q) no end rule ended: the legal turns of q's phase listed with keys
    (node_turns_in) or counted by hash and the picked one found again (pick_turn), one picked uniformly by the stream
    s, in the order the walk finds them, and made, its counters moved on; *last, *nlast its changes
@@ -2660,10 +2675,8 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
     int by_hash = E->cnt_on;
     E->cnt_on = 0;
     if (legal < 0) return legal;
-    /* pass = "always": the pass is one more turn, the last of them */
-    *pass = T->pass_always && (int32_t)(splitmix(s) % (uint64_t)(legal + 1)) == legal;
+    *pass = draw_pass(T, s, legal);
     if (legal > 0 && !*pass) {
-        size_t nctr = (size_t)T->nctr;
         int32_t pick = (int32_t)(splitmix(s) % (uint64_t)legal), k = -1;
         if (by_hash) {
             int r = pick_turn(E, B, p, pick);
@@ -2673,9 +2686,8 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
             for (k = k0; k < E->nkeys; k++)
                 if (E->keys[k].legal && pick-- == 0) break;
         }
-        int r = next_counters(E, B, &E->keys[k], q);
+        int r = playout_counters(E, B, &E->keys[k], q);
         if (r < 0) return r;
-        memcpy(E->ctr + nctr, E->ctr + 2 * nctr, nctr * sizeof *E->ctr);
         if (apply_key(E, B, &E->keys[k]) < 0) return TP_ERR_CAP;
         *last = E->chg + 2 * (size_t)E->keys[k].off; /* kept until the next node_turns writes there */
         *nlast = E->keys[k].len;

@@ -316,11 +316,17 @@ static inline int gen_fits(tp_engine *E, const int32_t *codes, int32_t a) {
 
 
 _GEN_COUNTERS = """
-/* next_counters after quiet move a, its key one chain's: a's classes reset, and the piece on its start tile. */
+/* Quiet move a as the key of one chain, as next_counters reads it: a's classes reset, and the piece on its start
+   tile. */
+static inline Key gen_key(const tp_engine *E, int32_t a) {
+    const Key K = {.reset_or = TABLES(E)->app_reset[a], .reset_and = TABLES(E)->app_reset[a],
+                   .start = TABLES(E)->app_tile[a]};
+    return K;
+}
+
+/* next_counters after quiet move a. */
 static inline int gen_counters(tp_engine *E, const Board *B, int32_t a, int32_t ply) {
-    Key K;
-    K.reset_or = K.reset_and = TABLES(E)->app_reset[a];
-    K.start = TABLES(E)->app_tile[a];
+    const Key K = gen_key(E, a);
     return next_counters(E, B, &K, ply);
 }
 """
@@ -893,12 +899,12 @@ def _quiet_cases(sizes: dict[str, int], quiet: dict[int, list[int]], checks: Cal
     return "".join(out)
 
 
-_PASS_DRAW = """    *pass = splitmix(s) % (uint64_t)(LEGAL + 1) == (uint64_t)LEGAL; /* playout_turn's draw of the pass */
+_PASS_DRAW = """    *pass = draw_pass(TABLES(E), s, LEGAL); /* playout_turn's draw of the pass */
     if (*pass) return (int32_t)LEGAL;
 """
-_COUNTERS_ON = """    int r = gen_counters(E, B, QA, q); /* playout_turn's counters: the next row, then the playout's */
+_COUNTERS_ON = """    const Key K = gen_key(E, QA);
+    int r = playout_counters(E, B, &K, q); /* playout_turn's counters */
     if (r < 0) return r;
-    memcpy(E->ctr + TABLES(E)->nctr, E->ctr + 2 * TABLES(E)->nctr, (size_t)TABLES(E)->nctr * sizeof *E->ctr);
 """
 PLAYOUT_STACK = 1 << 16  # ints of quiet moves one playout node may list on the stack; more: the interpreter's listing
 

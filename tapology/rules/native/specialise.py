@@ -250,8 +250,8 @@ def generate(tabs: Tables) -> str:
                                                  "app_ray_off", "gc_lib", "gc_own", "gc_suicide", "nbr_off", "nbr", "app_tile",
                                                  "masks", "end_after")}
         wr_tile = arrays["wr_tile"].tolist()
-        counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile,
-                                       captured | {a for _r, a in walks} | conditioned)
+        walked = {a for _r, a in walks}
+        counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile, captured | walked | conditioned)
         placing = {q: g for q, g in counting.items() if q in single}
         if counting:
             src.append(_gen_place_mask(sizes, counting, single, masks))
@@ -260,7 +260,7 @@ def generate(tabs: Tables) -> str:
                               changes, walks, conditioned))
         src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
         fit = _lazy_fits(sizes, found[0], value, wr_off, wr_tile, captured, changes,
-                         lambda a: _fit_only(sizes, ends, a, value, wr_off, wr_tile), {a for _r, a in walks},
+                         lambda a: _fit_only(sizes, ends, a, value, wr_off, wr_tile), walked,
                          conditioned)
         src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing, captured, most, walks,
                                 conditioned, fit))

@@ -1663,16 +1663,20 @@ static int in_check(tp_engine *E, Board *B, int32_t p) {
     return nm ? attacked(E, B, E->mine, nm, p) : 0;
 }
 
+/* An exact line (its k tiles, then the two beside them, -1 off the board): its k tiles in the mask, neither beside. */
+static inline int exact_line(const Board *B, const uint8_t *mask, const int32_t *line, int32_t k) {
+    int32_t i = 1, a = line[0], z = line[k + 1];
+    while (i <= k && mask[B->codes[line[i]]]) i++;
+    return i > k && (a < 0 || !mask[B->codes[a]]) && (z < 0 || !mask[B->codes[z]]);
+}
+
 static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m) {
     const tp_tables *T = TABLES(E);
     const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
     int32_t k = T->end_k[e];
     if (T->end_exact[e]) {
-        for (int32_t l = T->end_line_off[e]; l < T->end_line_off[e + 1]; l += k + 2) {
-            int32_t i = 1, a = T->line_tiles[l], z = T->line_tiles[l + k + 1];
-            while (i <= k && mask[B->codes[T->line_tiles[l + i]]]) i++;
-            if (i > k && (a < 0 || !mask[B->codes[a]]) && (z < 0 || !mask[B->codes[z]])) return 1;
-        }
+        for (int32_t l = T->end_line_off[e]; l < T->end_line_off[e + 1]; l += k + 2)
+            if (exact_line(B, mask, T->line_tiles + l, k)) return 1;
         return 0;
     }
     for (int32_t l = T->end_line_off[e]; l < T->end_line_off[e + 1]; l += k) {
@@ -1684,17 +1688,22 @@ static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m) {
 }
 
 /* A line of end rule e, all its tiles in the mask, through a tile the last turn changed (chg: (tile, code) pairs);
-   a complete line that the position before the turn did not have holds one of them. */
+   a complete line that the position before the turn did not have holds one of them.  An exact line is indexed by
+   its two tiles beside it too: a line becomes exact where a stone beside it goes as well as where one joins it. */
 static int has_line_at(const tp_engine *E, const Board *B, int32_t e, int32_t m, const int32_t *chg, int32_t nchg) {
     const tp_tables *T = TABLES(E);
     const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
-    int32_t k = T->end_k[e];
+    int32_t k = T->end_k[e], exact = T->end_exact[e];
     for (int32_t c = 0; c < nchg; c++) {
         int32_t u = chg[2 * c];
-        if (!mask[B->codes[u]]) continue;
+        if (!exact && !mask[B->codes[u]]) continue;
         const int32_t *row = E->lt_off + (size_t)e * (size_t)T->n + (size_t)u;
         for (int32_t j = row[0]; j < row[1]; j++) {
             const int32_t *line = T->line_tiles + E->lt_line[j];
+            if (exact) {
+                if (exact_line(B, mask, line, k)) return 1;
+                continue;
+            }
             int32_t i = 0;
             while (i < k && mask[B->codes[line[i]]]) i++;
             if (i == k) return 1;
@@ -1756,7 +1765,7 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
         case END_LINE:
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t m = T->end_pmask[e * T->np + q];
-                if (m >= 0 && (chg && T->end_check[e] < 0 && !T->end_exact[e] && !T->end_after[e]
+                if (m >= 0 && (chg && T->end_check[e] < 0 && !T->end_after[e]
                                    ? has_line_at(E, B, e, m, chg, nchg) : has_line(E, B, e, m)))
                     return 1;
             }
@@ -2361,9 +2370,10 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         tp_free(E);
         return NULL;
     }
-    for (int32_t e = 0; e < t->nends; e++) /* counts per row, then offsets, then the lines (exact lines: none) */
-        for (int32_t i = t->end_line_off[e]; !t->end_exact[e] && i < t->end_line_off[e + 1]; i++)
-            E->lt_off[(size_t)e * n + (size_t)t->line_tiles[i] + 1]++;
+    for (int32_t e = 0; e < t->nends; e++) /* counts per row, then offsets, then the lines */
+        for (int32_t i = t->end_line_off[e]; i < t->end_line_off[e + 1]; i++)
+            if (t->line_tiles[i] >= 0) /* an exact line's tile beside it, off the board */
+                E->lt_off[(size_t)e * n + (size_t)t->line_tiles[i] + 1]++;
     for (size_t i = 0; i < (size_t)t->nends * n; i++) E->lt_off[i + 1] += E->lt_off[i];
     {
         int32_t *fill = calloc((size_t)t->nends * n + 1, sizeof(int32_t));
@@ -2372,9 +2382,10 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
             return NULL;
         }
         for (int32_t e = 0; e < t->nends; e++) {
-            int32_t k = t->end_exact[e] ? 0 : t->end_k[e]; /* an exact line is read whole (has_line) */
+            int32_t k = t->end_k[e] + (t->end_exact[e] ? 2 : 0); /* an exact line: its tiles and the two beside */
             for (int32_t l = t->end_line_off[e]; k > 0 && l < t->end_line_off[e + 1]; l += k)
                 for (int32_t i = 0; i < k; i++) {
+                    if (t->line_tiles[l + i] < 0) continue;
                     size_t row = (size_t)e * n + (size_t)t->line_tiles[l + i];
                     E->lt_line[E->lt_off[row] + fill[row]++] = l;
                 }

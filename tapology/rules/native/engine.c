@@ -277,15 +277,13 @@ static void recount(const tp_engine *E, Board *B) {
 
 static int32_t captures(const tp_tables *T, const int32_t *codes, int32_t a, int32_t *out, int32_t *nout);
 static int32_t group_captures(tp_engine *E, const int32_t *codes, int32_t a, int32_t *out, int *own_free);
+static int group_fits(tp_engine *E, const int32_t *codes, int32_t a);
 
 /* The part of Compiled.fits after the pattern checks: the captures a line capture or a capture by liberties needs. */
 static inline int fits_tail(const tp_engine *E, const int32_t *codes, int32_t a) {
     const tp_tables *T = TABLES(E);
     if (T->app_ray_off[a + 1] > T->app_ray_off[a] && captures(T, codes, a, NULL, NULL) < T->app_need[a]) return 0;
-    if (T->app_gc[a] >= 0 && !T->gc_suicide[T->app_gc[a]]) {
-        int free = 0;
-        if (group_captures((tp_engine *)E, codes, a, E->gcbuf, &free) == 0 && !free) return 0;
-    }
+    if (T->app_gc[a] >= 0 && !T->gc_suicide[T->app_gc[a]] && !group_fits((tp_engine *)E, codes, a)) return 0;
     return 1;
 }
 
@@ -306,6 +304,28 @@ static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
 /* ---- captures by liberties (Compiled.group_captures) ------------------------------------------------ */
 
 static int32_t after_pattern(const tp_tables *T, const int32_t *codes, int32_t a, int32_t u);
+
+/* Whether the group of `in` tiles holding tile t has a liberty (a neighbour in `lib`), read after application a's
+   pattern writes: a flood from t, stopped at the first liberty. */
+static int group_free(tp_engine *E, const int32_t *codes, int32_t a, int32_t t, const uint8_t *in, const uint8_t *lib) {
+    const tp_tables *T = TABLES(E);
+    uint32_t g = next_gen(&E->cgen, E->cseen, (size_t)T->n);
+    int32_t top = 0;
+    E->cseen[t] = g;
+    E->cstack[top++] = t;
+    while (top) {
+        int32_t u = E->cstack[--top];
+        for (int32_t j = T->nbr_off[u]; j < T->nbr_off[u + 1]; j++) {
+            int32_t w = T->nbr[j], c = after_pattern(T, codes, a, w);
+            if (lib[c]) return 1;
+            if (E->cseen[w] != g && in[c]) {
+                E->cseen[w] = g;
+                E->cstack[top++] = w;
+            }
+        }
+    }
+    return 0;
+}
 
 /* The tiles application a's capture by liberties takes (groups next to its tile without a liberty, read after its
    pattern writes) into out, their number; with own_free, whether the mover's group at its tile has a liberty. */
@@ -336,26 +356,26 @@ static int32_t group_captures(tp_engine *E, const int32_t *codes, int32_t a, int
     }
     if (own_free) {
         const uint8_t *own = T->masks + (size_t)T->gc_own[s] * nd;
-        *own_free = 0;
-        if (own[after_pattern(T, codes, a, t)]) {
-            uint32_t g2 = next_gen(&E->cgen, E->cseen, (size_t)T->n);
-            int32_t top = 0;
-            E->cseen[t] = g2;
-            E->cstack[top++] = t;
-            while (top && !*own_free) {
-                int32_t u = E->cstack[--top];
-                for (int32_t j = T->nbr_off[u]; j < T->nbr_off[u + 1]; j++) {
-                    int32_t w = T->nbr[j], c = after_pattern(T, codes, a, w);
-                    if (lib[c]) *own_free = 1;
-                    else if (E->cseen[w] != g2 && own[c]) {
-                        E->cseen[w] = g2;
-                        E->cstack[top++] = w;
-                    }
-                }
-            }
-        }
+        *own_free = own[after_pattern(T, codes, a, t)] && group_free(E, codes, a, t, own, lib);
     }
     return nout;
+}
+
+/* Whether application a stands where suicide is not allowed (group_captures's tiles or its own group's liberty),
+   read the cheap way first: its own group's liberty (a liberty next to its tile, most often), then the groups next
+   to it, each flood stopped at its first liberty. */
+static int group_fits(tp_engine *E, const int32_t *codes, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    size_t nd = (size_t)T->nd;
+    int32_t s = T->app_gc[a], t = T->app_tile[a];
+    const uint8_t *foe = T->masks + (size_t)T->gc_foe[s] * nd, *lib = T->masks + (size_t)T->gc_lib[s] * nd;
+    const uint8_t *own = T->masks + (size_t)T->gc_own[s] * nd;
+    if (own[after_pattern(T, codes, a, t)] && group_free(E, codes, a, t, own, lib)) return 1;
+    for (int32_t k = T->nbr_off[t]; k < T->nbr_off[t + 1]; k++) {
+        int32_t v = T->nbr[k];
+        if (foe[after_pattern(T, codes, a, v)] && !group_free(E, codes, a, v, foe, lib)) return 1;
+    }
+    return 0;
 }
 
 /* ---- line captures (Compiled.captures) ----------------------------------------------------------- */

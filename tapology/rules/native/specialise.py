@@ -248,7 +248,9 @@ def generate(tabs: Tables) -> str:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact", "app_need", "app_gc",
                                                  "app_ray_off", "gc_lib", "gc_own", "gc_suicide", "nbr_off", "nbr", "app_tile",
-                                                 "masks", "end_after")}
+                                                 "masks", "end_after", "end_cond_off", "end_conds", "cond_kind",
+                                                 "cond_around", "cond_here", "cond_line", "cond_mask", "cond_tile_off",
+                                                 "cond_tiles", "cond_op", "cond_value", "cond_code_off", "cond_codes")}
         wr_tile = arrays["wr_tile"].tolist()
         walked = {a for _r, a in walks}
         counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile, captured | walked | conditioned)
@@ -615,17 +617,25 @@ def _sets(sizes: dict[str, int]) -> int:
 
 def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
     """gen_ended(codes, ply, chg, nchg): engine.c's ``ended`` after a turn whose changes are chg, for strict end rules
-    of plies and of lines (each line through a changed tile read with its tiles as constants); another end rule:
-    ``ended`` itself."""
+    of plies, of lines (each line through a changed tile read with its tiles as constants) and of counts over regions
+    (each count a sum over its tiles as constants) or over the board (the position's counts of constant codes);
+    another end rule: ``ended`` itself."""
     nd, np_ = sizes["nd"], sizes["np"]
     body: list[str] = []
+    fallback = "#define gen_ended(codes, ply, chg, nchg) ended(E, B, p, ply, chg, nchg)\n"
     for e in range(sizes["nends"]):
         kind, check = ends["end_kind"][e], ends["end_check"][e]
-        if check >= 0 or kind not in (1, 2) or (kind == 2 and ends["end_exact"][e]) \
+        if check >= 0 or kind not in (1, 2, 3) or (kind == 2 and ends["end_exact"][e]) \
                 or (sizes["nphases"] and ends["end_after"][e]):
-            return ("#define gen_ended(codes, ply, chg, nchg) ended(E, B, p, ply, chg, nchg)\n")
+            return fallback
         if kind == 1:
             body.append(f"    if (ply >= {ends['end_value'][e]}) return 1;\n")
+            continue
+        if kind == 3:
+            counts = _gen_counts_end(sizes, ends, e)
+            if counts is None:
+                return fallback
+            body.append(counts)
             continue
         k, off, tiles = ends["end_k"][e], ends["end_line_off"], ends["line_tiles"]
         through: dict[int, list[list[int]]] = {}
@@ -644,8 +654,37 @@ def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
                 cases.append(f"        case {u}: if (k_masks[{m * nd}+codes[{u}]] && ({tests})) return 1; break;\n")
             body.append("    for (int32_t c = 0; c < nchg; c++) {\n        switch (chg[2 * c]) {\n" + "".join(cases)
                         + "        default: break;\n        }\n    }\n")
-    return ("static inline int gen_ended(const int32_t *codes, int32_t ply, const int32_t *chg, int32_t nchg) {\n"
-            "    (void)codes; (void)ply; (void)chg; (void)nchg;\n" + "".join(body) + "    return 0;\n}\n")
+    return ("static inline int gen_ended_at(const Board *B, const int32_t *codes, int32_t ply, const int32_t *chg,\n"
+            "                               int32_t nchg) {\n"
+            "    (void)B; (void)codes; (void)ply; (void)chg; (void)nchg;\n" + "".join(body) + "    return 0;\n}\n"
+            "#define gen_ended(codes, ply, chg, nchg) gen_ended_at(B, codes, ply, chg, nchg)\n")
+
+
+def _gen_counts_end(sizes: dict[str, int], ends: dict[str, list[int]], e: int) -> str | None:
+    """End rule e of counts (engine.c's END_COUNT: for a player it applies to, all its conditions hold) as C over
+    constant tiles or codes; None where a condition is neither a count of a mask over a region nor of codes over the
+    board (the tiles around or in line with a move, a disjunction: ``ended`` reads those)."""
+    nd, np_ = sizes["nd"], sizes["np"]
+    out = []
+    for q in range(np_):
+        i = e * np_ + q
+        if not ends["end_pmask"][i]:
+            continue
+        terms = []
+        for c in ends["end_conds"][ends["end_cond_off"][i]:ends["end_cond_off"][i + 1]]:
+            if ends["cond_kind"][c] not in (0, 1) or ends["cond_around"][c] or ends["cond_here"][c] \
+                    or ends["cond_line"][c]:
+                return None
+            if ends["cond_kind"][c] == 0:  # COND_BOARD: the position's counts of its codes
+                total = " + ".join(f"B->count[{k}]" for k in
+                                   ends["cond_codes"][ends["cond_code_off"][c]:ends["cond_code_off"][c + 1]]) or "0"
+            else:  # COND_REGION: its mask over its tiles
+                m = ends["cond_mask"][c] * nd
+                tiles = ends["cond_tiles"][ends["cond_tile_off"][c]:ends["cond_tile_off"][c + 1]]
+                total = " + ".join(f"k_masks[{m}+codes[{t}]]" for t in tiles) or "0"
+            terms.append(f"compare({total}, {ends['cond_op'][c]}, {ends['cond_value'][c]})")
+        out.append(f"    if ({' && '.join(terms) or '1'}) return 1;\n")
+    return "".join(out)
 
 
 def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],

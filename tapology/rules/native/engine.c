@@ -765,7 +765,7 @@ static int same_turn(tp_engine *E, const Walk *W, int32_t start, int32_t end, in
    Equal keys give equal hashes: a new hash is a new turn, counted, its witness kept; a hash seen before is compared
    with that turn's witness (same_turn), the same turn again not counted.  TP_ERR_DUP where it is another turn (two
    turns alike by hash) or the same turn with other resets (the keyed walk decides): the node is counted again
-   with keys.  0 counted or seen, TP_ERR_CAP full.  While a playout picks (cnt_find >= 0: the index of the picked
+   with keys.  1 counted (a new turn), 0 seen, TP_ERR_CAP full.  While a playout picks (cnt_find >= 0: the index of the picked
    turn among those counted), TP_ERR_FOUND at the picked turn's first chain, else 0. */
 static int count_turn(tp_engine *E, const Walk *W, uint64_t pos, int32_t start, int32_t end, int32_t resets,
                       int32_t nc) {
@@ -805,7 +805,7 @@ static int count_turn(tp_engine *E, const Walk *W, uint64_t pos, int32_t start, 
                 }
             }
             E->cnt_nwit += 4 + 2 * len;
-            return 0;
+            return 1;
         }
         if (E->cnt_hash[i] == h) {
             const int32_t *w = E->cnt_wit + E->cnt_woff[i];
@@ -926,6 +926,12 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
         int kb = T->keyed_by_changes;
         int r = count_turn(E, W, h, kb ? -1 : W->start, kb ? 0 : end, T->nctr ? T->app_reset[a] : 0, nc);
         if (r == TP_ERR_FOUND) return found_key(E, W->start, end, nc, T->app_reset[a]);
+        if (r == 1 && E->make_leaves) { /* a perft that makes its leaves: the new turn written and taken back */
+            int32_t mark = E->undo_top;
+            if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
+            for (int32_t c = 0; c < nc; c++) put(E, B, E->tmp[3 * c], E->tmp[3 * c + 1]);
+            restore(E, B, mark);
+        }
         return r < 0 ? r : 1;
     }
     int32_t k = find_key(E, E->se_now ? 0 : key_hash(E, W->start, end, nc), W->start, end, nc);
@@ -1480,6 +1486,7 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
         if (B->hash != E->path_hash[W->path_base] || !same_as_at(E, B, W->undo_base))
             r = T->keyed_by_changes ? count_turn(E, W, B->hash, -1, 0, resets, -1)
                                     : count_turn(E, W, B->hash, W->start, end, resets, -1);
+        if (r > 0) r = 0; /* counted: a perft that makes its leaves has it written (the chain wrote it) */
         if (r == TP_ERR_FOUND) { /* the turn a playout picked: its key, as the keyed walk below makes it */
             int32_t nc = collect_changes(E, W);
             r = T->keyed_by_changes ? found_key(E, E->tmp[0], E->tmp[0], nc, resets) : found_key(E, W->start, end, nc, resets);
@@ -1963,8 +1970,10 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
        the maximum rule every key's count) */
     E->solo_on = depth == 1 && !E->make_leaves && !E->ways_mode && !TABLES(E)->has_mandatory
                  && !TABLES(E)->has_maximum;
-    /* and, with no royal rule (a key's royal test is made once for all its chains), every turn told apart by hash */
-    E->cnt_on = E->solo_on && !E->cnt_dup && !TABLES(E)->has_royal && !E->chains_mode;
+    /* and, with no royal rule (a key's royal test is made once for all its chains), every turn told apart by hash,
+       also where the leaves are made (each new turn written: count_turn's callers) */
+    E->cnt_on = depth == 1 && !E->ways_mode && !TABLES(E)->has_mandatory && !TABLES(E)->has_maximum && !E->cnt_dup
+                && !TABLES(E)->has_royal && !E->chains_mode;
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     if (total == TP_ERR_DUP) { /* two turns alike by hash: this node, and the later ones, with keys */
         E->cnt_dup = 1;

@@ -16,10 +16,10 @@
  *              comparison of changes; where the keys are by changes or the board too big for a table per
  *              pair, by a hash table of the changes' hash instead.  A bulk count's last ply and a playout's
  *              turn, where every chain is accepted, need no keys: each chain is counted by the hash of
- *              (start, end, the position after it), equal turns hashing alike; the first chain of a
- *              hash leaves a witness (the tiles it wrote), a later one of the same hash is compared with
- *              it and not counted again; a node where two turns hash alike is counted again with keys
- *              (count_turn).
+ *              (start, end, the position after it), equal turns hashing alike; once a node has two
+ *              chains of one hash, the first chain of each hash leaves a witness (the tiles it wrote),
+ *              a later one of the same hash is compared with it and not counted again; a node where
+ *              two turns hash alike is counted again with keys (count_turn).
  *   memos      each node runs its turn clean-ups and its royal test once on its own position,
  *              recording what they read; a chain whose changes touch none of that gets the same
  *              answer (both runs are deterministic functions of what they read), any other chain
@@ -177,11 +177,11 @@ struct tp_engine {
     int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
     int32_t solo_legal;
     /* a bulk count's last ply (and a playout's node) told apart by hash (count_turn): each complete chain's turn
-       counted by the hash of (start, end, the position after it), no key, no sorted list of changes; the first chain
-       of each hash leaves a witness (its start, end, resets and the tiles it wrote with their codes after it), which
-       a later chain of the same hash is compared with: the same turn again is not counted, and only two turns alike
-       by hash (or one turn whose chains reset different counters) send the node (and the engine's later ones:
-       cnt_dup) back to keys */
+       counted by the hash of (start, end, the position after it), no key, no sorted list of changes.  cnt_dup 0:
+       a hash seen twice at a node sends it (and the engine's later ones) to 1, where the first chain of each hash
+       leaves a witness (its start, end, resets and the tiles it wrote with their codes after it) that a later chain
+       of the same hash is compared with: the same turn again is not counted; two turns alike by hash (or one turn
+       whose chains reset different counters) send the node and the later ones to 2, keys */
     uint64_t *cnt_hash; /* [ht_size] */
     uint32_t *cnt_stamp; /* [ht_size] */
     int32_t *cnt_woff;  /* [ht_size] the slot's witness in cnt_wit */
@@ -189,7 +189,7 @@ struct tp_engine {
     int32_t *cnt_wit;   /* [wit_cap] witnesses: start, end, resets, len, (tile, code) * len */
     int32_t cnt_nwit, wit_cap;
     uint32_t cnt_gen;
-    int32_t cnt_on, cnt_n, cnt_dup;
+    int32_t cnt_on, cnt_n, cnt_dup; /* cnt_dup: 0 hashes, 1 hashes and witnesses, 2 keys */
     int32_t cnt_find; /* a playout's pick: the index of the picked turn among those counted (-1: counting) */
     int32_t cnt_key;  /* the picked turn's key */
     int32_t *cnt_ent, *cnt_upto; /* [nent] the node's entries walked in order, and the turns counted after each */
@@ -762,11 +762,12 @@ static int same_turn(tp_engine *E, const Walk *W, int32_t start, int32_t end, in
 /* A turn of the node counted without a key (cnt_on): `pos` the hash of the position after it (Board.hash), from
    `start` to `end` (start -1: keyed by its changes alone), its chain resetting the counters `resets`; the turn is
    written on the walk's board since its start (nc < 0) or its nc changes are in E->tmp (the board as at the node).
-   Equal keys give equal hashes: a new hash is a new turn, counted, its witness kept; a hash seen before is compared
-   with that turn's witness (same_turn), the same turn again not counted.  TP_ERR_DUP where it is another turn (two
-   turns alike by hash) or the same turn with other resets (the keyed walk decides): the node is counted again
-   with keys.  1 counted (a new turn), 0 seen, TP_ERR_CAP full.  While a playout picks (cnt_find >= 0: the index of the picked
-   turn among those counted), TP_ERR_FOUND at the picked turn's first chain, else 0. */
+   Equal keys give equal hashes: a new hash is a new turn, counted.  A hash seen before is TP_ERR_DUP where the
+   engine keeps no witnesses (cnt_dup 0: the node is counted again with them); with witnesses (cnt_dup 1) it is
+   compared with the first turn of that hash (same_turn), the same turn again not counted, and TP_ERR_DUP where it
+   is another turn (two turns alike by hash) or the same turn with other resets (the node is counted again with
+   keys, which decide).  1 counted (a new turn), 0 seen, TP_ERR_CAP full.  While a playout picks (cnt_find >= 0:
+   the index of the picked turn among those counted), TP_ERR_FOUND at the picked turn's first chain, else 0. */
 static int count_turn(tp_engine *E, const Walk *W, uint64_t pos, int32_t start, int32_t end, int32_t resets,
                       int32_t nc) {
     uint64_t h = pos;
@@ -774,19 +775,24 @@ static int count_turn(tp_engine *E, const Walk *W, uint64_t pos, int32_t start, 
         uint64_t seed = ((uint64_t)(uint32_t)start << 32) | (uint32_t)end;
         h ^= splitmix(&seed);
     }
-    if (E->cnt_find >= 0) { /* picking: the node's chains walked again up to the picked turn */
+    int wit = E->cnt_dup > 0;
+    if (E->cnt_find >= 0) { /* picking: the node's chains walked again up to the picked turn (without witnesses,
+                               each hash of the node is one chain's) */
         int32_t s = E->cnt_order[E->cnt_find];
-        return E->cnt_hash[s] == h && same_turn(E, W, start, end, nc, E->cnt_wit + E->cnt_woff[s]) ? TP_ERR_FOUND : 0;
+        return E->cnt_hash[s] == h && (!wit || same_turn(E, W, start, end, nc, E->cnt_wit + E->cnt_woff[s]))
+                   ? TP_ERR_FOUND : 0;
     }
     uint32_t mask = (uint32_t)E->ht_size - 1;
     for (uint32_t i = (uint32_t)(h ^ (h >> 32)) & mask;; i = (i + 1) & mask) {
         if (E->cnt_stamp[i] != E->cnt_gen) {
-            int32_t len = nc >= 0 ? nc : E->undo_top - W->undo_base;
-            if (2 * (E->cnt_n + 1) > E->ht_size || E->cnt_nwit + 4 + 2 * len > E->wit_cap) return TP_ERR_CAP;
+            if (2 * (E->cnt_n + 1) > E->ht_size) return TP_ERR_CAP;
             E->cnt_stamp[i] = E->cnt_gen;
             E->cnt_hash[i] = h;
-            E->cnt_woff[i] = E->cnt_nwit;
             E->cnt_order[E->cnt_n++] = (int32_t)i;
+            if (!wit) return 1;
+            int32_t len = nc >= 0 ? nc : E->undo_top - W->undo_base;
+            if (E->cnt_nwit + 4 + 2 * len > E->wit_cap) return TP_ERR_CAP;
+            E->cnt_woff[i] = E->cnt_nwit;
             int32_t *w = E->cnt_wit + E->cnt_nwit;
             w[0] = start;
             w[1] = end;
@@ -808,6 +814,7 @@ static int count_turn(tp_engine *E, const Walk *W, uint64_t pos, int32_t start, 
             return 1;
         }
         if (E->cnt_hash[i] == h) {
+            if (!wit) return TP_ERR_DUP;
             const int32_t *w = E->cnt_wit + E->cnt_woff[i];
             return same_turn(E, W, start, end, nc, w) && w[2] == resets ? 0 : TP_ERR_DUP;
         }
@@ -1972,12 +1979,11 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
                  && !TABLES(E)->has_maximum;
     /* and, with no royal rule (a key's royal test is made once for all its chains), every turn told apart by hash,
        also where the leaves are made (each new turn written: count_turn's callers) */
-    E->cnt_on = depth == 1 && !E->ways_mode && !TABLES(E)->has_mandatory && !TABLES(E)->has_maximum && !E->cnt_dup
-                && !TABLES(E)->has_royal && !E->chains_mode;
+    E->cnt_on = depth == 1 && !E->ways_mode && !TABLES(E)->has_mandatory && !TABLES(E)->has_maximum
+                && E->cnt_dup < 2 && !TABLES(E)->has_royal && !E->chains_mode;
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
-    if (total == TP_ERR_DUP) { /* two turns alike by hash: this node, and the later ones, with keys */
-        E->cnt_dup = 1;
-        E->cnt_on = 0;
+    while (total == TP_ERR_DUP) { /* a hash seen twice: this node, and the later ones, with witnesses, then keys */
+        E->cnt_on = ++E->cnt_dup < 2;
         E->nkeys = k0;
         E->nchg = c0;
         total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
@@ -2758,15 +2764,14 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
     const tp_tables *T = TABLES(E);
     int32_t k0 = E->nkeys, c0 = E->nchg, phase = phase_at(T, q);
     /* counted by hash where every chain is accepted (no royal rule, mandatory class or maximum rule), then the
-       picked one found again; else, or once two turns were alike by hash, listed with keys */
+       picked one found again; else, or once two turns were alike by hash (cnt_dup 2), listed with keys */
 #ifndef TP_GEN_ENTRIES
-    E->cnt_on = !E->cnt_dup && !T->has_royal && !T->has_mandatory && !T->has_maximum && !E->chains_mode
+    E->cnt_on = E->cnt_dup < 2 && !T->has_royal && !T->has_mandatory && !T->has_maximum && !E->chains_mode
                 && !E->ways_mode;
 #endif
     int32_t legal = node_turns_in(E, B, p, phase);
-    if (legal == TP_ERR_DUP) {
-        E->cnt_dup = 1;
-        E->cnt_on = 0;
+    while (legal == TP_ERR_DUP) { /* as perft's: with witnesses, then keys */
+        E->cnt_on = ++E->cnt_dup < 2;
         E->nkeys = k0;
         E->nchg = c0;
         legal = node_turns_in(E, B, p, phase);

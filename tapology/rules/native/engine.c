@@ -759,6 +759,33 @@ static int same_turn(tp_engine *E, const Walk *W, int32_t start, int32_t end, in
     return 1;
 }
 
+/* count_turn's witness of the new turn in slot i (as same_turn reads it); 1, or TP_ERR_CAP full. */
+static int keep_witness(tp_engine *E, const Walk *W, int32_t i, int32_t start, int32_t end, int32_t resets,
+                        int32_t nc) {
+    int32_t len = nc >= 0 ? nc : E->undo_top - W->undo_base;
+    if (E->cnt_nwit + 4 + 2 * len > E->wit_cap) return TP_ERR_CAP;
+    E->cnt_woff[i] = E->cnt_nwit;
+    int32_t *w = E->cnt_wit + E->cnt_nwit;
+    w[0] = start;
+    w[1] = end;
+    w[2] = resets;
+    w[3] = len;
+    w += 4;
+    if (nc >= 0) {
+        for (int32_t c = 0; c < nc; c++, w += 2) {
+            w[0] = E->tmp[3 * c];
+            w[1] = E->tmp[3 * c + 1];
+        }
+    } else {
+        for (int32_t j = W->undo_base; j < E->undo_top; j++, w += 2) {
+            w[0] = E->undo_tile[j];
+            w[1] = W->b->codes[w[0]];
+        }
+    }
+    E->cnt_nwit += 4 + 2 * len;
+    return 1;
+}
+
 /* A turn of the node counted without a key (cnt_on): `pos` the hash of the position after it (Board.hash), from
    `start` to `end` (start -1: keyed by its changes alone), its chain resetting the counters `resets`; the turn is
    written on the walk's board since its start (nc < 0) or its nc changes are in E->tmp (the board as at the node).
@@ -789,29 +816,7 @@ static int count_turn(tp_engine *E, const Walk *W, uint64_t pos, int32_t start, 
             E->cnt_stamp[i] = E->cnt_gen;
             E->cnt_hash[i] = h;
             E->cnt_order[E->cnt_n++] = (int32_t)i;
-            if (!wit) return 1;
-            int32_t len = nc >= 0 ? nc : E->undo_top - W->undo_base;
-            if (E->cnt_nwit + 4 + 2 * len > E->wit_cap) return TP_ERR_CAP;
-            E->cnt_woff[i] = E->cnt_nwit;
-            int32_t *w = E->cnt_wit + E->cnt_nwit;
-            w[0] = start;
-            w[1] = end;
-            w[2] = resets;
-            w[3] = len;
-            w += 4;
-            if (nc >= 0) {
-                for (int32_t c = 0; c < nc; c++, w += 2) {
-                    w[0] = E->tmp[3 * c];
-                    w[1] = E->tmp[3 * c + 1];
-                }
-            } else {
-                for (int32_t j = W->undo_base; j < E->undo_top; j++, w += 2) {
-                    w[0] = E->undo_tile[j];
-                    w[1] = W->b->codes[w[0]];
-                }
-            }
-            E->cnt_nwit += 4 + 2 * len;
-            return 1;
+            return wit ? keep_witness(E, W, (int32_t)i, start, end, resets, nc) : 1;
         }
         if (E->cnt_hash[i] == h) {
             if (!wit) return TP_ERR_DUP;
@@ -1488,8 +1493,9 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
         }
     }
     if (E->cnt_on) { /* a bulk count's last ply: the turn counted by the hash of its position (no change: none) */
-        int32_t resets = 0;
-        for (int32_t i = W->seq_base; T->nctr && i < E->seq_top; i++) resets |= T->app_reset[E->seq[i]];
+        int32_t resets = 0; /* read by the witnesses and the picked turn's key only */
+        for (int32_t i = W->seq_base; T->nctr && (E->cnt_dup || E->cnt_find >= 0) && i < E->seq_top; i++)
+            resets |= T->app_reset[E->seq[i]];
         if (B->hash != E->path_hash[W->path_base] || !same_as_at(E, B, W->undo_base))
             r = T->keyed_by_changes ? count_turn(E, W, B->hash, -1, 0, resets, -1)
                                     : count_turn(E, W, B->hash, W->start, end, resets, -1);

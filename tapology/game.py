@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from tapology.model.board import Board
+from tapology.model.hashing import HashedOnce
 
 
 @dataclass(frozen=True)
-class Position:
+class Position(HashedOnce):
     """A game position: the board (its topology may change by taping), whose turn, and any extra state.
 
     ``board.states`` holds the tile states; ``extra`` is game-specific hashable data (the
@@ -31,6 +32,11 @@ class Position:
     ply: int = 0
     counters: tuple[int, ...] = ()
     history: tuple[Position, ...] = ()
+
+    __hash__ = HashedOnce.__hash__  # kept: a position with a repetition history hashes every earlier position
+
+    def _hash_value(self) -> int:
+        return hash((self.board, self.to_move, self.extra, self.ply, self.counters, self.history))
 
     def bare(self) -> Position:
         """This position without its history and counters (what a repetition compares)."""

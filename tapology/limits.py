@@ -53,9 +53,16 @@ LIMITS: dict[str, Limit] = {lim.name: lim for lim in (
 _raised: dict[str, int] = {}
 
 
+_read: tuple[str, dict[str, int]] = ("", {})  # the environment's text last read, and its settings
+
+
 def _env() -> dict[str, int]:
+    """The limits the environment sets (parsed again only when its text changed: limits are read in hot paths)."""
+    global _read
     text = os.environ.get(ENV, "").strip()
-    return dict(parse_setting(part, ENV) for part in text.split(",") if part.strip()) if text else {}
+    if text != _read[0]:
+        _read = (text, dict(parse_setting(part, ENV) for part in text.split(",") if part.strip()) if text else {})
+    return _read[1]
 
 
 def parse_setting(text: str, where: str = "--limit") -> tuple[str, int]:

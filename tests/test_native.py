@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tapology.errors import RuleError
+from tapology.game import Position
 from tapology.games import open_game
 from tapology.rules import native
 from tapology.rules.chains import Chains, Found
@@ -343,6 +344,56 @@ pattern = "*empty => *own:mark"
 kind = "no-turns"
 result = "draw"
 """
+
+# exactly three in a row wins, and a player may lift a mark of their own: lifting the end mark of four in a row
+# leaves exactly three, a line made by a tile beside it going (the engine reads an exact line where either changed)
+EXACT_LIFT = """
+name = "exact-lift"
+grid = "square"
+players = ["X", "O"]
+board = "plane:4x4"
+
+[states]
+empty = 0
+X = { value = 1, owner = "X", kind = "mark" }
+O = { value = 2, owner = "O", kind = "mark" }
+
+[[move]]
+name = "claim"
+orientations = "identity"
+pattern = "*empty => *own:mark"
+
+[[move]]
+name = "lift"
+orientations = "identity"
+pattern = "*own:mark => *empty"
+
+[[end]]
+kind = "line"
+k = 3
+exact = true
+
+[[end]]
+kind = "no-turns"
+result = "draw"
+"""
+
+
+@needs_native
+def test_an_exact_line_made_by_a_lift_beside_it_ends_the_game(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    path.write_text(EXACT_LIFT)
+    g = open_game(str(path))
+    start = g.initial()
+    row = range(4)  # the first row of the plane
+    four = Position(start.board.with_states([1 if t in row else 0 for t in range(len(g.board.tiles))]), 0)
+    assert g.outcome(four) is None  # four in a row: no three is exact
+    lifted = {t.label: t.result for t in g.turns(four)}
+    ends = [lab for lab, pos in lifted.items() if g.outcome(pos) is not None]
+    assert len(ends) == 2  # lifting either end mark leaves exactly three
+    for d in (1, 2, 3):
+        assert count_leaves(g, four, d) == count_leaves(g, four, d, native=False)
+
 
 @needs_native
 @pytest.mark.parametrize("text", [CHECKED_END, THREE, TWIN])

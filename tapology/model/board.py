@@ -19,6 +19,7 @@ from tapology.limits import check
 from tapology.model.domain import ChartDomain, domain_from_spec
 from tapology.model.grid import SQUARE, ReferenceGrid
 from tapology.model.group import Cell
+from tapology.model.hashing import HashedOnce
 
 TILE_ID = re.compile(r"^[A-Za-z0-9_\-]+$")
 
@@ -49,7 +50,7 @@ def check_tile_id(tid: str, where: str) -> str:
 
 
 @dataclass(frozen=True)
-class Board:
+class Board(HashedOnce):
     """Tiles, states and gluing table over a chart domain; equal boards have equal gluing facts."""
 
     grid: ReferenceGrid
@@ -59,6 +60,11 @@ class Board:
     glue: tuple[tuple[int, ...], ...]
     extra: tuple[Fact, ...] = ()
     placement: tuple[tuple[Cell, int] | None, ...] | None = field(default=None, compare=False, hash=False)
+
+    __hash__ = HashedOnce.__hash__  # kept: the dataclass would write the hash of the fields, computed every call
+
+    def _hash_value(self) -> int:
+        return hash((self.grid, self.domain, self.tiles, self.states, self.glue, self.extra))
 
     def __post_init__(self) -> None:
         n = len(self.tiles)

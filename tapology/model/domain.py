@@ -11,10 +11,11 @@ from tapology.errors import DomainError
 from tapology.limits import check, limit
 from tapology.model.grid import ReferenceGrid
 from tapology.model.group import Cell
+from tapology.model.hashing import HashedOnce
 
 
 @dataclass(frozen=True, eq=False)
-class ChartDomain:
+class ChartDomain(HashedOnce):
     """A finite set of cells containing the origin, closed under the grid's orientations.
 
     Cells are numbered with the origin as 0, then in the grid's order.  Tables (built once,
@@ -53,7 +54,9 @@ class ChartDomain:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ChartDomain) and self.grid == other.grid and set(self.cells) == set(other.cells)
 
-    def __hash__(self) -> int:
+    __hash__ = HashedOnce.__hash__  # a class defining __eq__ must name its hash (else None)
+
+    def _hash_value(self) -> int:
         return hash((self.grid, frozenset(self.cells)))
 
     def __len__(self) -> int:

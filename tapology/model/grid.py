@@ -14,6 +14,7 @@ from functools import cached_property
 
 from tapology.errors import GridError
 from tapology.model.group import HEX_C6, HEX_D6, SQUARE_C4, SQUARE_D4, Cell, OrientationGroup
+from tapology.model.hashing import HashedOnce
 
 
 def _add2(a: Cell, b: Cell) -> Cell:
@@ -33,7 +34,7 @@ def _topdown(c: Cell) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, eq=False)
-class ReferenceGrid:
+class ReferenceGrid(HashedOnce):
     """A reference grid (docs/conventions.md §1).  Directions are numbered by their place in ``directions``.
 
     ``translate(a, b)`` is b − a; ``add`` and ``neg`` are derived from it.  The orientation
@@ -80,7 +81,9 @@ class ReferenceGrid:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ReferenceGrid) and self.name == other.name and self.group == other.group
 
-    def __hash__(self) -> int:
+    __hash__ = HashedOnce.__hash__  # a class defining __eq__ must name its hash (else None)
+
+    def _hash_value(self) -> int:
         return hash((self.name, self.group))
 
     @property

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from tapology.errors import GroupError
+from tapology.model.hashing import HashedOnce
 
 Cell = tuple[int, ...]
 Matrix = tuple[tuple[int, int], tuple[int, int]]
@@ -39,7 +40,7 @@ def matrix_action(m: Matrix) -> Action:
 
 
 @dataclass(frozen=True, eq=False)
-class OrientationGroup:
+class OrientationGroup(HashedOnce):
     """A finite group acting on cells, numbered, with product, inverse and sign tables.
 
     Built once (at import or when a grid is defined); the group laws (identity first,
@@ -98,7 +99,9 @@ class OrientationGroup:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, OrientationGroup) and (self.name, self.mul) == (other.name, other.mul)
 
-    def __hash__(self) -> int:
+    __hash__ = HashedOnce.__hash__  # a class defining __eq__ must name its hash (else None)
+
+    def _hash_value(self) -> int:
         return hash((self.name, self.mul))
 
     @property

@@ -21,6 +21,7 @@ from tapology.game import Position, Turn
 from tapology.limits import check
 from tapology.model.atlas import Atlas
 from tapology.model.board import Board
+from tapology.model.hashing import forget_hash
 from tapology.model.tape import format_fact, parse_tape
 from tapology.rules.boards import open_game_board
 from tapology.rules.cache import restore as restore_tables
@@ -46,6 +47,7 @@ def _fast_with_states(board: Board, states: tuple[int, ...]) -> Board:
     b = object.__new__(type(board))  # what copy.copy does, without its generic reduce protocol (once per turn listed)
     b.__dict__.update(board.__dict__)
     b.__dict__["states"] = states
+    forget_hash(b)  # the copied hash was of the old states
     return b
 
 

@@ -286,15 +286,13 @@ static void recount(const tp_engine *E, Board *B) {
 
 static int32_t captures(const tp_tables *T, const int32_t *codes, int32_t a, int32_t *out, int32_t *nout);
 static int32_t group_captures(tp_engine *E, const int32_t *codes, int32_t a, int32_t *out, int *own_free);
+static int group_fits(tp_engine *E, const int32_t *codes, int32_t a);
 
 /* The part of Compiled.fits after the pattern checks: the captures a line capture or a capture by liberties needs. */
 static inline int fits_tail(const tp_engine *E, const int32_t *codes, int32_t a) {
     const tp_tables *T = TABLES(E);
     if (T->app_ray_off[a + 1] > T->app_ray_off[a] && captures(T, codes, a, NULL, NULL) < T->app_need[a]) return 0;
-    if (T->app_gc[a] >= 0 && !T->gc_suicide[T->app_gc[a]]) {
-        int free = 0;
-        if (group_captures((tp_engine *)E, codes, a, E->gcbuf, &free) == 0 && !free) return 0;
-    }
+    if (T->app_gc[a] >= 0 && !T->gc_suicide[T->app_gc[a]] && !group_fits((tp_engine *)E, codes, a)) return 0;
     return 1;
 }
 
@@ -315,6 +313,28 @@ static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
 /* ---- captures by liberties (Compiled.group_captures) ------------------------------------------------ */
 
 static int32_t after_pattern(const tp_tables *T, const int32_t *codes, int32_t a, int32_t u);
+
+/* Whether the group of `in` tiles holding tile t has a liberty (a neighbour in `lib`), read after application a's
+   pattern writes: a flood from t, stopped at the first liberty. */
+static int group_free(tp_engine *E, const int32_t *codes, int32_t a, int32_t t, const uint8_t *in, const uint8_t *lib) {
+    const tp_tables *T = TABLES(E);
+    uint32_t g = next_gen(&E->cgen, E->cseen, (size_t)T->n);
+    int32_t top = 0;
+    E->cseen[t] = g;
+    E->cstack[top++] = t;
+    while (top) {
+        int32_t u = E->cstack[--top];
+        for (int32_t j = T->nbr_off[u]; j < T->nbr_off[u + 1]; j++) {
+            int32_t w = T->nbr[j], c = after_pattern(T, codes, a, w);
+            if (lib[c]) return 1;
+            if (E->cseen[w] != g && in[c]) {
+                E->cseen[w] = g;
+                E->cstack[top++] = w;
+            }
+        }
+    }
+    return 0;
+}
 
 /* The tiles application a's capture by liberties takes (groups next to its tile without a liberty, read after its
    pattern writes) into out, their number; with own_free, whether the mover's group at its tile has a liberty. */
@@ -345,26 +365,26 @@ static int32_t group_captures(tp_engine *E, const int32_t *codes, int32_t a, int
     }
     if (own_free) {
         const uint8_t *own = T->masks + (size_t)T->gc_own[s] * nd;
-        *own_free = 0;
-        if (own[after_pattern(T, codes, a, t)]) {
-            uint32_t g2 = next_gen(&E->cgen, E->cseen, (size_t)T->n);
-            int32_t top = 0;
-            E->cseen[t] = g2;
-            E->cstack[top++] = t;
-            while (top && !*own_free) {
-                int32_t u = E->cstack[--top];
-                for (int32_t j = T->nbr_off[u]; j < T->nbr_off[u + 1]; j++) {
-                    int32_t w = T->nbr[j], c = after_pattern(T, codes, a, w);
-                    if (lib[c]) *own_free = 1;
-                    else if (E->cseen[w] != g2 && own[c]) {
-                        E->cseen[w] = g2;
-                        E->cstack[top++] = w;
-                    }
-                }
-            }
-        }
+        *own_free = own[after_pattern(T, codes, a, t)] && group_free(E, codes, a, t, own, lib);
     }
     return nout;
+}
+
+/* Whether application a stands where suicide is not allowed (group_captures's tiles or its own group's liberty),
+   read the cheap way first: its own group's liberty (a liberty next to its tile, most often), then the groups next
+   to it, each flood stopped at its first liberty. */
+static int group_fits(tp_engine *E, const int32_t *codes, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    size_t nd = (size_t)T->nd;
+    int32_t s = T->app_gc[a], t = T->app_tile[a];
+    const uint8_t *foe = T->masks + (size_t)T->gc_foe[s] * nd, *lib = T->masks + (size_t)T->gc_lib[s] * nd;
+    const uint8_t *own = T->masks + (size_t)T->gc_own[s] * nd;
+    if (own[after_pattern(T, codes, a, t)] && group_free(E, codes, a, t, own, lib)) return 1;
+    for (int32_t k = T->nbr_off[t]; k < T->nbr_off[t + 1]; k++) {
+        int32_t v = T->nbr[k];
+        if (foe[after_pattern(T, codes, a, v)] && !group_free(E, codes, a, v, foe, lib)) return 1;
+    }
+    return 0;
 }
 
 /* ---- line captures (Compiled.captures) ----------------------------------------------------------- */
@@ -1765,16 +1785,20 @@ static int in_check(tp_engine *E, Board *B, int32_t p) {
     return nm ? attacked(E, B, E->mine, nm, p) : 0;
 }
 
+/* An exact line (its k tiles, then the two beside them, -1 off the board): its k tiles in the mask, neither beside. */
+static inline int exact_line(const Board *B, const uint8_t *mask, const int32_t *line, int32_t k) {
+    int32_t i = 1, a = line[0], z = line[k + 1];
+    while (i <= k && mask[B->codes[line[i]]]) i++;
+    return i > k && (a < 0 || !mask[B->codes[a]]) && (z < 0 || !mask[B->codes[z]]);
+}
+
 static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m) {
     const tp_tables *T = TABLES(E);
     const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
     int32_t k = T->end_k[e];
     if (T->end_exact[e]) {
-        for (int32_t l = T->end_line_off[e]; l < T->end_line_off[e + 1]; l += k + 2) {
-            int32_t i = 1, a = T->line_tiles[l], z = T->line_tiles[l + k + 1];
-            while (i <= k && mask[B->codes[T->line_tiles[l + i]]]) i++;
-            if (i > k && (a < 0 || !mask[B->codes[a]]) && (z < 0 || !mask[B->codes[z]])) return 1;
-        }
+        for (int32_t l = T->end_line_off[e]; l < T->end_line_off[e + 1]; l += k + 2)
+            if (exact_line(B, mask, T->line_tiles + l, k)) return 1;
         return 0;
     }
     for (int32_t l = T->end_line_off[e]; l < T->end_line_off[e + 1]; l += k) {
@@ -1786,17 +1810,22 @@ static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m) {
 }
 
 /* A line of end rule e, all its tiles in the mask, through a tile the last turn changed (chg: (tile, code) pairs);
-   a complete line that the position before the turn did not have holds one of them. */
+   a complete line that the position before the turn did not have holds one of them.  An exact line is indexed by
+   its two tiles beside it too: a line becomes exact where a stone beside it goes as well as where one joins it. */
 static int has_line_at(const tp_engine *E, const Board *B, int32_t e, int32_t m, const int32_t *chg, int32_t nchg) {
     const tp_tables *T = TABLES(E);
     const uint8_t *mask = T->masks + (size_t)m * (size_t)T->nd;
-    int32_t k = T->end_k[e];
+    int32_t k = T->end_k[e], exact = T->end_exact[e];
     for (int32_t c = 0; c < nchg; c++) {
         int32_t u = chg[2 * c];
-        if (!mask[B->codes[u]]) continue;
+        if (!exact && !mask[B->codes[u]]) continue;
         const int32_t *row = E->lt_off + (size_t)e * (size_t)T->n + (size_t)u;
         for (int32_t j = row[0]; j < row[1]; j++) {
             const int32_t *line = T->line_tiles + E->lt_line[j];
+            if (exact) {
+                if (exact_line(B, mask, line, k)) return 1;
+                continue;
+            }
             int32_t i = 0;
             while (i < k && mask[B->codes[line[i]]]) i++;
             if (i == k) return 1;
@@ -1858,7 +1887,7 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
         case END_LINE:
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t m = T->end_pmask[e * T->np + q];
-                if (m >= 0 && (chg && T->end_check[e] < 0 && !T->end_exact[e] && !T->end_after[e]
+                if (m >= 0 && (chg && T->end_check[e] < 0 && !T->end_after[e]
                                    ? has_line_at(E, B, e, m, chg, nchg) : has_line(E, B, e, m)))
                     return 1;
             }
@@ -2468,9 +2497,10 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         tp_free(E);
         return NULL;
     }
-    for (int32_t e = 0; e < t->nends; e++) /* counts per row, then offsets, then the lines (exact lines: none) */
-        for (int32_t i = t->end_line_off[e]; !t->end_exact[e] && i < t->end_line_off[e + 1]; i++)
-            E->lt_off[(size_t)e * n + (size_t)t->line_tiles[i] + 1]++;
+    for (int32_t e = 0; e < t->nends; e++) /* counts per row, then offsets, then the lines */
+        for (int32_t i = t->end_line_off[e]; i < t->end_line_off[e + 1]; i++)
+            if (t->line_tiles[i] >= 0) /* an exact line's tile beside it, off the board */
+                E->lt_off[(size_t)e * n + (size_t)t->line_tiles[i] + 1]++;
     for (size_t i = 0; i < (size_t)t->nends * n; i++) E->lt_off[i + 1] += E->lt_off[i];
     {
         int32_t *fill = calloc((size_t)t->nends * n + 1, sizeof(int32_t));
@@ -2479,9 +2509,10 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
             return NULL;
         }
         for (int32_t e = 0; e < t->nends; e++) {
-            int32_t k = t->end_exact[e] ? 0 : t->end_k[e]; /* an exact line is read whole (has_line) */
+            int32_t k = t->end_k[e] + (t->end_exact[e] ? 2 : 0); /* an exact line: its tiles and the two beside */
             for (int32_t l = t->end_line_off[e]; k > 0 && l < t->end_line_off[e + 1]; l += k)
                 for (int32_t i = 0; i < k; i++) {
+                    if (t->line_tiles[l + i] < 0) continue;
                     size_t row = (size_t)e * n + (size_t)t->line_tiles[l + i];
                     E->lt_line[E->lt_off[row] + fill[row]++] = l;
                 }

@@ -294,12 +294,12 @@ static int32_t gen_captured(tp_engine *E, const int32_t *codes, int32_t a, int32
     int32_t nw, ncap = 0, ngc = 0, m = 0, s = T->app_gc[a];
     if (T->app_ray_off[a + 1] > T->app_ray_off[a] && gen_lines(codes, a, ch ? E->capbuf : NULL, &ncap) < T->app_need[a])
         return -1;
+    if (!ch) return s < 0 || T->gc_suicide[s] || group_fits(E, codes, a) ? 1 : -1; /* gen_fits */
     if (s >= 0) {
         int free = 0;
         ngc = group_captures(E, codes, a, E->gcbuf, T->gc_suicide[s] ? NULL : &free);
         if (!T->gc_suicide[s] && ngc == 0 && !free) return -1;
     }
-    if (!ch) return 1; /* gen_fits: whether it fits only */
     nw = TP_GEN_WRITES(E->nv, codes, a);
     uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)T->n);
     for (int32_t k = ngc - 1; k >= 0; k--) m = gen_keep(E, codes, g, E->gcbuf[k], T->gc_becomes[s], ch, m);

@@ -16,8 +16,10 @@
  *              comparison of changes; where the keys are by changes or the board too big for a table per
  *              pair, by a hash table of the changes' hash instead.  A bulk count's last ply and a playout's
  *              turn, where every chain is accepted, need no keys: each chain is counted by the hash of
- *              (start, end, the position after it), equal turns hashing alike; a node where two chains
- *              hash alike is counted again with keys (count_turn).
+ *              (start, end, the position after it), equal turns hashing alike; once a node has two
+ *              chains of one hash, the first chain of each hash leaves a witness (the tiles it wrote),
+ *              a later one of the same hash is compared with it and not counted again; a node where
+ *              two turns hash alike is counted again with keys (count_turn).
  *   memos      each node runs its turn clean-ups and its royal test once on its own position,
  *              recording what they read; a chain whose changes touch none of that gets the same
  *              answer (both runs are deterministic functions of what they read), any other chain
@@ -43,7 +45,7 @@
 #endif
 
 enum { TP_ERR_CAP = -1, TP_ERR_FIXPOINT = -2, TP_ERR_CODE = -3, TP_ERR_ARG = -4, TP_ERR_RESET = -5, TP_ERR_MAXIMUM = -6,
-       TP_ERR_DUP = -7, /* internal: two chains of a node counted by hash may be one turn (count_turn) */
+       TP_ERR_DUP = -7, /* internal: two turns of a node counted by hash are alike (count_turn) */
        TP_ERR_FOUND = -8 /* internal: the walk reached the turn a playout picked (pick_turn) */ };
 enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
 enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4, END_CHAIN = 5, END_COUNTER = 6 };
@@ -174,14 +176,21 @@ struct tp_engine {
     int32_t solo_ready; /* solo filled (at the first perft: other jobs do not read it) */
     int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
     int32_t solo_legal;
-    /* a bulk count's last ply told apart by hash (count_turn): each complete chain's turn counted by the hash of
-       (start, end, the position after it), no key, no list of changes; a hash seen twice at one node sends the node
-       (and the engine's later ones: cnt_dup) back to keys */
+    /* a bulk count's last ply (and a playout's node) told apart by hash (count_turn): each complete chain's turn
+       counted by the hash of (start, end, the position after it), no key, no sorted list of changes.  cnt_dup 0:
+       a hash seen twice at a node sends it (and the engine's later ones) to 1, where the first chain of each hash
+       leaves a witness (its start, end, resets and the tiles it wrote with their codes after it) that a later chain
+       of the same hash is compared with: the same turn again is not counted; two turns alike by hash (or one turn
+       whose chains reset different counters) send the node and the later ones to 2, keys */
     uint64_t *cnt_hash; /* [ht_size] */
     uint32_t *cnt_stamp; /* [ht_size] */
+    int32_t *cnt_woff;  /* [ht_size] the slot's witness in cnt_wit */
+    int32_t *cnt_order; /* [ht_size] the slot of the node's i-th turn counted */
+    int32_t *cnt_wit;   /* [wit_cap] witnesses: start, end, resets, len, (tile, code) * len */
+    int32_t cnt_nwit, wit_cap;
     uint32_t cnt_gen;
-    int32_t cnt_on, cnt_n, cnt_dup;
-    int32_t cnt_find; /* a playout's pick: the turns to pass before the picked one (-1: counting, not picking) */
+    int32_t cnt_on, cnt_n, cnt_dup; /* cnt_dup: 0 hashes, 1 hashes and witnesses, 2 keys */
+    int32_t cnt_find; /* a playout's pick: the index of the picked turn among those counted (-1: counting) */
     int32_t cnt_key;  /* the picked turn's key */
     int32_t *cnt_ent, *cnt_upto; /* [nent] the node's entries walked in order, and the turns counted after each */
     int32_t cnt_nent;
@@ -731,17 +740,94 @@ static int found_key(tp_engine *E, int32_t start, int32_t end, int32_t nc, int32
     return TP_ERR_FOUND;
 }
 
+/* The code tile u holds after the turn count_turn counts: the board's where the turn is written (nc < 0), else its
+   change among the nc in E->tmp (sorted by tile), or the board's where it has none. */
+static inline int32_t turn_code(const tp_engine *E, const Board *B, int32_t nc, int32_t u) {
+    int32_t lo = 0, hi = nc;
+    while (lo < hi) {
+        int32_t mid = (lo + hi) / 2;
+        if (E->tmp[3 * mid] < u) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < nc && E->tmp[3 * lo] == u ? E->tmp[3 * lo + 1] : B->codes[u];
+}
+
+/* 1 when the turn count_turn counts (from `start` to `end`; written on the walk's board since its start, nc < 0, or
+   its nc changes in E->tmp) is the one of the witness w: the same start and end, and the same position after it
+   (each tile the witness wrote holds its code, each other tile the turn wrote its old one).  Cost: a step per write
+   of each. */
+static int same_turn(tp_engine *E, const Walk *W, int32_t start, int32_t end, int32_t nc, const int32_t *w) {
+    const Board *B = W->b;
+    if (w[0] != start || w[1] != end) return 0;
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)TABLES(E)->n);
+    const int32_t *x = w + 4;
+    for (int32_t i = 0; i < w[3]; i++, x += 2) {
+        E->tstamp[x[0]] = g;
+        if ((nc < 0 ? B->codes[x[0]] : turn_code(E, B, nc, x[0])) != x[1]) return 0;
+    }
+    if (nc >= 0) { /* each change of the turn must be a tile the witness wrote */
+        for (int32_t c = 0; c < nc; c++)
+            if (E->tstamp[E->tmp[3 * c]] != g) return 0;
+        return 1;
+    }
+    for (int32_t j = W->undo_base; j < E->undo_top; j++) { /* the first write of a tile holds its code at the node */
+        int32_t u = E->undo_tile[j];
+        if (E->tstamp[u] == g) continue;
+        E->tstamp[u] = g;
+        if (B->codes[u] != E->undo_old[j]) return 0;
+    }
+    return 1;
+}
+
+/* count_turn's witness of the new turn in slot i (as same_turn reads it); 1, or TP_ERR_CAP full. */
+static int keep_witness(tp_engine *E, const Walk *W, int32_t i, int32_t start, int32_t end, int32_t resets,
+                        int32_t nc) {
+    int32_t len = nc >= 0 ? nc : E->undo_top - W->undo_base;
+    if (E->cnt_nwit + 4 + 2 * len > E->wit_cap) return TP_ERR_CAP;
+    E->cnt_woff[i] = E->cnt_nwit;
+    int32_t *w = E->cnt_wit + E->cnt_nwit;
+    w[0] = start;
+    w[1] = end;
+    w[2] = resets;
+    w[3] = len;
+    w += 4;
+    if (nc >= 0) {
+        for (int32_t c = 0; c < nc; c++, w += 2) {
+            w[0] = E->tmp[3 * c];
+            w[1] = E->tmp[3 * c + 1];
+        }
+    } else {
+        for (int32_t j = W->undo_base; j < E->undo_top; j++, w += 2) {
+            w[0] = E->undo_tile[j];
+            w[1] = W->b->codes[w[0]];
+        }
+    }
+    E->cnt_nwit += 4 + 2 * len;
+    return 1;
+}
+
 /* A turn of the node counted without a key (cnt_on): `pos` the hash of the position after it (Board.hash), from
-   `start` to `end` (start -1: keyed by its changes alone).  Equal keys give equal hashes, so a node whose chains
-   give distinct hashes has that many distinct turns, exactly; a hash seen before (the same turn by another chain,
-   or two turns alike by chance) is TP_ERR_DUP: the node is counted again with keys.  0 counted, TP_ERR_CAP full.
-   While a playout picks (cnt_find >= 0: the node's chains are known distinct), TP_ERR_FOUND at the picked one. */
-static int count_turn(tp_engine *E, uint64_t pos, int32_t start, int32_t end) {
-    if (E->cnt_find >= 0) return E->cnt_find-- == 0 ? TP_ERR_FOUND : 0; /* picking: the turns counted again */
+   `start` to `end` (start -1: keyed by its changes alone), its chain resetting the counters `resets`; the turn is
+   written on the walk's board since its start (nc < 0) or its nc changes are in E->tmp (the board as at the node).
+   Equal keys give equal hashes: a new hash is a new turn, counted.  A hash seen before is TP_ERR_DUP where the
+   engine keeps no witnesses (cnt_dup 0: the node is counted again with them); with witnesses (cnt_dup 1) it is
+   compared with the first turn of that hash (same_turn), the same turn again not counted, and TP_ERR_DUP where it
+   is another turn (two turns alike by hash) or the same turn with other resets (the node is counted again with
+   keys, which decide).  1 counted (a new turn), 0 seen, TP_ERR_CAP full.  While a playout picks (cnt_find >= 0:
+   the index of the picked turn among those counted), TP_ERR_FOUND at the picked turn's first chain, else 0. */
+static int count_turn(tp_engine *E, const Walk *W, uint64_t pos, int32_t start, int32_t end, int32_t resets,
+                      int32_t nc) {
     uint64_t h = pos;
     if (start >= 0) {
         uint64_t seed = ((uint64_t)(uint32_t)start << 32) | (uint32_t)end;
         h ^= splitmix(&seed);
+    }
+    int wit = E->cnt_dup > 0;
+    if (E->cnt_find >= 0) { /* picking: the node's chains walked again up to the picked turn (without witnesses,
+                               each hash of the node is one chain's) */
+        int32_t s = E->cnt_order[E->cnt_find];
+        return E->cnt_hash[s] == h && (!wit || same_turn(E, W, start, end, nc, E->cnt_wit + E->cnt_woff[s]))
+                   ? TP_ERR_FOUND : 0;
     }
     uint32_t mask = (uint32_t)E->ht_size - 1;
     for (uint32_t i = (uint32_t)(h ^ (h >> 32)) & mask;; i = (i + 1) & mask) {
@@ -749,10 +835,14 @@ static int count_turn(tp_engine *E, uint64_t pos, int32_t start, int32_t end) {
             if (2 * (E->cnt_n + 1) > E->ht_size) return TP_ERR_CAP;
             E->cnt_stamp[i] = E->cnt_gen;
             E->cnt_hash[i] = h;
-            E->cnt_n++;
-            return 0;
+            E->cnt_order[E->cnt_n++] = (int32_t)i;
+            return wit ? keep_witness(E, W, (int32_t)i, start, end, resets, nc) : 1;
         }
-        if (E->cnt_hash[i] == h) return TP_ERR_DUP;
+        if (E->cnt_hash[i] == h) {
+            if (!wit) return TP_ERR_DUP;
+            const int32_t *w = E->cnt_wit + E->cnt_woff[i];
+            return same_turn(E, W, start, end, nc, w) && w[2] == resets ? 0 : TP_ERR_DUP;
+        }
     }
 }
 
@@ -865,8 +955,15 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
             const uint64_t *z = E->zob + (size_t)E->tmp[3 * c] * (size_t)T->nd;
             h ^= z[E->tmp[3 * c + 1]] ^ z[E->tmp[3 * c + 2]];
         }
-        int r = T->keyed_by_changes ? count_turn(E, h, -1, 0) : count_turn(E, h, W->start, end);
+        int kb = T->keyed_by_changes;
+        int r = count_turn(E, W, h, kb ? -1 : W->start, kb ? 0 : end, T->nctr ? T->app_reset[a] : 0, nc);
         if (r == TP_ERR_FOUND) return found_key(E, W->start, end, nc, T->app_reset[a]);
+        if (r == 1 && E->make_leaves) { /* a perft that makes its leaves: the new turn written and taken back */
+            int32_t mark = E->undo_top;
+            if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
+            for (int32_t c = 0; c < nc; c++) put(E, B, E->tmp[3 * c], E->tmp[3 * c + 1]);
+            restore(E, B, mark);
+        }
         return r < 0 ? r : 1;
     }
     int32_t k = find_key(E, E->se_now ? 0 : key_hash(E, W->start, end, nc), W->start, end, nc);
@@ -1416,11 +1513,15 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
         }
     }
     if (E->cnt_on) { /* a bulk count's last ply: the turn counted by the hash of its position (no change: none) */
+        int32_t resets = 0; /* read by the witnesses and the picked turn's key only */
+        for (int32_t i = W->seq_base; T->nctr && (E->cnt_dup || E->cnt_find >= 0) && i < E->seq_top; i++)
+            resets |= T->app_reset[E->seq[i]];
         if (B->hash != E->path_hash[W->path_base] || !same_as_at(E, B, W->undo_base))
-            r = T->keyed_by_changes ? count_turn(E, B->hash, -1, 0) : count_turn(E, B->hash, W->start, end);
+            r = T->keyed_by_changes ? count_turn(E, W, B->hash, -1, 0, resets, -1)
+                                    : count_turn(E, W, B->hash, W->start, end, resets, -1);
+        if (r > 0) r = 0; /* counted: a perft that makes its leaves has it written (the chain wrote it) */
         if (r == TP_ERR_FOUND) { /* the turn a playout picked: its key, as the keyed walk below makes it */
-            int32_t nc = collect_changes(E, W), resets = 0;
-            for (int32_t i = W->seq_base; T->nctr && i < E->seq_top; i++) resets |= T->app_reset[E->seq[i]];
+            int32_t nc = collect_changes(E, W);
             r = T->keyed_by_changes ? found_key(E, E->tmp[0], E->tmp[0], nc, resets) : found_key(E, W->start, end, nc, resets);
         }
         goto out;
@@ -1569,6 +1670,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     E->node_keys = 0;
     E->solo_legal = 0;
     E->cnt_n = 0;
+    E->cnt_nwit = 0;
     E->cnt_nent = 0;
     if (E->cnt_on) next_gen(&E->cnt_gen, E->cnt_stamp, (size_t)E->ht_size);
     E->n_node_royal = 0;
@@ -1910,12 +2012,13 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
        the maximum rule every key's count) */
     E->solo_on = depth == 1 && !E->make_leaves && !E->ways_mode && !TABLES(E)->has_mandatory
                  && !TABLES(E)->has_maximum;
-    /* and, with no royal rule (a key's royal test is made once for all its chains), every turn told apart by hash */
-    E->cnt_on = E->solo_on && !E->cnt_dup && !TABLES(E)->has_royal && !E->chains_mode;
+    /* and, with no royal rule (a key's royal test is made once for all its chains), every turn told apart by hash,
+       also where the leaves are made (each new turn written: count_turn's callers) */
+    E->cnt_on = depth == 1 && !E->ways_mode && !TABLES(E)->has_mandatory && !TABLES(E)->has_maximum
+                && E->cnt_dup < 2 && !TABLES(E)->has_royal && !E->chains_mode;
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
-    if (total == TP_ERR_DUP) { /* two chains alike: this node, and the later ones, with keys */
-        E->cnt_dup = 1;
-        E->cnt_on = 0;
+    while (total == TP_ERR_DUP) { /* a hash seen twice: this node, and the later ones, with witnesses, then keys */
+        E->cnt_on = ++E->cnt_dup < 2;
         E->nkeys = k0;
         E->nchg = c0;
         total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
@@ -2225,6 +2328,10 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->cnt_upto = malloc(((size_t)t->nent + 1) * sizeof(int32_t));
     E->cnt_find = -1;
     E->cnt_stamp = calloc((size_t)cap_hash, sizeof(uint32_t));
+    E->cnt_woff = malloc((size_t)cap_hash * sizeof(int32_t));
+    E->cnt_order = malloc((size_t)cap_hash * sizeof(int32_t));
+    E->wit_cap = 4 * cap_changes;
+    E->cnt_wit = malloc((size_t)E->wit_cap * sizeof(int32_t));
     if (!t->keyed_by_changes && n * n <= SE_MAX) { /* keys told apart by start and end (else by hash) */
         E->se_head = malloc(n * n * sizeof(int32_t));
         E->se_gen = calloc(n * n, sizeof(uint32_t));
@@ -2264,7 +2371,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     if (!E->zob || !E->forced || !E->main.codes || !E->main.count || !E->scratch.codes || !E->scratch.count
         || !E->main.bits || !E->scratch.bits
         || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->path_mid || !E->ctr || !E->seq || !E->nv || !E->keys || !E->chg
-        || !E->ht || !E->ht_gen || !E->cnt_hash || !E->cnt_stamp || !E->cnt_ent || !E->cnt_upto || !E->tmp || !E->ord || !E->way_key || !E->way_off || !E->way_len || !E->way_flag
+        || !E->ht || !E->ht_gen || !E->cnt_hash || !E->cnt_stamp || !E->cnt_woff || !E->cnt_order || !E->cnt_wit || !E->cnt_ent || !E->cnt_upto || !E->tmp || !E->ord || !E->way_key || !E->way_off || !E->way_len || !E->way_flag
         || !E->way_most || !E->way_hash || !E->way_seq || !E->way_ht || !E->way_ht_gen || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
         || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
         || !E->at_gat || !E->chains || !E->lp_sep || !E->lp_tile || !E->acc_order || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
@@ -2447,6 +2554,9 @@ void tp_free(tp_engine *e) {
     free(e->ht_gen);
     free(e->cnt_hash);
     free(e->cnt_stamp);
+    free(e->cnt_woff);
+    free(e->cnt_order);
+    free(e->cnt_wit);
     free(e->grp_bits);
     free(e->cnt_ent);
     free(e->cnt_upto);
@@ -2644,9 +2754,10 @@ int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player) {
 
 /* ---- random playouts ------------------------------------------------------------------------------ */
 
-/* The key of the turn `pick` (from 0) of a node counted by hash (node_turns_in with cnt_on, no TP_ERR_DUP: each
-   chain a turn of its own, in the order the keyed walk makes them) into E->cnt_key: the chains of the entry move
-   holding it walked again and counted until it (TP_ERR_FOUND).  0, or < 0 an error. */
+/* The key of the turn `pick` (from 0) of a node counted by hash (node_turns_in with cnt_on, no TP_ERR_DUP: the
+   turns in the order of their first chains, as the keyed walk makes its keys) into E->cnt_key: the chains of the
+   entry move whose walk counted it walked again until one ends as its witness (TP_ERR_FOUND).  0, or < 0 an
+   error. */
 static int pick_turn(tp_engine *E, Board *B, int32_t p, int32_t pick) {
     int32_t i = 0;
     while (i < E->cnt_nent && E->cnt_upto[i] <= pick) i++;
@@ -2655,7 +2766,7 @@ static int pick_turn(tp_engine *E, Board *B, int32_t p, int32_t pick) {
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, TABLES(E)->app_tile[a], NULL, NULL, 0};
     int r = push_level(E, B);
     if (r < 0) return r;
-    E->cnt_find = pick - (i ? E->cnt_upto[i - 1] : 0);
+    E->cnt_find = pick;
     E->cnt_on = 1;
     r = step(E, &W, a, W.start, 0);
     E->cnt_on = 0;
@@ -2689,16 +2800,15 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
                             int32_t *nlast, int *pass) {
     const tp_tables *T = TABLES(E);
     int32_t k0 = E->nkeys, c0 = E->nchg, phase = phase_at(T, q);
-    /* counted by hash where each turn is one chain's (no royal rule, mandatory class or maximum rule: every chain
-       accepted), then the picked one found again; else, or once two chains were alike, listed with keys */
+    /* counted by hash where every chain is accepted (no royal rule, mandatory class or maximum rule), then the
+       picked one found again; else, or once two turns were alike by hash (cnt_dup 2), listed with keys */
 #ifndef TP_GEN_ENTRIES
-    E->cnt_on = !E->cnt_dup && !T->has_royal && !T->has_mandatory && !T->has_maximum && !E->chains_mode
+    E->cnt_on = E->cnt_dup < 2 && !T->has_royal && !T->has_mandatory && !T->has_maximum && !E->chains_mode
                 && !E->ways_mode;
 #endif
     int32_t legal = node_turns_in(E, B, p, phase);
-    if (legal == TP_ERR_DUP) {
-        E->cnt_dup = 1;
-        E->cnt_on = 0;
+    while (legal == TP_ERR_DUP) { /* as perft's: with witnesses, then keys */
+        E->cnt_on = ++E->cnt_dup < 2;
         E->nkeys = k0;
         E->nchg = c0;
         legal = node_turns_in(E, B, p, phase);

@@ -20,7 +20,7 @@ from tapology.rules.playouts import playout_end, run_playouts
 from tests.test_native_registry import PARAMS
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
-# chess declines; reversi's generated C counts its line captures and passes when stuck (7 s of gcc)
+# chess declines (its slides); reversi's generated C counts its line captures and passes when stuck (7 s of gcc)
 FAST = {("tictactoe", "plane:3x3"), ("chess", "plane:8x8"), ("reversi", "plane:8x8")}
 DECLINED = ("royal rule", "turn clean-ups", "several pieces a turn", "neither a whole turn",
             "phases", "passing at any time", "counters", "final = false", "applications", "step budgets",
@@ -192,7 +192,7 @@ def test_a_declined_board_runs_on_the_interpreter_and_says_why(monkeypatch: pyte
     monkeypatch.setenv("TAPOLOGY_NATIVE_SPECIALISE", "1")
     assert count_leaves(g, g.initial(), 2) == 400
     kind, why = native.engine_used(chains, perft=True)
-    assert kind == "native" and "royal rule" in why, why
+    assert kind == "native" and "links" in why, why  # its slides: entry moves with links
 
 
 # the generated C of every shipped game it takes, compiled for syntax only (a second or less each): a generator edit
@@ -249,3 +249,53 @@ def test_generated_c_passes_when_stuck_as_the_interpreter_and_chain_walk() -> No
             assert spec.perft(c, end.to_move, end.ply, 3, bulk=bulk) == want
         args = (c, end.to_move, end.ply, 60, 0, 4, 3)
         assert spec.playouts(*args) == generic.playouts(*args)
+
+
+# chess whose long-range pieces step once: every move a whole turn, so the generated C takes its royal rule, its turn
+# clean-ups (castling rights, en passant's passer), castling (safe cells: walked with keys beside the quiet moves)
+# and promotion (one turn per piece; the two promotion rules on the plane's last rank one turn); a compile of a
+# minute per board (-m slow); chess itself declines on its slides (links), named
+STEPPERS = "tests/data/games/chess-steppers.toml"
+STEPPER_FENS = ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+                "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1", "r3k3/8/8/8/8/5n2/8/R3K2R w KQq - 0 1",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+
+
+def test_the_royal_rule_and_clean_ups_are_proved_and_slides_named() -> None:
+    for board in ("plane:8x8", "cylinder:8x8", "torus:12x8"):
+        g = open_game(STEPPERS, board)
+        chains = g.chains(g.board)
+        if native.engine(chains, specialise=False) is None:
+            pytest.skip(native.why_not(chains))
+        assert specialise.declines(chains.comp.native_tables) == "", board
+    g = open_game("chess")
+    chains = g.chains(g.board)
+    native.engine(chains, specialise=False)
+    why = specialise.declines(chains.comp.native_tables)
+    assert "links" in why and "royal" not in why and "clean-ups" not in why, why
+
+
+@needs_native
+@pytest.mark.slow
+@pytest.mark.parametrize("board", ["plane:8x8", "torus:12x8"])
+def test_generated_c_settles_the_royal_rule_and_clean_ups(board: str) -> None:
+    from tapology.games.chess import position_from_fen
+
+    g, chains, generic, spec = _engines(STEPPERS, board)
+    assert generic is not None and spec is not None, specialise.declines(chains.comp.native_tables)
+    positions = [g.initial()] + [playout_end(g, g.initial(), seed=3, index=i, max_plies=k)
+                                 for i, k in enumerate((6, 15, 30, 60))]
+    if board == "plane:8x8":
+        positions += [position_from_fen(g, text) for text in STEPPER_FENS]
+    checked = 0
+    for pos in positions:
+        codes = g.codes(pos)
+        got = spec.turns(chains, codes, pos.to_move)
+        assert got is not None and set(got) == set(chains.turns(codes, pos.to_move))
+        checked += spec.in_check(codes, pos.to_move)
+        python = count_leaves(g, pos, 2, native=False)
+        for bulk in (True, False):
+            assert spec.perft(codes, pos.to_move, pos.ply, 2, bulk=bulk) == python
+            assert spec.perft(codes, pos.to_move, pos.ply, 3, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply, 3,
+                                                                                         bulk=bulk)
+    assert board != "plane:8x8" or checked  # a position in check among them

@@ -16,7 +16,12 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   liberty captures read by gen_captured), no keys, a node without a turn passing where the rule set says so (the
   playout picks the interpreter's turn from the same stream: the same games); the walk for the mandatory turns
   only where one of their entry moves fits (bit sets where their checks sit at fixed offsets); the last ply's quiet
-  moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile.
+  moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile;
+- where the rule set has a royal rule, turn clean-ups or other entry moves without links beside the quiet ones
+  (castling's safe cells), ``TP_GEN_PERFT`` only (:func:`_gen_settled_perft`): the walk makes the node's memos and
+  keys the other moves, and each quiet move is settled as the walk's finish settles a turn (the clean-ups' net
+  writes merged where the node's memo answers, else run; the interpreter's royal test, leaf_safe) and counted or
+  listed without a key; playouts run the interpreter's turn picking over the generated entries.
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not
@@ -50,9 +55,9 @@ FLAGS = ["-O1", "-std=c99"]  # -O2 takes ten times as long on the generated swit
 
 def declines(tabs: Tables) -> str:
     """Why this board's tables are not specialised ("" when they are): past the size limits, or a rule set whose
-    perft needs turn keys (:func:`_quiet_moves` names the feature), where the generated C measured no faster than
-    the interpreter (chess perft 5) for a compile of a minute (chess, 10,104 applications).  Cost: one pass over the
-    entry rows."""
+    perft needs turn keys (:func:`_quiet_moves` names the feature: chess's slides, entry moves with links), where
+    the generated C with keys measured no faster than the interpreter (chess perft 5) for a compile of a minute
+    (chess, 10,104 applications).  Cost: one pass over the entry rows."""
     f = tabs.fields
     if int(f["napps"]) > MAX_APPS:
         return f"more than {MAX_APPS:,} applications ({int(f['napps']):,}) for the generated C"
@@ -217,7 +222,7 @@ def generate(tabs: Tables) -> str:
                     body.append(f"    case {r}:\n{''.join(lines)}        break;\n")
     body.append("    default: break;\n    }\n    return 0;\n}\n")
     src.append("".join(body))
-    if found is not None and found[1]:
+    if found is not None and found[1] and not _settled(sizes, found):
         bits = _others_groups(sizes, other_apps, checks, extra)
         src.append(_gen_others_fit(sizes, other) if bits is None else _gen_others_bits(sizes, bits, masks))
     if found is not None:
@@ -225,6 +230,12 @@ def generate(tabs: Tables) -> str:
         most = _most_changes(arrays, sizes["n"], {a for row in found[0].values() for a in row})
         if captured:
             src.append(_gen_lines(sizes, arrays, captured, value, wr_off) + _GEN_CAPTURED)
+    if found is not None and _settled(sizes, found):
+        ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
+                                                 "end_line_off", "line_tiles", "end_exact")}
+        src.append(_gen_settled_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), ends,
+                                      captured, most))
+    elif found is not None:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact", "app_need", "app_gc",
                                                  "app_ray_off", "gc_lib", "gc_own", "gc_suicide", "nbr_off", "nbr", "app_tile",
@@ -476,35 +487,39 @@ def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.nda
 
     A quiet move is an entry move that is a whole turn (no links, safe cells; each tile written once; a line capture
     or a capture by liberties, read where it fits, only on a move without conditions) and not of a mandatory class.
-    Their turns need no de-duplication when the rule set has no royal rule, no turn clean-ups, keys by start and
-    end, and the quiet moves of each entry row have different ends or cannot both fit (each is then its own turn:
-    (start, end) differ); the other entry moves must all be of a mandatory class (their turns, found by the walk,
-    then leave out every quiet one whenever there is one).  Passing when stuck needs none of it: a node where no
-    turn was found passes as the interpreter's does."""
-    whole = [why for name, why in (("has_royal", "this rule set has a royal rule (its turns need keys)"),
-                                   ("ngroups", "this rule set has turn clean-ups (its turns need keys)"),
-                                   ("keyed_by_changes", "this rule set places several pieces a turn (turns keyed by "
-                                                        "changes)")) if int(f[name])]
-    moves = _quiet_rows(f, arrays, masks, checks)
-    if whole:  # what the moves would still need named too (skirmish: its clean-ups, and its slides)
-        return "; ".join(whole + ([moves] if isinstance(moves, str) else []))
-    return moves
+    A turn's key is (start, end, its changes after the turn clean-ups), so the quiet moves need no de-duplication
+    when the rule set keys by start and end and any two quiet moves of an entry row that end on one tile cannot both
+    fit or write different constants on a tile no clean-up rewrites (:func:`_distinct`: promotions, one per piece).
+    The royal rule filters turns, it does not merge them: the generated perft tests each quiet move as the
+    interpreter's walk does (the node's memos, else the move made and the mover's royal tiles tested).  The other
+    entry moves are walked with keys: in a rule set with a mandatory class they must all be of it (their turns then
+    leave out every quiet one whenever there is one); else they need no links (castling: safe cells) and may not end
+    where a quiet move of their row ends unless told apart as above.  Passing when stuck needs none of it: a node
+    where no turn was found passes as the interpreter's does."""
+    if int(f["keyed_by_changes"]):
+        why = "this rule set places several pieces a turn (turns keyed by changes)"
+        moves = _quiet_rows(f, arrays, masks, checks)
+        return "; ".join([why] + ([moves] if isinstance(moves, str) else []))
+    return _quiet_rows(f, arrays, masks, checks)
 
 
 def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
                 checks: Callable[[int], list[tuple[int, int]]]) -> tuple[dict[int, list[int]], bool] | str:
-    """:func:`_quiet_moves`' reading of the entry rows: their quiet moves, or the first move that stops it."""
+    """:func:`_quiet_moves`' reading of the entry rows: their quiet moves (one of each set of moves alike), or the first
+    move that stops it."""
     n, nd, np_ = int(f["n"]), int(f["nd"]), int(f["np"])
     lo, so, ro, gc, co = (arrays[k].tolist() for k in ("lnk_off", "safe_off", "app_ray_off", "app_gc", "app_cond_off"))
     wo, wt, flag = arrays["wr_off"].tolist(), arrays["wr_tile"].tolist(), arrays["app_flag"].tolist()
     slide, to, tile = arrays["app_slide"].tolist(), arrays["app_to"].tolist(), arrays["app_tile"].tolist()
     ent_off, ent_app = arrays["ent_off"].tolist(), arrays["ent_app"].tolist()
     mandatory = bool(int(f["has_mandatory"]))
+    distinct = _Distinct(f, arrays, masks, checks)
     out: dict[int, list[int]] = {}
     others = False
     for r in range(np_ * n * nd):
         c = r % nd
         ends: dict[int, list[int]] = {}
+        walked: dict[int, list[int]] = {}  # the other entry moves of the row by end (a rule set without a mandatory class)
         row: list[int] = []
         for a in ent_app[ent_off[r]:ent_off[r + 1]]:
             if any(u == tile[a] and not masks[m][c] for u, m in checks(a)):
@@ -513,10 +528,12 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
                 continue  # a slide onto its own start: never a turn
             whole = (lo[a + 1] == lo[a] and so[a + 1] == so[a] and len(set(wt[wo[a]:wo[a + 1]])) == wo[a + 1] - wo[a]
                      and ((ro[a + 1] == ro[a] and gc[a] < 0) or co[a + 1] == co[a]))
+            end = to[a] if to[a] >= 0 else tile[a]
             if whole and not (mandatory and flag[a]):
-                end = to[a] if to[a] >= 0 else tile[a]
-                for b in ends.get(end, ()):
-                    if not _exclusive(checks(a), checks(b), masks):
+                if any(distinct.same(a, b) for b in ends.get(end, [])):
+                    continue  # another move of the row with the same checks and writes: the one turn, listed once
+                for b in ends.get(end, []) + walked.get(end, []):
+                    if not distinct(a, b):
                         return f"two quiet moves from tile {tile[a]} end on tile {end} and may both fit (one turn?)"
                 ends.setdefault(end, []).append(a)
                 row.append(a)
@@ -524,12 +541,68 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
                 taking = co[a + 1] > co[a] and (ro[a + 1] > ro[a] or gc[a] >= 0)
                 what = ("links (a slide, a chain of moves)" if lo[a + 1] > lo[a] else "safe cells" if so[a + 1] > so[a]
                         else "a capture and conditions" if taking else "a tile written twice")
-                return (f"entry move {a} from tile {tile[a]} is neither a whole turn nor of a mandatory class (it has "
-                        f"{what})")
+                if mandatory or lo[a + 1] > lo[a]:
+                    return (f"entry move {a} from tile {tile[a]} is neither a whole turn nor of a mandatory class (it "
+                            f"has {what})")
+                for b in ends.get(end, []):
+                    if not distinct(a, b):
+                        return (f"entry move {a} from tile {tile[a]} (it has {what}) and a quiet move end on tile "
+                                f"{end} and may both fit (one turn?)")
+                walked.setdefault(end, []).append(a)
+                others = True
             else:
                 others = True
         out[r] = row
     return out, others
+
+
+class _Distinct:
+    """Whether two entry moves of one row that end on one tile are different turns wherever both fit: their checks
+    exclusive (:func:`_exclusive`), or some tile both write with different constants that no turn clean-up rewrites
+    (each clean-up writing that tile checks it with a mask refusing both), so that their changes differ."""
+
+    def __init__(self, f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
+                 checks: Callable[[int], list[tuple[int, int]]]) -> None:
+        nd = int(f["nd"])
+        self.masks, self.checks = masks, checks
+        maps = arrays["maps"].reshape(-1, nd) if int(f["nmaps"]) else np.zeros((0, nd), np.int32)
+        self.const = [int(row[0]) if len(row) and (row == row[0]).all() else -1 for row in maps]
+        self.wo, self.wt, self.wm, self.ws = (arrays[k].tolist() for k in ("wr_off", "wr_tile", "wr_map", "wr_src"))
+        co, ct, cm = (arrays[k].tolist() for k in ("chk_off", "chk_tile", "chk_mask"))
+        ro, gc = arrays["app_ray_off"].tolist(), arrays["app_gc"].tolist()
+        self.plain = [ro[a + 1] == ro[a] and gc[a] < 0 for a in range(len(gc))]  # no line capture, no liberties
+        self.rewrite: dict[int, list[list[int]]] = {}  # per tile, each clean-up writing it: its mask rows there
+        for g in sorted(set(arrays["grp_app"].tolist())):
+            for k in range(self.wo[g], self.wo[g + 1]):
+                u = self.wt[k]
+                self.rewrite.setdefault(u, []).append([cm[j] for j in range(co[g], co[g + 1]) if ct[j] == u])
+
+    def same(self, a: int, b: int) -> bool:
+        """Whether a and b check and write alike (chess's promotion on the last rank by two rules): one turn."""
+        def writes(x: int) -> list[tuple[int, int, int]]:
+            return [(self.wt[k], self.ws[k], self.wm[k]) for k in range(self.wo[x], self.wo[x + 1])]
+        return (writes(a) == writes(b) and sorted(self.checks(a)) == sorted(self.checks(b))
+                and self.plain[a] and self.plain[b])
+
+    def written(self, a: int) -> dict[int, int]:
+        """The constants a writes, by tile (its first write of each tile; -1 where the value is read)."""
+        got: dict[int, int] = {}
+        for k in range(self.wo[a], self.wo[a + 1]):
+            got.setdefault(self.wt[k], self.const[self.wm[k]])
+        return got
+
+    def __call__(self, a: int, b: int) -> bool:
+        if _exclusive(self.checks(a), self.checks(b), self.masks):
+            return True
+        wa, wb = self.written(a), self.written(b)
+        for u, va in wa.items():
+            vb = wb.get(u, -1)
+            if va < 0 or vb < 0 or va == vb:
+                continue
+            if all(any(not self.masks[m][va] and not self.masks[m][vb] for m in rows)
+                   for rows in self.rewrite.get(u, [])):
+                return True
+        return False
 
 
 def _exclusive(ca: list[tuple[int, int]], cb: list[tuple[int, int]], masks: np.ndarray) -> bool:
@@ -572,6 +645,175 @@ def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
                         + "        default: break;\n        }\n    }\n")
     return ("static inline int gen_ended(const int32_t *codes, int32_t ply, const int32_t *chg, int32_t nchg) {\n"
             "    (void)codes; (void)ply; (void)chg; (void)nchg;\n" + "".join(body) + "    return 0;\n}\n")
+
+
+def _settled(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool]) -> bool:
+    """Whether the generated perft settles each quiet move as the walk would (:func:`_gen_settled_perft`): a royal
+    rule, turn clean-ups, or other entry moves walked beside the quiet ones (no mandatory class)."""
+    return bool(sizes["has_royal"] or sizes["ngroups"] or (found[1] and not sizes["has_mandatory"]))
+
+
+_GEN_SETTLE = """
+/* A quiet move of p (its changes ch: tile, new value, each a change; nc of them) settled as the walk's finish settles
+   a turn, at a node whose memos node_turns made: its changes into E->tmp (tile, new, old) sorted by tile, the turn
+   clean-ups' net writes merged where the node's memo answers (step_leaf's test), else run on the board with the move
+   written; then the royal test (leaf_safe).  The number of the turn's changes, 0 when it is no turn (nothing
+   changed, or the mover's royal piece attacked), < 0 an error. */
+static int32_t gen_settle(tp_engine *E, Board *B, int32_t p, const int32_t *ch, int32_t nc) {
+    const tp_tables *T = TABLES(E);
+    for (int32_t c = 0; c < nc; c++) {
+        int32_t u = ch[2 * c];
+        int32_t *x = E->tmp + 3 * c;
+        int32_t i = c;
+        for (; i > 0 && x[-3] > u; i--, x -= 3) memcpy(x, x - 3, 3 * sizeof *x);
+        x[0] = u;
+        x[1] = ch[2 * c + 1];
+        x[2] = B->codes[u];
+    }
+    if (T->grp_off[p + 1] > T->grp_off[p]) {
+        int memo = E->cm_ok;
+        uint32_t g = E->cm_gen;
+        for (int32_t c = 0; c < nc && memo; c++) {
+            const int32_t *x = E->tmp + 3 * c;
+            if (E->cm_tread[x[0]] == g || E->cm_cread[x[2]] == g || E->cm_cread[x[1]] == g) memo = 0;
+        }
+        if (memo) { /* the clean-ups' net writes touch no tile the move changed: merged, as step_leaf merges */
+            int32_t i = nc - 1, j = E->cn_len - 1, o = nc + E->cn_len - 1;
+            for (; j >= 0; o--) {
+                if (i >= 0 && E->tmp[3 * i] > E->cn[3 * j]) {
+                    memmove(E->tmp + 3 * o, E->tmp + 3 * i, 3 * sizeof *E->tmp);
+                    i--;
+                } else {
+                    memcpy(E->tmp + 3 * o, E->cn + 3 * j, 3 * sizeof *E->tmp);
+                    j--;
+                }
+            }
+            nc += E->cn_len;
+        } else { /* as finish: the move written, the clean-ups run, the net changes collected, all taken back */
+            int32_t mark = E->undo_top;
+            if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
+            for (int32_t c = 0; c < nc; c++) put(E, B, ch[2 * c], ch[2 * c + 1]);
+            int r = run_cleanups(E, B, p);
+            Walk W = {B, p, WALK_TURNS, E->path_top, mark, E->seq_top, -1, NULL, NULL, 0};
+            nc = r < 0 ? 0 : collect_changes(E, &W);
+            restore(E, B, mark);
+            if (r < 0) return r;
+        }
+    }
+    if (nc == 0) return 0;
+    Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
+    int r = leaf_safe(E, &W, nc);
+    return r < 0 ? r : r ? nc : 0;
+}
+
+/* gen_settle's turn counted (a bulk count's last ply) or listed after the node's keys in E->chg as [nc, 0] and its
+   nc (tile, new value) pairs; *listed += 1 for each turn. */
+static inline int gen_quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t depth, const int32_t *ch, int32_t nc,
+                                 int64_t *listed) {
+    int32_t m = gen_settle(E, B, p, ch, nc);
+    if (m <= 0) return m;
+    (*listed)++;
+    if (depth == 1 && !E->make_leaves) return 0;
+    if (E->nchg + m + 1 > E->chg_cap) return TP_ERR_CAP;
+    int32_t *o = E->chg + 2 * (size_t)E->nchg;
+    o[0] = m;
+    o[1] = 0;
+    for (int32_t c = 0; c < m; c++) {
+        o[2 + 2 * c] = E->tmp[3 * c];
+        o[3 + 2 * c] = E->tmp[3 * c + 1];
+    }
+    E->nchg += m + 1;
+    return 0;
+}
+"""
+
+
+def _gen_settled_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
+                       checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
+                       value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]],
+                       captured: set[int], maxw: int) -> str:
+    """gen_perft for a rule set with a royal rule, turn clean-ups or other entry moves beside the quiet ones: the
+    walk (node_turns, the quiet moves left out) makes the node's memos and keys the other moves; each quiet move that
+    fits is settled (gen_settle: clean-ups, royal test) and counted, or listed and made below, without a key."""
+    n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
+    quiet, _ = found
+    mandatory = bool(sizes["has_mandatory"])
+    words = (n + 63) // 64
+    out = [_gen_ended(sizes, ends), _GEN_SETTLE, """
+/* The quiet moves of p that fit, settled, counted into *listed (and listed in E->chg unless counted only). */
+static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *listed) {
+    const int32_t *codes = B->codes;
+    int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
+    for (size_t w = 0; w < """ + str(words) + """; w++) {
+        uint64_t m = 0;
+        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """
+           + str(words) + """ + w];
+        for (; m; m &= m - 1) {
+            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
+"""]
+    out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
+                            " if (nc && (r = gen_quiet_turn(E, B, p, depth, ch, nc, listed)) < 0) return r;", "ch",
+                            captured))
+    out.append("""            default: break;
+            }
+        }
+    }
+    (void)v;
+    (void)r;
+    return 0;
+}
+
+static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
+                         int32_t nlast) {
+    int r = last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
+    if (r) return r < 0 ? r : 0;
+    int32_t k0 = E->nkeys, c0 = E->nchg;
+    E->quiet_apart = 1;
+    int64_t legal = node_turns(E, B, p); /* the node's memos; the other moves' turns as keys */
+    E->quiet_apart = 0;
+    int64_t nq = 0, total = 0;
+    int32_t k1 = E->nkeys, q0 = E->nchg;
+    if (legal >= 0 && """ + ("legal == 0" if mandatory else "1") + """) {
+        r = gen_quiet(E, B, p, depth, &nq);
+        if (r < 0) legal = r;
+    }
+    int32_t q1 = E->nchg;
+    if (legal < 0) {
+        total = legal;
+    } else if (depth == 1 && !E->make_leaves) {
+        total = legal + nq;
+    } else {
+        for (int32_t k = k0; k < k1 && total >= 0; k++) {
+            if (!E->keys[k].legal) continue;
+            int32_t mark = E->undo_top;
+            const Key *K = &E->keys[k];
+            int64_t sub = apply_key(E, B, K);
+            if (sub == 0) sub = depth == 1 ? 1 : perft(E, B, (p + 1) % """ + str(np_) + """, ply + 1, depth - 1,
+                                                       E->chg + 2 * (size_t)K->off, K->len);
+            restore(E, B, mark);
+            total = sub < 0 ? sub : total + sub;
+        }
+        for (int32_t o = q0; o < q1 && total >= 0; o += E->chg[2 * (size_t)o] + 1) {
+            int32_t m = E->chg[2 * (size_t)o], mark = E->undo_top;
+            const int32_t *x = E->chg + 2 * (size_t)(o + 1);
+            if (E->undo_top + m > E->undo_cap) {
+                total = TP_ERR_CAP;
+                break;
+            }
+            for (int32_t c = 0; c < m; c++) put(E, B, x[2 * c], x[2 * c + 1]);
+            int64_t sub = depth == 1 ? 1 : perft(E, B, (p + 1) % """ + str(np_) + """, ply + 1, depth - 1, x, m);
+            restore(E, B, mark);
+            total = sub < 0 ? sub : total + sub;
+        }
+    }
+    if (total == 0 && legal == 0 && nq == 0 && TABLES(E)->passing) total = pass_turn(E, B, p, ply, depth, k0, c0);
+    E->nkeys = k0;
+    E->nchg = c0;
+    return total;
+}
+""")
+    return "".join(out)
 
 
 def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],

@@ -97,7 +97,8 @@ class _Shape:
         self.full = [bool(row.all()) for row in self.masks]
         self.chk_off, self.chk_tile, self.chk_mask, self.app_tile = (
             self.arrays[k].tolist() for k in ("chk_off", "chk_tile", "chk_mask", "app_tile"))
-        self.quiet = _quiet_moves(self.sizes, self.arrays, self.masks, self.checks)
+        self.alike: set[int] = set()  # quiet moves left out as another's turn (the same checks and writes)
+        self.quiet = _quiet_moves(self.sizes, self.arrays, self.masks, self.checks, self.alike)
 
     def checks(self, a: int) -> list[tuple[int, int]]:
         """(tile, mask row) of a's checks in the order the interpreter reads them (selective first, own tile last);
@@ -211,7 +212,7 @@ def generate(tabs: Tables) -> str:
                     cond = test([(u, m) for u, m in cs if u != t])
                     if extra[a]:
                         cond = f"fits(E, codes, {a})"
-                    if quiet is not None and a in quiet.get(r, ()):
+                    if quiet is not None and (a in quiet.get(r, ()) or a in shape.alike):
                         cond = f"!E->quiet_apart && {cond}"
                     else:
                         other.setdefault(r, []).append(cond)
@@ -481,7 +482,8 @@ static int gen_others_fit(tp_engine *E, const Board *B, int32_t p) {
 
 
 def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
-                 checks: Callable[[int], list[tuple[int, int]]]) -> tuple[dict[int, list[int]], bool] | str:
+                 checks: Callable[[int], list[tuple[int, int]]],
+                 alike: set[int] | None = None) -> tuple[dict[int, list[int]], bool] | str:
     """The quiet moves of each entry row and whether other entry moves exist, where the rule set proves perft may
     count them without keys (else what stops it).
 
@@ -498,13 +500,14 @@ def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.nda
     where no turn was found passes as the interpreter's does."""
     if int(f["keyed_by_changes"]):
         why = "this rule set places several pieces a turn (turns keyed by changes)"
-        moves = _quiet_rows(f, arrays, masks, checks)
+        moves = _quiet_rows(f, arrays, masks, checks, alike)
         return "; ".join([why] + ([moves] if isinstance(moves, str) else []))
-    return _quiet_rows(f, arrays, masks, checks)
+    return _quiet_rows(f, arrays, masks, checks, alike)
 
 
 def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
-                checks: Callable[[int], list[tuple[int, int]]]) -> tuple[dict[int, list[int]], bool] | str:
+                checks: Callable[[int], list[tuple[int, int]]],
+                alike: set[int] | None = None) -> tuple[dict[int, list[int]], bool] | str:
     """:func:`_quiet_moves`' reading of the entry rows: their quiet moves (one of each set of moves alike), or the first
     move that stops it."""
     n, nd, np_ = int(f["n"]), int(f["nd"]), int(f["np"])
@@ -531,6 +534,8 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
             end = to[a] if to[a] >= 0 else tile[a]
             if whole and not (mandatory and flag[a]):
                 if any(distinct.same(a, b) for b in ends.get(end, [])):
+                    if alike is not None:
+                        alike.add(a)  # left out of the walk beside the quiet moves too (gen_entries)
                     continue  # another move of the row with the same checks and writes: the one turn, listed once
                 for b in ends.get(end, []) + walked.get(end, []):
                     if not distinct(a, b):

@@ -539,6 +539,30 @@ def test_generated_c_settles_slides_under_the_royal_rule_and_clean_ups(tmp_path)
     assert "two turns from tile" in specialise.declines(cyl.comp.native_tables)
 
 
+# the chess family with turn clean-ups (en passant's passer, castling rights) and slides: gardner's 5x5 is a compile of
+# about a minute, the 8x8 boards' several minutes (-m slow)
+FAMILY = [pytest.param(n, b, id=f"{n}-{b}", marks=[pytest.mark.slow])
+          for n, b in (("chess-gardner-5x5-king-capture", "plane:5x5"), ("chess-king-capture", "plane:8x8"),
+                       ("skirmish", "plane:8x8"), ("chess", "plane:8x8"))]
+
+
+@needs_native
+@pytest.mark.parametrize(("name", "board"), FAMILY)
+def test_generated_c_counts_the_chess_family(name: str, board: str) -> None:
+    g, chains, generic, spec = _engines(name, board)
+    assert generic is not None and spec is not None, specialise.declines(chains.comp.native_tables)
+    for i, most in enumerate((0, 6, 15, 30, 60)):
+        pos = playout_end(g, g.initial(), seed=9, index=i, max_plies=most)
+        codes = g.codes(pos)
+        got = spec.turns(chains, codes, pos.to_move)
+        assert got is not None and set(got) == set(chains.turns(codes, pos.to_move))
+        python = count_leaves(g, pos, 2, native=False)
+        for bulk in (True, False):
+            assert spec.perft(codes, pos.to_move, pos.ply, 2, bulk=bulk) == python
+            assert spec.perft(codes, pos.to_move, pos.ply, 4, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply, 4,
+                                                                                         bulk=bulk)
+
+
 @needs_native
 @pytest.mark.slow
 @pytest.mark.parametrize("board", ["plane:8x8", "torus:12x8"])

@@ -50,6 +50,7 @@ once (seconds) into the same cache folder as the interpreter (:mod:`tapology.rul
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -264,7 +265,7 @@ def generate(tabs: Tables) -> str:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact")}
         src.append(_gen_settled_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), ends,
-                                      captured, most, walks, conditioned))
+                                      captured, most, walks, conditioned, Walks(sizes, arrays, masks, checks)))
     elif found is not None:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact", "app_need", "app_gc",
@@ -744,7 +745,8 @@ _GEN_SETTLE = """
    clean-ups' net writes merged where the node's memo answers (step_leaf's test), else run on the board with the move
    written; then the royal test (leaf_safe).  The number of the turn's changes, 0 when it is no turn (nothing
    changed, or the mover's royal piece attacked), < 0 an error. */
-static int32_t gen_settle(tp_engine *E, Board *B, int32_t p, const int32_t *ch, int32_t nc) {
+static __attribute__((noinline)) int32_t gen_settle(tp_engine *E, Board *B, int32_t p, const int32_t *ch,
+                                                    int32_t nc) {
     const tp_tables *T = TABLES(E);
     for (int32_t c = 0; c < nc; c++) {
         int32_t u = ch[2 * c];
@@ -792,9 +794,10 @@ static int32_t gen_settle(tp_engine *E, Board *B, int32_t p, const int32_t *ch, 
 }
 
 /* gen_settle's turn counted (a bulk count's last ply) or listed after the node's keys in E->chg as [nc, 0] and its
-   nc (tile, new value) pairs; *listed += 1 for each turn. */
-static inline int gen_quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t depth, const int32_t *ch, int32_t nc,
-                                 int64_t *listed) {
+   nc (tile, new value) pairs; *listed += 1 for each turn.  Called, not inlined, from each of the thousands of
+   quiet moves and chains (inlined: a third more of gcc's time for no speed). */
+static __attribute__((noinline)) int gen_quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t depth,
+                                                    const int32_t *ch, int32_t nc, int64_t *listed) {
     int32_t m = gen_settle(E, B, p, ch, nc);
     if (m <= 0) return m;
     (*listed)++;
@@ -817,18 +820,26 @@ def _gen_settled_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]],
                        checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
                        value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]],
                        captured: set[int], maxw: int, walks: dict[tuple[int, int], Step],
-                       conditioned: frozenset[int]) -> str:
+                       conditioned: frozenset[int], walker: Walks) -> str:
     """gen_perft for a rule set with a royal rule, turn clean-ups or other entry moves beside the quiet ones: the
     walk (node_turns, the quiet moves and unrolled walks left out) makes the node's memos and keys the other moves;
     each quiet move that fits, and each chain of an unrolled walk (:func:`walk_functions`, settled), is settled
-    (gen_settle: clean-ups, royal test) and counted, or listed and made below, without a key."""
+    (gen_settle: clean-ups, royal test) and counted, or listed and made below, without a key.  The quiet moves (as
+    walks of one move) and the walks are a program of ints a generic loop runs (:func:`_programs`, gen_run), not
+    code per tile: chess's 8x8 C is a few megabytes of tables, not ten of switches."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, _ = found
     mandatory = bool(sizes["has_mandatory"])
     words = (n + 63) // 64
-    out = [_gen_ended(sizes, ends), _GEN_SETTLE, walk_functions(walks, maxw, conditioned, False, settled=True), """
+    prog, off, held, deepest = _programs(sizes, walker, quiet, walks, captured, conditioned)
+    rest = {r: [a for a in row if (r, a) not in held] for r, row in quiet.items()}
+    out = [_gen_ended(sizes, ends), _GEN_SETTLE,
+           f"#define GEN_DEPTH {deepest}\n#define GEN_MAXW {maxw}\n",
+           _array("qprog", np.asarray(prog, np.int32)), _array("qoff", np.asarray(off, np.int32)), _GEN_RUN,
+           walk_functions({k: w for k, w in walks.items() if k not in held}, maxw, conditioned, False, settled=True),
+           """
 /* The quiet moves and walks' chains of p that fit, settled, counted into *listed (and listed in E->chg unless
-   counted only). */
+   counted only): each row's program (gen_run), then its moves the program does not hold. */
 static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t *listed) {
     const int32_t *codes = B->codes;
     int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
@@ -839,9 +850,12 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
            + str(words) + """ + w];
         for (; m; m &= m - 1) {
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
-            switch ((p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t]) {
+            int32_t row = (p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t];
+            if (k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, depth, listed, k_qprog + k_qoff[row],
+                                                              k_qprog + k_qoff[row + 1])) < 0) return r;
+            switch (row) {
 """]
-    out.append(_quiet_cases(sizes, quiet, checks, test, value, wr_off, wr_tile,
+    out.append(_quiet_cases(sizes, rest, checks, test, value, wr_off, wr_tile,
                             " if (nc && (r = gen_quiet_turn(E, B, p, depth, ch, nc, listed)) < 0) return r;", "ch",
                             captured, walks=walks, conditioned=conditioned,
                             walk_call="if ((r = gen_walk_{name}(E, B, p, ply, depth, listed, &moves)) < 0) return r;"))
@@ -906,6 +920,113 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
 }
 """)
     return "".join(out)
+
+
+_TEST = re.compile(r"k_masks\[(\d+)\+codes\[(\d+)\]\]")
+_VALUE = re.compile(r"(!?)(\d+)")
+
+
+def _program(s: Step, conditioned: frozenset[int]) -> list[int] | None:
+    """A walk (:func:`walk_tree`) as gen_run's program, or None where some check or new value is not a mask over a
+    node's code or a constant (the walk's C function then runs it).  A move is ``[size, nt, (mask offset, tile) * nt,
+    nc, (tile, value, compared) * nc, its follow-ups' moves...]`` (size: of the move and its follow-ups; compared:
+    a change only where the node's code differs), in the walk's order."""
+    tests: list[int] = []
+    if s.test != "1":
+        for term in s.test.split(" && "):
+            m = _TEST.fullmatch(term)
+            if m is None:
+                return None
+            tests += [int(m.group(1)), int(m.group(2))]
+    changes: list[int] = []
+    for u, v in s.changes:
+        m = _VALUE.fullmatch(v)
+        if m is None:
+            return None
+        changes += [u, int(m.group(2)), int(bool(m.group(1)))]
+    if s.app in conditioned:
+        return None
+    kids: list[int] = []
+    for x in s.then:
+        got = _program(x, conditioned)
+        if got is None:
+            return None
+        kids += got
+    body = [len(tests) // 2, *tests, len(changes) // 3, *changes, *kids]
+    return [len(body) + 1, *body]
+
+
+def _depth(s: Step) -> int:
+    """The most moves of one chain of a walk."""
+    return 1 + max([_depth(x) for x in s.then], default=0)
+
+
+def _programs(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]], walks: dict[tuple[int, int], Step],
+              captured: set[int], conditioned: frozenset[int]) -> tuple[list[int], list[int], set[tuple[int, int]], int]:
+    """The quiet moves (each a walk of one move, :func:`walk_tree`) and unrolled walks of every entry row as one
+    program (:func:`_program`): its ints, each row's offset into them, the (row, move) pairs it holds and the
+    deepest chain.  Cost: linear in the walks' moves; the program is data, which gcc reads in a fraction of the
+    time the same walks take as code."""
+    prog: list[int] = []
+    rows = _sets(sizes) * sizes["n"] * sizes["nd"]
+    off = [0] * (rows + 1)
+    held: set[tuple[int, int]] = set()
+    deepest = 1
+    for r in range(rows):
+        off[r] = len(prog)
+        for a in quiet.get(r, ()):
+            step: Step | str | None = walks.get((r, a))
+            if step is None and a not in captured and walker.lo[a + 1] == walker.lo[a]:
+                step = walk_tree(walker, r, a, [])
+            if not isinstance(step, Step):
+                continue
+            got = _program(step, conditioned)
+            if got is not None:
+                prog += got
+                held.add((r, a))
+                deepest = max(deepest, _depth(step))
+    off[rows] = len(prog)
+    return prog, off, held, deepest
+
+
+_GEN_RUN = """
+/* The chains of the walks at q (up to end; specialise._program) that fit, each settled by gen_quiet_turn in the
+   walk's order: a move's follow-ups, then its own turn. */
+static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *listed, const int32_t *q,
+                   const int32_t *end) {
+    const int32_t *codes = B->codes;
+    const int32_t *stack[GEN_DEPTH];
+    int32_t sp = 0, ch[2 * GEN_MAXW];
+    for (;;) {
+        while (sp && q == stack[sp - 1] + stack[sp - 1][0]) { /* a move whose follow-ups are done: its turn */
+            const int32_t *x = stack[--sp];
+            const int32_t *w = x + 2 + 2 * x[1];
+            int32_t nc = 0;
+            for (int32_t j = 0; j < w[0]; j++) {
+                const int32_t *c = w + 1 + 3 * j;
+                if (!c[2] || c[1] != codes[c[0]]) {
+                    ch[2 * nc] = c[0];
+                    ch[2 * nc + 1] = c[1];
+                    nc++;
+                }
+            }
+            if (nc) {
+                int r = gen_quiet_turn(E, B, p, depth, ch, nc, listed);
+                if (r < 0) return r;
+            }
+        }
+        if (q >= end) return 0;
+        int32_t i = 0, nt = q[1];
+        while (i < nt && k_masks[q[2 + 2 * i] + codes[q[3 + 2 * i]]]) i++;
+        if (i == nt) { /* it fits: its follow-ups next */
+            stack[sp++] = q;
+            q += 3 + 2 * nt + 3 * q[2 + 2 * nt];
+        } else {
+            q += q[0];
+        }
+    }
+}
+"""
 
 
 def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],

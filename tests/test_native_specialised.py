@@ -563,6 +563,31 @@ def test_generated_c_counts_the_chess_family(name: str, board: str) -> None:
                                                                                          bulk=bulk)
 
 
+# Kiwipete and three more positions of castling, en passant, promotion and checks (the chess programming wiki's perft
+# positions): the generated C against the interpreter and the Python chain walk
+CHESS_FENS = ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+              "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+              "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+              "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8")
+
+
+@needs_native
+@pytest.mark.slow
+def test_generated_c_counts_chess_positions() -> None:
+    from tapology.games.chess import position_from_fen
+
+    g, chains, generic, spec = _engines("chess", "plane:8x8")
+    assert generic is not None and spec is not None, specialise.declines(chains.comp.native_tables)
+    for text in CHESS_FENS:
+        pos = position_from_fen(g, text)
+        codes = g.codes(pos)
+        python = count_leaves(g, pos, 2, native=False)
+        for bulk in (True, False):
+            assert spec.perft(codes, pos.to_move, pos.ply, 2, bulk=bulk) == python
+            assert spec.perft(codes, pos.to_move, pos.ply, 3, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply, 3,
+                                                                                         bulk=bulk)
+
+
 @needs_native
 @pytest.mark.slow
 @pytest.mark.parametrize("board", ["plane:8x8", "torus:12x8"])

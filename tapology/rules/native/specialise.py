@@ -62,7 +62,7 @@ from tapology.rules.native.tables import BYTES, Tables
 from tapology.rules.native.walks import Need, Step, Turn, Walks, apart, new_values, unlike, walk_functions, walk_most, walk_tree
 
 HERE = Path(__file__).resolve().parent
-VERSION = "1"  # bump when the generated code changes in a way the hash of this file would not show
+VERSION = "2"  # bump when the generated code changes in a way the hash of this file would not show
 MAX_APPS = 40_000  # more applications than this: the generated switch is left to the interpreter (compile time)
 MAX_ENTRIES = 60_000
 # what a compile of generated C costs at FLAGS, in seconds of CPU: checkers' 2.0 MB of source some 40 s, tic-tac-toe's
@@ -265,7 +265,8 @@ def generate(tabs: Tables) -> str:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact")}
         src.append(_gen_settled_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), ends,
-                                      captured, most, walks, conditioned, Walks(sizes, arrays, masks, checks)))
+                                      captured, most, walks, conditioned, Walks(sizes, arrays, masks, checks),
+                                      None if sizes["has_royal"] else _Distinct(arrays, masks, checks).kept))
     elif found is not None:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact", "app_need", "app_gc",
@@ -684,6 +685,11 @@ class _Distinct:
         return (writes(a) == writes(b) and sorted(self.checks(a)) == sorted(self.checks(b))
                 and self.plain[a] and self.plain[b])
 
+    def kept(self, u: int, v: int) -> bool:
+        """Whether tile u, given code v by a turn, keeps it through the turn clean-ups: each clean-up writing u checks
+        u with a mask refusing v (so none fires there, and a change to v stays a change)."""
+        return all(any(not self.masks[m][v] for m in rows) for rows in self.rewrite.get(u, []))
+
     def unlike(self, x: dict[int, str], y: dict[int, str]) -> bool:
         """Whether two turns' new values (:func:`new_values`) differ wherever both fit: some tile both put different
         constants on (:func:`unlike`) that no turn clean-up rewrites from either (each clean-up writing it checks it
@@ -820,18 +826,20 @@ def _gen_settled_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]],
                        checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
                        value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]],
                        captured: set[int], maxw: int, walks: dict[tuple[int, int], Step],
-                       conditioned: frozenset[int], walker: Walks) -> str:
+                       conditioned: frozenset[int], walker: Walks, kept: Callable[[int, int], bool] | None) -> str:
     """gen_perft for a rule set with a royal rule, turn clean-ups or other entry moves beside the quiet ones: the
     walk (node_turns, the quiet moves and unrolled walks left out) makes the node's memos and keys the other moves;
     each quiet move that fits, and each chain of an unrolled walk (:func:`walk_functions`, settled), is settled
     (gen_settle: clean-ups, royal test) and counted, or listed and made below, without a key.  The quiet moves (as
     walks of one move) and the walks are a program of ints a generic loop runs (:func:`_programs`, gen_run), not
-    code per tile: chess's 8x8 C is a few megabytes of tables, not ten of switches."""
+    code per tile: chess's 8x8 C is a few megabytes of tables, not ten of switches.  Without a royal rule, a turn
+    with a change no clean-up undoes (``kept``: :meth:`_Distinct.kept`) is counted on the last ply of a bulk count
+    unsettled."""
     n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
     quiet, _ = found
     mandatory = bool(sizes["has_mandatory"])
     words = (n + 63) // 64
-    prog, off, held, deepest = _programs(sizes, walker, quiet, walks, captured, conditioned)
+    prog, off, held, deepest = _programs(sizes, walker, quiet, walks, captured, conditioned, kept)
     rest = {r: [a for a in row if (r, a) not in held] for r, row in quiet.items()}
     out = [_gen_ended(sizes, ends), _GEN_SETTLE,
            f"#define GEN_DEPTH {deepest}\n#define GEN_MAXW {maxw}\n",
@@ -926,11 +934,13 @@ _TEST = re.compile(r"k_masks\[(\d+)\+codes\[(\d+)\]\]")
 _VALUE = re.compile(r"(!?)(\d+)")
 
 
-def _program(s: Step, conditioned: frozenset[int]) -> list[int] | None:
+def _program(s: Step, conditioned: frozenset[int], kept: Callable[[int, int], bool] | None) -> list[int] | None:
     """A walk (:func:`walk_tree`) as gen_run's program, or None where some check or new value is not a mask over a
-    node's code or a constant (the walk's C function then runs it).  A move is ``[size, nt, (mask offset, tile) * nt,
-    nc, (tile, value, compared) * nc, its follow-ups' moves...]`` (size: of the move and its follow-ups; compared:
-    a change only where the node's code differs), in the walk's order."""
+    node's code or a constant (the walk's C function then runs it).  A move is ``[size, sure, nt, (mask offset,
+    tile) * nt, nc, (tile, value, compared) * nc, its follow-ups' moves...]`` (size: of the move and its follow-ups;
+    compared: a change only where the node's code differs; sure: 1 where its turn is a turn whatever the clean-ups
+    do, a change ``kept`` says no clean-up undoes: counted on the last ply without settling; None: never, a royal
+    rule), in the walk's order."""
     tests: list[int] = []
     if s.test != "1":
         for term in s.test.split(" && "):
@@ -939,20 +949,22 @@ def _program(s: Step, conditioned: frozenset[int]) -> list[int] | None:
                 return None
             tests += [int(m.group(1)), int(m.group(2))]
     changes: list[int] = []
+    sure = 0
     for u, v in s.changes:
         m = _VALUE.fullmatch(v)
         if m is None:
             return None
         changes += [u, int(m.group(2)), int(bool(m.group(1)))]
+        sure |= int(kept is not None and not m.group(1) and kept(u, int(m.group(2))))
     if s.app in conditioned:
         return None
     kids: list[int] = []
     for x in s.then:
-        got = _program(x, conditioned)
+        got = _program(x, conditioned, kept)
         if got is None:
             return None
         kids += got
-    body = [len(tests) // 2, *tests, len(changes) // 3, *changes, *kids]
+    body = [sure, len(tests) // 2, *tests, len(changes) // 3, *changes, *kids]
     return [len(body) + 1, *body]
 
 
@@ -962,7 +974,8 @@ def _depth(s: Step) -> int:
 
 
 def _programs(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]], walks: dict[tuple[int, int], Step],
-              captured: set[int], conditioned: frozenset[int]) -> tuple[list[int], list[int], set[tuple[int, int]], int]:
+              captured: set[int], conditioned: frozenset[int],
+              kept: Callable[[int, int], bool] | None) -> tuple[list[int], list[int], set[tuple[int, int]], int]:
     """The quiet moves (each a walk of one move, :func:`walk_tree`) and unrolled walks of every entry row as one
     program (:func:`_program`): its ints, each row's offset into them, the (row, move) pairs it holds and the
     deepest chain.  Cost: linear in the walks' moves; the program is data, which gcc reads in a fraction of the
@@ -980,7 +993,7 @@ def _programs(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]],
                 step = walk_tree(walker, r, a, [])
             if not isinstance(step, Step):
                 continue
-            got = _program(step, conditioned)
+            got = _program(step, conditioned, kept)
             if got is not None:
                 prog += got
                 held.add((r, a))
@@ -1000,7 +1013,11 @@ static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *li
     for (;;) {
         while (sp && q == stack[sp - 1] + stack[sp - 1][0]) { /* a move whose follow-ups are done: its turn */
             const int32_t *x = stack[--sp];
-            const int32_t *w = x + 2 + 2 * x[1];
+            if (x[1] && depth == 1 && !E->make_leaves) { /* a turn whatever the clean-ups do: counted */
+                (*listed)++;
+                continue;
+            }
+            const int32_t *w = x + 3 + 2 * x[2];
             int32_t nc = 0;
             for (int32_t j = 0; j < w[0]; j++) {
                 const int32_t *c = w + 1 + 3 * j;
@@ -1016,11 +1033,11 @@ static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *li
             }
         }
         if (q >= end) return 0;
-        int32_t i = 0, nt = q[1];
-        while (i < nt && k_masks[q[2 + 2 * i] + codes[q[3 + 2 * i]]]) i++;
+        int32_t i = 0, nt = q[2];
+        while (i < nt && k_masks[q[3 + 2 * i] + codes[q[4 + 2 * i]]]) i++;
         if (i == nt) { /* it fits: its follow-ups next */
             stack[sp++] = q;
-            q += 3 + 2 * nt + 3 * q[2 + 2 * nt];
+            q += 4 + 2 * nt + 3 * q[3 + 2 * nt];
         } else {
             q += q[0];
         }

@@ -572,6 +572,26 @@ def test_generated_c_counts_the_chess_family(name: str, board: str) -> None:
                                                                                          bulk=bulk)
 
 
+@needs_native
+def test_playouts_do_not_wait_for_a_settled_perft(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the settled perft's playouts are the interpreter's turn picking: a long playout run does not compile for them
+    rules = tmp_path / "royal-rooks.toml"
+    rules.write_text(ROYAL_ROOKS)
+    g = open_game(str(rules), "plane:4x4")
+    chains = g.chains(g.board)
+    generic = native.engine(chains, specialise=False)
+    assert generic is not None and not specialise.plays(chains.comp.native_tables)
+    monkeypatch.delenv("TAPOLOGY_NATIVE_SPECIALISE", raising=False)
+    monkeypatch.setattr(specialise, "load", lambda *args, **kw: pytest.fail("compiled for playouts"))
+    pos = g.initial()
+    codes = g.codes(pos)
+    got = native.playouts(chains, codes, pos.to_move, pos.ply, 60, 0, 4, 3, specialise=True)
+    assert got == generic.playouts(codes, pos.to_move, pos.ply, 60, 0, 4, 3)
+    t = open_game("tictactoe", "plane:3x3")
+    tchains = t.chains(t.board)
+    assert native.engine(tchains, specialise=False) is not None and specialise.plays(tchains.comp.native_tables)
+
+
 # Kiwipete and three more positions of castling, en passant, promotion and checks (the chess programming wiki's perft
 # positions): the generated C against the interpreter and the Python chain walk
 CHESS_FENS = ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",

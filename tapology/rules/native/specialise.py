@@ -105,6 +105,15 @@ def declines(tabs: Tables) -> str:
     return ""
 
 
+def plays(tabs: Tables) -> bool:
+    """Whether the generated C of these tables plays playouts itself (``TP_GEN_PLAYOUT``): taken, and not the settled
+    perft of a royal rule, turn clean-ups or moves walked with keys (whose playouts are the interpreter's turn
+    picking, so a compile would not pay for them).  Cost: as :func:`declines`."""
+    found = _Shape(tabs).quiet
+    return not isinstance(found, str) and not _settled({k: int(v) for k, v in tabs.fields.items()
+                                                        if not isinstance(v, np.ndarray)}, found)
+
+
 class _Shape:
     """What the generator reads of the tables: the arrays, the sizes, each application's checks and the quiet moves
     (:func:`_quiet_moves`)."""

@@ -21,8 +21,9 @@ from tapology.rules.playouts import playout_end, run_playouts
 from tests.test_native_registry import PARAMS
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
-# chess declines; reversi's generated C counts its line captures and passes when stuck (7 s of gcc)
-FAST = {("tictactoe", "plane:3x3"), ("chess", "plane:8x8"), ("reversi", "plane:8x8")}
+# reversi's generated C counts its line captures and passes when stuck (7 s of gcc); the chess family's sources are
+# megabytes (minutes of gcc): -m slow, their mechanics by default on ROYAL_ROOKS below
+FAST = {("tictactoe", "plane:3x3"), ("reversi", "plane:8x8")}
 DECLINED = ("royal rule", "turn clean-ups", "several pieces a turn", "neither a whole turn", "two turns from tile",
             "maximum rule", "applications", "step budgets",
             "disjunctions", "conditions around a tile", "clean-ups after each move")
@@ -252,12 +253,12 @@ def test_moves_that_may_not_end_a_chain_are_left_to_the_walk(monkeypatch: pytest
 
 @needs_native
 def test_a_declined_board_runs_on_the_interpreter_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
-    g = open_game("chess")
+    g = open_game("chess", "cylinder:8x8")
     chains = g.chains(g.board)
     monkeypatch.setenv("TAPOLOGY_NATIVE_SPECIALISE", "1")
-    assert count_leaves(g, g.initial(), 2) == 400
+    assert count_leaves(g, g.initial(), 1) == count_leaves(g, g.initial(), 1, native=False)
     kind, why = native.engine_used(chains, perft=True)
-    assert kind == "native" and "royal rule" in why, why
+    assert kind == "native" and "two turns from tile" in why, why  # a rook's rays east and west meet
 
 
 # the generated C of every shipped game it takes, compiled for syntax only (a second or less each): a generator edit
@@ -405,3 +406,238 @@ def test_slides_that_reach_one_tile_twice_decline(tmp_path, board: str) -> None:
     plane = flat.chains(flat.board)
     assert native.engine(plane, specialise=False) is not None
     assert not specialise.declines(plane.comp.native_tables)  # the same moves on a plane: each end reached once
+
+
+# chess whose long-range pieces step once: every move a whole turn, so the generated C takes its royal rule, its turn
+# clean-ups (castling rights, en passant's passer), castling (safe cells: walked with keys beside the quiet moves)
+# and promotion (one turn per piece; the two promotion rules on the plane's last rank one turn); a compile of a
+# minute per board (-m slow); chess itself declines on its slides (links), named
+STEPPERS = "tests/data/games/chess-steppers.toml"
+STEPPER_FENS = ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+                "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1", "r3k3/8/8/8/8/5n2/8/R3K2R w KQq - 0 1",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+
+
+def test_the_royal_rule_clean_ups_and_slides_are_proved() -> None:
+    for board in ("plane:8x8", "cylinder:8x8", "torus:12x8"):
+        g = open_game(STEPPERS, board)
+        chains = g.chains(g.board)
+        if native.engine(chains, specialise=False) is None:
+            pytest.skip(native.why_not(chains))
+        assert specialise.declines(chains.comp.native_tables) == "", board
+    for name, board, why in (("chess", "plane:8x8", ""), ("chess", "cylinder:8x8", "two turns from tile"),
+                             ("skirmish", "plane:8x8", ""), ("chess-king-capture", "plane:8x8", "")):
+        g = open_game(name, board)
+        chains = g.chains(g.board)
+        native.engine(chains, specialise=False)
+        got = specialise.declines(chains.comp.native_tables)
+        assert (why in got) if why else got == "", (name, board, got)
+
+
+# rooks and kings again, the kings royal and castling rights as turn clean-ups (an unmoved rook and king lose them
+# when the other is gone): the generated C settles each slide's turn (the royal test, the clean-ups) without keys
+ROYAL_ROOKS = """
+name = "royal-rooks"
+grid = "square"
+players = ["white", "black"]
+board = "plane:4x4"
+boards = ["plane:4x4", "cylinder:4x4"]
+royal = ["K", "Kc", "k", "kc"]
+
+[states]
+empty = 0
+R = { value = 1, owner = "white", kind = "rook" }
+K = { value = 2, owner = "white", kind = "king" }
+Rc = { value = 3, owner = "white", kind = "castle-rook" }
+Kc = { value = 4, owner = "white", kind = "castle-king" }
+r = { value = 11, owner = "black", kind = "rook" }
+k = { value = 12, owner = "black", kind = "king" }
+rc = { value = 13, owner = "black", kind = "castle-rook" }
+kc = { value = 14, owner = "black", kind = "castle-king" }
+
+[initial]
+layout = \"\"\"
+rc . . kc
+. . . .
+. . . .
+Rc . . Kc
+\"\"\"
+
+[[move]]
+name = "king"
+to = [0, 1]
+orientations = "rotations"
+cells = [[0, 0, "own:king|own:castle-king", "empty"], [0, 1, "empty|foe", "own:king"]]
+
+[[move]]
+name = "rook"
+to = [0, 1]
+orientations = "rotations"
+repeat = "optional"
+cells = [[0, 0, "own:rook|own:castle-rook", "empty"], [0, 1, "empty", "own:rook"]]
+links = [{ moves = ["rook-capture"], orientations = [0], forced = false }]
+
+[[move]]
+name = "rook-capture"
+to = [0, 1]
+class = "capture"
+orientations = "rotations"
+cells = [[0, 0, "own:rook|own:castle-rook", "empty"], [0, 1, "foe", "own:rook"]]
+
+[[cleanup]]
+name = "white-rook-loses-castling"
+pattern = "*Rc => *R"
+if = { states = ["Kc"], op = "==", value = 0 }
+
+[[cleanup]]
+name = "black-rook-loses-castling"
+pattern = "*rc => *r"
+if = { states = ["kc"], op = "==", value = 0 }
+
+[[cleanup]]
+name = "white-king-loses-castling"
+pattern = "*Kc => *K"
+if = { states = ["Rc"], op = "==", value = 0 }
+
+[[cleanup]]
+name = "black-king-loses-castling"
+pattern = "*kc => *k"
+if = { states = ["rc"], op = "==", value = 0 }
+
+[[end]]
+kind = "no-turns"
+check = true
+result = "loss"
+
+[[end]]
+kind = "no-turns"
+result = "draw"
+"""
+
+
+# the same without the royal rule, a king taken losing: a turn with a change on a tile no clean-up writes is counted on
+# the last ply unsettled
+KING_CAPTURE_ROOKS = ROYAL_ROOKS.replace('royal = ["K", "Kc", "k", "kc"]\n', "").replace(
+    '[[end]]\nkind = "no-turns"\ncheck = true\nresult = "loss"\n',
+    '[[end]]\nkind = "count"\nstates = ["own:king", "own:castle-king"]\nop = "=="\nvalue = 0\nresult = "loss"\n')
+
+
+@needs_native
+@pytest.mark.parametrize("royal", [True, False], ids=["royal", "king-capture"])
+def test_generated_c_settles_slides_under_the_royal_rule_and_clean_ups(tmp_path, royal: bool) -> None:
+    rules = tmp_path / "royal-rooks.toml"
+    rules.write_text(ROYAL_ROOKS if royal else KING_CAPTURE_ROOKS)
+    assert royal or ("royal = " not in KING_CAPTURE_ROOKS and "kind = \"count\"" in KING_CAPTURE_ROOKS)
+    g, chains, generic, spec = _engines(str(rules), "plane:4x4")
+    assert spec is not None, specialise.declines(chains.comp.native_tables)
+    _agree(g, chains, generic, spec, "royal-rooks", "plane:4x4")
+    checked = 0
+    for i in range(4):
+        pos = playout_end(g, g.initial(), seed=7, index=i, max_plies=[0, 3, 8, 16][i])
+        codes = g.codes(pos)
+        checked += spec.in_check(codes, pos.to_move)
+        python = count_leaves(g, pos, 3, native=False)
+        for bulk in (True, False):
+            assert spec.perft(codes, pos.to_move, pos.ply, 3, bulk=bulk) == python
+            assert spec.perft(codes, pos.to_move, pos.ply, 6, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply,
+                                                                                         6, bulk=bulk)
+    assert checked or not royal  # a position in check among them
+    wrapped = open_game(str(rules), "cylinder:4x4")
+    cyl = wrapped.chains(wrapped.board)
+    assert native.engine(cyl, specialise=False) is not None
+    assert "two turns from tile" in specialise.declines(cyl.comp.native_tables)
+
+
+# the chess family with turn clean-ups (en passant's passer, castling rights) and slides: gardner's 5x5 is a compile of
+# about a minute, the 8x8 boards' several minutes (-m slow)
+FAMILY = [pytest.param(n, b, id=f"{n}-{b}", marks=[pytest.mark.slow])
+          for n, b in (("chess-gardner-5x5-king-capture", "plane:5x5"), ("chess-king-capture", "plane:8x8"),
+                       ("skirmish", "plane:8x8"), ("chess", "plane:8x8"))]
+
+
+@needs_native
+@pytest.mark.parametrize(("name", "board"), FAMILY)
+def test_generated_c_counts_the_chess_family(name: str, board: str) -> None:
+    g, chains, generic, spec = _engines(name, board)
+    assert generic is not None and spec is not None, specialise.declines(chains.comp.native_tables)
+    for i, most in enumerate((0, 6, 15, 30, 60)):
+        pos = playout_end(g, g.initial(), seed=9, index=i, max_plies=most)
+        codes = g.codes(pos)
+        got = spec.turns(chains, codes, pos.to_move)
+        assert got is not None and set(got) == set(chains.turns(codes, pos.to_move))
+        python = count_leaves(g, pos, 2, native=False)
+        for bulk in (True, False):
+            assert spec.perft(codes, pos.to_move, pos.ply, 2, bulk=bulk) == python
+            assert spec.perft(codes, pos.to_move, pos.ply, 4, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply, 4,
+                                                                                         bulk=bulk)
+
+
+@needs_native
+def test_playouts_do_not_wait_for_a_settled_perft(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the settled perft's playouts are the interpreter's turn picking: a long playout run does not compile for them
+    rules = tmp_path / "royal-rooks.toml"
+    rules.write_text(ROYAL_ROOKS)
+    g = open_game(str(rules), "plane:4x4")
+    chains = g.chains(g.board)
+    generic = native.engine(chains, specialise=False)
+    assert generic is not None and not specialise.plays(chains.comp.native_tables)
+    monkeypatch.delenv("TAPOLOGY_NATIVE_SPECIALISE", raising=False)
+    monkeypatch.setattr(specialise, "load", lambda *args, **kw: pytest.fail("compiled for playouts"))
+    pos = g.initial()
+    codes = g.codes(pos)
+    got = native.playouts(chains, codes, pos.to_move, pos.ply, 60, 0, 4, 3, specialise=True)
+    assert got == generic.playouts(codes, pos.to_move, pos.ply, 60, 0, 4, 3)
+    t = open_game("tictactoe", "plane:3x3")
+    tchains = t.chains(t.board)
+    assert native.engine(tchains, specialise=False) is not None and specialise.plays(tchains.comp.native_tables)
+
+
+# Kiwipete and three more positions of castling, en passant, promotion and checks (the chess programming wiki's perft
+# positions): the generated C against the interpreter and the Python chain walk
+CHESS_FENS = ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+              "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+              "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+              "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8")
+
+
+@needs_native
+@pytest.mark.slow
+def test_generated_c_counts_chess_positions() -> None:
+    from tapology.games.chess import position_from_fen
+
+    g, chains, generic, spec = _engines("chess", "plane:8x8")
+    assert generic is not None and spec is not None, specialise.declines(chains.comp.native_tables)
+    for text in CHESS_FENS:
+        pos = position_from_fen(g, text)
+        codes = g.codes(pos)
+        python = count_leaves(g, pos, 2, native=False)
+        for bulk in (True, False):
+            assert spec.perft(codes, pos.to_move, pos.ply, 2, bulk=bulk) == python
+            assert spec.perft(codes, pos.to_move, pos.ply, 3, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply, 3,
+                                                                                         bulk=bulk)
+
+
+@needs_native
+@pytest.mark.slow
+@pytest.mark.parametrize("board", ["plane:8x8", "torus:12x8"])
+def test_generated_c_settles_the_royal_rule_and_clean_ups(board: str) -> None:
+    from tapology.games.chess import position_from_fen
+
+    g, chains, generic, spec = _engines(STEPPERS, board)
+    assert generic is not None and spec is not None, specialise.declines(chains.comp.native_tables)
+    positions = [g.initial()] + [playout_end(g, g.initial(), seed=3, index=i, max_plies=k)
+                                 for i, k in enumerate((6, 15, 30, 60))]
+    if board == "plane:8x8":
+        positions += [position_from_fen(g, text) for text in STEPPER_FENS]
+    checked = 0
+    for pos in positions:
+        codes = g.codes(pos)
+        got = spec.turns(chains, codes, pos.to_move)
+        assert got is not None and set(got) == set(chains.turns(codes, pos.to_move))
+        checked += spec.in_check(codes, pos.to_move)
+        python = count_leaves(g, pos, 2, native=False)
+        for bulk in (True, False):
+            assert spec.perft(codes, pos.to_move, pos.ply, 2, bulk=bulk) == python
+            assert spec.perft(codes, pos.to_move, pos.ply, 3, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply, 3,
+                                                                                         bulk=bulk)
+    assert board != "plane:8x8" or checked  # a position in check among them

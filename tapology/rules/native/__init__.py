@@ -40,6 +40,7 @@ _LAST: weakref.WeakKeyDictionary[Compiled, str] = weakref.WeakKeyDictionary()  #
 # boards whose own C a count did not wait for (why), and the C generated for them
 _LATER: weakref.WeakKeyDictionary[Compiled, str] = weakref.WeakKeyDictionary()
 _SOURCES: weakref.WeakKeyDictionary[Compiled, str] = weakref.WeakKeyDictionary()
+_PLAYS: weakref.WeakKeyDictionary[Compiled, bool] = weakref.WeakKeyDictionary()  # its generated C plays playouts
 _WHOLE: weakref.WeakKeyDictionary[Compiled, float] = weakref.WeakKeyDictionary()  # leaf turns of the perft under way
 SPECIALISE_WORK = 3 * 10**6  # leaf turns of a perft from which compiling its board's own C pays (seconds of gcc)
 
@@ -491,12 +492,27 @@ def turn_keys(chains: Chains, codes: list[int], player: int, phase: int = -1) ->
     return got
 
 
+def _plays(chains: Chains) -> bool:
+    """Whether the C generated for this board plays playouts itself (:func:`specialise.plays`), once per board."""
+    from tapology.rules.native import specialise  # the generator loads only when a board is specialised
+
+    comp = chains.comp
+    got = _PLAYS.get(comp)
+    if got is None:
+        tabs = comp.native_tables
+        got = _PLAYS[comp] = isinstance(tabs, _tables.Tables) and specialise.plays(tabs)
+    return got
+
+
 def playouts(chains: Chains, codes: list[int], player: int, ply: int, max_plies: int, first: int, count: int,
              seed: int, specialise: bool | None = None,
              counters: tuple[int, ...] = ()) -> tuple[list[int], list[int] | None] | None:
     """``count`` random games below a position given by its codes and ``counters`` (:meth:`Engine.playouts`), or
     None when the native engine cannot play them (the caller plays them in Python); ``specialise``: as
-    :func:`engine`."""
+    :func:`engine`; asked for where the generated C would not play them itself (the settled perft of a royal rule or
+    turn clean-ups: the interpreter's turn picking), the interpreter, which plays them alike, without the compile."""
+    if specialise and specialise_mode() != "1" and not _plays(chains):
+        specialise = None
     eng = engine(chains, specialise)
     if specialise or specialise_mode() == "1":
         _ran(chains, eng)

@@ -33,6 +33,12 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
 - Phases, the pass at any time and counters as the interpreter runs them: the phase's entry set read from the ply,
   the next player from next_player, the pass counted by pass_always_turn and drawn in a playout first (the same
   stream), a quiet move's counters moved on by next_counters as a key of one chain (gen_counters).
+- where the rule set has a royal rule, turn clean-ups or other entry moves without links beside the quiet ones
+  (castling's safe cells), ``TP_GEN_PERFT`` only (:func:`_gen_settled_perft`): the walk makes the node's memos and
+  keys the other moves, and each quiet move and each chain of an unrolled walk is settled as the walk's finish
+  settles a turn (the clean-ups' net writes merged where the node's memo answers, else run; the interpreter's royal
+  test, leaf_safe) and counted or listed without a key; playouts run the interpreter's turn picking over the
+  generated entries.
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not
@@ -44,6 +50,7 @@ once (seconds) into the same cache folder as the interpreter (:mod:`tapology.rul
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -55,7 +62,7 @@ from tapology.rules.native.tables import BYTES, Tables
 from tapology.rules.native.walks import Need, Step, Turn, Walks, apart, new_values, unlike, walk_functions, walk_most, walk_tree
 
 HERE = Path(__file__).resolve().parent
-VERSION = "1"  # bump when the generated code changes in a way the hash of this file would not show
+VERSION = "2"  # bump when the generated code changes in a way the hash of this file would not show
 MAX_APPS = 40_000  # more applications than this: the generated switch is left to the interpreter (compile time)
 MAX_ENTRIES = 60_000
 # what a compile of generated C costs at FLAGS, in seconds of CPU: checkers' 2.0 MB of source some 40 s, tic-tac-toe's
@@ -68,7 +75,7 @@ FLAGS = ["-O1", "-std=c99"]  # -O2 takes ten times as long on the generated swit
 def declines(tabs: Tables) -> str:
     """Why this board's tables are not specialised ("" when they are): past the size limits, or a rule set whose
     perft needs turn keys (:func:`_quiet_moves` names the feature; phases, the pass at any time and counters it
-    runs), where the generated C measured no faster than
+    runs, and a royal rule and turn clean-ups it settles per turn), where the generated C measured no faster than
     the interpreter (chess perft 5) for a compile of a minute (chess, 10,104 applications).  Moves that may not end a
     chain (final = false) are no reason: the parser refuses one without links, so none is a quiet move, and the
     interpreter's walk the generated C keeps drops a chain ending on one.  Cost: one pass over the entry rows."""
@@ -86,8 +93,25 @@ def declines(tabs: Tables) -> str:
         return "the generated C runs no conditions around a tile, and this rule set has them"
     if int(np.asarray(f["mgrp_off"])[-1]) > int(np.asarray(f["mgrp_off"])[0]):
         return 'the generated C runs no clean-ups after each move (when = "move"), and this rule set has them'
+    shape = _Shape(tabs)
+    found = shape.quiet
+    if isinstance(found, str):
+        return f"the generated C counts quiet moves without keys, and {found}"
+    if _settled(shape.sizes, found):
+        for name, what in (("nphases", "phases"), ("nctr", "counters"), ("pass_always", "passing at any time")):
+            if int(f[name]):
+                return (f"the generated C settles a royal rule, turn clean-ups and moves walked with keys without "
+                        f"{what}, and this rule set has them")
+    return ""
+
+
+def plays(tabs: Tables) -> bool:
+    """Whether the generated C of these tables plays playouts itself (``TP_GEN_PLAYOUT``): taken, and not the settled
+    perft of a royal rule, turn clean-ups or moves walked with keys (whose playouts are the interpreter's turn
+    picking, so a compile would not pay for them).  Cost: as :func:`declines`."""
     found = _Shape(tabs).quiet
-    return f"the generated C counts quiet moves without keys, and {found}" if isinstance(found, str) else ""
+    return not isinstance(found, str) and not _settled({k: int(v) for k, v in tabs.fields.items()
+                                                        if not isinstance(v, np.ndarray)}, found)
 
 
 class _Shape:
@@ -105,7 +129,8 @@ class _Shape:
         self.chk_off, self.chk_tile, self.chk_mask, self.app_tile = (
             self.arrays[k].tolist() for k in ("chk_off", "chk_tile", "chk_mask", "app_tile"))
         self.walks: dict[tuple[int, int], Step] = {}  # the unrolled walks of entry moves with links, by (row, move)
-        self.quiet = _quiet_moves(self.sizes, self.arrays, self.masks, self.checks, self.walks)
+        self.alike: set[int] = set()  # quiet moves left out as another's turn (the same checks and writes)
+        self.quiet = _quiet_moves(self.sizes, self.arrays, self.masks, self.checks, self.walks, self.alike)
 
     def checks(self, a: int) -> list[tuple[int, int]]:
         """(tile, mask row) of a's checks in the order the interpreter reads them (selective first, own tile last);
@@ -225,7 +250,7 @@ def generate(tabs: Tables) -> str:
                         cond = f"fits(E, codes, {a})"
                     if a in conditioned:
                         cond = f"{cond} && app_conds_hold(E, W->b, {a})"
-                    if quiet is not None and a in quiet.get(r, ()):
+                    if quiet is not None and (a in quiet.get(r, ()) or a in shape.alike):
                         cond = f"!E->quiet_apart && {cond}"
                     else:
                         other.setdefault(r, []).append(cond)
@@ -236,7 +261,7 @@ def generate(tabs: Tables) -> str:
                     body.append(f"    case {r}:\n{''.join(lines)}        break;\n")
     body.append("    default: break;\n    }\n    return 0;\n}\n")
     src.append("".join(body))
-    if found is not None and found[1]:
+    if found is not None and found[1] and not _settled(sizes, found):
         bits = _others_groups(sizes, other_apps, checks, extra)
         src.append(_gen_others_fit(sizes, other) if bits is None else _gen_others_bits(sizes, bits, masks))
     if found is not None:
@@ -245,6 +270,13 @@ def generate(tabs: Tables) -> str:
                    + [walk_most(w) for w in walks.values()])
         if captured:
             src.append(_gen_lines(sizes, arrays, captured, value, wr_off) + _GEN_CAPTURED)
+    if found is not None and _settled(sizes, found):
+        ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
+                                                 "end_line_off", "line_tiles", "end_exact")}
+        src.append(_gen_settled_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), ends,
+                                      captured, most, walks, conditioned, Walks(sizes, arrays, masks, checks),
+                                      None if sizes["has_royal"] else _Distinct(arrays, masks, checks).kept))
+    elif found is not None:
         ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
                                                  "end_line_off", "line_tiles", "end_exact", "app_need", "app_gc",
                                                  "app_ray_off", "gc_lib", "gc_own", "gc_suicide", "nbr_off", "nbr", "app_tile",
@@ -529,34 +561,40 @@ static int gen_others_fit(tp_engine *E, const Board *B, int32_t ps) {
 
 def _quiet_moves(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
                  checks: Callable[[int], list[tuple[int, int]]],
-                 walks: dict[tuple[int, int], Step] | None = None) -> tuple[dict[int, list[int]], bool] | str:
+                 walks: dict[tuple[int, int], Step] | None = None,
+                 alike: set[int] | None = None) -> tuple[dict[int, list[int]], bool] | str:
     """The quiet moves of each entry row and whether other entry moves exist, where the rule set proves perft may
     count them without keys (else what stops it).
 
     A quiet move is an entry move that is a whole turn (no links, safe cells; each tile written once; a line capture
     or a capture by liberties, read where it fits, only on a move without conditions) and not of a mandatory class.
-    Their turns need no de-duplication when the rule set has no royal rule, no turn clean-ups, keys by start and
-    end, and the quiet moves of each entry row have different ends or cannot both fit (each is then its own turn:
-    (start, end) differ); the other entry moves must all be of a mandatory class (their turns, found by the walk,
-    then leave out every quiet one whenever there is one).  Passing when stuck needs none of it: a node where no
-    turn was found passes as the interpreter's does."""
-    whole = [why for name, why in (("has_royal", "this rule set has a royal rule (its turns need keys)"),
-                                   ("ngroups", "this rule set has turn clean-ups (its turns need keys)"),
-                                   ("keyed_by_changes", "this rule set places several pieces a turn (turns keyed by "
-                                                        "changes)")) if int(f[name])]
-    moves = _quiet_rows(f, arrays, masks, checks, walks)
-    if whole:  # what the moves would still need named too (skirmish: its clean-ups, and its slides)
-        return "; ".join(whole + ([moves] if isinstance(moves, str) else []))
-    return moves
+    A turn's key is (start, end, its changes after the turn clean-ups), so the quiet moves need no de-duplication
+    when the rule set keys by start and end and any two turns of an entry row (quiet moves, chains of unrolled walks,
+    other entry moves without links) that end on one tile cannot both fit or put different constants on a tile no
+    clean-up rewrites (:class:`_Distinct`: promotions, one per piece); two quiet moves that check and write alike
+    are one turn, listed once.  The royal rule filters turns, it does not merge them: the generated perft tests
+    each turn as the interpreter's walk does (the node's memos, else the move made and the mover's royal tiles
+    tested).  The other entry moves are walked with keys: in a rule set with a mandatory class they must all be of
+    it (their turns then leave out every quiet one whenever there is one); else they need no links (castling: safe
+    cells).  Passing when stuck needs none of it: a node where no turn was found passes as the interpreter's
+    does."""
+    if int(f["keyed_by_changes"]):
+        why = "this rule set places several pieces a turn (turns keyed by changes)"
+        moves = _quiet_rows(f, arrays, masks, checks, walks, alike)
+        return "; ".join([why] + ([moves] if isinstance(moves, str) else []))
+    return _quiet_rows(f, arrays, masks, checks, walks, alike)
 
 
 def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndarray,
                 checks: Callable[[int], list[tuple[int, int]]],
-                walks: dict[tuple[int, int], Step] | None = None) -> tuple[dict[int, list[int]], bool] | str:
-    """:func:`_quiet_moves`' reading of the entry rows: their quiet moves, or the first move that stops it.  An entry
-    move with links is quiet where its walk unrolls (:func:`walk_tree`, put in ``walks`` by (row, move)) and the
-    row's turns, its quiet moves' and its walks' chains', are proved distinct: two that end on the same tile cannot
-    both fit (on a wrapped board two slides from one tile may reach the same end: one turn, which needs keys)."""
+                walks: dict[tuple[int, int], Step] | None = None,
+                alike: set[int] | None = None) -> tuple[dict[int, list[int]], bool] | str:
+    """:func:`_quiet_moves`' reading of the entry rows: their quiet moves (one of each set of moves alike), or the first
+    move that stops it.  An entry move with links is quiet where its walk unrolls (:func:`walk_tree`, put in
+    ``walks`` by (row, move)) and the row's turns, its quiet moves', its walks' chains' and its other moves', are
+    proved distinct: two that end on the same tile cannot both fit or change a tile to different codes that no
+    clean-up rewrites (on a wrapped board two slides from one tile may reach the same end: one turn, which needs
+    keys)."""
     n, nd = int(f["n"]), int(f["nd"])
     lo, so, ro, gc, co = (arrays[k].tolist() for k in ("lnk_off", "safe_off", "app_ray_off", "app_gc", "app_cond_off"))
     wo, wt, flag = arrays["wr_off"].tolist(), arrays["wr_tile"].tolist(), arrays["app_flag"].tolist()
@@ -565,11 +603,14 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
     mandatory = bool(int(f["has_mandatory"]))
     walker = Walks(f, arrays, masks, checks)
     walks = {} if walks is None else walks
+    distinct = _Distinct(arrays, masks, checks)
     out: dict[int, list[int]] = {}
     others = False
     for r in range(_sets(f) * n * nd):
         c = r % nd
         chains: list[Turn] = []  # the row's turns, quiet moves' and walks'
+        keyed: list[Turn] = []  # its other entry moves' turns (a rule set without a mandatory class: walked with keys)
+        ends: dict[int, list[int]] = {}  # its quiet moves by end
         row: list[int] = []
         for a in ent_app[ent_off[r]:ent_off[r + 1]]:
             if any(u == tile[a] and not masks[m][c] for u, m in checks(a)):
@@ -578,12 +619,14 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
                 continue  # a slide onto its own start: never a turn
             whole = (lo[a + 1] == lo[a] and so[a + 1] == so[a] and len(set(wt[wo[a]:wo[a + 1]])) == wo[a + 1] - wo[a]
                      and ((ro[a + 1] == ro[a] and gc[a] < 0) or co[a + 1] == co[a]))
+            end = to[a] if to[a] >= 0 else tile[a]
             if whole and not (mandatory and flag[a]):
-                end = to[a] if to[a] >= 0 else tile[a]
-                need: Need = {}
-                for u, m in checks(a):
-                    need[u] = need[u] & masks[m] if u in need else masks[m].astype(bool)
-                chains.append((end, need, new_values(walker, a, tile[a], c, {})))
+                if any(distinct.same(a, b) for b in ends.get(end, [])):
+                    if alike is not None:
+                        alike.add(a)  # left out of the walk beside the quiet moves too (gen_entries)
+                    continue  # another move of the row with the same checks and writes: the one turn, listed once
+                ends.setdefault(end, []).append(a)
+                chains.append(_turn(walker, checks, masks, a, end, c))
                 row.append(a)
             elif lo[a + 1] > lo[a] and not (mandatory and flag[a]):
                 walk = walk_tree(walker, r, a, chains)
@@ -595,24 +638,81 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
                     row.append(a)
             elif not (mandatory and flag[a]):
                 taking = co[a + 1] > co[a] and (ro[a + 1] > ro[a] or gc[a] >= 0)
-                what = ("safe cells" if so[a + 1] > so[a] else "a capture and conditions" if taking
-                        else "a tile written twice")
-                return (f"entry move {a} from tile {tile[a]} is neither a whole turn nor of a mandatory class (it has "
-                        f"{what})")
+                if mandatory:
+                    what = ("safe cells" if so[a + 1] > so[a] else "a capture and conditions" if taking
+                            else "a tile written twice")
+                    return (f"entry move {a} from tile {tile[a]} is neither a whole turn nor of a mandatory class (it "
+                            f"has {what})")
+                keyed.append(_turn(walker, checks, masks, a, end, c))
+                others = True
             else:
                 others = True
-        for i, (end, need, new) in enumerate(chains):
+        for i, (end, need, new) in enumerate(chains + keyed):
             for end2, need2, new2 in chains[:i]:
-                if end == end2 and not apart(need, need2) and not unlike(new, new2):
+                if end == end2 and not apart(need, need2) and not distinct.unlike(new, new2):
                     return (f"two turns from tile {(r // nd) % n} end on tile {end} and may both fit with the same "
                             "changes (one turn twice: two slides of a wrapped board may reach one tile)")
         out[r] = row
     return out, others
 
+
 def _sets(sizes: dict[str, int]) -> int:
     """The entry sets of the tables: the regular play's, one per player, then each phase's (entry set ``(phase + 1)
     * np + player``, phase -1 the regular play, as engine.c's node_turns_in reads the rows)."""
     return (int(sizes["nphases"]) + 1) * int(sizes["np"])
+
+
+def _turn(walker: Walks, checks: Callable[[int], list[tuple[int, int]]], masks: np.ndarray, a: int, end: int,
+          c: int) -> Turn:
+    """Entry move a's turn (a whole turn from its tile holding code c) for the proof that a row's turns are distinct:
+    its end, node checks and new values."""
+    need: Need = {}
+    for u, m in checks(a):
+        need[u] = need[u] & masks[m] if u in need else masks[m].astype(bool)
+    return end, need, new_values(walker, a, walker.tile[a], c, {})
+
+
+class _Distinct:
+    """What tells two turns of one row that end on one tile apart where the rule set has turn clean-ups (a turn's key
+    is its changes after them), and which quiet moves are one turn (the same checks and writes)."""
+
+    def __init__(self, arrays: dict[str, np.ndarray], masks: np.ndarray,
+                 checks: Callable[[int], list[tuple[int, int]]]) -> None:
+        self.masks, self.checks = masks, checks
+        self.wo, self.wt, self.wm, self.ws = (arrays[k].tolist() for k in ("wr_off", "wr_tile", "wr_map", "wr_src"))
+        co, ct, cm = (arrays[k].tolist() for k in ("chk_off", "chk_tile", "chk_mask"))
+        ro, gc = arrays["app_ray_off"].tolist(), arrays["app_gc"].tolist()
+        self.plain = [ro[a + 1] == ro[a] and gc[a] < 0 for a in range(len(gc))]  # no line capture, no liberties
+        self.rewrite: dict[int, list[list[int]]] = {}  # per tile, each clean-up writing it: its mask rows there
+        for g in sorted(set(arrays["grp_app"].tolist())):
+            for k in range(self.wo[g], self.wo[g + 1]):
+                u = self.wt[k]
+                self.rewrite.setdefault(u, []).append([cm[j] for j in range(co[g], co[g + 1]) if ct[j] == u])
+
+    def same(self, a: int, b: int) -> bool:
+        """Whether a and b check and write alike (chess's promotion on the last rank by two rules): one turn."""
+        def writes(x: int) -> list[tuple[int, int, int]]:
+            return [(self.wt[k], self.ws[k], self.wm[k]) for k in range(self.wo[x], self.wo[x + 1])]
+        return (writes(a) == writes(b) and sorted(self.checks(a)) == sorted(self.checks(b))
+                and self.plain[a] and self.plain[b])
+
+    def kept(self, u: int, v: int) -> bool:
+        """Whether tile u, given code v by a turn, keeps it through the turn clean-ups: each clean-up writing u checks
+        u with a mask refusing v (so none fires there, and a change to v stays a change)."""
+        return all(any(not self.masks[m][v] for m in rows) for rows in self.rewrite.get(u, []))
+
+    def unlike(self, x: dict[int, str], y: dict[int, str]) -> bool:
+        """Whether two turns' new values (:func:`new_values`) differ wherever both fit: some tile both put different
+        constants on (:func:`unlike`) that no turn clean-up rewrites from either (each clean-up writing it checks it
+        with a mask refusing both), so that their changes after the clean-ups differ."""
+        for u, v in x.items():
+            w = y.get(u)
+            if w is None or not unlike({u: v}, {u: w}):
+                continue
+            if all(any(not self.masks[m][int(v)] and not self.masks[m][int(w)] for m in rows)
+                   for rows in self.rewrite.get(u, [])):
+                return True
+        return False
 
 
 def _gen_ended(sizes: dict[str, int], ends: dict[str, list[int]]) -> str:
@@ -685,6 +785,313 @@ def _gen_counts_end(sizes: dict[str, int], ends: dict[str, list[int]], e: int) -
             terms.append(f"compare({total}, {ends['cond_op'][c]}, {ends['cond_value'][c]})")
         out.append(f"    if ({' && '.join(terms) or '1'}) return 1;\n")
     return "".join(out)
+
+
+def _settled(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool]) -> bool:
+    """Whether the generated perft settles each quiet move as the walk would (:func:`_gen_settled_perft`): a royal
+    rule, turn clean-ups, or other entry moves walked beside the quiet ones (no mandatory class)."""
+    return bool(sizes["has_royal"] or sizes["ngroups"] or (found[1] and not sizes["has_mandatory"]))
+
+
+_GEN_SETTLE = """
+/* A quiet move of p (its changes ch: tile, new value, each a change; nc of them) settled as the walk's finish settles
+   a turn, at a node whose memos node_turns made: its changes into E->tmp (tile, new, old) sorted by tile, the turn
+   clean-ups' net writes merged where the node's memo answers (step_leaf's test), else run on the board with the move
+   written; then the royal test (leaf_safe).  The number of the turn's changes, 0 when it is no turn (nothing
+   changed, or the mover's royal piece attacked), < 0 an error. */
+static __attribute__((noinline)) int32_t gen_settle(tp_engine *E, Board *B, int32_t p, const int32_t *ch,
+                                                    int32_t nc) {
+    const tp_tables *T = TABLES(E);
+    for (int32_t c = 0; c < nc; c++) {
+        int32_t u = ch[2 * c];
+        int32_t *x = E->tmp + 3 * c;
+        int32_t i = c;
+        for (; i > 0 && x[-3] > u; i--, x -= 3) memcpy(x, x - 3, 3 * sizeof *x);
+        x[0] = u;
+        x[1] = ch[2 * c + 1];
+        x[2] = B->codes[u];
+    }
+    if (T->grp_off[p + 1] > T->grp_off[p]) {
+        int memo = E->cm_ok;
+        uint32_t g = E->cm_gen;
+        for (int32_t c = 0; c < nc && memo; c++) {
+            const int32_t *x = E->tmp + 3 * c;
+            if (E->cm_tread[x[0]] == g || E->cm_cread[x[2]] == g || E->cm_cread[x[1]] == g) memo = 0;
+        }
+        if (memo) { /* the clean-ups' net writes touch no tile the move changed: merged, as step_leaf merges */
+            int32_t i = nc - 1, j = E->cn_len - 1, o = nc + E->cn_len - 1;
+            for (; j >= 0; o--) {
+                if (i >= 0 && E->tmp[3 * i] > E->cn[3 * j]) {
+                    memmove(E->tmp + 3 * o, E->tmp + 3 * i, 3 * sizeof *E->tmp);
+                    i--;
+                } else {
+                    memcpy(E->tmp + 3 * o, E->cn + 3 * j, 3 * sizeof *E->tmp);
+                    j--;
+                }
+            }
+            nc += E->cn_len;
+        } else { /* as finish: the move written, the clean-ups run, the net changes collected, all taken back */
+            int32_t mark = E->undo_top;
+            if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
+            for (int32_t c = 0; c < nc; c++) put(E, B, ch[2 * c], ch[2 * c + 1]);
+            int r = run_cleanups(E, B, p);
+            Walk W = {B, p, WALK_TURNS, E->path_top, mark, E->seq_top, -1, NULL, NULL, 0};
+            nc = r < 0 ? 0 : collect_changes(E, &W);
+            restore(E, B, mark);
+            if (r < 0) return r;
+        }
+    }
+    if (nc == 0) return 0;
+    Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
+    int r = leaf_safe(E, &W, nc);
+    return r < 0 ? r : r ? nc : 0;
+}
+
+/* gen_settle's turn counted (a bulk count's last ply) or listed after the node's keys in E->chg as [nc, 0] and its
+   nc (tile, new value) pairs; *listed += 1 for each turn.  Called, not inlined, from each of the thousands of
+   quiet moves and chains (inlined: a third more of gcc's time for no speed). */
+static __attribute__((noinline)) int gen_quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t depth,
+                                                    const int32_t *ch, int32_t nc, int64_t *listed) {
+    int32_t m = gen_settle(E, B, p, ch, nc);
+    if (m <= 0) return m;
+    (*listed)++;
+    if (depth == 1 && !E->make_leaves) return 0;
+    if (E->nchg + m + 1 > E->chg_cap) return TP_ERR_CAP;
+    int32_t *o = E->chg + 2 * (size_t)E->nchg;
+    o[0] = m;
+    o[1] = 0;
+    for (int32_t c = 0; c < m; c++) {
+        o[2 + 2 * c] = E->tmp[3 * c];
+        o[3 + 2 * c] = E->tmp[3 * c + 1];
+    }
+    E->nchg += m + 1;
+    return 0;
+}
+"""
+
+
+def _gen_settled_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],
+                       checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
+                       value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], ends: dict[str, list[int]],
+                       captured: set[int], maxw: int, walks: dict[tuple[int, int], Step],
+                       conditioned: frozenset[int], walker: Walks, kept: Callable[[int, int], bool] | None) -> str:
+    """gen_perft for a rule set with a royal rule, turn clean-ups or other entry moves beside the quiet ones: the
+    walk (node_turns, the quiet moves and unrolled walks left out) makes the node's memos and keys the other moves;
+    each quiet move that fits, and each chain of an unrolled walk (:func:`walk_functions`, settled), is settled
+    (gen_settle: clean-ups, royal test) and counted, or listed and made below, without a key.  The quiet moves (as
+    walks of one move) and the walks are a program of ints a generic loop runs (:func:`_programs`, gen_run), not
+    code per tile: chess's 8x8 C is a few megabytes of tables, not ten of switches.  Without a royal rule, a turn
+    with a change no clean-up undoes (``kept``: :meth:`_Distinct.kept`) is counted on the last ply of a bulk count
+    unsettled."""
+    n, nd, np_ = sizes["n"], sizes["nd"], sizes["np"]
+    quiet, _ = found
+    mandatory = bool(sizes["has_mandatory"])
+    words = (n + 63) // 64
+    prog, off, held, deepest = _programs(sizes, walker, quiet, walks, captured, conditioned, kept)
+    rest = {r: [a for a in row if (r, a) not in held] for r, row in quiet.items()}
+    out = [_gen_ended(sizes, ends), _GEN_SETTLE,
+           f"#define GEN_DEPTH {deepest}\n#define GEN_MAXW {maxw}\n",
+           _array("qprog", np.asarray(prog, np.int32)), _array("qoff", np.asarray(off, np.int32)), _GEN_RUN,
+           walk_functions({k: w for k, w in walks.items() if k not in held}, maxw, conditioned, False, settled=True),
+           """
+/* The quiet moves and walks' chains of p that fit, settled, counted into *listed (and listed in E->chg unless
+   counted only): each row's program (gen_run), then its moves the program does not hold. */
+static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t *listed) {
+    const int32_t *codes = B->codes;
+    int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
+    int64_t moves = 0;
+    for (size_t w = 0; w < """ + str(words) + """; w++) {
+        uint64_t m = 0;
+        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """
+           + str(words) + """ + w];
+        for (; m; m &= m - 1) {
+            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            int32_t row = (p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t];
+            if (k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, depth, listed, k_qprog + k_qoff[row],
+                                                              k_qprog + k_qoff[row + 1])) < 0) return r;
+            switch (row) {
+"""]
+    out.append(_quiet_cases(sizes, rest, checks, test, value, wr_off, wr_tile,
+                            " if (nc && (r = gen_quiet_turn(E, B, p, depth, ch, nc, listed)) < 0) return r;", "ch",
+                            captured, walks=walks, conditioned=conditioned,
+                            walk_call="if ((r = gen_walk_{name}(E, B, p, ply, depth, listed, &moves)) < 0) return r;"))
+    out.append("""            default: break;
+            }
+        }
+    }
+    (void)v;
+    (void)r;
+    (void)moves;
+    (void)ply;
+    return 0;
+}
+
+static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
+                         int32_t nlast) {
+    int r = last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
+    if (r) return r < 0 ? r : 0;
+    int32_t k0 = E->nkeys, c0 = E->nchg;
+    E->quiet_apart = 1;
+    int64_t legal = node_turns(E, B, p); /* the node's memos; the other moves' turns as keys */
+    E->quiet_apart = 0;
+    int64_t nq = 0, total = 0;
+    int32_t k1 = E->nkeys, q0 = E->nchg;
+    if (legal >= 0 && """ + ("legal == 0" if mandatory else "1") + """) {
+        r = gen_quiet(E, B, p, ply, depth, &nq);
+        if (r < 0) legal = r;
+    }
+    int32_t q1 = E->nchg;
+    if (legal < 0) {
+        total = legal;
+    } else if (depth == 1 && !E->make_leaves) {
+        total = legal + nq;
+    } else {
+        for (int32_t k = k0; k < k1 && total >= 0; k++) {
+            if (!E->keys[k].legal) continue;
+            int32_t mark = E->undo_top;
+            const Key *K = &E->keys[k];
+            int64_t sub = apply_key(E, B, K);
+            if (sub == 0) sub = depth == 1 ? 1 : perft(E, B, (p + 1) % """ + str(np_) + """, ply + 1, depth - 1,
+                                                       E->chg + 2 * (size_t)K->off, K->len);
+            restore(E, B, mark);
+            total = sub < 0 ? sub : total + sub;
+        }
+        for (int32_t o = q0; o < q1 && total >= 0; o += E->chg[2 * (size_t)o] + 1) {
+            int32_t m = E->chg[2 * (size_t)o], mark = E->undo_top;
+            const int32_t *x = E->chg + 2 * (size_t)(o + 1);
+            if (E->undo_top + m > E->undo_cap) {
+                total = TP_ERR_CAP;
+                break;
+            }
+            for (int32_t c = 0; c < m; c++) put(E, B, x[2 * c], x[2 * c + 1]);
+            int64_t sub = depth == 1 ? 1 : perft(E, B, (p + 1) % """ + str(np_) + """, ply + 1, depth - 1, x, m);
+            restore(E, B, mark);
+            total = sub < 0 ? sub : total + sub;
+        }
+    }
+    if (total == 0 && legal == 0 && nq == 0 && TABLES(E)->passing) total = pass_turn(E, B, p, ply, depth, k0, c0);
+    E->nkeys = k0;
+    E->nchg = c0;
+    return total;
+}
+""")
+    return "".join(out)
+
+
+_TEST = re.compile(r"k_masks\[(\d+)\+codes\[(\d+)\]\]")
+_VALUE = re.compile(r"(!?)(\d+)")
+
+
+def _program(s: Step, conditioned: frozenset[int], kept: Callable[[int, int], bool] | None) -> list[int] | None:
+    """A walk (:func:`walk_tree`) as gen_run's program, or None where some check or new value is not a mask over a
+    node's code or a constant (the walk's C function then runs it).  A move is ``[size, sure, nt, (mask offset,
+    tile) * nt, nc, (tile, value, compared) * nc, its follow-ups' moves...]`` (size: of the move and its follow-ups;
+    compared: a change only where the node's code differs; sure: 1 where its turn is a turn whatever the clean-ups
+    do, a change ``kept`` says no clean-up undoes: counted on the last ply without settling; None: never, a royal
+    rule), in the walk's order."""
+    tests: list[int] = []
+    if s.test != "1":
+        for term in s.test.split(" && "):
+            m = _TEST.fullmatch(term)
+            if m is None:
+                return None
+            tests += [int(m.group(1)), int(m.group(2))]
+    changes: list[int] = []
+    sure = 0
+    for u, v in s.changes:
+        m = _VALUE.fullmatch(v)
+        if m is None:
+            return None
+        changes += [u, int(m.group(2)), int(bool(m.group(1)))]
+        sure |= int(kept is not None and not m.group(1) and kept(u, int(m.group(2))))
+    if s.app in conditioned:
+        return None
+    kids: list[int] = []
+    for x in s.then:
+        got = _program(x, conditioned, kept)
+        if got is None:
+            return None
+        kids += got
+    body = [sure, len(tests) // 2, *tests, len(changes) // 3, *changes, *kids]
+    return [len(body) + 1, *body]
+
+
+def _depth(s: Step) -> int:
+    """The most moves of one chain of a walk."""
+    return 1 + max([_depth(x) for x in s.then], default=0)
+
+
+def _programs(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]], walks: dict[tuple[int, int], Step],
+              captured: set[int], conditioned: frozenset[int],
+              kept: Callable[[int, int], bool] | None) -> tuple[list[int], list[int], set[tuple[int, int]], int]:
+    """The quiet moves (each a walk of one move, :func:`walk_tree`) and unrolled walks of every entry row as one
+    program (:func:`_program`): its ints, each row's offset into them, the (row, move) pairs it holds and the
+    deepest chain.  Cost: linear in the walks' moves; the program is data, which gcc reads in a fraction of the
+    time the same walks take as code."""
+    prog: list[int] = []
+    rows = _sets(sizes) * sizes["n"] * sizes["nd"]
+    off = [0] * (rows + 1)
+    held: set[tuple[int, int]] = set()
+    deepest = 1
+    for r in range(rows):
+        off[r] = len(prog)
+        for a in quiet.get(r, ()):
+            step: Step | str | None = walks.get((r, a))
+            if step is None and a not in captured and walker.lo[a + 1] == walker.lo[a]:
+                step = walk_tree(walker, r, a, [])
+            if not isinstance(step, Step):
+                continue
+            got = _program(step, conditioned, kept)
+            if got is not None:
+                prog += got
+                held.add((r, a))
+                deepest = max(deepest, _depth(step))
+    off[rows] = len(prog)
+    return prog, off, held, deepest
+
+
+_GEN_RUN = """
+/* The chains of the walks at q (up to end; specialise._program) that fit, each settled by gen_quiet_turn in the
+   walk's order: a move's follow-ups, then its own turn. */
+static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *listed, const int32_t *q,
+                   const int32_t *end) {
+    const int32_t *codes = B->codes;
+    const int32_t *stack[GEN_DEPTH];
+    int32_t sp = 0, ch[2 * GEN_MAXW];
+    for (;;) {
+        while (sp && q == stack[sp - 1] + stack[sp - 1][0]) { /* a move whose follow-ups are done: its turn */
+            const int32_t *x = stack[--sp];
+            if (x[1] && depth == 1 && !E->make_leaves) { /* a turn whatever the clean-ups do: counted */
+                (*listed)++;
+                continue;
+            }
+            const int32_t *w = x + 3 + 2 * x[2];
+            int32_t nc = 0;
+            for (int32_t j = 0; j < w[0]; j++) {
+                const int32_t *c = w + 1 + 3 * j;
+                if (!c[2] || c[1] != codes[c[0]]) {
+                    ch[2 * nc] = c[0];
+                    ch[2 * nc + 1] = c[1];
+                    nc++;
+                }
+            }
+            if (nc) {
+                int r = gen_quiet_turn(E, B, p, depth, ch, nc, listed);
+                if (r < 0) return r;
+            }
+        }
+        if (q >= end) return 0;
+        int32_t i = 0, nt = q[2];
+        while (i < nt && k_masks[q[3 + 2 * i] + codes[q[4 + 2 * i]]]) i++;
+        if (i == nt) { /* it fits: its follow-ups next */
+            stack[sp++] = q;
+            q += 4 + 2 * nt + 3 * q[3 + 2 * nt];
+        } else {
+            q += q[0];
+        }
+    }
+}
+"""
 
 
 def _gen_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool],

@@ -165,10 +165,12 @@ def walk_most(s: Step) -> int:
     return max([len(s.changes)] + [walk_most(x) for x in s.then])
 
 
-def walk_functions(walks: dict[tuple[int, int], Step], maxw: int, conditioned: frozenset[int], listing: bool) -> str:
+def walk_functions(walks: dict[tuple[int, int], Step], maxw: int, conditioned: frozenset[int], listing: bool,
+                   settled: bool = False) -> str:
     """A function per unrolled walk (:func:`walk_code`; one each keeps gcc's time linear in the walks): for perft
-    ``gen_walk_{row}_{move}``, its turns counted or made (gen_walk_turn); for a playout's listing
-    ``gen_walk_list_{row}_{move}``, its turns listed at o as gen_quiet_list lists them (gen_listed)."""
+    ``gen_walk_{row}_{move}``, its turns counted or made (gen_walk_turn; ``settled``: each settled by gen_quiet_turn,
+    the royal rule and turn clean-ups, even on the last ply); for a playout's listing ``gen_walk_list_{row}_{move}``,
+    its turns listed at o as gen_quiet_list lists them (gen_listed)."""
     out = []
     for (r, a), s in walks.items():
         if listing:
@@ -177,12 +179,15 @@ def walk_functions(walks: dict[tuple[int, int], Step], maxw: int, conditioned: f
                        f"    const int32_t *codes = B->codes;\n    int32_t nc, v;\n    {body}\n"
                        "    (void)E; (void)codes; (void)nc; (void)v;\n    return o;\n}\n")
             continue
-        body = walk_code(s, "if ((r = gen_walk_turn(E, B, p, ply, depth, {ch}, {nc}, -1, total, moves)) < 0) return r;",
-                          "ch", "depth == 1", conditioned)
+        body = (walk_code(s, "if ({nc} && (r = gen_quiet_turn(E, B, p, depth, {ch}, {nc}, total)) < 0) return r;",
+                          "ch", None, conditioned) if settled else
+                walk_code(s, "if ((r = gen_walk_turn(E, B, p, ply, depth, {ch}, {nc}, -1, total, moves)) < 0) return r;",
+                          "ch", "depth == 1", conditioned))
         out.append(f"static int gen_walk_{r}_{a}(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, "
                    f"int64_t *total, int64_t *moves) {{\n    const int32_t *codes = B->codes;\n"
                    f"    int32_t ch[{2 * maxw}], nc, v;\n    int r;\n    const int made = E->make_leaves;\n    {body}\n"
-                   "    (void)codes; (void)ch; (void)nc; (void)v; (void)r; (void)made;\n    return 0;\n}\n")
+                   "    (void)codes; (void)ch; (void)nc; (void)v; (void)r; (void)made; (void)ply; (void)moves;\n"
+                   "    return 0;\n}\n")
     return "".join(out)
 
 

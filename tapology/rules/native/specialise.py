@@ -52,7 +52,7 @@ import numpy as np
 
 from tapology.rules.native import build
 from tapology.rules.native.tables import BYTES, Tables
-from tapology.rules.native.walks import Need, Step, Turn, Walks, apart, new_values, unlike, walk_functions, walk_most, walk_tree
+from tapology.rules.native.walks import Need, Step, Turn, Walks, clash, new_values, walk_functions, walk_most, walk_tree
 
 HERE = Path(__file__).resolve().parent
 VERSION = "1"  # bump when the generated code changes in a way the hash of this file would not show
@@ -581,7 +581,7 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
                 need: Need = {}
                 for u, m in checks(a):
                     need[u] = need[u] & masks[m] if u in need else masks[m].astype(bool)
-                chains.append((end, need, new_values(walker, a, tile[a], c, {})))
+                chains.append(Turn(end, need, new_values(walker, a, tile[a], c, {})))
                 row.append(a)
             elif lo[a + 1] > lo[a] and not (mandatory and flag[a]):
                 walk = walk_tree(walker, r, a, chains)
@@ -599,11 +599,10 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
                         f"{what})")
             else:
                 others = True
-        for i, (end, need, new) in enumerate(chains):
-            for end2, need2, new2 in chains[:i]:
-                if end == end2 and not apart(need, need2) and not unlike(new, new2):
-                    return (f"two turns from tile {(r // nd) % n} end on tile {end} and may both fit with the same "
-                            "changes (one turn twice: two slides of a wrapped board may reach one tile)")
+        end = clash(walker, chains, (r // nd) % n, c)
+        if end >= 0:
+            return (f"two turns from tile {(r // nd) % n} end on tile {end} and may both fit with the same changes "
+                    "(one turn twice: two slides of a wrapped board may reach one tile)")
         out[r] = row
     return out, others
 

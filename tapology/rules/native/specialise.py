@@ -905,7 +905,9 @@ _COUNTERS_ON = """    const Key K = gen_key(E, QA);
     int r = playout_counters(E, B, &K, q); /* playout_turn's counters */
     if (r < 0) return r;
 """
-PLAYOUT_STACK = 1 << 16  # ints of quiet moves one playout node may list on the stack; more: the interpreter's listing
+PLAYOUT_STACK = 1 << 16  # ints of quiet moves one playout node may list on the stack; more: on the heap
+PLAYOUT_HEAP = 1 << 22  # ints of quiet moves one playout node may list on the heap (a buffer per thread, made once);
+# more: the interpreter's listing
 
 
 def _scan_codes(codes_of: list[list[int]], words: int, n: int, nd: int) -> str:
@@ -949,7 +951,7 @@ static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, con
 """]
     if fit is not None:
         out.append(_gen_quiet_fits(sizes, quiet, checks, test, value, wr_off, wr_tile, captured, fit, codes_of, words))
-    elif cap * stride > PLAYOUT_STACK:
+    elif cap * stride > PLAYOUT_HEAP:
         out.append("""
 static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
                            int32_t *nlast, int *pass) {
@@ -1035,8 +1037,11 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
 }
 """)
         return "".join(out)
-    out.append("""    int32_t list[""" + str(cap * stride) + """];
-    int32_t nq = gen_quiet_list(E, B, ps, list);
+    out.append(("""    int32_t list[""" + str(cap * stride) + """];
+""") if cap * stride <= PLAYOUT_STACK else ("""    static __thread int32_t *list; /* the walks' turns, too many for the stack */
+    if (!list && !(list = malloc(""" + str(cap * stride) + """ * sizeof *list))) return TP_ERR_CAP;
+"""))
+    out.append("""    int32_t nq = gen_quiet_list(E, B, ps, list);
 """ + _PASS_DRAW.replace("LEGAL", "nq") * bool(sizes["pass_always"]) + """    if (nq == 0) return 0;
     const int32_t *m = list + (size_t)(splitmix(s) % (uint64_t)nq) * """ + str(stride) + """;
     int32_t nc = m[0];

@@ -32,23 +32,22 @@ class Step(NamedTuple):
 class Cont(NamedTuple):
     """A continuation shared by the chains that reach one link's targets with the same constants on their tiles:
     walked once (its checks read the codes with the chain's changes so far written on them), its chains' turns
-    the caller's changes followed by its own.  ``name`` numbers its C function; ``most`` the changes it adds at
-    most; ``n`` the board's tiles (the copy of the codes a call writes the chain's changes on)."""
+    the caller's changes followed by its own.  ``name`` numbers its C function; ``arms`` each target's walk in
+    the link's order, numbered (an arm is shared by every continuation that holds it: one C function);
+    ``most`` the changes it adds at most; ``n`` the board's tiles (the copy of the codes a call writes the chain's
+    changes on)."""
 
     name: int
-    roots: tuple[Step, ...]
+    arms: tuple[tuple[int, Step], ...]
     turns: int
     most: int
     n: int
 
 
 class Call(NamedTuple):
-    """A follow-up link walked by a shared continuation: the C calls it with the chain's changes so far, ``cont``
-    (its follow-ups in the link's order) in a playout's listing, ``counted`` (in the order of their applications:
-    shared by every link with the same targets) in perft."""
+    """A follow-up link walked by a shared continuation: the C calls ``cont`` with the chain's changes so far."""
 
     cont: Cont
-    counted: Cont
     turns: int
 
 
@@ -102,6 +101,8 @@ class Walks:
         self.steps = 0
         self.conts: dict[tuple[tuple[int, ...], tuple[tuple[int, str], ...], int], Cont | str | None] = {}
         self.info: dict[int, _Info] = {}
+        self.arms: dict[tuple[int, tuple[tuple[int, str], ...], int],
+                        tuple[int, Step | str | None, list[Turn], list[Witness]]] = {}  # a target's walk, its proof
 
 
 def code_at(env: dict[int, str], t: int, c: int, u: int) -> str:
@@ -277,20 +278,17 @@ def _call(w: Walks, xs: list[int], env: dict[int, str], end: int, hist: Hist) ->
     make a position the chain has not held (else named).  None where none of its chains fits."""
     anchors = {w.tile[x] for x in xs}
     consts = tuple(sorted((u, v) for u, v in env.items() if u in anchors and v.isdigit()))
-    both = []
-    for order in (tuple(xs), tuple(sorted(xs))):
-        key = (order, consts, end)
-        if key not in w.conts:
-            w.conts[key] = _cont(w, list(order), dict(consts), end)
-        both.append(w.conts[key])
-    got, count = both
-    if not isinstance(got, Cont) or not isinstance(count, Cont):
-        return got if not isinstance(got, Cont) else count  # type: ignore[return-value]
+    key = (tuple(xs), consts, end)
+    if key not in w.conts:
+        w.conts[key] = _cont(w, xs, dict(consts), end)
+    got = w.conts[key]
+    if not isinstance(got, Cont):
+        return got
     for u in hist:
         for wit in w.info[got.name].risky.get(u, ()):
             if not any(x not in hist or (hist[x] is not None and v not in hist[x]) for x, v in wit):  # type: ignore[operator]
                 return f"a move of the walk from tile {w.tile[xs[0]]} may repeat a position of its chain"
-    return Call(got, count, got.turns)
+    return Call(got, got.turns)
 
 
 def _cont(w: Walks, xs: list[int], env: dict[int, str], end: int) -> Cont | str | None:
@@ -300,11 +298,18 @@ def _cont(w: Walks, xs: list[int], env: dict[int, str], end: int) -> Cont | str 
     ctx = _Ctx(-1, -1, False, env)
     roots = []
     for x in xs:
-        got = _grow(w, ctx, x, (), env, {}, {u: None for u in env}, end, True)
+        key = (x, tuple(sorted(env.items())), end)
+        if key not in w.arms:
+            one = _Ctx(-1, -1, False, env)
+            got = _grow(w, one, x, (), env, {}, {u: None for u in env}, end, True)
+            w.arms[key] = (len(w.arms), got, one.turns, one.witnesses)
+        k, got, turns, witnesses = w.arms[key]
         if isinstance(got, str):
             return got
+        ctx.turns += turns
+        ctx.witnesses += witnesses
         if got is not None:
-            roots.append(got)
+            roots.append((k, got))
     if not roots:
         return None
     hit = clash(w, ctx.turns, -1, -1)
@@ -322,7 +327,7 @@ def _cont(w: Walks, xs: list[int], env: dict[int, str], end: int) -> Cont | str 
         risky.setdefault(wit[0][0], []).append(wit)
     name = len(w.info)
     w.info[name] = _Info(frozenset(turn.end for turn in ctx.turns), writes, risky)
-    return Cont(name, tuple(roots), sum(s.turns for s in roots), max(walk_most(s) for s in roots), w.n)
+    return Cont(name, tuple(roots), sum(s.turns for _k, s in roots), max(walk_most(s) for _k, s in roots), w.n)
 
 
 def walk_tree(w: Walks, r: int, a: int, turns: list[Turn]) -> Step | str | None:
@@ -411,14 +416,13 @@ def walk_most(s: Step) -> int:
                                    for x in s.then])
 
 
-def _conts(s: Step, into: dict[int, Cont], listing: bool) -> None:
-    """The shared continuations a walk calls (a playout's listing's or perft's), by name, into ``into``."""
+def _conts(s: Step, into: dict[int, Cont]) -> None:
+    """The shared continuations a walk calls, by name, into ``into``."""
     for x in s.then:
         if isinstance(x, Step):
-            _conts(x, into, listing)
+            _conts(x, into)
         else:
-            got = x.cont if listing else x.counted
-            into[got.name] = got
+            into[x.cont.name] = x.cont
 
 
 def walk_functions(walks: dict[tuple[int, int], Step], maxw: int, conditioned: frozenset[int], listing: bool) -> str:
@@ -429,28 +433,49 @@ def walk_functions(walks: dict[tuple[int, int], Step], maxw: int, conditioned: f
     chain's changes so far are written on and those changes."""
     conts: dict[int, Cont] = {}
     for s in walks.values():
-        _conts(s, conts, listing)
+        _conts(s, conts)
     out = []
     listed = "if ({nc}) { o = gen_listed(o, {ch}, {nc}); (*nq)++; }"
     made = "if ((r = gen_walk_turn(E, B, p, ply, depth, {ch}, {nc}, -1, total, moves)) < 0) return r;"
-    for k, cont in sorted(conts.items()):
+    arms = {k: arm for cont in conts.values() for k, arm in cont.arms}
+    out.append("/* A turn of an arm of a shared continuation: the caller's pnc changes and one more, (u, v) */\n" + (
+        "static inline int32_t *gen_arm_listed(int32_t *o, int32_t *nq, int32_t *ch, int32_t pnc, int32_t u, "
+        "int32_t v) {\n    ch[2 * pnc] = u;\n    ch[2 * pnc + 1] = v;\n    (*nq)++;\n    return gen_listed(o, ch, pnc + 1);\n}\n"
+        if listing else
+        "static inline int gen_arm_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t *total, "
+        "int64_t *moves, int32_t *ch, int32_t pnc, int32_t u, int32_t v) {\n"
+        "    if (depth == 1 && !E->make_leaves) {\n        (*total)++;\n        return 0;\n    }\n"
+        "    ch[2 * pnc] = u;\n    ch[2 * pnc + 1] = v;\n"
+        "    return gen_walk_turn(E, B, p, ply, depth, ch, pnc + 1, -1, total, moves);\n}\n") * bool(arms))
+    for k, arm in sorted(arms.items()):
         if listing:
-            body = " ".join(walk_code(s, listed, "ch", None, conditioned, "pnc") for s in cont.roots)
-            out.append(f"static int32_t *gen_cont_list_{k}(tp_engine *E, const Board *B, const int32_t *board, "
-                       f"int32_t *o, int32_t *nq, const int32_t *pch, int32_t pnc) {{\n"
-                       f"    int32_t cc[{cont.n}], ch[{2 * maxw}], nc, v;\n    const int32_t *codes = cc;\n"
-                       f"    memcpy(cc, board, sizeof cc);\n    for (nc = 0; nc < pnc; nc++) cc[pch[2 * nc]] = pch[2 * nc + 1];\n"
-                       f"    memcpy(ch, pch, 2 * (size_t)pnc * sizeof *ch);\n"
-                       f"    {body}\n    (void)E; (void)B; (void)nc; (void)v;\n    return o;\n}}\n")
+            body = walk_code(arm, listed, "ch", None, conditioned, "pnc", "o = gen_arm_listed(o, nq, ch, pnc, {u}, {v});")
+            out.append(f"static int32_t *gen_arm_list_{k}(tp_engine *E, const Board *B, const int32_t *codes, "
+                       f"int32_t *o, int32_t *nq, int32_t *ch, int32_t pnc) {{\n    int32_t nc, v;\n    {body}\n"
+                       "    (void)E; (void)B; (void)nc; (void)v;\n    return o;\n}\n")
             continue
-        body = " ".join(walk_code(s, made, "ch", "depth == 1", conditioned, "pnc") for s in cont.roots)
-        out.append(f"static int gen_cont_{k}(tp_engine *E, Board *B, const int32_t *board, int32_t p, int32_t ply, "
-                   f"int32_t depth, int64_t *total, int64_t *moves, const int32_t *pch, int32_t pnc) {{\n"
-                   f"    int32_t cc[{cont.n}], ch[{2 * maxw}], nc, v;\n    const int32_t *codes = cc;\n    int r;\n"
-                   f"    const int made = E->make_leaves;\n"
-                   f"    memcpy(cc, board, sizeof cc);\n    for (nc = 0; nc < pnc; nc++) cc[pch[2 * nc]] = pch[2 * nc + 1];\n"
-                   f"    if (depth > 1 || made) memcpy(ch, pch, 2 * (size_t)pnc * sizeof *ch);\n    {body}\n"
+        body = walk_code(arm, made, "ch", "depth == 1", conditioned, "pnc",
+                         "if ((r = gen_arm_turn(E, B, p, ply, depth, total, moves, ch, pnc, {u}, {v})) < 0) return r;")
+        out.append(f"static int gen_arm_{k}(tp_engine *E, Board *B, const int32_t *codes, int32_t p, int32_t ply, "
+                   f"int32_t depth, int64_t *total, int64_t *moves, int32_t *ch, int32_t pnc) {{\n"
+                   f"    int32_t nc, v;\n    int r;\n    const int made = E->make_leaves;\n    {body}\n"
                    "    (void)nc; (void)v; (void)r; (void)made;\n    return 0;\n}\n")
+    head = ("    int32_t cc[{n}], ch[{w}];\n    const int32_t *codes = cc;\n    memcpy(cc, board, sizeof cc);\n"
+            "    for (int32_t c = 0; c < pnc; c++) cc[pch[2 * c]] = pch[2 * c + 1];\n")
+    for k, cont in sorted(conts.items()):
+        top = head.format(n=cont.n, w=2 * maxw)
+        if listing:
+            calls = "".join(f"    o = gen_arm_list_{a}(E, B, codes, o, nq, ch, pnc);\n" for a, _s in cont.arms)
+            out.append(f"static int32_t *gen_cont_list_{k}(tp_engine *E, const Board *B, const int32_t *board, "
+                       f"int32_t *o, int32_t *nq, const int32_t *pch, int32_t pnc) {{\n{top}"
+                       f"    memcpy(ch, pch, 2 * (size_t)pnc * sizeof *ch);\n{calls}    return o;\n}}\n")
+            continue
+        calls = "".join(f"    if ((r = gen_arm_{a}(E, B, codes, p, ply, depth, total, moves, ch, pnc)) < 0) return r;\n"
+                        for a, _s in cont.arms)
+        out.append(f"static int gen_cont_{k}(tp_engine *E, Board *B, const int32_t *board, int32_t p, int32_t ply, "
+                   f"int32_t depth, int64_t *total, int64_t *moves, const int32_t *pch, int32_t pnc) {{\n{top}"
+                   "    int r;\n    if (depth > 1 || E->make_leaves) memcpy(ch, pch, 2 * (size_t)pnc * sizeof *ch);\n"
+                   f"{calls}    return 0;\n}}\n")
     for (r, a), s in walks.items():
         if listing:
             body = walk_code(s, listed, "(o + 1)", None, conditioned)
@@ -483,25 +508,31 @@ def _with_changes(s: Step, turn: str, into: str, base: str) -> str:
     return f"{{ {_gather(s, into, base)} {turn.replace('{ch}', into).replace('{nc}', 'nc')} }}"
 
 
-def walk_code(s: Step, turn: str, into: str, leaf: str | None, conditioned: frozenset[int], base: str = "0") -> str:
+def walk_code(s: Step, turn: str, into: str, leaf: str | None, conditioned: frozenset[int], base: str = "0",
+              one: str = "") -> str:
     """The C of a walk's chains from move s on (:func:`walk_tree`), in the order the interpreter's step finishes
     them: where s fits, its follow-ups' chains (a shared continuation called with the codes and changes after s),
     then its own turn where it may end there: ``turn`` with its changes ``{ch}`` (a constant array where each is
     known to change its tile and none comes before, else written into ``into`` after the ``base`` ones of the
     caller) and their number ``{nc}`` (with ``leaf``, on the last ply of a bulk count only counted: it changes a
-    tile, as the walk proved).  Cost: a check per move of each chain tried, no key."""
+    tile, as the walk proved); ``one``, after ``base`` changes, the C of a turn of one more change known to change
+    its tile (``{u}``, ``{v}``), the last ply's count included.  Cost: a check per move of each chain tried, no
+    key."""
     test = s.test + (f" && app_conds_hold(E, B, {s.app})" if s.app in conditioned else "")
-    own = _with_changes(s, turn, into, base)
-    if leaf is not None:
-        own = f"if ({leaf} && !made) (*total)++; else {own}"
+    if one and base != "0" and len(s.changes) == 1 and not s.changes[0][1].startswith("!"):
+        own = one.replace("{u}", str(s.changes[0][0])).replace("{v}", s.changes[0][1])
+    else:
+        own = _with_changes(s, turn, into, base)
+        if leaf is not None:
+            own = f"if ({leaf} && !made) (*total)++; else {own}"
     own = "" if s.own == "0" else own if s.own == "1" else f"if ({s.own}) {{ {own} }}"
     kids = []
     for x in s.then:
         if isinstance(x, Step):
-            kids.append(walk_code(x, turn, into, leaf, conditioned, base))
+            kids.append(walk_code(x, turn, into, leaf, conditioned, base, one))
             continue
         call = (f"o = gen_cont_list_{x.cont.name}(E, B, codes, o, nq, {{ch}}, {{nc}});" if leaf is None else
-                f"if ((r = gen_cont_{x.counted.name}(E, B, codes, p, ply, depth, total, moves, {{ch}}, {{nc}})) < 0) "
+                f"if ((r = gen_cont_{x.cont.name}(E, B, codes, p, ply, depth, total, moves, {{ch}}, {{nc}})) < 0) "
                 "return r;")
         kids.append(_with_changes(s, call, "ch", "0"))
     return f"if ({test}) {{ {' '.join(kids)} {own} }}"

@@ -45,9 +45,12 @@ class Cont(NamedTuple):
 
 
 class Call(NamedTuple):
-    """A follow-up link walked by a shared continuation: the C calls ``cont`` with the chain's changes so far."""
+    """A follow-up link walked by a shared continuation: the C calls it with the chain's changes so far, ``cont``
+    (its arms in the link's order, a function each) in a playout's listing, ``counted`` (its arms in the order of
+    their applications, one function: shared by every link with the same targets) in perft."""
 
     cont: Cont
+    counted: Cont
     turns: int
 
 
@@ -278,17 +281,20 @@ def _call(w: Walks, xs: list[int], env: dict[int, str], end: int, hist: Hist) ->
     make a position the chain has not held (else named).  None where none of its chains fits."""
     anchors = {w.tile[x] for x in xs}
     consts = tuple(sorted((u, v) for u, v in env.items() if u in anchors and v.isdigit()))
-    key = (tuple(xs), consts, end)
-    if key not in w.conts:
-        w.conts[key] = _cont(w, xs, dict(consts), end)
-    got = w.conts[key]
-    if not isinstance(got, Cont):
-        return got
+    both = []
+    for order in (tuple(xs), tuple(sorted(xs))):
+        key = (order, consts, end)
+        if key not in w.conts:
+            w.conts[key] = _cont(w, list(order), dict(consts), end)
+        both.append(w.conts[key])
+    got, counted = both
+    if not isinstance(got, Cont) or not isinstance(counted, Cont):
+        return got if not isinstance(got, Cont) else counted  # type: ignore[return-value]
     for u in hist:
         for wit in w.info[got.name].risky.get(u, ()):
             if not any(x not in hist or (hist[x] is not None and v not in hist[x]) for x, v in wit):  # type: ignore[operator]
                 return f"a move of the walk from tile {w.tile[xs[0]]} may repeat a position of its chain"
-    return Call(got, got.turns)
+    return Call(got, counted, got.turns)
 
 
 def _cont(w: Walks, xs: list[int], env: dict[int, str], end: int) -> Cont | str | None:
@@ -416,13 +422,14 @@ def walk_most(s: Step) -> int:
                                    for x in s.then])
 
 
-def _conts(s: Step, into: dict[int, Cont]) -> None:
-    """The shared continuations a walk calls, by name, into ``into``."""
+def _conts(s: Step, into: dict[int, Cont], listing: bool) -> None:
+    """The shared continuations a walk calls (a playout's listing's or perft's), by name, into ``into``."""
     for x in s.then:
         if isinstance(x, Step):
-            _conts(x, into)
+            _conts(x, into, listing)
         else:
-            into[x.cont.name] = x.cont
+            got = x.cont if listing else x.counted
+            into[got.name] = got
 
 
 def walk_functions(walks: dict[tuple[int, int], Step], maxw: int, conditioned: frozenset[int], listing: bool) -> str:
@@ -433,11 +440,12 @@ def walk_functions(walks: dict[tuple[int, int], Step], maxw: int, conditioned: f
     chain's changes so far are written on and those changes."""
     conts: dict[int, Cont] = {}
     for s in walks.values():
-        _conts(s, conts)
+        _conts(s, conts, listing)
     out = []
     listed = "if ({nc}) { o = gen_listed(o, {ch}, {nc}); (*nq)++; }"
     made = "if ((r = gen_walk_turn(E, B, p, ply, depth, {ch}, {nc}, -1, total, moves)) < 0) return r;"
-    arms = {k: arm for cont in conts.values() for k, arm in cont.arms}
+    arms = {k: arm for cont in conts.values() for k, arm in cont.arms} if listing else {}
+    one = "if ((r = gen_arm_turn(E, B, p, ply, depth, total, moves, ch, pnc, {u}, {v})) < 0) return r;"
     out.append("/* A turn of an arm of a shared continuation: the caller's pnc changes and one more, (u, v) */\n" + (
         "static inline int32_t *gen_arm_listed(int32_t *o, int32_t *nq, int32_t *ch, int32_t pnc, int32_t u, "
         "int32_t v) {\n    ch[2 * pnc] = u;\n    ch[2 * pnc + 1] = v;\n    (*nq)++;\n    return gen_listed(o, ch, pnc + 1);\n}\n"
@@ -446,7 +454,7 @@ def walk_functions(walks: dict[tuple[int, int], Step], maxw: int, conditioned: f
         "int64_t *moves, int32_t *ch, int32_t pnc, int32_t u, int32_t v) {\n"
         "    if (depth == 1 && !E->make_leaves) {\n        (*total)++;\n        return 0;\n    }\n"
         "    ch[2 * pnc] = u;\n    ch[2 * pnc + 1] = v;\n"
-        "    return gen_walk_turn(E, B, p, ply, depth, ch, pnc + 1, -1, total, moves);\n}\n") * bool(arms))
+        "    return gen_walk_turn(E, B, p, ply, depth, ch, pnc + 1, -1, total, moves);\n}\n") * bool(conts))
     for k, arm in sorted(arms.items()):
         if listing:
             body = walk_code(arm, listed, "ch", None, conditioned, "pnc", "o = gen_arm_listed(o, nq, ch, pnc, {u}, {v});")
@@ -454,8 +462,7 @@ def walk_functions(walks: dict[tuple[int, int], Step], maxw: int, conditioned: f
                        f"int32_t *o, int32_t *nq, int32_t *ch, int32_t pnc) {{\n    int32_t nc, v;\n    {body}\n"
                        "    (void)E; (void)B; (void)nc; (void)v;\n    return o;\n}\n")
             continue
-        body = walk_code(arm, made, "ch", "depth == 1", conditioned, "pnc",
-                         "if ((r = gen_arm_turn(E, B, p, ply, depth, total, moves, ch, pnc, {u}, {v})) < 0) return r;")
+        body = walk_code(arm, made, "ch", "depth == 1", conditioned, "pnc", one)
         out.append(f"static int gen_arm_{k}(tp_engine *E, Board *B, const int32_t *codes, int32_t p, int32_t ply, "
                    f"int32_t depth, int64_t *total, int64_t *moves, int32_t *ch, int32_t pnc) {{\n"
                    f"    int32_t nc, v;\n    int r;\n    const int made = E->make_leaves;\n    {body}\n"
@@ -470,12 +477,13 @@ def walk_functions(walks: dict[tuple[int, int], Step], maxw: int, conditioned: f
                        f"int32_t *o, int32_t *nq, const int32_t *pch, int32_t pnc) {{\n{top}"
                        f"    memcpy(ch, pch, 2 * (size_t)pnc * sizeof *ch);\n{calls}    return o;\n}}\n")
             continue
-        calls = "".join(f"    if ((r = gen_arm_{a}(E, B, codes, p, ply, depth, total, moves, ch, pnc)) < 0) return r;\n"
-                        for a, _s in cont.arms)
+        calls = "".join(f"    {walk_code(arm, made, 'ch', 'depth == 1', conditioned, 'pnc', one)}\n"
+                        for _a, arm in cont.arms)
         out.append(f"static int gen_cont_{k}(tp_engine *E, Board *B, const int32_t *board, int32_t p, int32_t ply, "
                    f"int32_t depth, int64_t *total, int64_t *moves, const int32_t *pch, int32_t pnc) {{\n{top}"
-                   "    int r;\n    if (depth > 1 || E->make_leaves) memcpy(ch, pch, 2 * (size_t)pnc * sizeof *ch);\n"
-                   f"{calls}    return 0;\n}}\n")
+                   "    int32_t nc, v;\n    int r;\n    const int made = E->make_leaves;\n"
+                   "    if (depth > 1 || made) memcpy(ch, pch, 2 * (size_t)pnc * sizeof *ch);\n"
+                   f"{calls}    (void)nc; (void)v; (void)r; (void)made;\n    return 0;\n}}\n")
     for (r, a), s in walks.items():
         if listing:
             body = walk_code(s, listed, "(o + 1)", None, conditioned)
@@ -532,7 +540,7 @@ def walk_code(s: Step, turn: str, into: str, leaf: str | None, conditioned: froz
             kids.append(walk_code(x, turn, into, leaf, conditioned, base, one))
             continue
         call = (f"o = gen_cont_list_{x.cont.name}(E, B, codes, o, nq, {{ch}}, {{nc}});" if leaf is None else
-                f"if ((r = gen_cont_{x.cont.name}(E, B, codes, p, ply, depth, total, moves, {{ch}}, {{nc}})) < 0) "
+                f"if ((r = gen_cont_{x.counted.name}(E, B, codes, p, ply, depth, total, moves, {{ch}}, {{nc}})) < 0) "
                 "return r;")
         kids.append(_with_changes(s, call, "ch", "0"))
     return f"if ({test}) {{ {' '.join(kids)} {own} }}"

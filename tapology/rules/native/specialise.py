@@ -71,7 +71,10 @@ def declines(tabs: Tables) -> str:
     runs), where the generated C measured no faster than
     the interpreter (chess perft 5) for a compile of a minute (chess, 10,104 applications).  Moves that may not end a
     chain (final = false) are no reason: the parser refuses one without links, so none is a quiet move, and the
-    interpreter's walk the generated C keeps drops a chain ending on one.  Cost: one pass over the entry rows."""
+    interpreter's walk the generated C keeps drops a chain ending on one.  Cost: a hash of the tables where compiled
+    already, else one pass over the entry rows (amazons' walks: some 2 s)."""
+    if cached(tabs):
+        return ""  # compiled already: this generator took these tables (the module's name hashes both)
     f = tabs.fields
     if int(f["napps"]) > MAX_APPS:
         return f"more than {MAX_APPS:,} applications ({int(f['napps']):,}) for the generated C"

@@ -33,7 +33,7 @@ class Cont(NamedTuple):
     """A continuation shared by the chains that reach one link's targets with the same constants on their tiles:
     walked once (its checks read the codes with the chain's changes so far written on them), its chains' turns
     the caller's changes followed by its own.  ``name`` numbers its C function; ``arms`` each target's walk in
-    the link's order, numbered (an arm is shared by every continuation that holds it: one C function);
+    the continuation's order, numbered (an arm is walked and proved once, for every continuation holding it);
     ``most`` the changes it adds at most; ``n`` the board's tiles (the copy of the codes a call writes the chain's
     changes on)."""
 
@@ -46,8 +46,8 @@ class Cont(NamedTuple):
 
 class Call(NamedTuple):
     """A follow-up link walked by a shared continuation: the C calls it with the chain's changes so far, ``cont``
-    (its arms in the link's order, a function each) in a playout's listing, ``counted`` (its arms in the order of
-    their applications, one function: shared by every link with the same targets) in perft."""
+    (its arms in the link's order, the interpreter's) in a playout's listing, ``counted`` (its arms in the order of
+    their applications: one function for every link with the same targets) in perft."""
 
     cont: Cont
     counted: Cont
@@ -444,8 +444,8 @@ def walk_functions(walks: dict[tuple[int, int], Step], maxw: int, conditioned: f
     out = []
     listed = "if ({nc}) { o = gen_listed(o, {ch}, {nc}); (*nq)++; }"
     made = "if ((r = gen_walk_turn(E, B, p, ply, depth, {ch}, {nc}, -1, total, moves)) < 0) return r;"
-    arms = {k: arm for cont in conts.values() for k, arm in cont.arms} if listing else {}
     one = "if ((r = gen_arm_turn(E, B, p, ply, depth, total, moves, ch, pnc, {u}, {v})) < 0) return r;"
+    listed_one = "o = gen_arm_listed(o, nq, ch, pnc, {u}, {v});"
     out.append("/* A turn of an arm of a shared continuation: the caller's pnc changes and one more, (u, v) */\n" + (
         "static inline int32_t *gen_arm_listed(int32_t *o, int32_t *nq, int32_t *ch, int32_t pnc, int32_t u, "
         "int32_t v) {\n    ch[2 * pnc] = u;\n    ch[2 * pnc + 1] = v;\n    (*nq)++;\n    return gen_listed(o, ch, pnc + 1);\n}\n"
@@ -455,27 +455,17 @@ def walk_functions(walks: dict[tuple[int, int], Step], maxw: int, conditioned: f
         "    if (depth == 1 && !E->make_leaves) {\n        (*total)++;\n        return 0;\n    }\n"
         "    ch[2 * pnc] = u;\n    ch[2 * pnc + 1] = v;\n"
         "    return gen_walk_turn(E, B, p, ply, depth, ch, pnc + 1, -1, total, moves);\n}\n") * bool(conts))
-    for k, arm in sorted(arms.items()):
-        if listing:
-            body = walk_code(arm, listed, "ch", None, conditioned, "pnc", "o = gen_arm_listed(o, nq, ch, pnc, {u}, {v});")
-            out.append(f"static int32_t *gen_arm_list_{k}(tp_engine *E, const Board *B, const int32_t *codes, "
-                       f"int32_t *o, int32_t *nq, int32_t *ch, int32_t pnc) {{\n    int32_t nc, v;\n    {body}\n"
-                       "    (void)E; (void)B; (void)nc; (void)v;\n    return o;\n}\n")
-            continue
-        body = walk_code(arm, made, "ch", "depth == 1", conditioned, "pnc", one)
-        out.append(f"static int gen_arm_{k}(tp_engine *E, Board *B, const int32_t *codes, int32_t p, int32_t ply, "
-                   f"int32_t depth, int64_t *total, int64_t *moves, int32_t *ch, int32_t pnc) {{\n"
-                   f"    int32_t nc, v;\n    int r;\n    const int made = E->make_leaves;\n    {body}\n"
-                   "    (void)nc; (void)v; (void)r; (void)made;\n    return 0;\n}\n")
     head = ("    int32_t cc[{n}], ch[{w}];\n    const int32_t *codes = cc;\n    memcpy(cc, board, sizeof cc);\n"
             "    for (int32_t c = 0; c < pnc; c++) cc[pch[2 * c]] = pch[2 * c + 1];\n")
     for k, cont in sorted(conts.items()):
         top = head.format(n=cont.n, w=2 * maxw)
         if listing:
-            calls = "".join(f"    o = gen_arm_list_{a}(E, B, codes, o, nq, ch, pnc);\n" for a, _s in cont.arms)
+            calls = "".join(f"    {walk_code(arm, listed, 'ch', None, conditioned, 'pnc', listed_one)}\n"
+                            for _a, arm in cont.arms)
             out.append(f"static int32_t *gen_cont_list_{k}(tp_engine *E, const Board *B, const int32_t *board, "
                        f"int32_t *o, int32_t *nq, const int32_t *pch, int32_t pnc) {{\n{top}"
-                       f"    memcpy(ch, pch, 2 * (size_t)pnc * sizeof *ch);\n{calls}    return o;\n}}\n")
+                       f"    int32_t nc, v;\n    memcpy(ch, pch, 2 * (size_t)pnc * sizeof *ch);\n{calls}"
+                       "    (void)E; (void)B; (void)nc; (void)v;\n    return o;\n}\n")
             continue
         calls = "".join(f"    {walk_code(arm, made, 'ch', 'depth == 1', conditioned, 'pnc', one)}\n"
                         for _a, arm in cont.arms)

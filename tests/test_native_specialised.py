@@ -6,6 +6,7 @@ the default run compiles tic-tac-toe's); the others decline by name."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 import subprocess
 import weakref
@@ -13,7 +14,7 @@ import weakref
 import pytest
 
 from tapology.errors import RuleError
-from tapology.games.registry import SHIPPED, open_game
+from tapology.games.registry import DATA, SHIPPED, open_game
 from tapology.rules import native
 from tapology.rules.native import build, specialise
 from tapology.rules.perft import count_leaves
@@ -641,3 +642,46 @@ def test_generated_c_settles_the_royal_rule_and_clean_ups(board: str) -> None:
             assert spec.perft(codes, pos.to_move, pos.ply, 3, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply, 3,
                                                                                          bulk=bulk)
     assert board != "plane:8x8" or checked  # a position in check among them
+
+
+def _amazons(tmp_path, size: int, layout: str) -> str:
+    """The shipped amazons rules on a size x size board with ``layout``: a rule file's path."""
+    text = (DATA / "amazons.toml").read_text()
+    assert 'board = "plane:10x10"' in text
+    text = text.replace('board = "plane:10x10"', f'board = "plane:{size}x{size}"')
+    text = re.sub(r"boards = \[.*\]", f'boards = ["plane:{size}x{size}", "cylinder:{size}x{size}", '
+                  f'"torus:{size}x{size}"]', text)
+    text = re.sub(r'layout = """.*?"""', f'layout = """\n{layout}\n"""', text, flags=re.S)
+    rules = tmp_path / "amazons.toml"
+    rules.write_text(text)
+    return str(rules)
+
+
+@needs_native
+def test_a_queen_move_and_its_arrow_run_on_the_generated_c(tmp_path) -> None:
+    # amazons on 3x3: the queen's slide links (forced) to the arrow's, walked once per landing tile as a shared
+    # continuation; the generated C against the interpreter and the Python chain walk, and deeper against the
+    # interpreter over the whole tree
+    g, chains, generic, spec = _engines(_amazons(tmp_path, 3, ". . b\n. . .\nw . ."), "plane:3x3")
+    assert spec is not None, specialise.declines(chains.comp.native_tables)
+    assert "gen_cont_" in specialise.generate(chains.comp.native_tables)
+    _agree(g, chains, generic, spec, "amazons", "plane:3x3")
+    pos = g.initial()
+    codes = g.codes(pos)
+    for bulk in (True, False):
+        assert spec.perft(codes, pos.to_move, pos.ply, 4, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply, 4,
+                                                                                      bulk=bulk)
+
+
+@needs_native
+@pytest.mark.parametrize("board", ["cylinder:3x3", "torus:3x3"])
+def test_arrows_that_reach_one_tile_twice_decline(tmp_path, board: str) -> None:
+    # on a wrapped board the arrow's rays east and west from the landing tile reach the same tiles: one turn found
+    # twice, which only keys tell apart; the proof of the shared continuation must decline it
+    g = open_game(_amazons(tmp_path, 3, ". . b\n. . .\nw . ."), board)
+    chains = g.chains(g.board)
+    assert native.engine(chains, specialise=False) is not None
+    why = specialise.declines(chains.comp.native_tables)
+    assert "two turns of the walk from tile" in why and "may both fit with the same changes" in why, why
+    pos = g.initial()
+    assert count_leaves(g, pos, 1) == count_leaves(g, pos, 1, native=False)  # the interpreter, keyed, agrees

@@ -59,7 +59,19 @@ import numpy as np
 
 from tapology.rules.native import build
 from tapology.rules.native.tables import BYTES, Tables
-from tapology.rules.native.walks import Need, Step, Turn, Walks, apart, new_values, unlike, walk_functions, walk_most, walk_tree
+from tapology.rules.native.walks import (
+    Need,
+    Step,
+    Turn,
+    Walks,
+    apart,
+    calls_shared,
+    clash,
+    new_values,
+    walk_functions,
+    walk_most,
+    walk_tree,
+)
 
 HERE = Path(__file__).resolve().parent
 VERSION = "2"  # bump when the generated code changes in a way the hash of this file would not show
@@ -78,7 +90,10 @@ def declines(tabs: Tables) -> str:
     runs, and a royal rule and turn clean-ups it settles per turn), where the generated C measured no faster than
     the interpreter (chess perft 5) for a compile of a minute (chess, 10,104 applications).  Moves that may not end a
     chain (final = false) are no reason: the parser refuses one without links, so none is a quiet move, and the
-    interpreter's walk the generated C keeps drops a chain ending on one.  Cost: one pass over the entry rows."""
+    interpreter's walk the generated C keeps drops a chain ending on one.  Cost: a hash of the tables where compiled
+    already, else one pass over the entry rows (amazons' walks: some 2 s)."""
+    if cached(tabs):
+        return ""  # compiled already: this generator took these tables (the module's name hashes both)
     f = tabs.fields
     if int(f["napps"]) > MAX_APPS:
         return f"more than {MAX_APPS:,} applications ({int(f['napps']):,}) for the generated C"
@@ -647,12 +662,23 @@ def _quiet_rows(f: dict[str, int], arrays: dict[str, np.ndarray], masks: np.ndar
                 others = True
             else:
                 others = True
-        for i, (end, need, new) in enumerate(chains + keyed):
-            for end2, need2, new2 in chains[:i]:
-                if end == end2 and not apart(need, need2) and not distinct.unlike(new, new2):
-                    return (f"two turns from tile {(r // nd) % n} end on tile {end} and may both fit with the same "
-                            "changes (one turn twice: two slides of a wrapped board may reach one tile)")
+        end = clash(walker, chains, (r // nd) % n, c)
+        if end < 0 and (distinct.rewrite or keyed):  # turn clean-ups may rewrite a tile that tells two turns apart
+            if any(x.cont >= 0 for x in chains):
+                return (f"a walk from tile {(r // nd) % n} calls a shared continuation, and this rule set has turn "
+                        "clean-ups or moves walked with keys beside it (they are settled per chain)")
+            for i, x in enumerate(chains + keyed):
+                for y in chains[:i]:
+                    if x.end == y.end and not apart(x.need, y.need) and not distinct.unlike(x.new, y.new):
+                        end = x.end
+        if end >= 0:
+            return (f"two turns from tile {(r // nd) % n} end on tile {end} and may both fit with the same changes "
+                    "(one turn twice: two slides of a wrapped board may reach one tile)")
         out[r] = row
+    if (int(f["has_royal"]) or int(f["ngroups"]) or (others and not mandatory)) \
+            and any(calls_shared(w) for w in walks.values()):
+        return ("a walk calls a shared continuation, and this rule set's turns are settled per chain (a royal rule, "
+                "turn clean-ups or moves walked with keys beside the walks)")
     return out, others
 
 
@@ -669,7 +695,7 @@ def _turn(walker: Walks, checks: Callable[[int], list[tuple[int, int]]], masks: 
     need: Need = {}
     for u, m in checks(a):
         need[u] = need[u] & masks[m] if u in need else masks[m].astype(bool)
-    return end, need, new_values(walker, a, walker.tile[a], c, {})
+    return Turn(end, need, new_values(walker, a, walker.tile[a], c, {}))
 
 
 class _Distinct:
@@ -703,11 +729,11 @@ class _Distinct:
 
     def unlike(self, x: dict[int, str], y: dict[int, str]) -> bool:
         """Whether two turns' new values (:func:`new_values`) differ wherever both fit: some tile both put different
-        constants on (:func:`unlike`) that no turn clean-up rewrites from either (each clean-up writing it checks it
+        constants on that no turn clean-up rewrites from either (each clean-up writing it checks it
         with a mask refusing both), so that their changes after the clean-ups differ."""
         for u, v in x.items():
             w = y.get(u)
-            if w is None or not unlike({u: v}, {u: w}):
+            if w is None or not (v.isdigit() and w.isdigit() and v != w):
                 continue
             if all(any(not self.masks[m][int(v)] and not self.masks[m][int(w)] for m in rows)
                    for rows in self.rewrite.get(u, [])):
@@ -1008,7 +1034,7 @@ def _program(s: Step, conditioned: frozenset[int], kept: Callable[[int, int], bo
         return None
     kids: list[int] = []
     for x in s.then:
-        got = _program(x, conditioned, kept)
+        got = _program(x, conditioned, kept) if isinstance(x, Step) else None  # a shared continuation's call: none
         if got is None:
             return None
         kids += got
@@ -1018,7 +1044,7 @@ def _program(s: Step, conditioned: frozenset[int], kept: Callable[[int, int], bo
 
 def _depth(s: Step) -> int:
     """The most moves of one chain of a walk."""
-    return 1 + max([_depth(x) for x in s.then], default=0)
+    return 1 + max([_depth(x) for x in s.then if isinstance(x, Step)], default=0)  # (a program calls no continuation)
 
 
 def _programs(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]], walks: dict[tuple[int, int], Step],
@@ -1352,7 +1378,9 @@ _COUNTERS_ON = """    const Key K = gen_key(E, QA);
     int r = playout_counters(E, B, &K, q); /* playout_turn's counters */
     if (r < 0) return r;
 """
-PLAYOUT_STACK = 1 << 16  # ints of quiet moves one playout node may list on the stack; more: the interpreter's listing
+PLAYOUT_STACK = 1 << 16  # ints of quiet moves one playout node may list on the stack; more: on the heap
+PLAYOUT_HEAP = 1 << 22  # ints of quiet moves one playout node may list on the heap (a buffer per thread, made once);
+# more: the interpreter's listing
 
 
 def _scan_codes(codes_of: list[list[int]], words: int, n: int, nd: int) -> str:
@@ -1396,7 +1424,7 @@ static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, con
 """]
     if fit is not None:
         out.append(_gen_quiet_fits(sizes, quiet, checks, test, value, wr_off, wr_tile, captured, fit, codes_of, words))
-    elif cap * stride > PLAYOUT_STACK:
+    elif cap * stride > PLAYOUT_HEAP:
         out.append("""
 static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
                            int32_t *nlast, int *pass) {
@@ -1482,8 +1510,11 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
 }
 """)
         return "".join(out)
-    out.append("""    int32_t list[""" + str(cap * stride) + """];
-    int32_t nq = gen_quiet_list(E, B, ps, list);
+    out.append(("""    int32_t list[""" + str(cap * stride) + """];
+""") if cap * stride <= PLAYOUT_STACK else ("""    static __thread int32_t *list; /* the walks' turns, too many for the stack */
+    if (!list && !(list = malloc(""" + str(cap * stride) + """ * sizeof *list))) return TP_ERR_CAP;
+"""))
+    out.append("""    int32_t nq = gen_quiet_list(E, B, ps, list);
 """ + _PASS_DRAW.replace("LEGAL", "nq") * bool(sizes["pass_always"]) + """    if (nq == 0) return 0;
     const int32_t *m = list + (size_t)(splitmix(s) % (uint64_t)nq) * """ + str(stride) + """;
     int32_t nc = m[0];

@@ -285,19 +285,17 @@ def generate(tabs: Tables) -> str:
                    + [walk_most(w) for w in walks.values()])
         if captured:
             src.append(_gen_lines(sizes, arrays, captured, value, wr_off) + _GEN_CAPTURED)
+    ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k", "end_line_off",
+                                             "line_tiles", "end_exact", "app_need", "app_gc", "app_ray_off", "gc_lib",
+                                             "gc_own", "gc_suicide", "nbr_off", "nbr", "app_tile", "masks", "end_after",
+                                             "end_cond_off", "end_conds", "cond_kind", "cond_around", "cond_here",
+                                             "cond_line", "cond_mask", "cond_tile_off", "cond_tiles", "cond_op",
+                                             "cond_value", "cond_code_off", "cond_codes")}
     if found is not None and _settled(sizes, found):
-        ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
-                                                 "end_line_off", "line_tiles", "end_exact")}
         src.append(_gen_settled_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), ends,
                                       captured, most, walks, conditioned, Walks(sizes, arrays, masks, checks),
                                       None if sizes["has_royal"] else _Distinct(arrays, masks, checks).kept))
     elif found is not None:
-        ends = {k: arrays[k].tolist() for k in ("end_kind", "end_check", "end_value", "end_pmask", "end_k",
-                                                 "end_line_off", "line_tiles", "end_exact", "app_need", "app_gc",
-                                                 "app_ray_off", "gc_lib", "gc_own", "gc_suicide", "nbr_off", "nbr", "app_tile",
-                                                 "masks", "end_after", "end_cond_off", "end_conds", "cond_kind",
-                                                 "cond_around", "cond_here", "cond_line", "cond_mask", "cond_tile_off",
-                                                 "cond_tiles", "cond_op", "cond_value", "cond_code_off", "cond_codes")}
         wr_tile = arrays["wr_tile"].tolist()
         walked = {a for _r, a in walks}
         counting, single = _placements(sizes, found[0], checks, value, wr_off, wr_tile, captured | walked | conditioned)

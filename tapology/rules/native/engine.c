@@ -902,6 +902,30 @@ static int leaf_safe(tp_engine *E, const Walk *W, int32_t nc) {
     return r < 0 ? r : !r;
 }
 
+/* A turn's changes in E->tmp (tile, new, old; nc of them, sorted by tile) merged with the node's turn clean-ups'
+   net writes (E->cn, cn_len more) where the node's memo says they write the same after the turn: the memo holds and
+   the turn changes no tile, and puts or removes no code, that the clean-ups read (they read every tile they write).
+   1 merged, 0 when the memo cannot answer (the clean-ups must run on the board with the turn written). */
+static int memo_merge(tp_engine *E, int32_t nc) {
+    if (!E->cm_ok) return 0;
+    uint32_t g = E->cm_gen;
+    for (int32_t c = 0; c < nc; c++) {
+        const int32_t *x = E->tmp + 3 * c;
+        if (E->cm_tread[x[0]] == g || E->cm_cread[x[2]] == g || E->cm_cread[x[1]] == g) return 0;
+    }
+    int32_t i = nc - 1, j = E->cn_len - 1, o = nc + E->cn_len - 1;
+    for (; j >= 0; o--) {
+        if (i >= 0 && E->tmp[3 * i] > E->cn[3 * j]) {
+            memmove(E->tmp + 3 * o, E->tmp + 3 * i, 3 * sizeof *E->tmp);
+            i--;
+        } else {
+            memcpy(E->tmp + 3 * o, E->cn + 3 * j, 3 * sizeof *E->tmp);
+            j--;
+        }
+    }
+    return 1;
+}
+
 /* step and finish for a move that is a whole turn (an entry with no links, no safe cells), in turns mode: the same
    key and verdict, found without writing the board where the node's memos answer.  Its changes come from the
    writes' new values, merged with the node's clean-up writes when the memo says the clean-ups write the same (else
@@ -923,23 +947,7 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
     }
     if (nc == 0) return 0;
     if (T->grp_off[p + 1] > T->grp_off[p]) {
-        if (!E->cm_ok) return FAST_NO;
-        uint32_t g = E->cm_gen;
-        for (int32_t c = 0; c < nc; c++) {
-            const int32_t *x = E->tmp + 3 * c;
-            if (E->cm_tread[x[0]] == g || E->cm_cread[x[2]] == g || E->cm_cread[x[1]] == g) return FAST_NO;
-        }
-        /* the clean-ups' net writes touch no tile the move changed (they read every tile they write): merge */
-        int32_t i = nc - 1, j = E->cn_len - 1, o = nc + E->cn_len - 1;
-        for (; j >= 0; o--) {
-            if (i >= 0 && E->tmp[3 * i] > E->cn[3 * j]) {
-                memmove(E->tmp + 3 * o, E->tmp + 3 * i, 3 * sizeof *E->tmp);
-                i--;
-            } else {
-                memcpy(E->tmp + 3 * o, E->cn + 3 * j, 3 * sizeof *E->tmp);
-                j--;
-            }
-        }
+        if (!memo_merge(E, nc)) return FAST_NO;
         nc += E->cn_len;
     }
     int32_t end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;

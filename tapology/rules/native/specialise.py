@@ -836,23 +836,7 @@ static __attribute__((noinline)) int32_t gen_settle(tp_engine *E, Board *B, int3
         x[2] = B->codes[u];
     }
     if (T->grp_off[p + 1] > T->grp_off[p]) {
-        int memo = E->cm_ok;
-        uint32_t g = E->cm_gen;
-        for (int32_t c = 0; c < nc && memo; c++) {
-            const int32_t *x = E->tmp + 3 * c;
-            if (E->cm_tread[x[0]] == g || E->cm_cread[x[2]] == g || E->cm_cread[x[1]] == g) memo = 0;
-        }
-        if (memo) { /* the clean-ups' net writes touch no tile the move changed: merged, as step_leaf merges */
-            int32_t i = nc - 1, j = E->cn_len - 1, o = nc + E->cn_len - 1;
-            for (; j >= 0; o--) {
-                if (i >= 0 && E->tmp[3 * i] > E->cn[3 * j]) {
-                    memmove(E->tmp + 3 * o, E->tmp + 3 * i, 3 * sizeof *E->tmp);
-                    i--;
-                } else {
-                    memcpy(E->tmp + 3 * o, E->cn + 3 * j, 3 * sizeof *E->tmp);
-                    j--;
-                }
-            }
+        if (memo_merge(E, nc)) { /* the clean-ups' net writes merged, as step_leaf merges them */
             nc += E->cn_len;
         } else { /* as finish: the move written, the clean-ups run, the net changes collected, all taken back */
             int32_t mark = E->undo_top;

@@ -27,17 +27,23 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   chain the interpreter's step may take from it as nested tests over constant tiles (a slide's ray one test a
   step, a tile the chain wrote read as the constant it wrote), each chain's turn counted on the last ply or made,
   in the order step finishes them (a playout lists them as the interpreter's walk finds them: the same games);
-  taken where the tables prove each move of a chain changes a tile no earlier one wrote (no position repeats) and
-  two turns of an entry row that end on one tile cannot both fit or change different tiles to different codes
-  (on a wrapped board two rays from a tile may reach one end: declined by name, as the moves it cannot walk are).
+  forced links read as the interpreter reads them; a link to another slide (amazons' arrow) walked once per
+  landing tile as a shared continuation every chain reaching that tile calls; taken where the tables prove each
+  move of a chain writes on a tile a code it has not held in the chain (no position repeats) and two turns of an
+  entry row that end on one tile cannot both fit or leave some tile with different codes (``walks.clash``; with
+  turn clean-ups, also a tile no clean-up rewrites: :class:`_Distinct`); on a wrapped board two rays from a tile
+  may reach one end: declined by name, as the moves it cannot walk are.
+- end rules of plies, of lines (through the changed tiles) and of counts (over constant tiles or the position's
+  counts of constant codes) as constants (``gen_ended``); other end rules: engine.c's ``ended``.
 - Phases, the pass at any time and counters as the interpreter runs them: the phase's entry set read from the ply,
   the next player from next_player, the pass counted by pass_always_turn and drawn in a playout first (the same
   stream), a quiet move's counters moved on by next_counters as a key of one chain (gen_counters).
 - where the rule set has a royal rule, turn clean-ups or other entry moves without links beside the quiet ones
   (castling's safe cells), ``TP_GEN_PERFT`` only (:func:`_gen_settled_perft`): the walk makes the node's memos and
   keys the other moves, and each quiet move and each chain of an unrolled walk is settled as the walk's finish
-  settles a turn (the clean-ups' net writes merged where the node's memo answers, else run; the interpreter's royal
-  test, leaf_safe) and counted or listed without a key; playouts run the interpreter's turn picking over the
+  settles a turn (the clean-ups' net writes merged where the node's memo answers, memo_merge, else run; the
+  interpreter's royal test, leaf_safe) and counted or listed without a key, the quiet moves and walks run as a
+  program of ints (``gen_run``) rather than code per tile; playouts run the interpreter's turn picking over the
   generated entries.
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree

@@ -49,3 +49,18 @@ def test_k_in_a_row_names_mean_the_same_everywhere(capsys) -> None:
     assert code == 0 and solved["value"] == "draw"
     code, moves = _json(capsys, ["moves", "tictactoe:4", "--board", "torus:4x4"])
     assert code == 0 and moves["count"] == 16 and moves["board"] == "torus:4x4"
+
+
+def test_a_shipped_rule_set_is_read_once_per_limits() -> None:
+    """The registry reads a shipped file once (rule sets are frozen), and again where the limits differ: a lowered
+    limit still refuses it."""
+    from tapology.errors import TapologyError
+    from tapology.limits import raised
+
+    first = load_rules("chess")
+    assert load_rules("chess") is first
+    with raised(coordinate=9):
+        again = load_rules("chess")
+        assert again is not first and again == first and load_rules("chess") is again
+    with raised(file_bytes=100), pytest.raises(TapologyError, match="file_bytes=100"):
+        load_rules("chess")

@@ -18,6 +18,7 @@ compiled k-in-a-row engine where the rule set is a plain claim game, else the ru
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,7 @@ from tapology.game import ClaimGame, Game, Position
 from tapology.games.chess import ChessNotation, position_from_fen
 from tapology.games.kinrow import MAX_TILES as KINROW_TILES
 from tapology.games.kinrow import KInARow, kinrow_k, kinrow_of_rules
-from tapology.limits import check
+from tapology.limits import LIMITS, check, limit
 from tapology.model.builtins import is_builtin, parse_builtin
 from tapology.rules.engine import Notation, RuleGame
 from tapology.rules.model import RuleSet
@@ -47,7 +48,7 @@ def load_rules(spec: str) -> RuleSet:
     text = spec.strip()
     m = _TTT.match(text)
     if m:
-        base = load_rule_file(DATA / "tictactoe.toml")
+        base = load_shipped("tictactoe")
         if m.group(1) is None:
             return base
         if any(g is not None and len(g) > 6 for g in m.groups()):
@@ -75,7 +76,19 @@ def load_rules(spec: str) -> RuleSet:
 
 
 def load_shipped(name: str) -> RuleSet:
-    """A shipped rule set by its file name."""
+    """A shipped rule set by its file name: read once per process and limits (rule sets are frozen values, and the
+    shipped files are the package's own)."""
+    try:
+        limits = tuple(limit(n) for n in LIMITS)
+    except TapologyError:  # a malformed environment: the reader's first limit check says so
+        return load_rule_file(DATA / f"{name}.toml")
+    return _shipped(name, limits)
+
+
+@functools.cache
+def _shipped(name: str, limits: tuple[int, ...]) -> RuleSet:
+    """:func:`load_shipped` once per (name, limits); ``limits`` is part of the key only (the reader checks them)."""
+    del limits
     return load_rule_file(DATA / f"{name}.toml")
 
 

@@ -12,6 +12,7 @@ relative to the profile: ``@settings(max_examples=examples(10))`` (see :func:`te
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import tempfile
@@ -24,6 +25,18 @@ settings.register_profile("dev", max_examples=10, deadline=None)
 settings.register_profile("thorough", max_examples=1000, deadline=None, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# A test process keeps what it has built (rule sets, compiled tables, engines) for the whole run, and CPython's cyclic
+# collector scans every long-lived object again and again: at its default thresholds (700, 10, 10) a third of the
+# CPU of tests/test_simulation.py went to it.  Collections are rarer here (a young collection every 10,000 net
+# allocations), and what collection built is frozen out of them (pytest_collection_finish).
+gc.set_threshold(10_000, 20, 20)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The modules, rule sets and test items collection made live for the whole run: left out of the collector's
+    scans."""
+    gc.freeze()
 
 # ``play`` saves every game after each turn; the tests' games go to a folder of their own, not the user's
 os.environ["TAPOLOGY_AUTOSAVE"] = os.path.join(tempfile.mkdtemp(prefix="tapology-tests-"), "autosave.json")

@@ -43,8 +43,10 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   keys the other moves, and each quiet move and each chain of an unrolled walk is settled as the walk's finish
   settles a turn (the clean-ups' net writes merged where the node's memo answers, memo_merge, else run; the
   interpreter's royal test, leaf_safe) and counted or listed without a key, the quiet moves and walks run as a
-  program of ints (``gen_run``) rather than code per tile; playouts run the interpreter's turn picking over the
-  generated entries.
+  program of ints (``gen_run``) rather than code per tile; on the last ply of a bulk count a move whose changes
+  touch nothing the node's clean-ups or royal test read is counted as the node's memos answer (leaf_plan,
+  change_as_node: 1 where the node's royal tiles are safe, 0 where attacked), not settled; playouts run the
+  interpreter's turn picking over the generated entries.
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not

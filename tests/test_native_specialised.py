@@ -550,6 +550,68 @@ def test_generated_c_settles_slides_under_the_royal_rule_and_clean_ups(tmp_path,
     assert "two turns from tile" in specialise.declines(cyl.comp.native_tables)
 
 
+# the royal rule's pins and discovered checks on the last ply of a bulk count (where the generated C counts a move
+# from the node's own royal test when it touches nothing that test read): white's king on the left of the second
+# rank; its rook, pinned on the file by the black rook above it, may only take it; its pawn may push but not take
+# the black passer en passant, which removes both pawns from between the king and the black rook on the rank.
+# Pawns (of both sides) step and take up the board, a passer (which takes nothing) a pawn again after the next turn:
+# in CLEANUP_CHECK the clean-up after any white turn makes the black passer below the king a pawn that attacks it,
+# so only the king's moves are turns.
+ROYAL_PINS = ROYAL_ROOKS.replace('board = "plane:4x4"\nboards = ["plane:4x4", "cylinder:4x4"]',
+                                 'board = "plane:5x5"\nboards = ["plane:5x5"]').replace(
+    'kc = { value = 14, owner = "black", kind = "castle-king" }\n',
+    'kc = { value = 14, owner = "black", kind = "castle-king" }\n'
+    'P = { value = 5, owner = "white", kind = "pawn", symmetry = "fix:0,1" }\n'
+    'Pe = { value = 6, owner = "white", kind = "passer", symmetry = "fix:0,1", look = "P", symbol = "P" }\n'
+    'p = { value = 15, owner = "black", kind = "pawn", symmetry = "fix:0,1" }\n'
+    'pe = { value = 16, owner = "black", kind = "passer", symmetry = "fix:0,1", look = "p", symbol = "p" }\n').replace(
+    'rc . . kc\n. . . .\n. . . .\nRc . . Kc\n',
+    '. . . . k\nr . . . .\nR . . . .\nK P pe . r\n. . . . .\n').replace(
+    '[[cleanup]]\nname = "white-rook-loses-castling"',
+    '[[move]]\nname = "pawn-push"\norientations = "identity"\n'
+    'cells = [[0, 0, "own:pawn", "empty"], [0, 1, "empty", "@"]]\n\n'
+    '[[move]]\nname = "pawn-double"\nto = [0, 2]\norientations = "identity"\n'
+    'cells = [[0, 0, "own:pawn", "empty"], [0, 1, "empty"], [0, 2, "empty", "own:passer"]]\n\n'
+    '[[move]]\nname = "pawn-capture"\nclass = "capture"\norientations = "fix:0,1"\n'
+    'cells = [[0, 0, "own:pawn", "empty"], [1, 1, "foe", "@"]]\n\n'
+    '[[move]]\nname = "en-passant"\nclass = "capture"\norientations = "fix:0,1"\n'
+    'cells = [[0, 0, "own:pawn", "empty"], [1, 0, "foe:passer", "empty"], [1, 1, "empty", "@"]]\n\n'
+    '[[cleanup]]\nname = "white-passer-passes"\nplayer = "black"\npattern = "*Pe => *P^"\n\n'
+    '[[cleanup]]\nname = "black-passer-passes"\nplayer = "white"\npattern = "*pe => *p^"\n\n'
+    '[[cleanup]]\nname = "white-rook-loses-castling"')
+CLEANUP_CHECK = ROYAL_PINS.replace('. . . . k\nr . . . .\nR . . . .\nK P pe . r\n. . . . .\n',
+                                   '. . . . k\n. . R . .\n. . . . .\nK . . . .\n. pe . . .\n')
+
+
+@needs_native
+@pytest.mark.parametrize(("text", "forbidden", "legal"), [(ROYAL_PINS, 5, None), (CLEANUP_CHECK, 8, 3)],
+                         ids=["pins", "clean-up"])
+def test_generated_c_keeps_pins_and_discovered_checks_on_the_last_ply(tmp_path, text: str, forbidden: int,
+                                                                      legal: int | None) -> None:
+    rules = tmp_path / "royal-pins.toml"
+    rules.write_text(text)
+    free = tmp_path / "free-pins.toml"  # the same moves without the royal rule
+    free.write_text(text.replace('royal = ["K", "Kc", "k", "kc"]\n', "").replace("check = true\n", ""))
+    g, chains, generic, spec = _engines(str(rules), "plane:5x5")
+    assert spec is not None, specialise.declines(chains.comp.native_tables)
+    pos = g.initial()
+    assert "en-passant" in text and "pawn-capture" in text
+    # the moves the royal rule forbids: the pinned rook's four steps off its file and the pawn taking en passant;
+    # the rook's eight moves, the king on a tile the pawn will attack
+    unruled = open_game(str(free))
+    python = count_leaves(g, pos, 1, native=False)
+    assert python == count_leaves(unruled, unruled.initial(), 1, native=False) - forbidden
+    assert legal is None or python == legal
+    for i in range(5):
+        at = pos if i == 0 else playout_end(g, pos, seed=5, index=i, max_plies=2 * i)
+        codes = g.codes(at)
+        for depth in (1, 2, 3):
+            python = count_leaves(g, at, depth, native=False)
+            for bulk in (True, False):
+                assert spec.perft(codes, at.to_move, at.ply, depth, bulk=bulk) == python, (i, depth, bulk)
+                assert generic.perft(codes, at.to_move, at.ply, depth, bulk=bulk) == python, (i, depth, bulk)
+
+
 # the chess family with turn clean-ups (en passant's passer, castling rights) and slides: gardner's 5x5 is a compile of
 # about a minute, the 8x8 boards' several minutes (-m slow)
 FAMILY = [pytest.param(n, b, id=f"{n}-{b}", marks=[pytest.mark.slow])

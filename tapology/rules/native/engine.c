@@ -157,6 +157,9 @@ struct tp_engine {
     int32_t *at_gat;    /* [n] */
     uint32_t at_gen;
     int32_t at_ok, at_base;
+    /* the last ply of a bulk count on the generated C (leaf_plan): what gen_settle answers for each quiet move
+       quiet_as_node passes (1 a turn, 0 none), -1 where every move is settled; lq_groups: the mover has clean-ups */
+    int32_t lq, lq_groups;
     int32_t tracking;   /* TRACK_CLEANUPS / TRACK_ATTACK: the run records what it reads into that memo */
 
     int32_t *chains; /* chains mode: records of label paths, each the least of its key so far: (length, applications,
@@ -846,21 +849,67 @@ static int count_turn(tp_engine *E, const Walk *W, uint64_t pos, int32_t start, 
     }
 }
 
-/* The royal test of a turn (changes (tile, new, old) in E->tmp) where the node's own answers it: 1 safe, 0 not, -1
-   when it does not answer.  It answers when no change writes or removes a royal piece of the mover (the royal tiles
-   stay the node's) and none touches what the node's test read (attack_relevant): one pass over the changes. */
-static inline int royal_as_node(const tp_engine *E, int32_t p, int32_t nc) {
+/* The royal test of a turn (changes x: (tile, new, old), nc of them) where the node's own answers it: 1 safe, 0 not,
+   -1 when it does not answer.  It answers when no change writes or removes a royal piece of the mover (the royal
+   tiles stay the node's) and none touches what the node's test read (attack_relevant): one pass over the changes. */
+static inline int royal_changes(const tp_engine *E, int32_t p, const int32_t *x, int32_t nc) {
     const tp_tables *T = TABLES(E);
     if (!E->at_ok) return -1;
     const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
     uint32_t g = E->at_gen;
     for (int32_t c = 0; c < nc; c++) {
-        int32_t u = E->tmp[3 * c], v = E->tmp[3 * c + 1];
-        if (mine[v] || mine[E->tmp[3 * c + 2]] || E->at_tread[u] == g
+        int32_t u = x[3 * c], v = x[3 * c + 1];
+        if (mine[v] || mine[x[3 * c + 2]] || E->at_tread[u] == g
             || (E->at_gstamp[u] == g && (E->at_gat[u] < 0 || T->masks[(size_t)E->at_gat[u] * (size_t)T->nd + (size_t)v])))
             return -1;
     }
     return !E->at_base; /* at_ok: the node has royal tiles, tested */
+}
+
+/* royal_changes of the turn whose changes are in E->tmp. */
+static inline int royal_as_node(const tp_engine *E, int32_t p, int32_t nc) {
+    return royal_changes(E, p, E->tmp, nc);
+}
+
+/* The last ply of a bulk count at a node whose memos node_turns made (E->lq, E->lq_groups): what gen_settle answers
+   for every quiet move of p that quiet_as_node passes, or -1.  Such a move is settled as gen_settle settles it
+   without its steps: its changes (each a change, so a turn whatever the clean-ups add) touch nothing the node's
+   clean-ups read (memo_merge merges their net writes E->cn), and neither they nor those net writes touch what the
+   node's royal test read (royal_changes answers !at_base); so 1 when the node's royal tiles are not attacked (or
+   the rule set has no royal rule), 0 when they are.  -1 (each move settled) where a memo does not hold or the net
+   writes alone reach the royal test. */
+static void leaf_plan(tp_engine *E, int32_t p) {
+    const tp_tables *T = TABLES(E);
+    E->lq_groups = T->grp_off[p + 1] > T->grp_off[p];
+    E->lq = -1;
+    if (E->lq_groups && !E->cm_ok) return;
+    if (!T->has_royal) {
+        E->lq = 1;
+        return;
+    }
+    E->lq = royal_changes(E, p, E->cn, E->lq_groups ? E->cn_len : 0);
+}
+
+/* 1 when a change of a quiet move (tile u to code v, from the node's code codes[u]; mine: the mover's royal codes)
+   touches nothing the node's memos read, as leaf_plan needs: memo_merge's test and royal_changes' on it. */
+static inline int change_as_node(const tp_engine *E, const int32_t *codes, const uint8_t *mine, int32_t u, int32_t v) {
+    const tp_tables *T = TABLES(E);
+    int32_t o = codes[u];
+    uint32_t cg = E->cm_gen, g = E->at_gen;
+    if (E->lq_groups && (E->cm_tread[u] == cg || E->cm_cread[o] == cg || E->cm_cread[v] == cg)) return 0;
+    return !T->has_royal
+           || !(mine[v] || mine[o] || E->at_tread[u] == g
+                || (E->at_gstamp[u] == g
+                    && (E->at_gat[u] < 0 || T->masks[(size_t)E->at_gat[u] * (size_t)T->nd + (size_t)v])));
+}
+
+/* 1 when each change of the quiet move of p with changes ch ((tile, new value) pairs, each a change; nc of them)
+   touches nothing the node's memos read (change_as_node), else 0. */
+static inline int quiet_as_node(const tp_engine *E, const Board *B, int32_t p, const int32_t *ch, int32_t nc) {
+    const uint8_t *mine = TABLES(E)->royal_mine + (size_t)p * (size_t)TABLES(E)->nd;
+    for (int32_t c = 0; c < nc; c++)
+        if (!change_as_node(E, B->codes, mine, ch[2 * c], ch[2 * c + 1])) return 0;
+    return 1;
 }
 
 /* The royal test of a leaf turn whose changes (tile, new, old) are in E->tmp, sorted by tile, as finish's: 1 when the

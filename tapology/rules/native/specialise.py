@@ -43,8 +43,10 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   keys the other moves, and each quiet move and each chain of an unrolled walk is settled as the walk's finish
   settles a turn (the clean-ups' net writes merged where the node's memo answers, memo_merge, else run; the
   interpreter's royal test, leaf_safe) and counted or listed without a key, the quiet moves and walks run as a
-  program of ints (``gen_run``) rather than code per tile; playouts run the interpreter's turn picking over the
-  generated entries.
+  program of ints (``gen_run``) rather than code per tile; on the last ply of a bulk count a move whose changes
+  touch nothing the node's clean-ups or royal test read is counted as the node's memos answer (leaf_plan,
+  change_as_node: 1 where the node's royal tiles are safe, 0 where attacked), not settled; playouts run the
+  interpreter's turn picking over the generated entries.
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not
@@ -862,10 +864,15 @@ static __attribute__((noinline)) int32_t gen_settle(tp_engine *E, Board *B, int3
 }
 
 /* gen_settle's turn counted (a bulk count's last ply) or listed after the node's keys in E->chg as [nc, 0] and its
-   nc (tile, new value) pairs; *listed += 1 for each turn.  Called, not inlined, from each of the thousands of
-   quiet moves and chains (inlined: a third more of gcc's time for no speed). */
+   nc (tile, new value) pairs; *listed += 1 for each turn.  On a bulk count's last ply, a move that touches nothing
+   the node's memos read is counted as leaf_plan says, not settled.  Called, not inlined, from each of the thousands
+   of quiet moves and chains (inlined: a third more of gcc's time for no speed). */
 static __attribute__((noinline)) int gen_quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t depth,
                                                     const int32_t *ch, int32_t nc, int64_t *listed) {
+    if (depth == 1 && E->lq >= 0 && quiet_as_node(E, B, p, ch, nc)) { /* E->lq >= 0: a bulk count's last ply */
+        *listed += E->lq;
+        return 0;
+    }
     int32_t m = gen_settle(E, B, p, ch, nc);
     if (m <= 0) return m;
     (*listed)++;
@@ -948,6 +955,8 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     E->quiet_apart = 1;
     int64_t legal = node_turns(E, B, p); /* the node's memos; the other moves' turns as keys */
     E->quiet_apart = 0;
+    E->lq = -1;
+    if (legal >= 0 && depth == 1 && !E->make_leaves) leaf_plan(E, p); /* the quiet moves counted from the memos */
     int64_t nq = 0, total = 0;
     int32_t k1 = E->nkeys, q0 = E->nchg;
     if (legal >= 0 && """ + ("legal == 0" if mandatory else "1") + """) {
@@ -1072,6 +1081,8 @@ static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *li
     const int32_t *codes = B->codes;
     const int32_t *stack[GEN_DEPTH];
     int32_t sp = 0, ch[2 * GEN_MAXW];
+    const int quick = depth == 1 && E->lq >= 0; /* a bulk count's last ply where leaf_plan answers */
+    const uint8_t *mine = TABLES(E)->royal_mine + (size_t)p * (size_t)TABLES(E)->nd;
     for (;;) {
         while (sp && q == stack[sp - 1] + stack[sp - 1][0]) { /* a move whose follow-ups are done: its turn */
             const int32_t *x = stack[--sp];
@@ -1080,7 +1091,18 @@ static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *li
                 continue;
             }
             const int32_t *w = x + 3 + 2 * x[2];
-            int32_t nc = 0;
+            int32_t nc = 0, k = 0;
+            for (; quick && k < w[0]; k++) { /* its changes touch nothing the node's memos read: leaf_plan's count */
+                const int32_t *c = w + 1 + 3 * k;
+                if (c[2] && c[1] == codes[c[0]]) continue;
+                if (!change_as_node(E, codes, mine, c[0], c[1])) break;
+                nc++;
+            }
+            if (quick && k == w[0]) {
+                if (nc) *listed += E->lq;
+                continue;
+            }
+            nc = 0;
             for (int32_t j = 0; j < w[0]; j++) {
                 const int32_t *c = w + 1 + 3 * j;
                 if (!c[2] || c[1] != codes[c[0]]) {

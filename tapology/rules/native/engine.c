@@ -849,6 +849,28 @@ static int count_turn(tp_engine *E, const Walk *W, uint64_t pos, int32_t start, 
     }
 }
 
+/* 1 when a change (tile u from code o to code v) touches what the node's turn clean-ups read (their memo, made by
+   memo_cleanups): the tile, or a code put or removed that they read. */
+static inline int cleanup_reads(const tp_engine *E, int32_t u, int32_t o, int32_t v) {
+    uint32_t g = E->cm_gen;
+    return E->cm_tread[u] == g || E->cm_cread[o] == g || E->cm_cread[v] == g;
+}
+
+/* 1 when tile u changed to code v may change the node's royal test (memo_attack): a tile it read, or a scanned entry
+   tile now holding a code that enters there. */
+static inline int attack_reads(const tp_engine *E, int32_t u, int32_t v) {
+    const tp_tables *T = TABLES(E);
+    uint32_t g = E->at_gen;
+    return E->at_tread[u] == g
+           || (E->at_gstamp[u] == g && (E->at_gat[u] < 0 || T->masks[(size_t)E->at_gat[u] * (size_t)T->nd + (size_t)v]));
+}
+
+/* 1 when a change (tile u from code o to code v) touches what the node's royal test answers for (mine: the mover's
+   royal codes): a royal piece put or removed, or what the test read (attack_reads). */
+static inline int royal_reads(const tp_engine *E, const uint8_t *mine, int32_t u, int32_t o, int32_t v) {
+    return mine[v] || mine[o] || attack_reads(E, u, v);
+}
+
 /* The royal test of a turn (changes x: (tile, new, old), nc of them) where the node's own answers it: 1 safe, 0 not,
    -1 when it does not answer.  It answers when no change writes or removes a royal piece of the mover (the royal
    tiles stay the node's) and none touches what the node's test read (attack_relevant): one pass over the changes. */
@@ -856,13 +878,8 @@ static inline int royal_changes(const tp_engine *E, int32_t p, const int32_t *x,
     const tp_tables *T = TABLES(E);
     if (!E->at_ok) return -1;
     const uint8_t *mine = T->royal_mine + (size_t)p * (size_t)T->nd;
-    uint32_t g = E->at_gen;
-    for (int32_t c = 0; c < nc; c++) {
-        int32_t u = x[3 * c], v = x[3 * c + 1];
-        if (mine[v] || mine[x[3 * c + 2]] || E->at_tread[u] == g
-            || (E->at_gstamp[u] == g && (E->at_gat[u] < 0 || T->masks[(size_t)E->at_gat[u] * (size_t)T->nd + (size_t)v])))
-            return -1;
-    }
+    for (int32_t c = 0; c < nc; c++)
+        if (royal_reads(E, mine, x[3 * c], x[3 * c + 2], x[3 * c + 1])) return -1;
     return !E->at_base; /* at_ok: the node has royal tiles, tested */
 }
 
@@ -893,14 +910,9 @@ static void leaf_plan(tp_engine *E, int32_t p) {
 /* 1 when a change of a quiet move (tile u to code v, from the node's code codes[u]; mine: the mover's royal codes)
    touches nothing the node's memos read, as leaf_plan needs: memo_merge's test and royal_changes' on it. */
 static inline int change_as_node(const tp_engine *E, const int32_t *codes, const uint8_t *mine, int32_t u, int32_t v) {
-    const tp_tables *T = TABLES(E);
     int32_t o = codes[u];
-    uint32_t cg = E->cm_gen, g = E->at_gen;
-    if (E->lq_groups && (E->cm_tread[u] == cg || E->cm_cread[o] == cg || E->cm_cread[v] == cg)) return 0;
-    return !T->has_royal
-           || !(mine[v] || mine[o] || E->at_tread[u] == g
-                || (E->at_gstamp[u] == g
-                    && (E->at_gat[u] < 0 || T->masks[(size_t)E->at_gat[u] * (size_t)T->nd + (size_t)v])));
+    if (E->lq_groups && cleanup_reads(E, u, o, v)) return 0;
+    return !TABLES(E)->has_royal || !royal_reads(E, mine, u, o, v);
 }
 
 /* 1 when each change of the quiet move of p with changes ch ((tile, new value) pairs, each a change; nc of them)
@@ -957,10 +969,9 @@ static int leaf_safe(tp_engine *E, const Walk *W, int32_t nc) {
    1 merged, 0 when the memo cannot answer (the clean-ups must run on the board with the turn written). */
 static int memo_merge(tp_engine *E, int32_t nc) {
     if (!E->cm_ok) return 0;
-    uint32_t g = E->cm_gen;
     for (int32_t c = 0; c < nc; c++) {
         const int32_t *x = E->tmp + 3 * c;
-        if (E->cm_tread[x[0]] == g || E->cm_cread[x[2]] == g || E->cm_cread[x[1]] == g) return 0;
+        if (cleanup_reads(E, x[0], x[2], x[1])) return 0;
     }
     int32_t i = nc - 1, j = E->cn_len - 1, o = nc + E->cn_len - 1;
     for (; j >= 0; o--) {
@@ -1446,9 +1457,7 @@ static int memo_applies(tp_engine *E, const Walk *W) {
         int32_t u = E->undo_tile[j], old = E->undo_old[j];
         if (E->tstamp[u] == g) continue;
         E->tstamp[u] = g;
-        if (B->codes[u] != old
-            && (E->cm_tread[u] == E->cm_gen || E->cm_cread[old] == E->cm_gen || E->cm_cread[B->codes[u]] == E->cm_gen))
-            return 0;
+        if (B->codes[u] != old && cleanup_reads(E, u, old, B->codes[u])) return 0;
     }
     return 1;
 }
@@ -1469,13 +1478,8 @@ static int memo_attack(tp_engine *E, Board *B, int32_t p) {
 /* True when one of the chain's changes (E->tmp) may change the node's royal test: a tile it read, or a scanned
    entry tile now holding a code that enters there. */
 static int attack_relevant(const tp_engine *E, int32_t nc) {
-    const tp_tables *T = TABLES(E);
-    for (int32_t c = 0; c < nc; c++) {
-        int32_t u = E->tmp[3 * c], v = E->tmp[3 * c + 1];
-        if (E->at_tread[u] == E->at_gen) return 1;
-        if (E->at_gstamp[u] == E->at_gen && (E->at_gat[u] < 0 || T->masks[(size_t)E->at_gat[u] * (size_t)T->nd + (size_t)v]))
-            return 1;
-    }
+    for (int32_t c = 0; c < nc; c++)
+        if (attack_reads(E, E->tmp[3 * c], E->tmp[3 * c + 1])) return 1;
     return 0;
 }
 

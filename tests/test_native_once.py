@@ -1,7 +1,9 @@
 """The walk's one order of two moves (engine.c once_links): where an entry and its follow-up are single cells alike
 (connect6's two stones), the chains that place the follow-up on an earlier tile are left out, the other order giving
 their turns.  Each rule set here is counted natively and by the Python chain walk (the reference); those whose two
-moves interact (the orders give different turns, or one order is not walked) must not take the shortcut."""
+moves interact (the orders give different turns, or one order is not walked) must not take the shortcut.  And in a
+rule set keyed by changes, a set-up whose moves are each one cell counts its placements without keys (engine.c
+solo_by_changes), but for two moves placing alike."""
 
 from __future__ import annotations
 
@@ -69,6 +71,32 @@ NEIGHBOUR = PAIR.replace('name = "second"\nstart = false\norientations = "identi
                          'name = "second"\nstart = false\norientations = "identity"\n'
                          'cells = [[0, 0, "empty", "own:stone"], [1, 0, "own:stone"]]')
 
+# a set-up of two turns placing dots (two moves alike: one turn per tile), then the pairs
+SETUP = PAIR + """
+[[move]]
+name = "claim"
+orientations = "identity"
+pattern = "*empty => *own:dot"
+
+[[move]]
+name = "claim-again"
+orientations = "identity"
+pattern = "*empty => *own:dot"
+
+[[phase]]
+name = "set-up"
+plies = 2
+moves = ["claim", "claim-again"]
+"""
+
+# the set-up holds a move placing a dot beside its own tile: a turn of claim's made from another tile
+SETUP_MIXED = SETUP.replace('moves = ["claim", "claim-again"]', 'moves = ["claim", "dot-beside"]') + """
+[[move]]
+name = "dot-beside"
+orientations = "identity"
+cells = [[0, 0, "empty"], [1, 0, "empty", "own:dot"]]
+"""
+
 
 def _open(tmp_path: Path, text: str) -> RuleGame:
     path = tmp_path / "game.toml"
@@ -99,8 +127,19 @@ def test_one_order_of_two_moves_only_where_both_orders_give_the_turn(tmp_path: P
     assert count_leaves(g, pos, 2, rbg=True) == count_leaves(g, pos, 2, native=False, rbg=True)
 
 
+@needs_native
+@pytest.mark.parametrize("text", [SETUP, SETUP_MIXED], ids=["twins", "beside"])
+def test_a_set_up_of_single_cells_counts_each_placement_once(tmp_path: Path, text: str) -> None:
+    g = _open(tmp_path, text)
+    assert native.why_not(g.chains(g.board), perft=True) == ""
+    pos = g.initial()
+    for d in range(1, 4):
+        assert count_leaves(g, pos, d) == count_leaves(g, pos, d, native=False), d
+    assert count_leaves(g, pos, 2) == 9 * 8  # each placement once, though two moves make it
+
+
 def test_the_variants_change_what_they_say() -> None:
-    assert len({PAIR, FORCED, MARKS, REGION, NEIGHBOUR}) == 5  # each replacement above found its text
+    assert len({PAIR, FORCED, MARKS, REGION, NEIGHBOUR, SETUP, SETUP_MIXED}) == 7  # each replacement found its text
 
 
 @needs_native

@@ -177,6 +177,8 @@ struct tp_engine {
                              checks, 1 where fits_tail or a count condition (``if``) must be read too, then its checks
                              as pk_chk's]: a row's entries read in one pass over memory */
     uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (step_leaf) */
+    uint8_t *cond_leaf; /* [napps] a leaf but for its links, each followed only while conditions hold or the mover has
+                           no line: a turn of its own where none is (step_cond_leaf) */
     uint8_t *solo;  /* [napps] a leaf whose turn no other chain of the same node can have (solo_apps) */
     uint8_t *once;  /* [nlinks] a table link of an entry whose two-move chains come in both orders (pair_once): the
                        follow-ups on tiles before the entry's are not walked, the other order gives their turns */
@@ -957,7 +959,8 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
         if (!memo_merge(E, nc)) return FAST_NO;
         nc += E->cn_len;
     }
-    int32_t end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
+    int32_t start = W->start, end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
+    if (T->keyed_by_changes) start = end = E->tmp[0]; /* as finish keys it: from and to its least changed tile */
     if (E->solo_on && E->solo[a]) { /* its own key: counted, not kept */
         int r = leaf_safe(E, W, nc);
         if (r < 0) return r;
@@ -971,8 +974,8 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
             h ^= z[E->tmp[3 * c + 1]] ^ z[E->tmp[3 * c + 2]];
         }
         int kb = T->keyed_by_changes;
-        int r = count_turn(E, W, h, kb ? -1 : W->start, kb ? 0 : end, T->nctr ? T->app_reset[a] : 0, nc);
-        if (r == TP_ERR_FOUND) return found_key(E, W->start, end, nc, T->app_reset[a]);
+        int r = count_turn(E, W, h, kb ? -1 : start, kb ? 0 : end, T->nctr ? T->app_reset[a] : 0, nc);
+        if (r == TP_ERR_FOUND) return found_key(E, start, end, nc, T->app_reset[a]);
         if (r == 1 && E->make_leaves) { /* a perft that makes its leaves: the new turn written and taken back */
             int32_t mark = E->undo_top;
             if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
@@ -981,7 +984,7 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
         }
         return r < 0 ? r : 1;
     }
-    int32_t k = find_key(E, E->se_now ? 0 : key_hash(E, W->start, end, nc), W->start, end, nc);
+    int32_t k = find_key(E, E->se_now ? 0 : key_hash(E, start, end, nc), start, end, nc);
     if (k < 0) return k;
     Key *K = &E->keys[k];
     if (K->pos_ok == 2) {
@@ -997,6 +1000,47 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
     return 1;
 }
 
+static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m);
+static int32_t collect_changes(tp_engine *E, const Walk *W);
+
+/* step for the first move of a chain whose links are each followed only while their conditions hold (cond_leaf), in
+   a count by hash (cnt_on): its writes made; where no link may be followed the chain ends there, its turn counted
+   as finish counts it (no path level, no label, no clean-ups: the rule set has none), else FAST_NO and the general
+   step walks it. */
+static int step_cond_leaf(tp_engine *E, const Walk *W, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    Board *B = W->b;
+    int32_t mark = E->undo_top, nw = new_values(E, B, a), here = T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a];
+    if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
+    for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
+    int r = 0;
+    for (int32_t l = T->lnk_off[a]; l < T->lnk_off[a + 1]; l++) { /* step's tests of its links */
+        if (T->lnk_cond_off[l + 1] > T->lnk_cond_off[l]
+            && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1], here))
+            continue;
+        if (T->lnk_line[l] >= 0) {
+            int32_t e = T->lnk_line[l], m = T->end_pmask[e * T->np + W->player];
+            if (m >= 0 && has_line(E, B, e, m)) continue;
+        }
+        r = FAST_NO;
+        goto out;
+    }
+    if (B->hash == E->path_hash[W->path_base] && same_as_at(E, B, W->undo_base)) goto out; /* the start again */
+    int kb = T->keyed_by_changes;
+    int32_t resets = T->nctr && (E->cnt_dup || E->cnt_find >= 0) ? T->app_reset[a] : 0;
+    int32_t end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
+    r = kb ? count_turn(E, W, B->hash, -1, 0, resets, -1) : count_turn(E, W, B->hash, W->start, end, resets, -1);
+    if (r == TP_ERR_FOUND) { /* the turn a playout picked: its key, as finish makes it */
+        int32_t nc = collect_changes(E, W);
+        r = kb ? found_key(E, E->tmp[0], E->tmp[0], nc, resets) : found_key(E, W->start, end, nc, resets);
+    } else if (r >= 0) {
+        r = 1;
+    }
+out:
+    restore(E, B, mark);
+    return r;
+}
+
 /* chains.revisits: 1 when application a would continue a slide (the run of applications of its repeated
    move the walk's chain ends with) onto a tile the slide has passed (stood or landed on), its start included. */
 static int revisits(const tp_engine *E, const Walk *W, int32_t a) {
@@ -1008,8 +1052,6 @@ static int revisits(const tp_engine *E, const Walk *W, int32_t a) {
         if (T->app_to[E->seq[i]] == to || T->app_tile[E->seq[i]] == to) return 1;
     return 0;
 }
-
-static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m);
 
 /* chains.extend_path in chains mode: the label path of the walk's chain after application a (the chain so far is
    seq[seq_base .. seq_top); its first move starts the path at its tile), with what undo_label needs saved in *len0,
@@ -1096,6 +1138,10 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     if (E->leaf[a] && W->mode == WALK_TURNS && E->seq_top == W->seq_base && !E->chains_mode && !E->tracking
         && !E->ways_mode) {
         int r = step_leaf(E, W, a);
+        if (r != FAST_NO) return r;
+    }
+    if (E->cond_leaf[a] && E->cnt_on && W->mode == WALK_TURNS && E->seq_top == W->seq_base && !E->tracking) {
+        int r = step_cond_leaf(E, W, a);
         if (r != FAST_NO) return r;
     }
     int32_t mark = E->undo_top;
@@ -2639,6 +2685,19 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
             for (int32_t j = t->wr_off[a]; j < i; j++) ok &= t->wr_tile[j] != t->wr_tile[i];
         E->leaf[a] = (uint8_t)ok;
     }
+    E->cond_leaf = calloc(na + 1, 1);
+    if (!E->cond_leaf) {
+        tp_free(E);
+        return NULL;
+    }
+    for (size_t a = 0; a < na && !t->flies_over && !t->steps && t->grp_off[t->np] == t->grp_off[0]; a++) {
+        int ok = t->lnk_off[a + 1] > t->lnk_off[a] && t->safe_off[a + 1] == t->safe_off[a]
+                 && t->app_ray_off[a + 1] == t->app_ray_off[a] && t->app_gc[a] < 0 && t->app_final[a]
+                 && !t->app_block[a] && t->app_slide[a] < 0 && t->mgrp_off[t->np] == t->mgrp_off[0];
+        for (int32_t l = t->lnk_off[a]; ok && l < t->lnk_off[a + 1]; l++)
+            ok = t->lnk_cond_off[l + 1] > t->lnk_cond_off[l] || t->lnk_line[l] >= 0;
+        E->cond_leaf[a] = (uint8_t)ok;
+    }
     E->solo = calloc(na + 1, 1); /* filled by the first perft (solo_apps) */
     E->once = calloc((size_t)t->nlinks + 1, 1);
     if (!E->solo || !E->once) {
@@ -2755,6 +2814,7 @@ void tp_free(tp_engine *e) {
     free(e->es_off);
     free(e->leaf);
     free(e->solo);
+    free(e->cond_leaf);
     free(e->once);
     free(e->cn);
     free(e->lt_off);
@@ -2785,10 +2845,43 @@ int32_t tp_once_links(const tp_engine *e) {
     return k;
 }
 
-/* E->solo filled on the first count (keys by changes, no se_head: none solo); < 0 out of memory. */
+/* E->solo where keys are by changes alone (solo_apps reads start and end): a leaf single cell (one_cell) is solo
+   where, in every entry set it starts a turn in, every entry is a leaf single cell (each chain one move changing
+   its own tile) and no other entry at its tile reads and writes the codes it does (two such moves are one turn):
+   breakthru's set-up.  Cost: one pass over the entry rows. */
+static void solo_by_changes(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, nd = (size_t)t->nd;
+    int32_t nsets = (t->nphases + 1) * t->np;
+    for (int32_t a = 0; a < t->napps; a++) E->solo[a] = E->leaf[a] && t->app_slide[a] < 0;
+    for (int32_t set = 0; set < nsets; set++) {
+        const int32_t *e0 = t->ent_off + (size_t)set * n * nd;
+        int simple = 1;
+        for (int32_t i = e0[0]; simple && i < e0[n * nd]; i++) {
+            int32_t v = -1;
+            simple = E->leaf[t->ent_app[i]] && one_cell(t, t->ent_app[i], &v) >= 0;
+        }
+        for (size_t u = 0; u < n; u++)
+            for (size_t c = 0; c < nd; c++) {
+                const int32_t *row = e0 + u * nd + c;
+                for (int32_t i = row[0]; i < row[1]; i++) {
+                    int32_t a = t->ent_app[i], va = -1, xa = one_cell(t, a, &va);
+                    for (int32_t j = row[0]; simple && j < row[1]; j++) {
+                        int32_t vb = -1;
+                        if (j != i && one_cell(t, t->ent_app[j], &vb) == xa && vb == va) E->solo[a] = 0;
+                    }
+                    if (!simple) E->solo[a] = 0;
+                }
+            }
+    }
+}
+
+/* E->solo filled on the first count (solo_apps, or solo_by_changes where keys are by changes alone); < 0 out of
+   memory. */
 static int solo_ready(tp_engine *E) {
     if (!E->solo_ready) {
         if (E->se_head && solo_apps(E) < 0) return -1;
+        if (TABLES(E)->keyed_by_changes) solo_by_changes(E);
         E->solo_ready = 1;
     }
     return 0;

@@ -1135,14 +1135,15 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     const tp_tables *T = TABLES(E);
     Board *B = W->b;
     if (revisits(E, W, a)) return 0;
-    if (E->leaf[a] && W->mode == WALK_TURNS && E->seq_top == W->seq_base && !E->chains_mode && !E->tracking
-        && !E->ways_mode) {
-        int r = step_leaf(E, W, a);
-        if (r != FAST_NO) return r;
-    }
-    if (E->cond_leaf[a] && E->cnt_on && W->mode == WALK_TURNS && E->seq_top == W->seq_base && !E->tracking) {
-        int r = step_cond_leaf(E, W, a);
-        if (r != FAST_NO) return r;
+    if (E->seq_top == W->seq_base && W->mode == WALK_TURNS && !E->tracking) { /* the chain's first move */
+        if (E->leaf[a] && !E->chains_mode && !E->ways_mode) {
+            int r = step_leaf(E, W, a);
+            if (r != FAST_NO) return r;
+        }
+        if (E->cond_leaf[a] && E->cnt_on) {
+            int r = step_cond_leaf(E, W, a);
+            if (r != FAST_NO) return r;
+        }
     }
     int32_t mark = E->undo_top;
     int32_t nw = new_values(E, B, a), ncap = 0;
@@ -1202,6 +1203,8 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         visited = 1;
         stop = touched(W);
     }
+    int first = E->seq_top - 1 == W->seq_base && W->mode == WALK_TURNS && !E->ways_mode && !E->chains_mode
+                && !E->tracking; /* the entry of a chain of turns: its follow-ups may come in one order (once) */
     for (int32_t l = T->lnk_off[a]; !stop && l < T->lnk_off[a + 1]; l++) {
         if (T->lnk_cond_off[l + 1] > T->lnk_cond_off[l]
             && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1],
@@ -1215,8 +1218,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         /* where the entry's two-move chains come in both orders (once), the follow-ups on tiles before its own are not
            walked (the other order, from an earlier entry, gives their turns); a forced link is still taken where one
            fits */
-        int once = E->once[l] && E->seq_top - 1 == W->seq_base && W->mode == WALK_TURNS && !E->ways_mode
-                   && !E->chains_mode && !E->tracking;
+        int once = E->once[l] && first;
         if (tb < 0) {
             for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1] && !stop; k++) {
                 if (once && T->app_tile[T->tgt[k]] < T->app_tile[a]) { /* the other way round gives its turn */

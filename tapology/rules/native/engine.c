@@ -177,8 +177,8 @@ struct tp_engine {
                              checks, 1 where fits_tail or a count condition (``if``) must be read too, then its checks
                              as pk_chk's]: a row's entries read in one pass over memory */
     uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (step_leaf) */
-    uint8_t *cond_leaf; /* [napps] a leaf but for its links, each followed only while conditions hold or the mover has
-                           no line: a turn of its own where none is (step_cond_leaf) */
+    uint8_t *cond_leaf; /* [napps] a leaf but for its links, each followed only while its conditions hold: a turn of
+                           its own where none does (step_cond_leaf) */
     uint8_t *solo;  /* [napps] a leaf whose turn no other chain of the same node can have (solo_apps) */
     uint8_t *once;  /* [nlinks] a table link of an entry whose two-move chains come in both orders (pair_once): the
                        follow-ups on tiles before the entry's are not walked, the other order gives their turns */
@@ -2697,7 +2697,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
                  && t->app_ray_off[a + 1] == t->app_ray_off[a] && t->app_gc[a] < 0 && t->app_final[a]
                  && !t->app_block[a] && t->app_slide[a] < 0 && t->mgrp_off[t->np] == t->mgrp_off[0];
         for (int32_t l = t->lnk_off[a]; ok && l < t->lnk_off[a + 1]; l++)
-            ok = t->lnk_cond_off[l + 1] > t->lnk_cond_off[l] || t->lnk_line[l] >= 0;
+            ok = t->lnk_cond_off[l + 1] > t->lnk_cond_off[l]; /* (a line stops few: pentago's turns follow) */
         E->cond_leaf[a] = (uint8_t)ok;
     }
     E->solo = calloc(na + 1, 1); /* filled by the first perft (solo_apps) */

@@ -244,6 +244,10 @@ class Engine:
                 return None
             return [(key, int(n)) for (key, legal, _f), n in zip(self._keys(), held[0].tolist(), strict=False) if legal]
 
+    def once_links(self) -> int:
+        """How many links the walk follows in one order of two moves, the other order giving the same turns."""
+        return int(self.lib.tp_once_links(self._engine))
+
     def turns(self, chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict[Key, Found] | None:
         """The legal turns by key after the mandatory-class and maximum rules, each with its label path, moves and
         flag, as :meth:`Chains.turns` finds them in the phase of index ``phase`` (-1: the regular play) (None: not

@@ -20,6 +20,10 @@
  *              chains of one hash, the first chain of each hash leaves a witness (the tiles it wrote),
  *              a later one of the same hash is compared with it and not counted again; a node where
  *              two turns hash alike is counted again with keys (count_turn).
+ *   one order  where an entry and its follow-up through a link are single cells alike (connect6's two
+ *              stones: one tile read for one code, the same code written), the chains placing the
+ *              follow-up on a tile before the entry's are not walked: the other order gives their
+ *              turns (once_links proves it from the tables; perft --rbg and label paths walk both).
  *   memos      each node runs its turn clean-ups and its royal test once on its own position,
  *              recording what they read; a chain whose changes touch none of that gets the same
  *              answer (both runs are deterministic functions of what they read), any other chain
@@ -99,6 +103,7 @@ struct tp_engine {
     int32_t maxw;   /* most writes of one application */
     int32_t words;  /* 64-bit words of a tile set */
     int32_t *ent_code_off, *ent_codes; /* [sets+1], [sets*nd]: per entry set s*np + player, the codes some entry starts from */
+    uint64_t *ent_tiles; /* [sets*words] per entry set, the tiles some entry starts on (a set-up's region, say) */
     int32_t *roy_off, *roy_codes; /* [np+1], [np*nd]: each player's royal codes (royal_mine) */
     uint8_t *cond_count; /* [nconds] 1: a count of codes over the whole board (cond_holds' COND_BOARD case alone) */
     uint64_t *grp_bits; /* [ngroups*words] an indexed clean-up group's tiles with applications keyed there */
@@ -175,7 +180,11 @@ struct tp_engine {
                              checks, 1 where fits_tail or a count condition (``if``) must be read too, then its checks
                              as pk_chk's]: a row's entries read in one pass over memory */
     uint8_t *leaf;  /* [napps] no links, no safe cells, each tile written once: a turn of its own (step_leaf) */
+    uint8_t *cond_leaf; /* [napps] a leaf but for its links, each followed only while its conditions hold: a turn of
+                           its own where none does (step_cond_leaf) */
     uint8_t *solo;  /* [napps] a leaf whose turn no other chain of the same node can have (solo_apps) */
+    uint8_t *once;  /* [nlinks] a table link of an entry whose two-move chains come in both orders (pair_once): the
+                       follow-ups on tiles before the entry's are not walked, the other order gives their turns */
     int32_t solo_ready; /* solo filled (at the first perft: other jobs do not read it) */
     int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
     int32_t solo_legal;
@@ -1010,7 +1019,8 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
         if (!memo_merge(E, nc)) return FAST_NO;
         nc += E->cn_len;
     }
-    int32_t end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
+    int32_t start = W->start, end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
+    if (T->keyed_by_changes) start = end = E->tmp[0]; /* as finish keys it: from and to its least changed tile */
     if (E->solo_on && E->solo[a]) { /* its own key: counted, not kept */
         int r = leaf_safe(E, W, nc);
         if (r < 0) return r;
@@ -1024,8 +1034,8 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
             h ^= z[E->tmp[3 * c + 1]] ^ z[E->tmp[3 * c + 2]];
         }
         int kb = T->keyed_by_changes;
-        int r = count_turn(E, W, h, kb ? -1 : W->start, kb ? 0 : end, T->nctr ? T->app_reset[a] : 0, nc);
-        if (r == TP_ERR_FOUND) return found_key(E, W->start, end, nc, T->app_reset[a]);
+        int r = count_turn(E, W, h, kb ? -1 : start, kb ? 0 : end, T->nctr ? T->app_reset[a] : 0, nc);
+        if (r == TP_ERR_FOUND) return found_key(E, start, end, nc, T->app_reset[a]);
         if (r == 1 && E->make_leaves) { /* a perft that makes its leaves: the new turn written and taken back */
             int32_t mark = E->undo_top;
             if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
@@ -1034,7 +1044,7 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
         }
         return r < 0 ? r : 1;
     }
-    int32_t k = find_key(E, E->se_now ? 0 : key_hash(E, W->start, end, nc), W->start, end, nc);
+    int32_t k = find_key(E, E->se_now ? 0 : key_hash(E, start, end, nc), start, end, nc);
     if (k < 0) return k;
     Key *K = &E->keys[k];
     if (K->pos_ok == 2) {
@@ -1050,6 +1060,47 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
     return 1;
 }
 
+static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m);
+static int32_t collect_changes(tp_engine *E, const Walk *W);
+
+/* step for the first move of a chain whose links are each followed only while their conditions hold (cond_leaf), in
+   a count by hash (cnt_on): its writes made; where no link may be followed the chain ends there, its turn counted
+   as finish counts it (no path level, no label, no clean-ups: the rule set has none), else FAST_NO and the general
+   step walks it. */
+static int step_cond_leaf(tp_engine *E, const Walk *W, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    Board *B = W->b;
+    int32_t mark = E->undo_top, nw = new_values(E, B, a), here = T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a];
+    if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
+    for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
+    int r = 0;
+    for (int32_t l = T->lnk_off[a]; l < T->lnk_off[a + 1]; l++) { /* step's tests of its links */
+        if (T->lnk_cond_off[l + 1] > T->lnk_cond_off[l]
+            && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1], here))
+            continue;
+        if (T->lnk_line[l] >= 0) {
+            int32_t e = T->lnk_line[l], m = T->end_pmask[e * T->np + W->player];
+            if (m >= 0 && has_line(E, B, e, m)) continue;
+        }
+        r = FAST_NO;
+        goto out;
+    }
+    if (B->hash == E->path_hash[W->path_base] && same_as_at(E, B, W->undo_base)) goto out; /* the start again */
+    int kb = T->keyed_by_changes;
+    int32_t resets = T->nctr && (E->cnt_dup || E->cnt_find >= 0) ? T->app_reset[a] : 0;
+    int32_t end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
+    r = kb ? count_turn(E, W, B->hash, -1, 0, resets, -1) : count_turn(E, W, B->hash, W->start, end, resets, -1);
+    if (r == TP_ERR_FOUND) { /* the turn a playout picked: its key, as finish makes it */
+        int32_t nc = collect_changes(E, W);
+        r = kb ? found_key(E, E->tmp[0], E->tmp[0], nc, resets) : found_key(E, W->start, end, nc, resets);
+    } else if (r >= 0) {
+        r = 1;
+    }
+out:
+    restore(E, B, mark);
+    return r;
+}
+
 /* chains.revisits: 1 when application a would continue a slide (the run of applications of its repeated
    move the walk's chain ends with) onto a tile the slide has passed (stood or landed on), its start included. */
 static int revisits(const tp_engine *E, const Walk *W, int32_t a) {
@@ -1061,8 +1112,6 @@ static int revisits(const tp_engine *E, const Walk *W, int32_t a) {
         if (T->app_to[E->seq[i]] == to || T->app_tile[E->seq[i]] == to) return 1;
     return 0;
 }
-
-static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m);
 
 /* chains.extend_path in chains mode: the label path of the walk's chain after application a (the chain so far is
    seq[seq_base .. seq_top); its first move starts the path at its tile), with what undo_label needs saved in *len0,
@@ -1146,10 +1195,15 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     const tp_tables *T = TABLES(E);
     Board *B = W->b;
     if (revisits(E, W, a)) return 0;
-    if (E->leaf[a] && W->mode == WALK_TURNS && E->seq_top == W->seq_base && !E->chains_mode && !E->tracking
-        && !E->ways_mode) {
-        int r = step_leaf(E, W, a);
-        if (r != FAST_NO) return r;
+    if (E->seq_top == W->seq_base && W->mode == WALK_TURNS && !E->tracking) { /* the chain's first move */
+        if (E->leaf[a] && !E->chains_mode && !E->ways_mode) {
+            int r = step_leaf(E, W, a);
+            if (r != FAST_NO) return r;
+        }
+        if (E->cond_leaf[a] && E->cnt_on) {
+            int r = step_cond_leaf(E, W, a);
+            if (r != FAST_NO) return r;
+        }
     }
     int32_t mark = E->undo_top;
     int32_t nw = new_values(E, B, a), ncap = 0;
@@ -1209,6 +1263,8 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         visited = 1;
         stop = touched(W);
     }
+    int first = E->seq_top - 1 == W->seq_base && W->mode == WALK_TURNS && !E->ways_mode && !E->chains_mode
+                && !E->tracking; /* the entry of a chain of turns: its follow-ups may come in one order (once) */
     for (int32_t l = T->lnk_off[a]; !stop && l < T->lnk_off[a + 1]; l++) {
         if (T->lnk_cond_off[l + 1] > T->lnk_cond_off[l]
             && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1],
@@ -1219,8 +1275,16 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
             if (m >= 0 && has_line(E, B, e, m)) continue;
         }
         int32_t tb = T->lnk_table[l];
+        /* where the entry's two-move chains come in both orders (once), the follow-ups on tiles before its own are not
+           walked (the other order, from an earlier entry, gives their turns); a forced link is still taken where one
+           fits */
+        int once = E->once[l] && first;
         if (tb < 0) {
             for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1] && !stop; k++) {
+                if (once && T->app_tile[T->tgt[k]] < T->app_tile[a]) { /* the other way round gives its turn */
+                    if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, T->tgt[k]);
+                    continue;
+                }
                 r = follow(E, W, T->tgt[k], slide, fly, level, end, flagged, left);
                 if (r < 0) goto out;
                 took |= r > 0;
@@ -1230,7 +1294,15 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
             continue;
         }
         /* an anywhere link read through its table: the follow-ups placed on each tile for the code it holds */
-        for (int32_t t = 0; t < T->n && !stop; t++) {
+        int32_t t0 = 0;
+        if (once) {
+            t0 = T->app_tile[a];
+            for (int32_t t = 0; T->lnk_forced[l] && !must && t < t0; t++) {
+                const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
+                for (int32_t k = row[0]; k < row[1] && !must; k++) must = took = fits(E, B->codes, T->ltab_app[k]);
+            }
+        }
+        for (int32_t t = t0; t < T->n && !stop; t++) {
             const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
             for (int32_t k = row[0]; k < row[1] && !stop; k++) {
                 r = follow(E, W, T->ltab_app[k], slide, fly, level, end, flagged, left);
@@ -1754,6 +1826,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     for (size_t w = 0; w < words; w++) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
         for (int32_t k = E->ent_code_off[set]; k < E->ent_code_off[set + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * words + w];
+        m &= E->ent_tiles[(size_t)set * words + w];
         for (; m; m &= m - 1) {
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
 #ifdef TP_GEN_ENTRIES
@@ -2256,6 +2329,121 @@ static int exclusive(const tp_tables *t, const uint64_t *mb, size_t mw, int32_t 
     return 0;
 }
 
+/* The one code application a reads and writes where it is a single cell (it checks only its own tile, for one code,
+   and writes only that tile from that tile, changing it; no captures, conditions, safe cells, slide or block), else
+   -1; *v the code it writes. */
+static int32_t one_cell(const tp_tables *t, int32_t a, int32_t *v) {
+    int32_t u = t->app_tile[a], x = -1;
+    size_t nd = (size_t)t->nd;
+    if (t->wr_off[a + 1] - t->wr_off[a] != 1 || t->wr_tile[t->wr_off[a]] != u || t->wr_src[t->wr_off[a]] != u
+        || t->app_ray_off[a + 1] > t->app_ray_off[a] || t->app_gc[a] >= 0 || t->app_cond_off[a + 1] > t->app_cond_off[a]
+        || t->safe_off[a + 1] > t->safe_off[a] || t->app_slide[a] >= 0 || t->app_block[a] || t->chk_off[a + 1] == t->chk_off[a])
+        return -1;
+    for (size_t c = 0; c < nd; c++) { /* the codes every check (all on u) admits: exactly one */
+        int ok = 1;
+        for (int32_t k = t->chk_off[a]; ok && k < t->chk_off[a + 1]; k++)
+            ok = t->chk_tile[k] == u && t->masks[(size_t)t->chk_mask[k] * nd + c];
+        if (!ok) continue;
+        if (x >= 0) return -1;
+        x = (int32_t)c;
+    }
+    for (int32_t k = t->chk_off[a]; k < t->chk_off[a + 1]; k++)
+        if (t->chk_tile[k] != u) return -1;
+    if (x < 0) return -1;
+    *v = t->maps[(size_t)t->wr_map[t->wr_off[a]] * nd + (size_t)x];
+    return *v == x ? -1 : x;
+}
+
+/* 1 when applications a and b are single cells (one_cell) reading code x and writing v, alike in what a turn's key
+   reads of its moves (class flag, counter resets, the maximum rule's count), b ending a chain (final, no links). */
+static int twin_cell(const tp_tables *t, int32_t a, int32_t b, int32_t x, int32_t v, int end) {
+    int32_t vb = -1;
+    if (one_cell(t, b, &vb) != x || vb != v || t->app_flag[a] != t->app_flag[b] || t->app_reset[a] != t->app_reset[b]
+        || t->app_max[a] != t->app_max[b])
+        return 0;
+    return !end || (t->app_final[b] && t->lnk_off[b + 1] == t->lnk_off[b]);
+}
+
+/* 1 when link l2 may continue with an application alike a (twin_cell, ending the chain) at tile s holding code x. */
+static int links_to_twin(const tp_tables *t, int32_t l2, int32_t a, int32_t s, int32_t x, int32_t v) {
+    int32_t tb = t->lnk_table[l2];
+    if (tb < 0) {
+        for (int32_t k = t->tgt_off[l2]; k < t->tgt_off[l2 + 1]; k++)
+            if (t->app_tile[t->tgt[k]] == s && twin_cell(t, a, t->tgt[k], x, v, 1)) return 1;
+        return 0;
+    }
+    const int32_t *row = t->ltab_off + ((size_t)tb * (size_t)t->n + (size_t)s) * (size_t)t->nd + (size_t)x;
+    for (int32_t k = row[0]; k < row[1]; k++)
+        if (twin_cell(t, a, t->ltab_app[k], x, v, 1)) return 1;
+    return 0;
+}
+
+/* 1 when the chain of entry a (at s, reading x, writing v) then b (at u < s) is also walked the other way round in
+   entry set `set`: b a single cell alike a ending the chain, and an entry b' at u alike b with a link of l's
+   conditions, not stopped by lines, that may continue with an application alike a at s (links_to_twin). */
+static int other_way(const tp_tables *t, int32_t set, int32_t l, int32_t a, int32_t s, int32_t x, int32_t v, int32_t b) {
+    size_t n = (size_t)t->n, nd = (size_t)t->nd;
+    int32_t c0 = t->lnk_cond_off[l], c1 = t->lnk_cond_off[l + 1], u = t->app_tile[b];
+    if (!twin_cell(t, a, b, x, v, 1)) return 0;
+    const int32_t *eb = t->ent_off + ((size_t)set * n + (size_t)u) * nd + (size_t)x;
+    for (int32_t j = eb[0]; j < eb[1]; j++) {
+        int32_t b2 = t->ent_app[j];
+        if (!twin_cell(t, a, b2, x, v, 0)) continue;
+        for (int32_t l2 = t->lnk_off[b2]; l2 < t->lnk_off[b2 + 1]; l2++)
+            if (t->lnk_line[l2] < 0 && t->lnk_cond_off[l2 + 1] - t->lnk_cond_off[l2] == c1 - c0
+                && !memcmp(t->lnk_cond + t->lnk_cond_off[l2], t->lnk_cond + c0, (size_t)(c1 - c0) * sizeof(int32_t))
+                && links_to_twin(t, l2, a, s, x, v))
+                return 1;
+    }
+    return 0;
+}
+
+/* E->once: the links l of entry applications a (at tile s) whose chains of two moves, a then a follow-up b at a tile
+   u < s, are each also walked the other way round with the same turn, so that the walk may leave them out: keys by
+   changes alone; no steps, clean-ups after each move or slides flying over stops; a and every such b single cells
+   alike (one_cell, twin_cell: one code read, the same code written, b ending the chain); l not stopped by lines, its
+   conditions whole-board counts (a and b change them alike); and in every entry set of a, an entry b' at u alike b
+   with a link of the same conditions that may continue with an application alike a at s (other_way).  The two
+   chains read and write only s and u, each finding the code the other leaves: both fit on the node's position (with
+   their links' conditions) and give one position, one key.  Cost: per link of a single cell, its follow-ups before
+   s and the entries there; past 2^24 steps in all, none. */
+static void once_links(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, nd = (size_t)t->nd, work = 0;
+    int32_t nsets = (t->nphases + 1) * t->np;
+    if (!t->keyed_by_changes || t->steps || t->flies_over || t->mgrp_off[t->np] > t->mgrp_off[0]) return;
+    for (int32_t a = 0; a < t->napps; a++) {
+        int32_t va = -1, xa = one_cell(t, a, &va), s = t->app_tile[a];
+        if (xa < 0) continue;
+        for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) {
+            int32_t tb = t->lnk_table[l];
+            int ok = t->lnk_line[l] < 0;
+            size_t pairs = work; /* some chain to leave out */
+            for (int32_t c = t->lnk_cond_off[l]; ok && c < t->lnk_cond_off[l + 1]; c++) ok = E->cond_count[t->lnk_cond[c]];
+            for (int32_t set = 0; ok && set < nsets; set++) {
+                const int32_t *ea = t->ent_off + ((size_t)set * n + (size_t)s) * nd + (size_t)xa;
+                int in = 0;
+                for (int32_t i = ea[0]; i < ea[1]; i++) in |= t->ent_app[i] == a;
+                if (!in) continue;
+                if (tb < 0) {
+                    for (int32_t k = t->tgt_off[l]; ok && k < t->tgt_off[l + 1]; k++)
+                        if (t->app_tile[t->tgt[k]] < s)
+                            ok = ++work <= ((size_t)1 << 24) && other_way(t, set, l, a, s, xa, va, t->tgt[k]);
+                    continue;
+                }
+                for (int32_t u = 0; ok && u < s; u++)
+                    for (size_t y = 0; ok && y < nd; y++) {
+                        const int32_t *row = t->ltab_off + ((size_t)tb * n + (size_t)u) * nd + y;
+                        for (int32_t i = row[0]; ok && i < row[1]; i++)
+                            ok = ++work <= ((size_t)1 << 24) && t->app_tile[t->ltab_app[i]] == u
+                                 && other_way(t, set, l, a, s, xa, va, t->ltab_app[i]);
+                    }
+            }
+            E->once[l] = (uint8_t)(ok && work > pairs);
+        }
+    }
+}
+
 /* E->solo: the leaf applications (E->leaf) whose turn's key no other chain of a node can share, so that a count of
    the node's turns may count them without keys.  Keys are (start, end, changes): a leaf entry a at tile s ends on
    e_a = its `to` tile (s without one); another chain from s ends on the `to` tile of some application reachable from
@@ -2442,7 +2630,8 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     int32_t nsets = (t->nphases + 1) * t->np; /* entry rows per player, in the regular play and in each phase */
     E->ent_code_off = calloc((size_t)nsets + 1, sizeof(int32_t));
     E->ent_codes = malloc((size_t)nsets * nd * sizeof(int32_t) + 1);
-    if (!E->ent_code_off || !E->ent_codes) {
+    E->ent_tiles = calloc((size_t)nsets * (size_t)E->words + 1, sizeof(uint64_t));
+    if (!E->ent_code_off || !E->ent_codes || !E->ent_tiles) {
         tp_free(E);
         return NULL;
     }
@@ -2457,6 +2646,10 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
             if (has) E->ent_codes[k++] = (int32_t)c;
         }
         E->ent_code_off[p + 1] = k;
+        for (size_t u = 0; u < n; u++) {
+            const int32_t *e = t->ent_off + ((size_t)p * n + u) * nd;
+            if (e[nd] > e[0]) E->ent_tiles[(size_t)p * (size_t)E->words + (u >> 6)] |= 1ULL << (u & 63);
+        }
     }
     E->cond_count = calloc((size_t)t->nconds + 1, 1);
     if (!E->cond_count) {
@@ -2547,11 +2740,26 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
             for (int32_t j = t->wr_off[a]; j < i; j++) ok &= t->wr_tile[j] != t->wr_tile[i];
         E->leaf[a] = (uint8_t)ok;
     }
-    E->solo = calloc(na + 1, 1); /* filled by the first perft (solo_apps) */
-    if (!E->solo) {
+    E->cond_leaf = calloc(na + 1, 1);
+    if (!E->cond_leaf) {
         tp_free(E);
         return NULL;
     }
+    for (size_t a = 0; a < na && !t->flies_over && !t->steps && t->grp_off[t->np] == t->grp_off[0]; a++) {
+        int ok = t->lnk_off[a + 1] > t->lnk_off[a] && t->safe_off[a + 1] == t->safe_off[a]
+                 && t->app_ray_off[a + 1] == t->app_ray_off[a] && t->app_gc[a] < 0 && t->app_final[a]
+                 && !t->app_block[a] && t->app_slide[a] < 0 && t->mgrp_off[t->np] == t->mgrp_off[0];
+        for (int32_t l = t->lnk_off[a]; ok && l < t->lnk_off[a + 1]; l++)
+            ok = t->lnk_cond_off[l + 1] > t->lnk_cond_off[l]; /* (a line stops few: pentago's turns follow) */
+        E->cond_leaf[a] = (uint8_t)ok;
+    }
+    E->solo = calloc(na + 1, 1); /* filled by the first perft (solo_apps) */
+    E->once = calloc((size_t)t->nlinks + 1, 1);
+    if (!E->solo || !E->once) {
+        tp_free(E);
+        return NULL;
+    }
+    once_links(E);
     E->lt_off = calloc((size_t)t->nends * n + 1, sizeof(int32_t));
     E->lt_line = malloc((size_t)t->nline_tiles * sizeof(int32_t) + 1);
     if (!E->lt_off || !E->lt_line) {
@@ -2652,6 +2860,7 @@ void tp_free(tp_engine *e) {
     free(e->acc_order);
     free(e->ent_code_off);
     free(e->ent_codes);
+    free(e->ent_tiles);
     free(e->roy_off);
     free(e->roy_codes);
     free(e->cond_count);
@@ -2660,6 +2869,8 @@ void tp_free(tp_engine *e) {
     free(e->es_off);
     free(e->leaf);
     free(e->solo);
+    free(e->cond_leaf);
+    free(e->once);
     free(e->cn);
     free(e->lt_off);
     free(e->lt_line);
@@ -2682,10 +2893,50 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     return 0;
 }
 
-/* E->solo filled on the first count (keys by changes, no se_head: none solo); < 0 out of memory. */
+/* How many links the walk follows in one order of two moves (E->once, once_links): for tests. */
+int32_t tp_once_links(const tp_engine *e) {
+    int32_t k = 0;
+    for (int32_t l = 0; l < TABLES(e)->nlinks; l++) k += e->once[l];
+    return k;
+}
+
+/* E->solo where keys are by changes alone (solo_apps reads start and end): a leaf single cell (one_cell) is solo
+   where, in every entry set it starts a turn in, every entry is a leaf single cell (each chain one move changing
+   its own tile) and no other entry at its tile reads and writes the codes it does (two such moves are one turn):
+   breakthru's set-up.  Cost: one pass over the entry rows. */
+static void solo_by_changes(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, nd = (size_t)t->nd;
+    int32_t nsets = (t->nphases + 1) * t->np;
+    for (int32_t a = 0; a < t->napps; a++) E->solo[a] = E->leaf[a] && t->app_slide[a] < 0;
+    for (int32_t set = 0; set < nsets; set++) {
+        const int32_t *e0 = t->ent_off + (size_t)set * n * nd;
+        int simple = 1;
+        for (int32_t i = e0[0]; simple && i < e0[n * nd]; i++) {
+            int32_t v = -1;
+            simple = E->leaf[t->ent_app[i]] && one_cell(t, t->ent_app[i], &v) >= 0;
+        }
+        for (size_t u = 0; u < n; u++)
+            for (size_t c = 0; c < nd; c++) {
+                const int32_t *row = e0 + u * nd + c;
+                for (int32_t i = row[0]; i < row[1]; i++) {
+                    int32_t a = t->ent_app[i], va = -1, xa = one_cell(t, a, &va);
+                    for (int32_t j = row[0]; simple && j < row[1]; j++) {
+                        int32_t vb = -1;
+                        if (j != i && one_cell(t, t->ent_app[j], &vb) == xa && vb == va) E->solo[a] = 0;
+                    }
+                    if (!simple) E->solo[a] = 0;
+                }
+            }
+    }
+}
+
+/* E->solo filled on the first count (solo_apps, or solo_by_changes where keys are by changes alone); < 0 out of
+   memory. */
 static int solo_ready(tp_engine *E) {
     if (!E->solo_ready) {
         if (E->se_head && solo_apps(E) < 0) return -1;
+        if (TABLES(E)->keyed_by_changes) solo_by_changes(E);
         E->solo_ready = 1;
     }
     return 0;

@@ -1,0 +1,150 @@
+"""The walk's one order of two moves (engine.c once_links): where an entry and its follow-up are single cells alike
+(connect6's two stones), the chains that place the follow-up on an earlier tile are left out, the other order giving
+their turns.  Each rule set here is counted natively and by the Python chain walk (the reference); those whose two
+moves interact (the orders give different turns, or one order is not walked) must not take the shortcut.  And in a
+rule set keyed by changes, a set-up whose moves are each one cell counts its placements without keys (engine.c
+solo_by_changes), but for two moves placing alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tapology.games import open_game
+from tapology.rules import native
+from tapology.rules.engine import RuleGame
+from tapology.rules.perft import count_leaves
+
+needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+
+HEAD = """
+name = "pair"
+grid = "square"
+players = ["X", "O"]
+board = "plane:3x3"
+
+[states]
+empty = 0
+X = { value = 1, owner = "X", kind = "stone" }
+O = { value = 2, owner = "O", kind = "stone" }
+x = { value = 3, owner = "X", kind = "dot" }
+o = { value = 4, owner = "O", kind = "dot" }
+
+[regions]
+bottom = "row:-1"
+
+[[end]]
+kind = "no-turns"
+result = "draw"
+"""
+
+# connect6's turn: a stone, then (from the second stone on the board) another anywhere
+PAIR = HEAD + """
+[[move]]
+name = "place"
+orientations = "identity"
+pattern = "*empty => *own:stone"
+links = [{ moves = ["second"], anywhere = true, if = [{ states = ["X", "O"], op = ">=", value = 2 }] }]
+
+[[move]]
+name = "second"
+start = false
+orientations = "identity"
+pattern = "*empty => *own:stone"
+"""
+
+# the second stone forced where one fits: with one empty tile left, a stone alone is the turn
+FORCED = PAIR.replace("anywhere = true, if", "anywhere = true, forced = true, if").replace(
+    '[regions]', '[initial]\nlayout = """\nX . .\n. O .\n. . .\n"""\n\n[regions]')
+
+# the second move writes a dot: a stone on s and a dot on t is another turn than a stone on t and a dot on s
+MARKS = PAIR.replace('name = "second"\nstart = false\norientations = "identity"\npattern = "*empty => *own:stone"',
+                     'name = "second"\nstart = false\norientations = "identity"\npattern = "*empty => *own:dot"')
+
+# the link's condition counts a region: after a stone on the bottom row it holds, after one elsewhere it may not
+REGION = PAIR.replace('if = [{ states = ["X", "O"], op = ">=", value = 2 }]',
+                      'if = [{ states = ["own"], region = "bottom", op = ">=", value = 1 }]')
+
+# the second stone needs an own stone on its right: the first stone may be that one, in one order only
+NEIGHBOUR = PAIR.replace('name = "second"\nstart = false\norientations = "identity"\npattern = "*empty => *own:stone"',
+                         'name = "second"\nstart = false\norientations = "identity"\n'
+                         'cells = [[0, 0, "empty", "own:stone"], [1, 0, "own:stone"]]')
+
+# a set-up of two turns placing dots (two moves alike: one turn per tile), then the pairs
+SETUP = PAIR + """
+[[move]]
+name = "claim"
+orientations = "identity"
+pattern = "*empty => *own:dot"
+
+[[move]]
+name = "claim-again"
+orientations = "identity"
+pattern = "*empty => *own:dot"
+
+[[phase]]
+name = "set-up"
+plies = 2
+moves = ["claim", "claim-again"]
+"""
+
+# the set-up holds a move placing a dot beside its own tile: a turn of claim's made from another tile
+SETUP_MIXED = SETUP.replace('moves = ["claim", "claim-again"]', 'moves = ["claim", "dot-beside"]') + """
+[[move]]
+name = "dot-beside"
+orientations = "identity"
+cells = [[0, 0, "empty"], [1, 0, "empty", "own:dot"]]
+"""
+
+
+def _open(tmp_path: Path, text: str) -> RuleGame:
+    path = tmp_path / "game.toml"
+    path.write_text(text)
+    return open_game(str(path))
+
+
+def _once(g: RuleGame) -> int:
+    eng = native.engine(g.chains(g.board))
+    assert eng is not None
+    return eng.once_links()
+
+
+@needs_native
+@pytest.mark.parametrize(("text", "once", "depth"), [(PAIR, True, 3), (FORCED, True, 4), (MARKS, False, 3),
+                                                      (REGION, False, 3), (NEIGHBOUR, False, 3)],
+                         ids=["pair", "forced", "marks", "region", "neighbour"])
+def test_one_order_of_two_moves_only_where_both_orders_give_the_turn(tmp_path: Path, text: str, once: bool,
+                                                                     depth: int) -> None:
+    g = _open(tmp_path, text)
+    assert native.why_not(g.chains(g.board), perft=True) == ""
+    assert (_once(g) > 0) == once
+    pos = g.initial()
+    for d in range(1, depth + 1):
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == want, d
+        assert count_leaves(g, pos, d, bulk=False) == want, d
+    assert count_leaves(g, pos, 2, rbg=True) == count_leaves(g, pos, 2, native=False, rbg=True)
+
+
+@needs_native
+@pytest.mark.parametrize("text", [SETUP, SETUP_MIXED], ids=["twins", "beside"])
+def test_a_set_up_of_single_cells_counts_each_placement_once(tmp_path: Path, text: str) -> None:
+    g = _open(tmp_path, text)
+    assert native.why_not(g.chains(g.board), perft=True) == ""
+    pos = g.initial()
+    for d in range(1, 4):
+        assert count_leaves(g, pos, d) == count_leaves(g, pos, d, native=False), d
+    assert count_leaves(g, pos, 2) == 9 * 8  # each placement once, though two moves make it
+
+
+def test_the_variants_change_what_they_say() -> None:
+    assert len({PAIR, FORCED, MARKS, REGION, NEIGHBOUR, SETUP, SETUP_MIXED}) == 7  # each replacement found its text
+
+
+@needs_native
+def test_connect6_walks_one_order_of_its_two_stones() -> None:
+    g = open_game("connect6:5x5")
+    assert _once(g) > 0
+    pos = g.initial()
+    assert [count_leaves(g, pos, d) for d in (1, 2)] == [count_leaves(g, pos, d, native=False) for d in (1, 2)]

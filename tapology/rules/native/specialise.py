@@ -43,8 +43,11 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   keys the other moves, and each quiet move and each chain of an unrolled walk is settled as the walk's finish
   settles a turn (the clean-ups' net writes merged where the node's memo answers, memo_merge, else run; the
   interpreter's royal test, leaf_safe) and counted or listed without a key, the quiet moves and walks run as a
-  program of ints (``gen_run``) rather than code per tile; playouts run the interpreter's turn picking over the
-  generated entries.
+  program of ints (``gen_run``) rather than code per tile; and ``TP_GEN_PLAYOUT`` where each entry row's moves
+  walked with keys come after its quiet ones (:func:`_others_last`; else playouts run the interpreter's turn picking
+  over the generated entries): a playout's node listed as that perft lists it, and the stream's pick found by
+  merging the keys with the settled quiet turns tile by tile, a tile's quiet turns first, which is the interpreter's
+  order (:func:`_gen_settled_playout`: the same games).
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not
@@ -127,12 +130,13 @@ def declines(tabs: Tables) -> str:
 
 
 def plays(tabs: Tables) -> bool:
-    """Whether the generated C of these tables plays playouts itself (``TP_GEN_PLAYOUT``): taken, and not the settled
-    perft of a royal rule, turn clean-ups or moves walked with keys (whose playouts are the interpreter's turn
-    picking, so a compile would not pay for them).  Cost: as :func:`declines`."""
-    found = _Shape(tabs).quiet
-    return not isinstance(found, str) and not _settled({k: int(v) for k, v in tabs.fields.items()
-                                                        if not isinstance(v, np.ndarray)}, found)
+    """Whether the generated C of these tables plays playouts itself (``TP_GEN_PLAYOUT``): taken, and, for the settled
+    perft of a royal rule, turn clean-ups or moves walked with keys, each entry row's keyed moves after its quiet ones
+    (:func:`_others_last`; else its playouts are the interpreter's turn picking, so a compile would not pay for
+    them).  Cost: as :func:`declines`."""
+    shape = _Shape(tabs)
+    found = shape.quiet
+    return not isinstance(found, str) and (not _settled(shape.sizes, found) or _others_last(shape, found[0]))
 
 
 class _Shape:
@@ -298,9 +302,14 @@ def generate(tabs: Tables) -> str:
                                              "cond_line", "cond_mask", "cond_tile_off", "cond_tiles", "cond_op",
                                              "cond_value", "cond_code_off", "cond_codes")}
     if found is not None and _settled(sizes, found):
+        walker = Walks(sizes, arrays, masks, checks)
+        kept = None if sizes["has_royal"] else _Distinct(arrays, masks, checks).kept
         src.append(_gen_settled_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), ends,
-                                      captured, most, walks, conditioned, Walks(sizes, arrays, masks, checks),
-                                      None if sizes["has_royal"] else _Distinct(arrays, masks, checks).kept))
+                                      captured, most, walks, conditioned, walker, kept))
+        if _others_last(shape, found[0]):
+            src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
+            src.append(_gen_settled_playout(sizes, found[0], checks, test, value, wr_off, arrays["wr_tile"].tolist(),
+                                            captured, most, walks, conditioned, walker, kept))
     elif found is not None:
         wr_tile = arrays["wr_tile"].tolist()
         walked = {a for _r, a in walks}
@@ -1522,6 +1531,151 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
 }
 """)
     return "".join(out)
+
+
+def _others_last(shape: _Shape, quiet: dict[int, list[int]]) -> bool:
+    """Whether in every entry row the moves walked with keys (neither quiet nor alike, fitting on the row's code, not
+    a slide onto its own start) come after all its quiet moves, so that a settled playout lists a tile's quiet turns,
+    then its keyed ones, in the order the interpreter's walk finds them (:func:`_gen_settled_playout`).  Cost: one
+    pass over the entry rows."""
+    sizes, arrays, masks = shape.sizes, shape.arrays, shape.masks
+    n, nd = sizes["n"], sizes["nd"]
+    ent_off, ent_app = arrays["ent_off"].tolist(), arrays["ent_app"].tolist()
+    slide, to, tile = (arrays[k].tolist() for k in ("app_slide", "app_to", "app_tile"))
+    for r in range(_sets(sizes) * n * nd):
+        t, c, keyed = (r // nd) % n, r % nd, False
+        mine = set(quiet.get(r, ()))
+        for a in ent_app[ent_off[r]:ent_off[r + 1]]:
+            if any(u == t and not masks[m][c] for u, m in shape.checks(a)) or a in shape.alike \
+                    or (slide[a] >= 0 and to[a] == tile[a]):
+                continue
+            if a not in mine:
+                keyed = True
+            elif keyed:
+                return False
+    return True
+
+
+def _gen_settled_playout(sizes: dict[str, int], quiet: dict[int, list[int]],
+                         checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
+                         value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], captured: set[int],
+                         maxw: int, walks: dict[tuple[int, int], Step], conditioned: frozenset[int],
+                         walker: Walks, kept: Callable[[int, int], bool] | None) -> str:
+    """gen_playout of a settled rule set (after :func:`_gen_settled_perft`, whose functions it calls): the node's
+    memos and its other moves' keys made by the walk (node_turns, the quiet moves left out), then each tile's quiet
+    moves and walks' chains settled (gen_settle: clean-ups, royal test) and listed in the row's order (gen_run over
+    the program of each run of moves it holds, the others as the perft's cases), the tile written beside each turn;
+    the turn the stream picks is found by merging the listed turns with the legal keys by tile, a tile's keyed turns
+    after its quiet ones (:func:`_others_last`): the interpreter's order, the same games.  Cost: the perft's listing
+    of one node (every turn settled), no key for a quiet move."""
+    n, nd = sizes["n"], sizes["nd"]
+    words = (n + 63) // 64
+    prog, off, held, _deepest = _programs(sizes, walker, quiet, walks, captured, conditioned, kept)
+    then = " if (nc && (r = gen_quiet_turn(E, B, p, 2, ch, nc, listed)) < 0) return r;"
+    call = "if ((r = gen_walk_{name}(E, B, p, ply, 2, listed, &moves)) < 0) return r;"
+    cases = []
+    for r, row in quiet.items():
+        if all((r, a) in held for a in row):
+            continue  # the row's program in order: the default case
+        pos, lines = off[r], []
+        for a in row:
+            if (r, a) in held:
+                size = prog[pos]
+                lines.append(f"                if ((r = gen_run(E, B, p, 2, listed, k_qprog + {pos}, k_qprog + "
+                             f"{pos + size})) < 0) return r;\n")
+                pos += size
+            else:
+                got = _quiet_cases(sizes, {r: [a]}, checks, test, value, wr_off, wr_tile, then, "ch", captured,
+                                   walks=walks, conditioned=conditioned, walk_call=call).splitlines(keepends=True)
+                lines += got[1:-1]  # the move's lines, without the case label and break of its own switch
+        cases.append(f"            case {r}:\n{''.join(lines)}                break;\n")
+    mandatory = bool(sizes["has_mandatory"])
+    return """
+static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *last, int32_t nlast) {
+    return last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
+}
+
+/* The quiet moves and walks' chains of p that fit, settled and listed in E->chg (gen_quiet_turn: [nc, tile] and nc
+   (tile, new value) pairs) tile by tile, each tile's in its row's order; *listed += how many. */
+static int gen_play_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int64_t *listed) {
+    const int32_t *codes = B->codes;
+    int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
+    int64_t moves = 0;
+    for (size_t w = 0; w < """ + str(words) + """; w++) {
+        uint64_t m = 0;
+        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """ \
+        + str(words) + """ + w];
+        for (; m; m &= m - 1) {
+            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            int32_t row = (p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t], o = E->nchg;
+            switch (row) {
+""" + "".join(cases) + """            default:
+                if (k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, 2, listed, k_qprog + k_qoff[row],
+                                                                  k_qprog + k_qoff[row + 1])) < 0) return r;
+                break;
+            }
+            for (; o < E->nchg; o += E->chg[2 * (size_t)o] + 1) E->chg[2 * (size_t)o + 1] = t; /* the turn's tile */
+        }
+    }
+    (void)v;
+    (void)nc;
+    (void)ch;
+    (void)moves;
+    (void)ply;
+    return 0;
+}
+
+/* playout_turn for a settled rule set: the turns of the node as the settled perft lists them, the one the stream
+   picks found in the interpreter's order (a tile's quiet turns, then its keyed ones: the walk's order) and made. */
+static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
+                           int32_t *nlast, int *pass) {
+    int32_t k0 = E->nkeys, c0 = E->nchg;
+    *pass = 0;
+    E->quiet_apart = 1;
+    int64_t legal = node_turns(E, B, p); /* the node's memos; the other moves' turns as keys */
+    E->quiet_apart = 0;
+    int64_t nq = 0;
+    int32_t k1 = E->nkeys, q0 = E->nchg;
+    if (legal >= 0 && """ + ("legal == 0" if mandatory else "1") + """) {
+        int r = gen_play_quiet(E, B, p, q, &nq);
+        if (r < 0) legal = r;
+    }
+    int32_t q1 = E->nchg;
+    if (legal >= 0 && legal + nq > 0) {
+        int64_t pick = (int64_t)(splitmix(s) % (uint64_t)(legal + nq));
+        int32_t k = k0, o = q0;
+        int key;
+        for (;; pick--) { /* the keys (by tile) and the listed turns merged: a tile's quiet turns first */
+            while (k < k1 && !E->keys[k].legal) k++;
+            key = k < k1 && (o >= q1 || E->keys[k].start < E->chg[2 * (size_t)o + 1]);
+            if (pick == 0) break;
+            if (key)
+                k++;
+            else
+                o += E->chg[2 * (size_t)o] + 1;
+        }
+        const int32_t *x;
+        int32_t nc;
+        if (key) {
+            x = E->chg + 2 * (size_t)E->keys[k].off;
+            nc = E->keys[k].len;
+        } else {
+            x = E->chg + 2 * (size_t)(o + 1);
+            nc = E->chg[2 * (size_t)o];
+        }
+        if (E->undo_top + nc > E->undo_cap) {
+            legal = TP_ERR_CAP;
+        } else {
+            for (int32_t c = 0; c < nc; c++) put(E, B, x[2 * c], x[2 * c + 1]);
+            *last = x; /* kept until the next node's listing writes there */
+            *nlast = nc;
+        }
+    }
+    E->nkeys = k0;
+    E->nchg = c0;
+    return legal < 0 ? (int32_t)legal : (int32_t)(legal + nq);
+}
+"""
 
 
 def _lazy_fits(sizes: dict[str, int], quiet: dict[int, list[int]], value: Callable[[int], str], wr_off: list[int],

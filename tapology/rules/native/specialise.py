@@ -28,7 +28,8 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   step, a tile the chain wrote read as the constant it wrote), each chain's turn counted on the last ply or made,
   in the order step finishes them (a playout lists them as the interpreter's walk finds them: the same games);
   forced links read as the interpreter reads them; a link to another slide (amazons' arrow) walked once per
-  landing tile as a shared continuation every chain reaching that tile calls; taken where the tables prove each
+  landing tile as a shared continuation every chain reaching that tile calls (a playout's listing counts a call's
+  turns as one entry and lists them only where the pick falls: :func:`_gen_cont_at`); taken where the tables prove each
   move of a chain writes on a tile a code it has not held in the chain (no position repeats) and two turns of an
   entry row that end on one tile cannot both fit or leave some tile with different codes (``walks.clash``; with
   turn clean-ups, also a tile no clean-up rewrites: :class:`_Distinct`); on a wrapped board two rays from a tile
@@ -69,6 +70,7 @@ import numpy as np
 from tapology.rules.native import build
 from tapology.rules.native.tables import BYTES, Tables
 from tapology.rules.native.walks import (
+    Cont,
     Need,
     Step,
     Turn,
@@ -1414,6 +1416,8 @@ def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool]
     codes_of: list[list[int]] = [sorted({r % nd for r, row in quiet.items() if row and r // (n * nd) == q})
                                  for q in range(_sets(sizes))]  # per entry set, the codes some quiet move starts from
     cap = max(1, sum(most.values()))
+    conts = _listed_conts(walks)
+    cont_cap = max([c.turns for c in conts.values()], default=0) * stride  # ints of one continuation's listing
     out = ["""
 static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *last, int32_t nlast) {
     return last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
@@ -1438,8 +1442,7 @@ static inline int32_t *gen_listed(int32_t *o, const int32_t *ch, int32_t nc) {
     o[0] = nc;
     return o + """ + str(stride) + """;
 }
-
-""" + walk_functions(walks, maxw, conditioned, True) + """
+""" + (_gen_cont_at(conts, stride) if conts else "\n") + walk_functions(walks, maxw, conditioned, True) + """
 /* The quiet moves of player p that fit, each as [nc, (tile, new value) * nc] at a stride of """ + str(stride)
                + """ ints; returns how many. */
 static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t ps, int32_t *list) {
@@ -1513,8 +1516,12 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
 """))
     out.append("""    int32_t nq = gen_quiet_list(E, B, ps, list);
 """ + _PASS_DRAW.replace("LEGAL", "nq") * bool(sizes["pass_always"]) + """    if (nq == 0) return 0;
-    const int32_t *m = list + (size_t)(splitmix(s) % (uint64_t)nq) * """ + str(stride) + """;
-    int32_t nc = m[0];
+""" + (("""    const int32_t *m = list + (size_t)(splitmix(s) % (uint64_t)nq) * """ + str(stride) + """;
+""") if not conts else ("""    int32_t k = (int32_t)(splitmix(s) % (uint64_t)nq), cont[""" + str(cont_cap) + """];
+    const int32_t *m = list;
+    for (; k >= (m[0] > 0 ? 1 : m[1]); m += """ + str(stride) + """) k -= m[0] > 0 ? 1 : m[1];
+    if (m[0] < 0) m = gen_cont_pick(E, B, m, k, cont); /* a shared continuation's turns: listed only now */
+""")) + """    int32_t nc = m[0];
     if (E->nchg + nc > E->chg_cap || E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
 """ + _COUNTERS_ON.replace("QA", f"m[{stride - 1}]") * ctr + """    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
     for (int32_t c = 0; c < nc; c++) { /* put without the hash: walks read it relative to their own start */
@@ -1675,6 +1682,62 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
     E->nchg = c0;
     return legal < 0 ? (int32_t)legal : (int32_t)(legal + nq);
 }
+"""
+
+
+def _listed_conts(walks: dict[tuple[int, int], Step]) -> dict[int, Cont]:
+    """The shared continuations the walks call in a playout's listing, by name."""
+    out: dict[int, Cont] = {}
+    todo = list(walks.values())
+    while todo:
+        s = todo.pop()
+        for x in s.then:
+            if isinstance(x, Step):
+                todo.append(x)
+            else:
+                out[x.cont.name] = x.cont
+    return out
+
+
+def _gen_cont_at(conts: dict[int, Cont], stride: int) -> str:
+    """gen_cont_at: a playout listing's call of a shared continuation as one entry (``[-1 - name, its turns, pnc, the
+    caller's pnc changes]`` at the listing's stride), its turns counted by the perft's function of the same arms
+    (``gen_cont_{counted}``, as the last ply of a bulk count counts them) rather than listed; gen_cont_pick: turn k
+    of such an entry, its continuation's turns listed then (``gen_cont_list_{name}``: the interpreter's order).
+    Cost: a count per landing tile and one listing per node (amazons: an arrow's tiles counted, not some 2,000
+    turns written)."""
+    cases = "".join(f"    case {k}: gen_cont_list_{k}(E, B, B->codes, into, &n, m + 3, m[2]); break;\n"
+                    for k in sorted(conts))
+    ahead = "".join(f"static int32_t *gen_cont_list_{k}(tp_engine *E, const Board *B, const int32_t *board, int32_t *o, "
+                    "int32_t *nq, const int32_t *pch, int32_t pnc);\n" for k in sorted(conts))
+    return ahead + """
+typedef int (*gen_counter)(tp_engine *, Board *, const int32_t *, int32_t, int32_t, int32_t, int64_t *, int64_t *,
+                           const int32_t *, int32_t);
+
+static int32_t *gen_cont_at(tp_engine *E, const Board *B, const int32_t *board, int32_t *o, int32_t *nq,
+                            int32_t name, gen_counter count, const int32_t *pch, int32_t pnc) {
+    int64_t turns = 0, moves = 0;
+    int32_t made = E->make_leaves;
+    E->make_leaves = 0; /* counted as a bulk count's last ply counts */
+    count(E, (Board *)B, board, 0, 0, 1, &turns, &moves, pch, pnc);
+    E->make_leaves = made;
+    if (!turns) return o;
+    o[0] = -1 - name;
+    o[1] = (int32_t)turns;
+    o[2] = pnc;
+    memcpy(o + 3, pch, 2 * (size_t)pnc * sizeof *pch);
+    *nq += (int32_t)turns;
+    return o + """ + str(stride) + """;
+}
+
+static const int32_t *gen_cont_pick(tp_engine *E, const Board *B, const int32_t *m, int32_t k, int32_t *into) {
+    int32_t n = 0;
+    switch (-1 - m[0]) {
+""" + cases + """    default: break;
+    }
+    return into + (size_t)k * """ + str(stride) + """;
+}
+
 """
 
 

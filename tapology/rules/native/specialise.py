@@ -840,6 +840,8 @@ _GEN_SETTLE = """
    clean-ups' net writes merged where the node's memo answers (step_leaf's test), else run on the board with the move
    written; then the royal test (leaf_safe).  The number of the turn's changes, 0 when it is no turn (nothing
    changed, or the mover's royal piece attacked), < 0 an error. */
+static __thread int gen_royal_later; /* a playout's listing: the royal test left to the turn drawn (gen_playout) */
+
 static __attribute__((noinline)) int32_t gen_settle(tp_engine *E, Board *B, int32_t p, const int32_t *ch,
                                                     int32_t nc) {
     const tp_tables *T = TABLES(E);
@@ -867,6 +869,7 @@ static __attribute__((noinline)) int32_t gen_settle(tp_engine *E, Board *B, int3
         }
     }
     if (nc == 0) return 0;
+    if (gen_royal_later) return nc;
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
     int r = leaf_safe(E, &W, nc);
     return r < 0 ? r : r ? nc : 0;

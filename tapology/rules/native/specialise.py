@@ -1600,6 +1600,8 @@ def _gen_settled_playout(sizes: dict[str, int], quiet: dict[int, list[int]],
                 lines += got[1:-1]  # the move's lines, without the case label and break of its own switch
         cases.append(f"            case {r}:\n{''.join(lines)}                break;\n")
     mandatory = bool(sizes["has_mandatory"])
+    draws = int(bool(sizes["has_royal"]) and not mandatory and not sizes["has_maximum"] and not sizes["pass_always"])
+    ok = "legal == 0" if mandatory else "1"
     return """
 static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *last, int32_t nlast) {
     return last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
@@ -1635,8 +1637,54 @@ static int gen_play_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int64_
     return 0;
 }
 
-/* playout_turn for a settled rule set: the turns of the node as the settled perft lists them, the one the stream
-   picks found in the interpreter's order (a tile's quiet turns, then its keyed ones: the walk's order) and made. */
+""" + f"#define GEN_DRAWS {draws}\n#define GEN_MANDATORY_OK {ok}\n" + """#define GEN_SAFE 0x40000000
+#define GEN_TILE 0x3fffffff
+
+/* The turn j (from 0) of the node in the interpreter's order: the keys from k (to k1, by tile; all, or with `legal`
+   the legal ones) merged with the listed turns from o (to q1), a tile's listed turns before its keys.  Its key, or
+   -1 with *at its listed turn's offset. */
+static int32_t gen_nth(const tp_engine *E, int32_t k, int32_t k1, int32_t o, int32_t q1, int32_t j, int legal,
+                       int32_t *at) {
+    for (;; j--) {
+        while (legal && k < k1 && !E->keys[k].legal) k++;
+        int key = k < k1 && (o >= q1 || E->keys[k].start < (E->chg[2 * (size_t)o + 1] & GEN_TILE));
+        if (j == 0) {
+            *at = o;
+            return key ? k : -1;
+        }
+        if (key)
+            k++;
+        else
+            o += abs(E->chg[2 * (size_t)o]) + 1;
+    }
+}
+
+/* The royal test of the turn listed at o, as gen_settle's (leaf_safe, its changes after the clean-ups, by tile),
+   kept in its listing (nc negated: not safe; GEN_SAFE in its tile word: safe): 1 safe, 0 not, < 0 an error. */
+static int gen_listed_safe(tp_engine *E, Board *B, int32_t p, int32_t o) {
+    int32_t *h = E->chg + 2 * (size_t)o;
+    if (h[0] < 0) return 0;
+    if (h[1] & GEN_SAFE) return 1;
+    for (int32_t c = 0; c < h[0]; c++) {
+        E->tmp[3 * c] = h[2 + 2 * c];
+        E->tmp[3 * c + 1] = h[3 + 2 * c];
+        E->tmp[3 * c + 2] = B->codes[h[2 + 2 * c]];
+    }
+    Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
+    int r = leaf_safe(E, &W, h[0]);
+    if (r < 0) return r;
+    if (r)
+        h[1] |= GEN_SAFE;
+    else
+        h[0] = -h[0];
+    return r;
+}
+
+/* playout_turn for a settled rule set: the turns of the node as the settled perft lists them, in the interpreter's
+   order (a tile's quiet turns, then its keyed ones: the walk's order); the one the stream picks made.  GEN_DRAWS
+   (royal_draws): listed before the royal test, drawn as draw_legal draws among the interpreter's keys, only the
+   turns drawn tested (gen_listed_safe).  Returns how many turns the node has (> 0: one made), 0 none, < 0 an
+   error. */
 static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
                            int32_t *nlast, int *pass) {
     int32_t k0 = E->nkeys, c0 = E->nchg;
@@ -1645,34 +1693,43 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
     int64_t legal = node_turns(E, B, p); /* the node's memos; the other moves' turns as keys */
     E->quiet_apart = 0;
     int64_t nq = 0;
-    int32_t k1 = E->nkeys, q0 = E->nchg;
-    if (legal >= 0 && """ + ("legal == 0" if mandatory else "1") + """) {
-        int r = gen_play_quiet(E, B, p, q, &nq);
+    int32_t k1 = E->nkeys, q0 = E->nchg, k = -1, o = -1, r = 0;
+    if (legal >= 0 && GEN_MANDATORY_OK) {
+        gen_royal_later = GEN_DRAWS; /* the royal test where a turn is drawn */
+        r = gen_play_quiet(E, B, p, q, &nq);
+        gen_royal_later = 0;
         if (r < 0) legal = r;
     }
     int32_t q1 = E->nchg;
-    if (legal >= 0 && legal + nq > 0) {
-        int64_t pick = (int64_t)(splitmix(s) % (uint64_t)(legal + nq));
-        int32_t k = k0, o = q0;
-        int key;
-        for (;; pick--) { /* the keys (by tile) and the listed turns merged: a tile's quiet turns first */
-            while (k < k1 && !E->keys[k].legal) k++;
-            key = k < k1 && (o >= q1 || E->keys[k].start < E->chg[2 * (size_t)o + 1]);
-            if (pick == 0) break;
-            if (key)
-                k++;
-            else
-                o += E->chg[2 * (size_t)o] + 1;
+    if (legal >= 0 && GEN_DRAWS) { /* draw_legal's draws among all the turns */
+        int32_t all = k1 - k0 + (int32_t)nq, found = 0;
+        for (int32_t d = 0; d < all && !found; d++) {
+            k = gen_nth(E, k0, k1, q0, q1, (int32_t)(splitmix(s) % (uint64_t)all), 0, &o);
+            found = k >= 0 ? E->keys[k].legal : (r = gen_listed_safe(E, B, p, o));
+            if (r < 0) break;
         }
-        const int32_t *x;
-        int32_t nc;
-        if (key) {
-            x = E->chg + 2 * (size_t)E->keys[k].off;
-            nc = E->keys[k].len;
-        } else {
-            x = E->chg + 2 * (size_t)(o + 1);
-            nc = E->chg[2 * (size_t)o];
+        if (r >= 0 && all && !found) { /* every draw missed: the legal ones counted, one drawn */
+            int32_t safe = 0;
+            for (int32_t i = k0; i < k1; i++) safe += E->keys[i].legal;
+            for (int32_t i = q0; i < q1 && r >= 0; i += abs(E->chg[2 * (size_t)i]) + 1)
+                safe += r = gen_listed_safe(E, B, p, i);
+            if (r >= 0 && safe) {
+                int32_t pick = (int32_t)(splitmix(s) % (uint64_t)safe);
+                for (int32_t j = 0; found < 1 + pick; j++) {
+                    k = gen_nth(E, k0, k1, q0, q1, j, 0, &o);
+                    found += k >= 0 ? E->keys[k].legal : E->chg[2 * (size_t)o] > 0;
+                }
+            }
         }
+        if (r < 0) legal = r;
+        legal = legal < 0 ? legal : found ? all : 0;
+    } else if (legal >= 0) {
+        legal += nq;
+        if (legal > 0) k = gen_nth(E, k0, k1, q0, q1, (int32_t)(splitmix(s) % (uint64_t)legal), 1, &o);
+    }
+    if (legal > 0) {
+        const int32_t *x = k >= 0 ? E->chg + 2 * (size_t)E->keys[k].off : E->chg + 2 * (size_t)(o + 1);
+        int32_t nc = k >= 0 ? E->keys[k].len : E->chg[2 * (size_t)o];
         if (E->undo_top + nc > E->undo_cap) {
             legal = TP_ERR_CAP;
         } else {
@@ -1683,7 +1740,7 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
     }
     E->nkeys = k0;
     E->nchg = c0;
-    return legal < 0 ? (int32_t)legal : (int32_t)(legal + nq);
+    return (int32_t)legal;
 }
 """
 

@@ -48,7 +48,8 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   walked with keys come after its quiet ones (:func:`_others_last`; else playouts run the interpreter's turn picking
   over the generated entries): a playout's node listed as that perft lists it, and the stream's pick found by
   merging the keys with the settled quiet turns tile by tile, a tile's quiet turns first, which is the interpreter's
-  order (:func:`_gen_settled_playout`: the same games).
+  order (:func:`_gen_settled_playout`: the same games); under a royal rule the turns listed before the royal test
+  and drawn as the interpreter draws them (engine.c draw_legal), only the turns drawn tested.
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not

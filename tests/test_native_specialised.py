@@ -670,6 +670,31 @@ def test_generated_c_counts_chess_positions() -> None:
 
 @needs_native
 @pytest.mark.slow
+def test_chess_playouts_run_on_the_generated_c_as_on_the_interpreter() -> None:
+    # chess's settled playouts (castling keyed beside the quiet moves, the royal rule's draws): the interpreter's games
+    # from the start, Kiwipete and a middle game, to the same plies, results and end positions; the end positions'
+    # turn sets the Python chain walk's
+    from tapology.games.chess import position_from_fen
+
+    g, chains, generic, spec = _engines("chess", "plane:8x8")
+    assert generic is not None and spec is not None and specialise.plays(chains.comp.native_tables)
+    for pos in (g.initial(), position_from_fen(g, CHESS_FENS[0]), playout_end(g, g.initial(), seed=2, max_plies=40)):
+        codes = g.codes(pos)
+        for k in range(6):
+            args = (codes, pos.to_move, pos.ply, 400, k, 1, 17)
+            got = spec.playouts(*args)
+            assert got == generic.playouts(*args), f"playout {k}"
+            if k < 2:
+                end = playout_end(g, pos, seed=17, index=k, max_plies=400)
+                ends = g.codes(end)
+                assert got[1] is not None and got[1][:len(codes)] == ends
+                assert set(spec.turns(chains, ends, end.to_move) or {}) == set(chains.turns(ends, end.to_move))
+        args = (codes, pos.to_move, pos.ply, 400, 0, 30, 5)
+        assert spec.playouts(*args) == generic.playouts(*args)
+
+
+@needs_native
+@pytest.mark.slow
 @pytest.mark.parametrize("board", ["plane:8x8", "torus:12x8"])
 def test_generated_c_settles_the_royal_rule_and_clean_ups(board: str) -> None:
     from tapology.games.chess import position_from_fen

@@ -1080,6 +1080,20 @@ def _programs(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]],
 
 
 _GEN_RUN = """
+/* A playout's listing (gen_run at depth 0): a turn whatever the clean-ups do, listed as gen_quiet_turn lists one but
+   unsettled, its tile word marked GEN_RAW (gen_playout settles the one it picks). */
+#define GEN_RAW 0x20000000
+static int gen_listed_raw(tp_engine *E, const int32_t *ch, int32_t nc, int64_t *listed) {
+    if (E->nchg + nc + 1 > E->chg_cap) return TP_ERR_CAP;
+    int32_t *o = E->chg + 2 * (size_t)E->nchg;
+    o[0] = nc;
+    o[1] = GEN_RAW;
+    memcpy(o + 2, ch, 2 * (size_t)nc * sizeof *ch);
+    E->nchg += nc + 1;
+    (*listed)++;
+    return 0;
+}
+
 /* The chains of the walks at q (up to end; specialise._program) that fit, each settled by gen_quiet_turn in the
    walk's order: a move's follow-ups, then its own turn. */
 static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *listed, const int32_t *q,
@@ -1105,7 +1119,8 @@ static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *li
                 }
             }
             if (nc) {
-                int r = gen_quiet_turn(E, B, p, depth, ch, nc, listed);
+                int r = x[1] && depth == 0 ? gen_listed_raw(E, ch, nc, listed)
+                                           : gen_quiet_turn(E, B, p, depth, ch, nc, listed);
                 if (r < 0) return r;
             }
         }

@@ -1607,7 +1607,7 @@ def _gen_settled_playout(sizes: dict[str, int], quiet: dict[int, list[int]],
         for a in row:
             if (r, a) in held:
                 size = prog[pos]
-                lines.append(f"                if ((r = gen_run(E, B, p, 2, listed, k_qprog + {pos}, k_qprog + "
+                lines.append(f"                if ((r = gen_run(E, B, p, 0, listed, k_qprog + {pos}, k_qprog + "
                              f"{pos + size})) < 0) return r;\n")
                 pos += size
             else:
@@ -1638,11 +1638,11 @@ static int gen_play_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int64_
             int32_t row = (p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t], o = E->nchg;
             switch (row) {
 """ + "".join(cases) + """            default:
-                if (k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, 2, listed, k_qprog + k_qoff[row],
+                if (k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, 0, listed, k_qprog + k_qoff[row],
                                                                   k_qprog + k_qoff[row + 1])) < 0) return r;
                 break;
             }
-            for (; o < E->nchg; o += E->chg[2 * (size_t)o] + 1) E->chg[2 * (size_t)o + 1] = t; /* the turn's tile */
+            for (; o < E->nchg; o += E->chg[2 * (size_t)o] + 1) E->chg[2 * (size_t)o + 1] |= t; /* the turn's tile */
         }
     }
     (void)v;
@@ -1654,7 +1654,7 @@ static int gen_play_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int64_
 }
 
 """ + f"#define GEN_DRAWS {draws}\n#define GEN_MANDATORY_OK {ok}\n" + """#define GEN_SAFE 0x40000000
-#define GEN_TILE 0x3fffffff
+#define GEN_TILE 0x1fffffff
 
 /* The turn j (from 0) of the node in the interpreter's order: the keys from k (to k1, by tile; all, or with `legal`
    the legal ones) merged with the listed turns from o (to q1), a tile's listed turns before its keys.  Its key, or
@@ -1699,7 +1699,8 @@ static int gen_listed_safe(tp_engine *E, Board *B, int32_t p, int32_t o) {
 /* playout_turn for a settled rule set: the turns of the node as the settled perft lists them, in the interpreter's
    order (a tile's quiet turns, then its keyed ones: the walk's order); the one the stream picks made.  GEN_DRAWS
    (royal_draws): listed before the royal test, drawn as draw_legal draws among the interpreter's keys, only the
-   turns drawn tested (gen_listed_safe).  Returns how many turns the node has (> 0: one made), 0 none, < 0 an
+   turns drawn tested (gen_listed_safe).  A turn gen_run listed unsettled (GEN_RAW: a turn whatever the clean-ups
+   do) is settled only if picked.  Returns how many turns the node has (> 0: one made), 0 none, < 0 an
    error. */
 static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
                            int32_t *nlast, int *pass) {
@@ -1746,9 +1747,19 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
     if (legal > 0) {
         const int32_t *x = k >= 0 ? E->chg + 2 * (size_t)E->keys[k].off : E->chg + 2 * (size_t)(o + 1);
         int32_t nc = k >= 0 ? E->keys[k].len : E->chg[2 * (size_t)o];
-        if (E->undo_top + nc > E->undo_cap) {
+        if (k < 0 && (E->chg[2 * (size_t)o + 1] & GEN_RAW)) { /* listed unsettled: its clean-ups now, after q1 */
+            nc = gen_settle(E, B, p, x, nc);
+            if (nc > 0 && q1 + nc > E->chg_cap) nc = TP_ERR_CAP;
+            for (int32_t c = 0; c < nc; c++) {
+                E->chg[2 * ((size_t)q1 + c)] = E->tmp[3 * c];
+                E->chg[2 * ((size_t)q1 + c) + 1] = E->tmp[3 * c + 1];
+            }
+            x = E->chg + 2 * (size_t)q1;
+            if (nc <= 0) legal = nc < 0 ? nc : TP_ERR_ARG; /* a sure turn is a turn */
+        }
+        if (legal > 0 && E->undo_top + nc > E->undo_cap) {
             legal = TP_ERR_CAP;
-        } else {
+        } else if (legal > 0) {
             for (int32_t c = 0; c < nc; c++) put(E, B, x[2 * c], x[2 * c + 1]);
             *last = x; /* kept until the next node's listing writes there */
             *nlast = nc;

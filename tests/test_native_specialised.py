@@ -636,15 +636,65 @@ def test_generated_c_counts_the_chess_family(name: str, board: str) -> None:
                                                                                          bulk=bulk)
 
 
+# castling (safe cells: walked with keys beside the quiet moves) on the royal rooks' 4x4 board, after the king's moves
+# in each entry row (the settled playout lists a tile's quiet turns, then its keyed ones) or, moved first, before them
+CASTLE = """
+[[move]]
+name = "castle"
+orientations = [0, 4]
+to = [-2, 0]
+safe = [[0, 0], [-1, 0], [-2, 0]]
+cells = [[0, 0, "own:castle-king", "empty"], [-1, 0, "empty", "own:rook"], [-2, 0, "empty", "own:king"],
+         [-3, 0, "own:castle-rook", "empty"]]
+"""
+CASTLING_ROOKS = ROYAL_ROOKS.replace("\n[[cleanup]]", CASTLE + "\n[[cleanup]]", 1)
+CASTLING_FIRST = ROYAL_ROOKS.replace("\n[[move]]", CASTLE + "\n[[move]]", 1)
+
+
 @needs_native
-def test_playouts_do_not_wait_for_a_settled_perft(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # the settled perft's playouts are the interpreter's turn picking: a long playout run does not compile for them
-    rules = tmp_path / "royal-rooks.toml"
-    rules.write_text(ROYAL_ROOKS)
+@pytest.mark.parametrize("rules_text", [ROYAL_ROOKS, KING_CAPTURE_ROOKS, CASTLING_ROOKS],
+                         ids=["royal", "king-capture", "castling"])
+def test_settled_playouts_run_on_the_generated_c_as_on_the_interpreter(tmp_path, rules_text: str) -> None:
+    # the settled rule sets' playouts on their generated C (gen_playout): the interpreter's games for the same
+    # stream, to the same plies, results and end positions, from positions along playouts; the turn sets along the way
+    # the Python chain walk's
+    rules = tmp_path / "rooks.toml"
+    rules.write_text(rules_text)
+    g, chains, generic, spec = _engines(str(rules), "plane:4x4")
+    assert spec is not None, specialise.declines(chains.comp.native_tables)
+    tabs = chains.comp.native_tables
+    assert specialise.plays(tabs) and "gen_play_quiet" in specialise.generate(tabs)
+    for i in range(4):
+        pos = playout_end(g, g.initial(), seed=13, index=i, max_plies=[0, 2, 7, 20][i])
+        codes = g.codes(pos)
+        for k in range(12):
+            args = (codes, pos.to_move, pos.ply, 150, k, 1, 3 + i)
+            got = spec.playouts(*args)
+            assert got == generic.playouts(*args), f"position {i}, playout {k}"
+            end = playout_end(g, pos, seed=3 + i, index=k, max_plies=150)
+            assert got[1] is not None and got[1][:len(codes)] == g.codes(end)
+            if k < 3:
+                ends = g.codes(end)
+                assert set(spec.turns(chains, ends, end.to_move) or {}) == set(chains.turns(ends, end.to_move))
+        stats = spec.playouts(codes, pos.to_move, pos.ply, 150, 0, 40, 21)
+        assert stats == generic.playouts(codes, pos.to_move, pos.ply, 150, 0, 40, 21)
+    if rules_text is CASTLING_ROOKS:  # castling is a turn at the start, found by the keyed walk
+        pos = g.initial()
+        assert any(len(k[2]) == 4 for k in chains.turns(g.codes(pos), pos.to_move)), "no castling"
+
+
+@needs_native
+def test_playouts_do_not_wait_for_a_settled_perft_they_do_not_play(tmp_path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # where a keyed move comes before quiet ones in an entry row (castling first), the settled perft's playouts are
+    # the interpreter's turn picking: a long playout run does not compile for them
+    rules = tmp_path / "castling-first.toml"
+    rules.write_text(CASTLING_FIRST)
     g = open_game(str(rules), "plane:4x4")
     chains = g.chains(g.board)
     generic = native.engine(chains, specialise=False)
-    assert generic is not None and not specialise.plays(chains.comp.native_tables)
+    assert generic is not None and not specialise.declines(chains.comp.native_tables)
+    assert not specialise.plays(chains.comp.native_tables)
     monkeypatch.delenv("TAPOLOGY_NATIVE_SPECIALISE", raising=False)
     monkeypatch.setattr(specialise, "load", lambda *args, **kw: pytest.fail("compiled for playouts"))
     pos = g.initial()
@@ -679,6 +729,31 @@ def test_generated_c_counts_chess_positions() -> None:
             assert spec.perft(codes, pos.to_move, pos.ply, 2, bulk=bulk) == python
             assert spec.perft(codes, pos.to_move, pos.ply, 3, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply, 3,
                                                                                          bulk=bulk)
+
+
+@needs_native
+@pytest.mark.slow
+def test_chess_playouts_run_on_the_generated_c_as_on_the_interpreter() -> None:
+    # chess's settled playouts (castling keyed beside the quiet moves, the royal rule's draws): the interpreter's games
+    # from the start, Kiwipete and a middle game, to the same plies, results and end positions; the end positions'
+    # turn sets the Python chain walk's
+    from tapology.games.chess import position_from_fen
+
+    g, chains, generic, spec = _engines("chess", "plane:8x8")
+    assert generic is not None and spec is not None and specialise.plays(chains.comp.native_tables)
+    for pos in (g.initial(), position_from_fen(g, CHESS_FENS[0]), playout_end(g, g.initial(), seed=2, max_plies=40)):
+        codes = g.codes(pos)
+        for k in range(6):
+            args = (codes, pos.to_move, pos.ply, 400, k, 1, 17)
+            got = spec.playouts(*args)
+            assert got == generic.playouts(*args), f"playout {k}"
+            if k < 2:
+                end = playout_end(g, pos, seed=17, index=k, max_plies=400)
+                ends = g.codes(end)
+                assert got[1] is not None and got[1][:len(codes)] == ends
+                assert set(spec.turns(chains, ends, end.to_move) or {}) == set(chains.turns(ends, end.to_move))
+        args = (codes, pos.to_move, pos.ply, 400, 0, 30, 5)
+        assert spec.playouts(*args) == generic.playouts(*args)
 
 
 @needs_native

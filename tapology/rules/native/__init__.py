@@ -513,8 +513,9 @@ def playouts(chains: Chains, codes: list[int], player: int, ply: int, max_plies:
              counters: tuple[int, ...] = ()) -> tuple[list[int], list[int] | None] | None:
     """``count`` random games below a position given by its codes and ``counters`` (:meth:`Engine.playouts`), or
     None when the native engine cannot play them (the caller plays them in Python); ``specialise``: as
-    :func:`engine`; asked for where the generated C would not play them itself (the settled perft of a royal rule or
-    turn clean-ups: the interpreter's turn picking), the interpreter, which plays them alike, without the compile."""
+    :func:`engine`; asked for where the generated C would not play them itself (:func:`specialise.plays`: a settled
+    rule set with a move walked with keys before a quiet one in some entry row), the interpreter, which plays them
+    alike, without the compile."""
     if specialise and specialise_mode() != "1" and not _plays(chains):
         specialise = None
     eng = engine(chains, specialise)

@@ -3094,6 +3094,31 @@ static inline int draw_pass(const tp_tables *T, uint64_t *s, int32_t legal) {
     return T->pass_always && (int32_t)(splitmix(s) % (uint64_t)(legal + 1)) == legal;
 }
 
+/* Whether a playout draws its turns as draw_legal does: a royal rule, and no mandatory class, maximum rule or pass at
+   any time (which count the legal turns first). */
+static inline int royal_draws(const tp_tables *T) {
+    return T->has_royal && !T->has_mandatory && !T->has_maximum && !T->pass_always;
+}
+
+/* The key of the turn a playout of a royal rule set picks among the node's keys from k0 (each a turn before the
+   royal test; legal: it passed): up to one draw per key, each uniform over all of them, the first legal one taken;
+   else, the legal ones counted, one of them drawn (-1: none).  Each legal turn is alike likely, and the generated C
+   (gen_playout) makes the same draws testing only the turns drawn.  Cost: the draws, a pass over the keys where
+   they all miss. */
+static int32_t draw_legal(tp_engine *E, int32_t k0, uint64_t *s) {
+    int32_t nk = E->nkeys - k0, legal = 0;
+    for (int32_t d = 0; d < nk; d++) {
+        int32_t k = k0 + (int32_t)(splitmix(s) % (uint64_t)nk);
+        if (E->keys[k].legal) return k;
+    }
+    for (int32_t k = k0; k < E->nkeys; k++) legal += E->keys[k].legal;
+    if (!legal) return -1;
+    int32_t pick = (int32_t)(splitmix(s) % (uint64_t)legal);
+    for (int32_t k = k0; k < E->nkeys; k++)
+        if (E->keys[k].legal && pick-- == 0) return k;
+    return -1;
+}
+
 /* A playout's counters after the turn of key K at ply q: the next row (next_counters), then the playout's. */
 static int playout_counters(tp_engine *E, const Board *B, const Key *K, int32_t q) {
     int r = next_counters(E, B, K, q);
@@ -3104,7 +3129,8 @@ static int playout_counters(tp_engine *E, const Board *B, const Key *K, int32_t 
 }
 /* One random turn of a playout at a node (ply q) no end rule ended: the legal turns of q's phase listed with keys
    (node_turns_in) or counted by hash and the picked one found again (pick_turn), one picked uniformly by the stream
-   s, in the order the walk finds them, and made, its counters moved on; *last, *nlast its changes
+   s, in the order the walk finds them (under a royal rule drawn among all the keys, the royal test's answer
+   read for the one drawn: draw_legal), and made, its counters moved on; *last, *nlast its changes
    (kept in E->chg until the next node's listing writes there).  With pass = "always" the pass is one more choice,
    the last: *pass says it was picked (nothing made).  Returns the number of legal turns (0: none, nothing made), or
    < 0 an error. */
@@ -3129,7 +3155,17 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
     E->cnt_on = 0;
     if (legal < 0) return legal;
     *pass = draw_pass(T, s, legal);
-    if (legal > 0 && !*pass) {
+    if (royal_draws(T) && !by_hash) { /* a turn drawn among the keys, the royal test's answer read for it */
+        int32_t k = draw_legal(E, k0, s);
+        if (k < 0) legal = 0;
+        if (k >= 0) {
+            int r = playout_counters(E, B, &E->keys[k], q);
+            if (r < 0) return r;
+            if (apply_key(E, B, &E->keys[k]) < 0) return TP_ERR_CAP;
+            *last = E->chg + 2 * (size_t)E->keys[k].off; /* kept until the next node_turns writes there */
+            *nlast = E->keys[k].len;
+        }
+    } else if (legal > 0 && !*pass) {
         int32_t pick = (int32_t)(splitmix(s) % (uint64_t)legal), k = -1;
         if (by_hash) {
             int r = pick_turn(E, B, p, pick);

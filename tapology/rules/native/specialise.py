@@ -28,7 +28,8 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   step, a tile the chain wrote read as the constant it wrote), each chain's turn counted on the last ply or made,
   in the order step finishes them (a playout lists them as the interpreter's walk finds them: the same games);
   forced links read as the interpreter reads them; a link to another slide (amazons' arrow) walked once per
-  landing tile as a shared continuation every chain reaching that tile calls; taken where the tables prove each
+  landing tile as a shared continuation every chain reaching that tile calls (a playout's listing counts a call's
+  turns as one entry and lists them only where the pick falls: :func:`_gen_cont_at`); taken where the tables prove each
   move of a chain writes on a tile a code it has not held in the chain (no position repeats) and two turns of an
   entry row that end on one tile cannot both fit or leave some tile with different codes (``walks.clash``; with
   turn clean-ups, also a tile no clean-up rewrites: :class:`_Distinct`); on a wrapped board two rays from a tile
@@ -45,8 +46,13 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   interpreter's royal test, leaf_safe) and counted or listed without a key, the quiet moves and walks run as a
   program of ints (``gen_run``) rather than code per tile; on the last ply of a bulk count a move whose changes
   touch nothing the node's clean-ups or royal test read is counted as the node's memos answer (leaf_plan,
-  change_as_node: 1 where the node's royal tiles are safe, 0 where attacked), not settled; playouts run the
-  interpreter's turn picking over the generated entries.
+  change_as_node: 1 where the node's royal tiles are safe, 0 where attacked), not settled; and ``TP_GEN_PLAYOUT``
+  where each entry row's moves walked with keys come after its quiet ones (:func:`_others_last`; else playouts run
+  the interpreter's turn picking over the generated entries): a playout's node listed as that perft lists it, and
+  the stream's pick found by merging the keys with the settled quiet turns tile by tile, a tile's quiet turns first,
+  which is the interpreter's order (:func:`_gen_settled_playout`: the same games); under a royal rule the turns
+  listed before the royal test and drawn as the interpreter draws them (engine.c draw_legal), only the turns drawn
+  tested.
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not
@@ -68,6 +74,7 @@ import numpy as np
 from tapology.rules.native import build
 from tapology.rules.native.tables import BYTES, Tables
 from tapology.rules.native.walks import (
+    Cont,
     Need,
     Step,
     Turn,
@@ -129,12 +136,13 @@ def declines(tabs: Tables) -> str:
 
 
 def plays(tabs: Tables) -> bool:
-    """Whether the generated C of these tables plays playouts itself (``TP_GEN_PLAYOUT``): taken, and not the settled
-    perft of a royal rule, turn clean-ups or moves walked with keys (whose playouts are the interpreter's turn
-    picking, so a compile would not pay for them).  Cost: as :func:`declines`."""
-    found = _Shape(tabs).quiet
-    return not isinstance(found, str) and not _settled({k: int(v) for k, v in tabs.fields.items()
-                                                        if not isinstance(v, np.ndarray)}, found)
+    """Whether the generated C of these tables plays playouts itself (``TP_GEN_PLAYOUT``): taken, and, for the settled
+    perft of a royal rule, turn clean-ups or moves walked with keys, each entry row's keyed moves after its quiet ones
+    (:func:`_others_last`; else its playouts are the interpreter's turn picking, so a compile would not pay for
+    them).  Cost: as :func:`declines`."""
+    shape = _Shape(tabs)
+    found = shape.quiet
+    return not isinstance(found, str) and (not _settled(shape.sizes, found) or _others_last(shape, found[0]))
 
 
 class _Shape:
@@ -300,9 +308,14 @@ def generate(tabs: Tables) -> str:
                                              "cond_line", "cond_mask", "cond_tile_off", "cond_tiles", "cond_op",
                                              "cond_value", "cond_code_off", "cond_codes")}
     if found is not None and _settled(sizes, found):
+        walker = Walks(sizes, arrays, masks, checks)
+        kept = None if sizes["has_royal"] else _Distinct(arrays, masks, checks).kept
         src.append(_gen_settled_perft(sizes, found, checks, test, value, wr_off, arrays["wr_tile"].tolist(), ends,
-                                      captured, most, walks, conditioned, Walks(sizes, arrays, masks, checks),
-                                      None if sizes["has_royal"] else _Distinct(arrays, masks, checks).kept))
+                                      captured, most, walks, conditioned, walker, kept))
+        if _others_last(shape, found[0]):
+            src.insert(2, "#define TP_GEN_PLAYOUT gen_playout\n#define TP_GEN_PLAYOUT_ENDED gen_playout_ended\n")
+            src.append(_gen_settled_playout(sizes, found[0], checks, test, value, wr_off, arrays["wr_tile"].tolist(),
+                                            captured, most, walks, conditioned, walker, kept))
     elif found is not None:
         wr_tile = arrays["wr_tile"].tolist()
         walked = {a for _r, a in walks}
@@ -831,6 +844,8 @@ _GEN_SETTLE = """
    clean-ups' net writes merged where the node's memo answers (step_leaf's test), else run on the board with the move
    written; then the royal test (leaf_safe).  The number of the turn's changes, 0 when it is no turn (nothing
    changed, or the mover's royal piece attacked), < 0 an error. */
+static __thread int gen_royal_later; /* a playout's listing: the royal test left to the turn drawn (gen_playout) */
+
 static __attribute__((noinline)) int32_t gen_settle(tp_engine *E, Board *B, int32_t p, const int32_t *ch,
                                                     int32_t nc) {
     const tp_tables *T = TABLES(E);
@@ -858,6 +873,7 @@ static __attribute__((noinline)) int32_t gen_settle(tp_engine *E, Board *B, int3
         }
     }
     if (nc == 0) return 0;
+    if (gen_royal_later) return nc;
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
     int r = leaf_safe(E, &W, nc);
     return r < 0 ? r : r ? nc : 0;
@@ -1074,6 +1090,20 @@ def _programs(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]],
 
 
 _GEN_RUN = """
+/* A playout's listing (gen_run at depth 0): a turn whatever the clean-ups do, listed as gen_quiet_turn lists one but
+   unsettled, its tile word marked GEN_RAW (gen_playout settles the one it picks). */
+#define GEN_RAW 0x20000000
+static int gen_listed_raw(tp_engine *E, const int32_t *ch, int32_t nc, int64_t *listed) {
+    if (E->nchg + nc + 1 > E->chg_cap) return TP_ERR_CAP;
+    int32_t *o = E->chg + 2 * (size_t)E->nchg;
+    o[0] = nc;
+    o[1] = GEN_RAW;
+    memcpy(o + 2, ch, 2 * (size_t)nc * sizeof *ch);
+    E->nchg += nc + 1;
+    (*listed)++;
+    return 0;
+}
+
 /* The chains of the walks at q (up to end; specialise._program) that fit, each settled by gen_quiet_turn in the
    walk's order: a move's follow-ups, then its own turn. */
 static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *listed, const int32_t *q,
@@ -1112,7 +1142,8 @@ static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *li
                 }
             }
             if (nc) {
-                int r = gen_quiet_turn(E, B, p, depth, ch, nc, listed);
+                int r = x[1] && depth == 0 ? gen_listed_raw(E, ch, nc, listed)
+                                           : gen_quiet_turn(E, B, p, depth, ch, nc, listed);
                 if (r < 0) return r;
             }
         }
@@ -1427,6 +1458,8 @@ def _gen_playout(sizes: dict[str, int], found: tuple[dict[int, list[int]], bool]
     codes_of: list[list[int]] = [sorted({r % nd for r, row in quiet.items() if row and r // (n * nd) == q})
                                  for q in range(_sets(sizes))]  # per entry set, the codes some quiet move starts from
     cap = max(1, sum(most.values()))
+    conts = _listed_conts(walks)
+    cont_cap = max([c.turns for c in conts.values()], default=0) * stride  # ints of one continuation's listing
     out = ["""
 static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *last, int32_t nlast) {
     return last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
@@ -1451,8 +1484,7 @@ static inline int32_t *gen_listed(int32_t *o, const int32_t *ch, int32_t nc) {
     o[0] = nc;
     return o + """ + str(stride) + """;
 }
-
-""" + walk_functions(walks, maxw, conditioned, True) + """
+""" + (_gen_cont_at(conts, stride) if conts else "\n") + walk_functions(walks, maxw, conditioned, True) + """
 /* The quiet moves of player p that fit, each as [nc, (tile, new value) * nc] at a stride of """ + str(stride)
                + """ ints; returns how many. */
 static int32_t gen_quiet_list(tp_engine *E, const Board *B, int32_t ps, int32_t *list) {
@@ -1526,8 +1558,12 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
 """))
     out.append("""    int32_t nq = gen_quiet_list(E, B, ps, list);
 """ + _PASS_DRAW.replace("LEGAL", "nq") * bool(sizes["pass_always"]) + """    if (nq == 0) return 0;
-    const int32_t *m = list + (size_t)(splitmix(s) % (uint64_t)nq) * """ + str(stride) + """;
-    int32_t nc = m[0];
+""" + (("""    const int32_t *m = list + (size_t)(splitmix(s) % (uint64_t)nq) * """ + str(stride) + """;
+""") if not conts else ("""    int32_t k = (int32_t)(splitmix(s) % (uint64_t)nq), cont[""" + str(cont_cap) + """];
+    const int32_t *m = list;
+    for (; k >= (m[0] > 0 ? 1 : m[1]); m += """ + str(stride) + """) k -= m[0] > 0 ? 1 : m[1];
+    if (m[0] < 0) m = gen_cont_pick(E, B, m, k, cont); /* a shared continuation's turns: listed only now */
+""")) + """    int32_t nc = m[0];
     if (E->nchg + nc > E->chg_cap || E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
 """ + _COUNTERS_ON.replace("QA", f"m[{stride - 1}]") * ctr + """    int32_t *ch = E->chg + 2 * (size_t)E->nchg;
     for (int32_t c = 0; c < nc; c++) { /* put without the hash: walks read it relative to their own start */
@@ -1544,6 +1580,275 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
 }
 """)
     return "".join(out)
+
+
+def _others_last(shape: _Shape, quiet: dict[int, list[int]]) -> bool:
+    """Whether in every entry row the moves walked with keys (neither quiet nor alike, fitting on the row's code, not
+    a slide onto its own start) come after all its quiet moves, so that a settled playout lists a tile's quiet turns,
+    then its keyed ones, in the order the interpreter's walk finds them (:func:`_gen_settled_playout`).  Cost: one
+    pass over the entry rows."""
+    sizes, arrays, masks = shape.sizes, shape.arrays, shape.masks
+    n, nd = sizes["n"], sizes["nd"]
+    ent_off, ent_app = arrays["ent_off"].tolist(), arrays["ent_app"].tolist()
+    slide, to, tile = (arrays[k].tolist() for k in ("app_slide", "app_to", "app_tile"))
+    for r in range(_sets(sizes) * n * nd):
+        t, c, keyed = (r // nd) % n, r % nd, False
+        mine = set(quiet.get(r, ()))
+        for a in ent_app[ent_off[r]:ent_off[r + 1]]:
+            if any(u == t and not masks[m][c] for u, m in shape.checks(a)) or a in shape.alike \
+                    or (slide[a] >= 0 and to[a] == tile[a]):
+                continue
+            if a not in mine:
+                keyed = True
+            elif keyed:
+                return False
+    return True
+
+
+def _gen_settled_playout(sizes: dict[str, int], quiet: dict[int, list[int]],
+                         checks: Callable[[int], list[tuple[int, int]]], test: Callable[[list[tuple[int, int]]], str],
+                         value: Callable[[int], str], wr_off: list[int], wr_tile: list[int], captured: set[int],
+                         maxw: int, walks: dict[tuple[int, int], Step], conditioned: frozenset[int],
+                         walker: Walks, kept: Callable[[int, int], bool] | None) -> str:
+    """gen_playout of a settled rule set (after :func:`_gen_settled_perft`, whose functions it calls): the node's
+    memos and its other moves' keys made by the walk (node_turns, the quiet moves left out), then each tile's quiet
+    moves and walks' chains settled (gen_settle: clean-ups, royal test) and listed in the row's order (gen_run over
+    the program of each run of moves it holds, the others as the perft's cases), the tile written beside each turn;
+    the turn the stream picks is found by merging the listed turns with the legal keys by tile, a tile's keyed turns
+    after its quiet ones (:func:`_others_last`): the interpreter's order, the same games.  Cost: the perft's listing
+    of one node (every turn settled), no key for a quiet move."""
+    n, nd = sizes["n"], sizes["nd"]
+    words = (n + 63) // 64
+    prog, off, held, _deepest = _programs(sizes, walker, quiet, walks, captured, conditioned, kept)
+    then = " if (nc && (r = gen_quiet_turn(E, B, p, 2, ch, nc, listed)) < 0) return r;"
+    call = "if ((r = gen_walk_{name}(E, B, p, ply, 2, listed, &moves)) < 0) return r;"
+    cases = []
+    for r, row in quiet.items():
+        if all((r, a) in held for a in row):
+            continue  # the row's program in order: the default case
+        pos, lines = off[r], []
+        for a in row:
+            if (r, a) in held:
+                size = prog[pos]
+                lines.append(f"                if ((r = gen_run(E, B, p, 0, listed, k_qprog + {pos}, k_qprog + "
+                             f"{pos + size})) < 0) return r;\n")
+                pos += size
+            else:
+                got = _quiet_cases(sizes, {r: [a]}, checks, test, value, wr_off, wr_tile, then, "ch", captured,
+                                   walks=walks, conditioned=conditioned, walk_call=call).splitlines(keepends=True)
+                lines += got[1:-1]  # the move's lines, without the case label and break of its own switch
+        cases.append(f"            case {r}:\n{''.join(lines)}                break;\n")
+    mandatory = bool(sizes["has_mandatory"])
+    draws = int(bool(sizes["has_royal"]) and not mandatory and not sizes["has_maximum"] and not sizes["pass_always"])
+    ok = "legal == 0" if mandatory else "1"
+    return """
+static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *last, int32_t nlast) {
+    return last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
+}
+
+/* The quiet moves and walks' chains of p that fit, settled and listed in E->chg (gen_quiet_turn: [nc, tile] and nc
+   (tile, new value) pairs) tile by tile, each tile's in its row's order; *listed += how many. */
+static int gen_play_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int64_t *listed) {
+    const int32_t *codes = B->codes;
+    int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
+    int64_t moves = 0;
+    for (size_t w = 0; w < """ + str(words) + """; w++) {
+        uint64_t m = 0;
+        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """ \
+        + str(words) + """ + w];
+        for (; m; m &= m - 1) {
+            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            int32_t row = (p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t], o = E->nchg;
+            switch (row) {
+""" + "".join(cases) + """            default:
+                if (k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, 0, listed, k_qprog + k_qoff[row],
+                                                                  k_qprog + k_qoff[row + 1])) < 0) return r;
+                break;
+            }
+            for (; o < E->nchg; o += E->chg[2 * (size_t)o] + 1) E->chg[2 * (size_t)o + 1] |= t; /* the turn's tile */
+        }
+    }
+    (void)v;
+    (void)nc;
+    (void)ch;
+    (void)moves;
+    (void)ply;
+    return 0;
+}
+
+""" + f"#define GEN_DRAWS {draws}\n#define GEN_MANDATORY_OK {ok}\n" + """#define GEN_SAFE 0x40000000
+#define GEN_TILE 0x1fffffff
+
+/* The turn j (from 0) of the node in the interpreter's order: the keys from k (to k1, by tile; all, or with `legal`
+   the legal ones) merged with the listed turns from o (to q1), a tile's listed turns before its keys.  Its key, or
+   -1 with *at its listed turn's offset. */
+static int32_t gen_nth(const tp_engine *E, int32_t k, int32_t k1, int32_t o, int32_t q1, int32_t j, int legal,
+                       int32_t *at) {
+    for (;; j--) {
+        while (legal && k < k1 && !E->keys[k].legal) k++;
+        int key = k < k1 && (o >= q1 || E->keys[k].start < (E->chg[2 * (size_t)o + 1] & GEN_TILE));
+        if (j == 0) {
+            *at = o;
+            return key ? k : -1;
+        }
+        if (key)
+            k++;
+        else
+            o += abs(E->chg[2 * (size_t)o]) + 1;
+    }
+}
+
+/* The royal test of the turn listed at o, as gen_settle's (leaf_safe, its changes after the clean-ups, by tile),
+   kept in its listing (nc negated: not safe; GEN_SAFE in its tile word: safe): 1 safe, 0 not, < 0 an error. */
+static int gen_listed_safe(tp_engine *E, Board *B, int32_t p, int32_t o) {
+    int32_t *h = E->chg + 2 * (size_t)o;
+    if (h[0] < 0) return 0;
+    if (h[1] & GEN_SAFE) return 1;
+    for (int32_t c = 0; c < h[0]; c++) {
+        E->tmp[3 * c] = h[2 + 2 * c];
+        E->tmp[3 * c + 1] = h[3 + 2 * c];
+        E->tmp[3 * c + 2] = B->codes[h[2 + 2 * c]];
+    }
+    Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
+    int r = leaf_safe(E, &W, h[0]);
+    if (r < 0) return r;
+    if (r)
+        h[1] |= GEN_SAFE;
+    else
+        h[0] = -h[0];
+    return r;
+}
+
+/* playout_turn for a settled rule set: the turns of the node as the settled perft lists them, in the interpreter's
+   order (a tile's quiet turns, then its keyed ones: the walk's order); the one the stream picks made.  GEN_DRAWS
+   (royal_draws): listed before the royal test, drawn as draw_legal draws among the interpreter's keys, only the
+   turns drawn tested (gen_listed_safe).  A turn gen_run listed unsettled (GEN_RAW: a turn whatever the clean-ups
+   do) is settled only if picked.  Returns how many turns the node has (> 0: one made), 0 none, < 0 an
+   error. */
+static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_t *s, const int32_t **last,
+                           int32_t *nlast, int *pass) {
+    int32_t k0 = E->nkeys, c0 = E->nchg;
+    *pass = 0;
+    E->quiet_apart = 1;
+    int64_t legal = node_turns(E, B, p); /* the node's memos; the other moves' turns as keys */
+    E->quiet_apart = 0;
+    int64_t nq = 0;
+    int32_t k1 = E->nkeys, q0 = E->nchg, k = -1, o = -1, r = 0;
+    if (legal >= 0 && GEN_MANDATORY_OK) {
+        gen_royal_later = GEN_DRAWS; /* the royal test where a turn is drawn */
+        r = gen_play_quiet(E, B, p, q, &nq);
+        gen_royal_later = 0;
+        if (r < 0) legal = r;
+    }
+    int32_t q1 = E->nchg;
+    if (legal >= 0 && GEN_DRAWS) { /* draw_legal's draws among all the turns */
+        int32_t all = k1 - k0 + (int32_t)nq, found = 0;
+        for (int32_t d = 0; d < all && !found; d++) {
+            k = gen_nth(E, k0, k1, q0, q1, (int32_t)(splitmix(s) % (uint64_t)all), 0, &o);
+            found = k >= 0 ? E->keys[k].legal : (r = gen_listed_safe(E, B, p, o));
+            if (r < 0) break;
+        }
+        if (r >= 0 && all && !found) { /* every draw missed: the legal ones counted, one drawn */
+            int32_t safe = 0;
+            for (int32_t i = k0; i < k1; i++) safe += E->keys[i].legal;
+            for (int32_t i = q0; i < q1 && r >= 0; i += abs(E->chg[2 * (size_t)i]) + 1)
+                safe += r = gen_listed_safe(E, B, p, i);
+            if (r >= 0 && safe) {
+                int32_t pick = (int32_t)(splitmix(s) % (uint64_t)safe);
+                for (int32_t j = 0; found < 1 + pick; j++) {
+                    k = gen_nth(E, k0, k1, q0, q1, j, 0, &o);
+                    found += k >= 0 ? E->keys[k].legal : E->chg[2 * (size_t)o] > 0;
+                }
+            }
+        }
+        if (r < 0) legal = r;
+        legal = legal < 0 ? legal : found ? all : 0;
+    } else if (legal >= 0) {
+        legal += nq;
+        if (legal > 0) k = gen_nth(E, k0, k1, q0, q1, (int32_t)(splitmix(s) % (uint64_t)legal), 1, &o);
+    }
+    if (legal > 0) {
+        const int32_t *x = k >= 0 ? E->chg + 2 * (size_t)E->keys[k].off : E->chg + 2 * (size_t)(o + 1);
+        int32_t nc = k >= 0 ? E->keys[k].len : E->chg[2 * (size_t)o];
+        if (k < 0 && (E->chg[2 * (size_t)o + 1] & GEN_RAW)) { /* listed unsettled: its clean-ups now, after q1 */
+            nc = gen_settle(E, B, p, x, nc);
+            if (nc > 0 && q1 + nc > E->chg_cap) nc = TP_ERR_CAP;
+            for (int32_t c = 0; c < nc; c++) {
+                E->chg[2 * ((size_t)q1 + c)] = E->tmp[3 * c];
+                E->chg[2 * ((size_t)q1 + c) + 1] = E->tmp[3 * c + 1];
+            }
+            x = E->chg + 2 * (size_t)q1;
+            if (nc <= 0) legal = nc < 0 ? nc : TP_ERR_ARG; /* a sure turn is a turn */
+        }
+        if (legal > 0 && E->undo_top + nc > E->undo_cap) {
+            legal = TP_ERR_CAP;
+        } else if (legal > 0) {
+            for (int32_t c = 0; c < nc; c++) put(E, B, x[2 * c], x[2 * c + 1]);
+            *last = x; /* kept until the next node's listing writes there */
+            *nlast = nc;
+        }
+    }
+    E->nkeys = k0;
+    E->nchg = c0;
+    return (int32_t)legal;
+}
+"""
+
+
+def _listed_conts(walks: dict[tuple[int, int], Step]) -> dict[int, Cont]:
+    """The shared continuations the walks call in a playout's listing, by name."""
+    out: dict[int, Cont] = {}
+    todo = list(walks.values())
+    while todo:
+        s = todo.pop()
+        for x in s.then:
+            if isinstance(x, Step):
+                todo.append(x)
+            else:
+                out[x.cont.name] = x.cont
+    return out
+
+
+def _gen_cont_at(conts: dict[int, Cont], stride: int) -> str:
+    """gen_cont_at: a playout listing's call of a shared continuation as one entry (``[-1 - name, its turns, pnc, the
+    caller's pnc changes]`` at the listing's stride), its turns counted by the perft's function of the same arms
+    (``gen_cont_{counted}``, as the last ply of a bulk count counts them) rather than listed; gen_cont_pick: turn k
+    of such an entry, its continuation's turns listed then (``gen_cont_list_{name}``: the interpreter's order).
+    Cost: a count per landing tile and one listing per node (amazons: an arrow's tiles counted, not some 2,000
+    turns written)."""
+    cases = "".join(f"    case {k}: gen_cont_list_{k}(E, B, B->codes, into, &n, m + 3, m[2]); break;\n"
+                    for k in sorted(conts))
+    ahead = "".join(f"static int32_t *gen_cont_list_{k}(tp_engine *E, const Board *B, const int32_t *board, int32_t *o, "
+                    "int32_t *nq, const int32_t *pch, int32_t pnc);\n" for k in sorted(conts))
+    return ahead + """
+typedef int (*gen_counter)(tp_engine *, Board *, const int32_t *, int32_t, int32_t, int32_t, int64_t *, int64_t *,
+                           const int32_t *, int32_t);
+
+static int32_t *gen_cont_at(tp_engine *E, const Board *B, const int32_t *board, int32_t *o, int32_t *nq,
+                            int32_t name, gen_counter count, const int32_t *pch, int32_t pnc) {
+    int64_t turns = 0, moves = 0;
+    int32_t made = E->make_leaves;
+    E->make_leaves = 0; /* counted as a bulk count's last ply counts */
+    count(E, (Board *)B, board, 0, 0, 1, &turns, &moves, pch, pnc);
+    E->make_leaves = made;
+    if (!turns) return o;
+    o[0] = -1 - name;
+    o[1] = (int32_t)turns;
+    o[2] = pnc;
+    memcpy(o + 3, pch, 2 * (size_t)pnc * sizeof *pch);
+    *nq += (int32_t)turns;
+    return o + """ + str(stride) + """;
+}
+
+static const int32_t *gen_cont_pick(tp_engine *E, const Board *B, const int32_t *m, int32_t k, int32_t *into) {
+    int32_t n = 0;
+    switch (-1 - m[0]) {
+""" + cases + """    default: break;
+    }
+    return into + (size_t)k * """ + str(stride) + """;
+}
+
+"""
 
 
 def _lazy_fits(sizes: dict[str, int], quiet: dict[int, list[int]], value: Callable[[int], str], wr_off: list[int],

@@ -442,7 +442,9 @@ def walk_functions(walks: dict[tuple[int, int], Step], maxw: int, conditioned: f
     """A function per unrolled walk (:func:`walk_code`; one each keeps gcc's time linear in the walks): for perft
     ``gen_walk_{row}_{move}``, its turns counted or made (gen_walk_turn; ``settled``: each settled by gen_quiet_turn,
     the royal rule and turn clean-ups, even on the last ply); for a playout's listing ``gen_walk_list_{row}_{move}``,
-    its turns listed at o as gen_quiet_list lists them (gen_listed); before them a function per shared continuation
+    its turns listed at o as gen_quiet_list lists them (gen_listed; a call of a shared continuation as one entry of
+    its turns' count, gen_cont_at, which gen_cont_list_{name} lists where the pick falls); before them a function per
+    shared continuation
     (``gen_cont_{name}``, ``gen_cont_list_{name}``; not settled: the generator declines a settled rule set whose
     walks call one), called with the codes the chain's changes so far are written on and those changes."""
     conts: dict[int, Cont] = {}
@@ -520,7 +522,8 @@ def _with_changes(s: Step, turn: str, into: str, base: str) -> str:
 def walk_code(s: Step, turn: str, into: str, leaf: str | None, conditioned: frozenset[int], base: str = "0",
               one: str = "") -> str:
     """The C of a walk's chains from move s on (:func:`walk_tree`), in the order the interpreter's step finishes
-    them: where s fits, its follow-ups' chains (a shared continuation called with the codes and changes after s),
+    them: where s fits, its follow-ups' chains (a shared continuation called with the codes and changes after s; in a
+    playout's listing, its turns counted and listed as one entry, gen_cont_at, expanded only where picked),
     then its own turn where it may end there: ``turn`` with its changes ``{ch}`` (a constant array where each is
     known to change its tile and none comes before, else written into ``into`` after the ``base`` ones of the
     caller) and their number ``{nc}`` (with ``leaf``, on the last ply of a bulk count only counted: it changes a
@@ -540,7 +543,8 @@ def walk_code(s: Step, turn: str, into: str, leaf: str | None, conditioned: froz
         if isinstance(x, Step):
             kids.append(walk_code(x, turn, into, leaf, conditioned, base, one))
             continue
-        call = (f"o = gen_cont_list_{x.cont.name}(E, B, codes, o, nq, {{ch}}, {{nc}});" if leaf is None else
+        call = (f"o = gen_cont_at(E, B, codes, o, nq, {x.cont.name}, gen_cont_{x.counted.name}, {{ch}}, {{nc}});"
+                if leaf is None else
                 f"if ((r = gen_cont_{x.counted.name}(E, B, codes, p, ply, depth, total, moves, {{ch}}, {{nc}})) < 0) "
                 "return r;")
         kids.append(_with_changes(s, call, "ch", "0"))

@@ -1063,6 +1063,20 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
 static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m);
 static int32_t collect_changes(tp_engine *E, const Walk *W);
 
+/* 1 when link l may be followed after a move that ended on tile here, by player p: its conditions hold (a link
+   followed only while its counts hold) and, for an until-line link, the mover has no line yet. */
+static inline int link_open(const tp_engine *E, const Board *B, int32_t l, int32_t here, int32_t p) {
+    const tp_tables *T = TABLES(E);
+    if (T->lnk_cond_off[l + 1] > T->lnk_cond_off[l]
+        && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1], here))
+        return 0;
+    if (T->lnk_line[l] >= 0) {
+        int32_t e = T->lnk_line[l], m = T->end_pmask[e * T->np + p];
+        if (m >= 0 && has_line(E, B, e, m)) return 0;
+    }
+    return 1;
+}
+
 /* step for the first move of a chain whose links are each followed only while their conditions hold (cond_leaf), in
    a count by hash (cnt_on): its writes made; where no link may be followed the chain ends there, its turn counted
    as finish counts it (no path level, no label, no clean-ups: the rule set has none), else FAST_NO and the general
@@ -1075,13 +1089,7 @@ static int step_cond_leaf(tp_engine *E, const Walk *W, int32_t a) {
     for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
     int r = 0;
     for (int32_t l = T->lnk_off[a]; l < T->lnk_off[a + 1]; l++) { /* step's tests of its links */
-        if (T->lnk_cond_off[l + 1] > T->lnk_cond_off[l]
-            && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1], here))
-            continue;
-        if (T->lnk_line[l] >= 0) {
-            int32_t e = T->lnk_line[l], m = T->end_pmask[e * T->np + W->player];
-            if (m >= 0 && has_line(E, B, e, m)) continue;
-        }
+        if (!link_open(E, B, l, here, W->player)) continue;
         r = FAST_NO;
         goto out;
     }
@@ -1266,14 +1274,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     int first = E->seq_top - 1 == W->seq_base && W->mode == WALK_TURNS && !E->ways_mode && !E->chains_mode
                 && !E->tracking; /* the entry of a chain of turns: its follow-ups may come in one order (once) */
     for (int32_t l = T->lnk_off[a]; !stop && l < T->lnk_off[a + 1]; l++) {
-        if (T->lnk_cond_off[l + 1] > T->lnk_cond_off[l]
-            && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1],
-                           T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a]))
-            continue; /* a link followed only while its counts hold (here: the tile the move ended on) */
-        if (T->lnk_line[l] >= 0) { /* until-line: not followed once the mover has a line */
-            int32_t e = T->lnk_line[l], m = T->end_pmask[e * T->np + W->player];
-            if (m >= 0 && has_line(E, B, e, m)) continue;
-        }
+        if (!link_open(E, B, l, T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a], W->player)) continue;
         int32_t tb = T->lnk_table[l];
         /* where the entry's two-move chains come in both orders (once), the follow-ups on tiles before its own are not
            walked (the other order, from an earlier entry, gives their turns); a forced link is still taken where one

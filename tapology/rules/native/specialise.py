@@ -52,7 +52,8 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   the stream's pick found by merging the keys with the settled quiet turns tile by tile, a tile's quiet turns first,
   which is the interpreter's order (:func:`_gen_settled_playout`: the same games); under a royal rule the turns
   listed before the royal test and drawn as the interpreter draws them (engine.c draw_legal), only the turns drawn
-  tested.
+  tested; a listed turn whose changes no clean-up can undo is listed without running them (gen_listed_raw), the
+  clean-ups run for the turn picked.
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not

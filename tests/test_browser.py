@@ -139,6 +139,19 @@ def test_fools_mate_by_clicks(page: Any) -> None:
     assert "1. f3 e5 2. g4 Qh4# 0-1" in pgn
 
 
+def test_a_late_refresh_keeps_the_piece_picked(page: Any) -> None:
+    """The game's socket may announce a move after the move's own answer was shown: the refresh it starts finds the
+    game as shown and leaves the piece the player has picked since (under load, a refresh that redrew the pieces
+    dropped it, and the next click moved nothing)."""
+    new_game(page, "chess", "plane:8x8")
+    sq = page.evaluate("P.state.squares")
+    click_tile(page, sq.index("e2"), 0)  # picks the pawn: nothing played yet
+    assert page.locator("#pl-cover g.cell.sel").count() >= 1
+    page.evaluate("plRefresh()")  # awaited: the refresh has answered before the next click
+    click_tile(page, sq.index("e4"), 1)
+    assert page.inner_text("#pl-moves").split() == ["e4"]
+
+
 def test_illegal_click_says_why(page: Any) -> None:
     new_game(page, "chess", "plane:8x8")
     sq = page.evaluate("P.state.squares")

@@ -497,6 +497,8 @@ async function plRefresh() {
   if (!P.code) return;
   try {
     const d = await api(`/api/game/${P.code}`, undefined, P.token);
+    // the game as shown already (the move's own answer came before this refresh's): keep the player's selection
+    if (d.ply === P.state.ply && d.glue === P.state.glue && d.sans.join("\n") === P.state.sans.join("\n")) return;
     if (d.glue !== P.state.glue || d.ply < P.state.ply || d.moves.some((m) => m.tape) || P.state.moves.some((m) => m.tape)) {
       P.state = d;
       await plCover(d);

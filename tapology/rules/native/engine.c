@@ -1063,6 +1063,18 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
 static int has_line(const tp_engine *E, const Board *B, int32_t e, int32_t m);
 static int32_t collect_changes(tp_engine *E, const Walk *W);
 
+/* The turn of a complete chain whose writes are on the board, in a count by hash (cnt_on): counted by the hash of
+   its position (count_turn's answer, >= 0), or < 0; at the turn a playout picked, its key made as the keyed walk
+   makes it, and TP_ERR_FOUND.  resets: the counters its moves reset (read by the witnesses and the picked key). */
+static int count_chain(tp_engine *E, const Walk *W, int32_t end, int32_t resets) {
+    int kb = TABLES(E)->keyed_by_changes;
+    uint64_t h = W->b->hash;
+    int r = kb ? count_turn(E, W, h, -1, 0, resets, -1) : count_turn(E, W, h, W->start, end, resets, -1);
+    if (r != TP_ERR_FOUND) return r;
+    int32_t nc = collect_changes(E, W);
+    return kb ? found_key(E, E->tmp[0], E->tmp[0], nc, resets) : found_key(E, W->start, end, nc, resets);
+}
+
 /* 1 when link l may be followed after a move that ended on tile here, by player p: its conditions hold (a link
    followed only while its counts hold) and, for an until-line link, the mover has no line yet. */
 static inline int link_open(const tp_engine *E, const Board *B, int32_t l, int32_t here, int32_t p) {
@@ -1094,16 +1106,9 @@ static int step_cond_leaf(tp_engine *E, const Walk *W, int32_t a) {
         goto out;
     }
     if (B->hash == E->path_hash[W->path_base] && same_as_at(E, B, W->undo_base)) goto out; /* the start again */
-    int kb = T->keyed_by_changes;
-    int32_t resets = T->nctr && (E->cnt_dup || E->cnt_find >= 0) ? T->app_reset[a] : 0;
-    int32_t end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
-    r = kb ? count_turn(E, W, B->hash, -1, 0, resets, -1) : count_turn(E, W, B->hash, W->start, end, resets, -1);
-    if (r == TP_ERR_FOUND) { /* the turn a playout picked: its key, as finish makes it */
-        int32_t nc = collect_changes(E, W);
-        r = kb ? found_key(E, E->tmp[0], E->tmp[0], nc, resets) : found_key(E, W->start, end, nc, resets);
-    } else if (r >= 0) {
-        r = 1;
-    }
+    r = count_chain(E, W, T->app_to[a] >= 0 ? T->app_to[a] : W->start,
+                    T->nctr && (E->cnt_dup || E->cnt_find >= 0) ? T->app_reset[a] : 0);
+    if (r >= 0) r = 1;
 out:
     restore(E, B, mark);
     return r;
@@ -1650,14 +1655,8 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
         int32_t resets = 0; /* read by the witnesses and the picked turn's key only */
         for (int32_t i = W->seq_base; T->nctr && (E->cnt_dup || E->cnt_find >= 0) && i < E->seq_top; i++)
             resets |= T->app_reset[E->seq[i]];
-        if (B->hash != E->path_hash[W->path_base] || !same_as_at(E, B, W->undo_base))
-            r = T->keyed_by_changes ? count_turn(E, W, B->hash, -1, 0, resets, -1)
-                                    : count_turn(E, W, B->hash, W->start, end, resets, -1);
+        if (B->hash != E->path_hash[W->path_base] || !same_as_at(E, B, W->undo_base)) r = count_chain(E, W, end, resets);
         if (r > 0) r = 0; /* counted: a perft that makes its leaves has it written (the chain wrote it) */
-        if (r == TP_ERR_FOUND) { /* the turn a playout picked: its key, as the keyed walk below makes it */
-            int32_t nc = collect_changes(E, W);
-            r = T->keyed_by_changes ? found_key(E, E->tmp[0], E->tmp[0], nc, resets) : found_key(E, W->start, end, nc, resets);
-        }
         goto out;
     }
     int32_t nc = collect_changes(E, W);

@@ -148,3 +148,67 @@ def test_connect6_walks_one_order_of_its_two_stones() -> None:
     assert _once(g) > 0
     pos = g.initial()
     assert [count_leaves(g, pos, d) for d in (1, 2)] == [count_leaves(g, pos, d, native=False) for d in (1, 2)]
+
+
+
+# a set-up of one move placing a dot: each placement is its own turn of one change (engine.c solo_plain)
+SETUP_ONE = SETUP.replace('moves = ["claim", "claim-again"]', 'moves = ["claim"]')
+
+# the mill game's placement: a stone, and a removal of a foe's stone where it makes two in a row (engine.c
+# solo_by_changes, SOLO_ALONE: a stone alone is counted where the link is closed)
+MILL = HEAD + """
+[[phase]]
+name = "placement"
+plies = 6
+moves = ["place"]
+
+[[move]]
+name = "place"
+orientations = "identity"
+pattern = "*empty => *own:stone"
+links = [{ moves = ["remove"], anywhere = true, if = [{ states = ["own"], line = 2, here = true, value = 1 }] }]
+
+[[move]]
+name = "remove"
+start = false
+orientations = "identity"
+cells = [[0, 0, "foe", "empty"]]
+"""
+
+# a dot placed, or a stone whose follow-up may turn it into a dot: a dot on a tile is a turn of either chain, so
+# neither is counted alone
+MILL_DOT = MILL.replace('moves = ["place"]', 'moves = ["place", "dot"]').replace('moves = ["remove"]', 'moves = ["remove", "convert"]') + """
+[[move]]
+name = "dot"
+orientations = "identity"
+pattern = "*empty => *own:dot"
+
+[[move]]
+name = "convert"
+start = false
+orientations = "identity"
+cells = [[0, 0, "own:stone", "own:dot"]]
+"""
+
+
+@needs_native
+@pytest.mark.parametrize(("text", "plain", "alone"), [(SETUP_ONE, True, True), (SETUP, False, True),
+                                                      (SETUP_MIXED, True, True), (MILL, False, True),
+                                                      (MILL_DOT, False, False)],
+                         ids=["one", "twins", "beside", "mill", "mill-dot"])
+def test_a_turn_of_one_change_no_other_chain_makes_is_counted_without_a_hash(tmp_path: Path, text: str, plain: bool,
+                                                                           alone: bool) -> None:
+    """Plain solos (one cell, no royal rule, no clean-ups) are counted, or made, in the entry scan, and a single
+    cell whose follow-ups each change another tile counted alone where its links are closed, without keys or hashes;
+    only where no other chain makes the same turn (the pair's stone alone; the set-up's twins, two moves making one
+    turn, are neither; after SETUP_MIXED's set-up, claim-again is the regular play's one move placing a dot)."""
+    g = _open(tmp_path, text)
+    pos = g.initial()
+    for d in range(1, 5):
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == want, d
+        assert count_leaves(g, pos, d, bulk=False) == want, d
+    eng = native.engine(g.chains(g.board))
+    assert eng is not None
+    assert (eng.solos(2) > 0) == plain
+    assert (eng.solos(4) > 0) == alone

@@ -248,6 +248,11 @@ class Engine:
         """How many links the walk follows in one order of two moves, the other order giving the same turns."""
         return int(self.lib.tp_once_links(self._engine))
 
+    def solos(self, mark: int) -> int:
+        """How many moves hold the mark ``mark`` of the walk's moves whose turns no other chain makes (1 a leaf, 2 a
+        leaf counted in the entry scan, 4 an entry with links counted alone), read after a first perft."""
+        return int(self.lib.tp_solos(self._engine, mark))
+
     def turns(self, chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict[Key, Found] | None:
         """The legal turns by key after the mandatory-class and maximum rules, each with its label path, moves and
         flag, as :meth:`Chains.turns` finds them in the phase of index ``phase`` (-1: the regular play) (None: not

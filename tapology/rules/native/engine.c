@@ -187,6 +187,7 @@ struct tp_engine {
                        follow-ups on tiles before the entry's are not walked, the other order gives their turns */
     int32_t solo_ready; /* solo filled (at the first perft: other jobs do not read it) */
     int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
+    int32_t plain_on;   /* and those of plain solo ones (SOLO_PLAIN), counted (and made) in the entry scan */
     int32_t solo_legal;
     /* a bulk count's last ply (and a playout's node) told apart by hash (count_turn): each complete chain's turn
        counted by the hash of (start, end, the position after it), no key, no sorted list of changes.  cnt_dup 0:
@@ -738,7 +739,10 @@ static inline int32_t chain_most(const tp_engine *E, const Walk *W) {
     return most;
 }
 
-enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
+enum { FAST_NO = 3 };
+/* E->solo's marks: a solo leaf (solo_apps, solo_by_changes); a plain one (solo_plain); an entry with links whose turn
+   alone, where its links are closed, is its own (solo_by_changes: step_cond_leaf counts it without a hash) */
+enum { SOLO_LEAF = 1, SOLO_PLAIN = 2, SOLO_ALONE = 4 }; /* step_leaf cannot answer: the general step runs */
 
 /* The picked turn's key (changes in E->tmp, nc of them; the classes of its chain reset `resets`), then
    TP_ERR_FOUND: the walk unwinds to pick_turn. */
@@ -1021,7 +1025,7 @@ static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
     }
     int32_t start = W->start, end = T->app_to[a] >= 0 ? T->app_to[a] : W->start;
     if (T->keyed_by_changes) start = end = E->tmp[0]; /* as finish keys it: from and to its least changed tile */
-    if (E->solo_on && E->solo[a]) { /* its own key: counted, not kept */
+    if (E->solo_on && E->solo[a] & (SOLO_LEAF | SOLO_PLAIN)) { /* its own key: counted, not kept */
         int r = leaf_safe(E, W, nc);
         if (r < 0) return r;
         E->solo_legal += r;
@@ -1103,6 +1107,11 @@ static int step_cond_leaf(tp_engine *E, const Walk *W, int32_t a) {
     for (int32_t l = T->lnk_off[a]; l < T->lnk_off[a + 1]; l++) { /* step's tests of its links */
         if (!link_open(E, B, l, here, W->player)) continue;
         r = FAST_NO;
+        goto out;
+    }
+    if (E->plain_on && E->solo[a] == SOLO_ALONE) { /* one change, no other chain's: counted (made: it is written) */
+        E->solo_legal++;
+        r = 1;
         goto out;
     }
     if (B->hash == E->path_hash[W->path_base] && same_as_at(E, B, W->undo_base)) goto out; /* the start again */
@@ -1847,7 +1856,20 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                 while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
                 if (c < c1 || (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a)))) continue;
                 W.start = T->app_tile[a];
-                if (E->solo_on && E->solo[a]) { /* step's own first case (solo: no slide), without its tests */
+                if (E->plain_on && E->solo[a] == SOLO_PLAIN) { /* a plain solo: one change, its own turn */
+                    if (E->make_leaves) { /* made and taken back */
+                        int32_t mark = E->undo_top;
+                        if (E->undo_top + 1 > E->undo_cap) {
+                            E->path_top--;
+                            return TP_ERR_CAP;
+                        }
+                        put(E, B, t, T->maps[(size_t)T->wr_map[T->wr_off[a]] * (size_t)T->nd + (size_t)B->codes[t]]);
+                        restore(E, B, mark);
+                    }
+                    E->solo_legal++;
+                    continue;
+                }
+                if (E->solo_on && E->solo[a] & (SOLO_LEAF | SOLO_PLAIN)) { /* step's own first case (solo: no slide) */
                     r = step_leaf(E, &W, a);
                     if (r < 0) {
                         E->path_top--;
@@ -2150,6 +2172,9 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
        also where the leaves are made (each new turn written: count_turn's callers) */
     E->cnt_on = depth == 1 && !E->ways_mode && !TABLES(E)->has_mandatory && !TABLES(E)->has_maximum
                 && E->cnt_dup < 2 && !TABLES(E)->has_royal && !E->chains_mode;
+    /* a plain solo's turn (solo_plain) needs neither the key nor the board's hash: counted, or made and taken back */
+    E->plain_on = depth == 1 && !E->ways_mode && !TABLES(E)->has_mandatory && !TABLES(E)->has_maximum
+                  && !E->chains_mode;
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     while (total == TP_ERR_DUP) { /* a hash seen twice: this node, and the later ones, with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -2158,6 +2183,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
         total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     }
     E->solo_on = 0;
+    E->plain_on = 0;
     E->cnt_on = 0;
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
@@ -2900,22 +2926,68 @@ int32_t tp_once_links(const tp_engine *e) {
     return k;
 }
 
-/* E->solo where keys are by changes alone (solo_apps reads start and end): a leaf single cell (one_cell) is solo
-   where, in every entry set it starts a turn in, every entry is a leaf single cell (each chain one move changing
-   its own tile) and no other entry at its tile reads and writes the codes it does (two such moves are one turn):
-   breakthru's set-up.  Cost: one pass over the entry rows. */
+/* How many applications hold E->solo's mark `mark` (SOLO_LEAF, SOLO_PLAIN, SOLO_ALONE; filled by the first perft):
+   for tests. */
+int32_t tp_solos(const tp_engine *e, int32_t mark) {
+    int32_t k = 0;
+    for (int32_t a = 0; a < TABLES(e)->napps; a++) k += e->solo[a] == mark;
+    return k;
+}
+
+/* 1 when application c, a follow-up of an entry writing code v on its tile, cannot leave a chain of the two with one
+   change: it has no links and changes only its own tile, every code its checks admit there changed and none v (so
+   it cannot fit the entry's tile after the entry, and a chain of the two changes two tiles). */
+static int follow_cell(const tp_tables *t, int32_t c, int32_t v) {
+    int32_t u = t->app_tile[c];
+    size_t nd = (size_t)t->nd;
+    if (t->lnk_off[c + 1] > t->lnk_off[c] || t->wr_off[c + 1] - t->wr_off[c] != 1 || t->wr_tile[t->wr_off[c]] != u
+        || t->wr_src[t->wr_off[c]] != u || t->app_ray_off[c + 1] > t->app_ray_off[c] || t->app_gc[c] >= 0
+        || t->safe_off[c + 1] > t->safe_off[c] || t->app_slide[c] >= 0 || t->app_block[c] || t->chk_off[c + 1] == t->chk_off[c])
+        return 0;
+    for (int32_t k = t->chk_off[c]; k < t->chk_off[c + 1]; k++)
+        if (t->chk_tile[k] != u) return 0;
+    for (size_t x = 0; x < nd; x++) {
+        int ok = 1;
+        for (int32_t k = t->chk_off[c]; ok && k < t->chk_off[c + 1]; k++) ok = t->masks[(size_t)t->chk_mask[k] * nd + x];
+        if (ok && ((int32_t)x == v || t->maps[(size_t)t->wr_map[t->wr_off[c]] * nd + x] == (int32_t)x)) return 0;
+    }
+    return 1;
+}
+
+/* 1 when entry b is a single cell (one_cell) every chain of which is b alone or b and one follow-up_cell: b alone is
+   the only chain of one change it starts (a leaf b: its only chain). */
+static int alone_cell(const tp_tables *t, const uint8_t *leaf, int32_t b) {
+    int32_t v = -1;
+    if (one_cell(t, b, &v) < 0) return 0;
+    if (leaf[b]) return 1;
+    if (t->grp_off[t->np] > 0 || t->mgrp_off[t->np] > 0) return 0; /* clean-ups may write more */
+    size_t nn = (size_t)t->n * (size_t)t->nd;
+    for (int32_t l = t->lnk_off[b]; l < t->lnk_off[b + 1]; l++) {
+        int32_t tb = t->lnk_table[l];
+        for (int32_t k = t->tgt_off[l]; k < t->tgt_off[l + 1]; k++)
+            if (!follow_cell(t, t->tgt[k], v)) return 0;
+        for (int32_t k = tb < 0 ? 0 : t->ltab_off[(size_t)tb * nn]; tb >= 0 && k < t->ltab_off[(size_t)(tb + 1) * nn]; k++)
+            if (!follow_cell(t, t->ltab_app[k], v)) return 0;
+    }
+    return 1;
+}
+
+/* E->solo where keys are by changes alone (solo_apps reads start and end): a single cell entry (one_cell) whose
+   chains are it alone or it and one follow-up cell (alone_cell) is solo where, in every entry set it starts a turn
+   in, every entry is such a cell (so a chain of one change is an entry alone, its change on the entry's tile) and
+   no other entry at its tile reads and writes the codes it does (two such moves are one turn): breakthru's set-up
+   (leaves: SOLO_LEAF), the mill game's placement (a man, and a removal where it closes a mill: SOLO_ALONE, counted
+   where its links are closed).  Cost: one pass over the entry rows and the follow-ups of each entry. */
 static void solo_by_changes(tp_engine *E) {
     const tp_tables *t = TABLES(E);
     size_t n = (size_t)t->n, nd = (size_t)t->nd;
     int32_t nsets = (t->nphases + 1) * t->np;
-    for (int32_t a = 0; a < t->napps; a++) E->solo[a] = E->leaf[a] && t->app_slide[a] < 0;
+    for (int32_t a = 0; a < t->napps; a++)
+        E->solo[a] = t->app_slide[a] >= 0 ? 0 : E->leaf[a] ? SOLO_LEAF : E->cond_leaf[a] ? SOLO_ALONE : 0;
     for (int32_t set = 0; set < nsets; set++) {
         const int32_t *e0 = t->ent_off + (size_t)set * n * nd;
         int simple = 1;
-        for (int32_t i = e0[0]; simple && i < e0[n * nd]; i++) {
-            int32_t v = -1;
-            simple = E->leaf[t->ent_app[i]] && one_cell(t, t->ent_app[i], &v) >= 0;
-        }
+        for (int32_t i = e0[0]; simple && i < e0[n * nd]; i++) simple = alone_cell(t, E->leaf, t->ent_app[i]);
         for (size_t u = 0; u < n; u++)
             for (size_t c = 0; c < nd; c++) {
                 const int32_t *row = e0 + u * nd + c;
@@ -2931,12 +3003,27 @@ static void solo_by_changes(tp_engine *E) {
     }
 }
 
-/* E->solo filled on the first count (solo_apps, or solo_by_changes where keys are by changes alone); < 0 out of
-   memory. */
+/* E->solo: SOLO_PLAIN for a solo entry application that is a single cell (one_cell: its one change, on its own tile, is
+   the whole turn) in a rule set with no royal rule and no clean-ups: where it fits, its turn is legal and its own,
+   so the entry scan counts it (step_leaf's answer: 1) without new values, key or hash.  Cost: one pass over the
+   applications. */
+static void solo_plain(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    if (t->has_royal || t->grp_off[t->np] > 0 || t->mgrp_off[t->np] > 0) return;
+    size_t rows = (size_t)(t->nphases + 1) * (size_t)t->np * (size_t)t->n * (size_t)t->nd; /* every entry row */
+    for (int32_t i = 0; i < t->ent_off[rows]; i++) {
+        int32_t a = t->ent_app[i], v = -1;
+        if (E->solo[a] == SOLO_LEAF && one_cell(t, a, &v) >= 0) E->solo[a] = SOLO_PLAIN;
+    }
+}
+
+/* E->solo filled on the first count (solo_apps, or solo_by_changes where keys are by changes alone; solo_plain);
+   < 0 out of memory. */
 static int solo_ready(tp_engine *E) {
     if (!E->solo_ready) {
         if (E->se_head && solo_apps(E) < 0) return -1;
         if (TABLES(E)->keyed_by_changes) solo_by_changes(E);
+        solo_plain(E);
         E->solo_ready = 1;
     }
     return 0;

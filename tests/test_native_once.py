@@ -177,7 +177,8 @@ cells = [[0, 0, "foe", "empty"]]
 
 # a dot placed, or a stone whose follow-up may turn it into a dot: a dot on a tile is a turn of either chain, so
 # neither is counted alone
-MILL_DOT = MILL.replace('moves = ["place"]', 'moves = ["place", "dot"]').replace('moves = ["remove"]', 'moves = ["remove", "convert"]') + """
+MILL_DOT = MILL.replace('moves = ["place"]', 'moves = ["place", "dot"]').replace(
+    'moves = ["remove"]', 'moves = ["remove", "convert"]') + """
 [[move]]
 name = "dot"
 orientations = "identity"

@@ -188,6 +188,9 @@ struct tp_engine {
     int32_t solo_ready; /* solo filled (at the first perft: other jobs do not read it) */
     int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
     int32_t plain_on;   /* and those of plain solo ones (SOLO_PLAIN), counted (and made) in the entry scan */
+    uint64_t *plain_mask; /* [sets*nd*words] per entry set whose every entry is a plain solo, alone on its row: per
+                             code, the tiles where an entry starts on it (a count is popcounts); NULL none */
+    uint8_t *plain_set;   /* [sets] 1 where plain_mask holds the set */
     int32_t solo_legal;
     /* a bulk count's last ply (and a playout's node) told apart by hash (count_turn): each complete chain's turn
        counted by the hash of (start, end, the position after it), no key, no sorted list of changes.  cnt_dup 0:
@@ -1832,6 +1835,14 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     (void)row;
 #endif
     size_t words = (size_t)E->words;
+    if (E->solo_on && E->plain_set && E->plain_set[set]) { /* every entry a plain solo: the count of those that fit */
+        const uint64_t *pm = E->plain_mask + (size_t)set * (size_t)T->nd * words;
+        for (int32_t k = E->ent_code_off[set]; k < E->ent_code_off[set + 1]; k++) {
+            size_t c = (size_t)E->ent_codes[k];
+            for (size_t w = 0; w < words; w++) E->solo_legal += __builtin_popcountll(B->bits[c * words + w] & pm[c * words + w]);
+        }
+        words = 0; /* no scan */
+    }
     for (size_t w = 0; w < words; w++) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
         for (int32_t k = E->ent_code_off[set]; k < E->ent_code_off[set + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * words + w];
@@ -2895,6 +2906,8 @@ void tp_free(tp_engine *e) {
     free(e->es_off);
     free(e->leaf);
     free(e->solo);
+    free(e->plain_set);
+    free(e->plain_mask);
     free(e->cond_leaf);
     free(e->once);
     free(e->cn);
@@ -3010,10 +3023,33 @@ static void solo_by_changes(tp_engine *E) {
 static void solo_plain(tp_engine *E) {
     const tp_tables *t = TABLES(E);
     if (t->has_royal || t->grp_off[t->np] > 0 || t->mgrp_off[t->np] > 0) return;
-    size_t rows = (size_t)(t->nphases + 1) * (size_t)t->np * (size_t)t->n * (size_t)t->nd; /* every entry row */
+    size_t n = (size_t)t->n, nd = (size_t)t->nd, words = (size_t)E->words, nsets = (size_t)(t->nphases + 1) * (size_t)t->np;
+    size_t rows = nsets * n * nd; /* every entry row */
     for (int32_t i = 0; i < t->ent_off[rows]; i++) {
         int32_t a = t->ent_app[i], v = -1;
         if (E->solo[a] == SOLO_LEAF && one_cell(t, a, &v) >= 0) E->solo[a] = SOLO_PLAIN;
+    }
+    /* the sets whose every row holds at most one entry, a plain solo that fits the row's code (one_cell): a node's
+       count in bulk is, per code, the tiles holding it where a row of it has its entry */
+    E->plain_set = calloc(nsets + 1, 1);
+    E->plain_mask = calloc(nsets * nd * words + 1, sizeof(uint64_t));
+    if (!E->plain_set || !E->plain_mask) {
+        free(E->plain_set), free(E->plain_mask);
+        E->plain_set = NULL, E->plain_mask = NULL;
+        return;
+    }
+    for (size_t set = 0; set < nsets; set++) {
+        int ok = 1;
+        for (size_t u = 0; ok && u < n; u++)
+            for (size_t c = 0; ok && c < nd; c++) {
+                const int32_t *row = t->ent_off + (set * n + u) * nd + c;
+                int32_t v = -1;
+                if (row[1] == row[0]) continue;
+                ok = row[1] - row[0] == 1 && E->solo[t->ent_app[row[0]]] == SOLO_PLAIN
+                     && one_cell(t, t->ent_app[row[0]], &v) == (int32_t)c;
+                E->plain_mask[(set * nd + c) * words + (u >> 6)] |= 1ULL << (u & 63);
+            }
+        E->plain_set[set] = (uint8_t)ok;
     }
 }
 

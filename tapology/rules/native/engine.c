@@ -191,6 +191,8 @@ struct tp_engine {
     uint64_t *plain_mask; /* [sets*nd*words] per entry set whose every entry is a plain solo, alone on its row: per
                              code, the tiles where an entry starts on it (a count is popcounts); NULL none */
     uint8_t *plain_set;   /* [sets] 1 where plain_mask holds the set */
+    int32_t *lnk_hl;      /* [nlinks] the link's one condition where it counts lines through the tile at hand (a
+                             here line, cond_holds's count one tile_counts), else -1 (link_open) */
     int32_t solo_legal;
     /* a bulk count's last ply (and a playout's node) told apart by hash (count_turn): each complete chain's turn
        counted by the hash of (start, end, the position after it), no key, no sorted list of changes.  cnt_dup 0:
@@ -1086,9 +1088,14 @@ static int count_chain(tp_engine *E, const Walk *W, int32_t end, int32_t resets)
    followed only while its counts hold) and, for an until-line link, the mover has no line yet. */
 static inline int link_open(const tp_engine *E, const Board *B, int32_t l, int32_t here, int32_t p) {
     const tp_tables *T = TABLES(E);
-    if (T->lnk_cond_off[l + 1] > T->lnk_cond_off[l]
-        && !conds_hold(E, B, T->lnk_cond, T->lnk_cond_off[l], T->lnk_cond_off[l + 1], here))
+    int32_t k0 = T->lnk_cond_off[l], k1 = T->lnk_cond_off[l + 1], c = E->lnk_hl[l];
+    if (c >= 0 && here >= 0) { /* one condition on lines through the tile at hand (a mill): cond_holds's answer */
+        if (!compare(tile_counts(E, B, c, T->masks + (size_t)T->cond_mask[c] * (size_t)T->nd, here), T->cond_op[c],
+                     T->cond_value[c]))
+            return 0;
+    } else if (k1 > k0 && !conds_hold(E, B, T->lnk_cond, k0, k1, here)) {
         return 0;
+    }
     if (T->lnk_line[l] >= 0) {
         int32_t e = T->lnk_line[l], m = T->end_pmask[e * T->np + p];
         if (m >= 0 && has_line(E, B, e, m)) return 0;
@@ -2797,6 +2804,16 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         return NULL;
     }
     once_links(E);
+    E->lnk_hl = malloc((size_t)t->nlinks * sizeof(int32_t) + 1);
+    if (!E->lnk_hl) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t l = 0; l < t->nlinks; l++) { /* link_open's one condition on lines through the tile at hand */
+        int32_t k0 = t->lnk_cond_off[l], c = t->lnk_cond_off[l + 1] == k0 + 1 ? t->lnk_cond[k0] : -1;
+        E->lnk_hl[l] = c >= 0 && t->cond_here[c] && t->cond_line[c] && t->cond_kind[c] == COND_BOARD && !t->cond_around[c]
+                       ? c : -1;
+    }
     E->lt_off = calloc((size_t)t->nends * n + 1, sizeof(int32_t));
     E->lt_line = malloc((size_t)t->nline_tiles * sizeof(int32_t) + 1);
     if (!E->lt_off || !E->lt_line) {
@@ -2908,6 +2925,7 @@ void tp_free(tp_engine *e) {
     free(e->solo);
     free(e->plain_set);
     free(e->plain_mask);
+    free(e->lnk_hl);
     free(e->cond_leaf);
     free(e->once);
     free(e->cn);

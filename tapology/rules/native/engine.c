@@ -1110,6 +1110,21 @@ static inline int link_open(const tp_engine *E, const Board *B, int32_t l, int32
 static int step_cond_leaf(tp_engine *E, const Walk *W, int32_t a) {
     const tp_tables *T = TABLES(E);
     Board *B = W->b;
+    if (E->solo_on && E->solo[a] == SOLO_ALONE) { /* a bulk count: one change on its own tile (one_cell) */
+        int codes_only = 1; /* its links' conditions each a line through the tile at hand: they read codes alone */
+        for (int32_t l = T->lnk_off[a]; codes_only && l < T->lnk_off[a + 1]; l++)
+            codes_only = E->lnk_hl[l] >= 0 && T->lnk_line[l] < 0;
+        if (codes_only) { /* the code written alone (no hash, counts or bit sets), the links read, and taken back */
+            int32_t u = T->app_tile[a], old = B->codes[u], open = 0;
+            int32_t here = T->app_to[a] >= 0 ? T->app_to[a] : u;
+            B->codes[u] = T->maps[(size_t)T->wr_map[T->wr_off[a]] * (size_t)T->nd + (size_t)old];
+            for (int32_t l = T->lnk_off[a]; !open && l < T->lnk_off[a + 1]; l++) open = link_open(E, B, l, here, W->player);
+            B->codes[u] = old;
+            if (open) return FAST_NO;
+            E->solo_legal++;
+            return 1;
+        }
+    }
     int32_t mark = E->undo_top, nw = new_values(E, B, a), here = T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a];
     if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
     for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);

@@ -1910,7 +1910,9 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                     }
                     if (r != FAST_NO) continue;
                 }
-                r = step(E, &W, a, W.start, 0);
+                r = FAST_NO; /* a single cell counted alone: step's own first case, without its tests */
+                if (E->solo_on && E->cnt_on && !E->tracking && E->solo[a] == SOLO_ALONE) r = step_cond_leaf(E, &W, a);
+                if (r == FAST_NO) r = step(E, &W, a, W.start, 0);
                 if (r < 0) {
                     E->path_top--;
                     return r;

@@ -744,10 +744,10 @@ static inline int32_t chain_most(const tp_engine *E, const Walk *W) {
     return most;
 }
 
-enum { FAST_NO = 3 };
+enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
 /* E->solo's marks: a solo leaf (solo_apps, solo_by_changes); a plain one (solo_plain); an entry with links whose turn
    alone, where its links are closed, is its own (solo_by_changes: step_cond_leaf counts it without a hash) */
-enum { SOLO_LEAF = 1, SOLO_PLAIN = 2, SOLO_ALONE = 4 }; /* step_leaf cannot answer: the general step runs */
+enum { SOLO_LEAF = 1, SOLO_PLAIN = 2, SOLO_ALONE = 4 };
 
 /* The picked turn's key (changes in E->tmp, nc of them; the classes of its chain reset `resets`), then
    TP_ERR_FOUND: the walk unwinds to pick_turn. */

@@ -884,17 +884,14 @@ static __attribute__((noinline)) int32_t gen_settle(tp_engine *E, Board *B, int3
 }
 
 /* A leaf turn of a perft that makes every leaf (--no-bulk) at a settled node, as quiet_leaf makes one: its nc
-   changes (tile, new value; `stride` ints apart, each tile once) written on the board's codes and taken back, the
-   old codes kept in E->tmp's third ints (the piece counts, tile sets and hash left as they are: nothing reads them
-   at the last ply; a compiler barrier between, the position's codes in memory as made). */
-static inline void gen_leaf_made(tp_engine *E, Board *B, const int32_t *ch, int32_t nc, int32_t stride) {
-    for (int32_t c = 0; c < nc; c++) {
-        int32_t u = ch[stride * c];
-        E->tmp[3 * c + 2] = B->codes[u];
-        B->codes[u] = ch[stride * c + 1];
-    }
+   changes x (tile, new value, old value; each tile once, as gen_settle leaves them in E->tmp) written on the board's
+   codes and taken back (the piece counts, tile sets and hash left as they are: nothing reads them at the last ply;
+   a compiler barrier between, the position's codes in memory as made). */
+static inline void gen_leaf_made(Board *B, const int32_t *x, int32_t nc) {
+    int32_t *codes = B->codes;
+    for (int32_t c = 0; c < nc; c++) codes[x[3 * c]] = x[3 * c + 1];
     __asm__ __volatile__("" ::: "memory");
-    for (int32_t c = nc - 1; c >= 0; c--) B->codes[ch[stride * c]] = E->tmp[3 * c + 2];
+    for (int32_t c = 0; c < nc; c++) codes[x[3 * c]] = x[3 * c + 2];
 }
 
 /* gen_settle's turn counted (a bulk count's last ply), made where it is settled (the last ply of a perft that makes
@@ -913,7 +910,7 @@ static __attribute__((noinline)) int gen_quiet_turn(tp_engine *E, Board *B, int3
     if (m <= 0) return m;
     (*listed)++;
     if (depth == 1) {
-        if (E->make_leaves) gen_leaf_made(E, B, E->tmp, m, 3); /* E->tmp: the turn as gen_settle left it */
+        if (E->make_leaves) gen_leaf_made(B, E->tmp, m); /* E->tmp: the turn as gen_settle left it */
         return 0;
     }
     if (E->nchg + m + 1 > E->chg_cap) return TP_ERR_CAP;
@@ -1014,7 +1011,13 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
             int32_t mark = E->undo_top;
             const Key *K = &E->keys[k];
             if (depth == 1) { /* a made leaf: on the codes only, as gen_quiet_turn makes the quiet ones */
-                gen_leaf_made(E, B, E->chg + 2 * (size_t)K->off, K->len, 2);
+                for (int32_t c = 0; c < K->len; c++) {
+                    int32_t u = E->chg[2 * (size_t)(K->off + c)];
+                    E->tmp[3 * c] = u;
+                    E->tmp[3 * c + 1] = E->chg[2 * (size_t)(K->off + c) + 1];
+                    E->tmp[3 * c + 2] = B->codes[u];
+                }
+                gen_leaf_made(B, E->tmp, K->len);
                 total++;
                 continue;
             }

@@ -634,6 +634,15 @@ def test_generated_c_counts_the_chess_family(name: str, board: str) -> None:
             assert spec.perft(codes, pos.to_move, pos.ply, 2, bulk=bulk) == python
             assert spec.perft(codes, pos.to_move, pos.ply, 4, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply, 4,
                                                                                          bulk=bulk)
+        # the playouts (the king-capture rule sets' counted tile by tile, the picked tile listed: gen_pick) the
+        # interpreter's games, one of them the Python walk's
+        args = (codes, pos.to_move, pos.ply, 300, 0, 8, 11 + i)
+        assert spec.playouts(*args) == generic.playouts(*args)
+        one = (codes, pos.to_move, pos.ply, 80, i, 1, 11)
+        game = spec.playouts(*one)
+        assert game == generic.playouts(*one)
+        end = g.codes(playout_end(g, pos, seed=11, index=i, max_plies=80))
+        assert game[1] is not None and game[1][:len(codes)] == end
 
 
 # castling (safe cells: walked with keys beside the quiet moves) on the royal rooks' 4x4 board, after the king's moves

@@ -46,14 +46,17 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   interpreter's royal test, leaf_safe) and counted or listed without a key, the quiet moves and walks run as a
   program of ints (``gen_run``) rather than code per tile; on the last ply of a bulk count a move whose changes
   touch nothing the node's clean-ups or royal test read is counted as the node's memos answer (leaf_plan,
-  change_as_node: 1 where the node's royal tiles are safe, 0 where attacked), not settled; and ``TP_GEN_PLAYOUT``
-  where each entry row's moves walked with keys come after its quiet ones (:func:`_others_last`; else playouts run
-  the interpreter's turn picking over the generated entries): a playout's node listed as that perft lists it, and
-  the stream's pick found by merging the keys with the settled quiet turns tile by tile, a tile's quiet turns first,
-  which is the interpreter's order (:func:`_gen_settled_playout`: the same games); under a royal rule the turns
-  listed before the royal test and drawn as the interpreter draws them (engine.c draw_legal), only the turns drawn
-  tested; a listed turn whose changes no clean-up can undo is listed without running them (gen_listed_raw), the
-  clean-ups run for the turn picked.
+  change_as_node: 1 where the node's royal tiles are safe, 0 where attacked), not settled; on the last ply of a
+  perft that makes its leaves each turn made on the board's codes where it is settled (gen_leaf_made), none listed;
+  and ``TP_GEN_PLAYOUT`` where each entry row's moves walked with keys come after its quiet ones
+  (:func:`_others_last`; else playouts run the interpreter's turn picking over the generated entries): without a
+  royal rule a playout's node counted tile by tile as the last ply of a bulk count counts it (gen_play_count), the
+  stream's pick found by merging the keys with those counts, a tile's quiet turns first, which is the interpreter's
+  order (:func:`_gen_settled_playout`: the same games), and only the picked tile's turns listed, up to the pick
+  (gen_pick); under a royal rule the node listed as that perft lists it, the turns listed before the royal test and
+  drawn as the interpreter draws them (engine.c draw_legal), only the turns drawn tested; a listed turn whose
+  changes no clean-up can undo is listed without running them (gen_listed_raw), the clean-ups run for the turn
+  picked.
 
 Everything else (the walk, clean-ups, royal rule, keys, perft, playouts) is the interpreter's code, so the two agree
 by construction on what they share and are tested against each other and the Python chain walk on what they do not
@@ -880,10 +883,23 @@ static __attribute__((noinline)) int32_t gen_settle(tp_engine *E, Board *B, int3
     return r < 0 ? r : r ? nc : 0;
 }
 
-/* gen_settle's turn counted (a bulk count's last ply) or listed after the node's keys in E->chg as [nc, 0] and its
-   nc (tile, new value) pairs; *listed += 1 for each turn.  On a bulk count's last ply, a move that touches nothing
-   the node's memos read is counted as leaf_plan says, not settled.  Called, not inlined, from each of the thousands
-   of quiet moves and chains (inlined: a third more of gcc's time for no speed). */
+/* A leaf turn of a perft that makes every leaf (--no-bulk) at a settled node, as quiet_leaf makes one: its nc
+   changes x (tile, new value, old value; each tile once, as gen_settle leaves them in E->tmp) written on the board's
+   codes and taken back (the piece counts, tile sets and hash left as they are: nothing reads them at the last ply;
+   a compiler barrier between, the position's codes in memory as made). */
+static inline void gen_leaf_made(Board *B, const int32_t *x, int32_t nc) {
+    int32_t *codes = B->codes;
+    for (int32_t c = 0; c < nc; c++) codes[x[3 * c]] = x[3 * c + 1];
+    __asm__ __volatile__("" ::: "memory");
+    for (int32_t c = 0; c < nc; c++) codes[x[3 * c]] = x[3 * c + 2];
+}
+
+/* gen_settle's turn counted (a bulk count's last ply), made where it is settled (the last ply of a perft that makes
+   its leaves: gen_leaf_made) or listed after the node's keys in E->chg as [nc, 0] and its nc (tile, new value)
+   pairs; *listed += 1 for each turn (1 where a listing reaches *listed == 0: gen_pick's turn, else 0 or < 0 an
+   error).  On a bulk count's last ply, a move that touches nothing the node's memos read is counted as leaf_plan
+   says, not settled.  Called, not inlined, from each of the thousands of quiet moves and
+   chains (inlined: a third more of gcc's time for no speed). */
 static __attribute__((noinline)) int gen_quiet_turn(tp_engine *E, Board *B, int32_t p, int32_t depth,
                                                     const int32_t *ch, int32_t nc, int64_t *listed) {
     if (depth == 1 && E->lq >= 0 && quiet_as_node(E, B, p, ch, nc)) { /* E->lq >= 0: a bulk count's last ply */
@@ -893,7 +909,10 @@ static __attribute__((noinline)) int gen_quiet_turn(tp_engine *E, Board *B, int3
     int32_t m = gen_settle(E, B, p, ch, nc);
     if (m <= 0) return m;
     (*listed)++;
-    if (depth == 1 && !E->make_leaves) return 0;
+    if (depth == 1) {
+        if (E->make_leaves) gen_leaf_made(B, E->tmp, m); /* E->tmp: the turn as gen_settle left it */
+        return 0;
+    }
     if (E->nchg + m + 1 > E->chg_cap) return TP_ERR_CAP;
     int32_t *o = E->chg + 2 * (size_t)E->nchg;
     o[0] = m;
@@ -903,7 +922,7 @@ static __attribute__((noinline)) int gen_quiet_turn(tp_engine *E, Board *B, int3
         o[3 + 2 * c] = E->tmp[3 * c + 1];
     }
     E->nchg += m + 1;
-    return 0;
+    return *listed == 0; /* 1: the turn gen_pick seeks, as gen_listed_raw */
 }
 """
 
@@ -986,10 +1005,22 @@ static int64_t gen_perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t
     } else if (depth == 1 && !E->make_leaves) {
         total = legal + nq;
     } else {
+        if (depth == 1) total = nq; /* made where gen_quiet_turn settled them, none listed */
         for (int32_t k = k0; k < k1 && total >= 0; k++) {
             if (!E->keys[k].legal) continue;
             int32_t mark = E->undo_top;
             const Key *K = &E->keys[k];
+            if (depth == 1) { /* a made leaf: on the codes only, as gen_quiet_turn makes the quiet ones */
+                for (int32_t c = 0; c < K->len; c++) {
+                    int32_t u = E->chg[2 * (size_t)(K->off + c)];
+                    E->tmp[3 * c] = u;
+                    E->tmp[3 * c + 1] = E->chg[2 * (size_t)(K->off + c) + 1];
+                    E->tmp[3 * c + 2] = B->codes[u];
+                }
+                gen_leaf_made(B, E->tmp, K->len);
+                total++;
+                continue;
+            }
             int64_t sub = apply_key(E, B, K);
             if (sub == 0) sub = depth == 1 ? 1 : perft(E, B, (p + 1) % """ + str(np_) + """, ply + 1, depth - 1,
                                                        E->chg + 2 * (size_t)K->off, K->len);
@@ -1092,7 +1123,8 @@ def _programs(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]],
 
 _GEN_RUN = """
 /* A playout's listing (gen_run at depth 0): a turn whatever the clean-ups do, listed as gen_quiet_turn lists one but
-   unsettled, its tile word marked GEN_RAW (gen_playout settles the one it picks). */
+   unsettled, its tile word marked GEN_RAW (gen_playout settles the one it picks).  1 where *listed reaches 0 (gen_pick
+   counts up to the turn it seeks from below 0; a listing's count from 0 never does: gen_run stops there), else 0. */
 #define GEN_RAW 0x20000000
 static int gen_listed_raw(tp_engine *E, const int32_t *ch, int32_t nc, int64_t *listed) {
     if (E->nchg + nc + 1 > E->chg_cap) return TP_ERR_CAP;
@@ -1101,8 +1133,7 @@ static int gen_listed_raw(tp_engine *E, const int32_t *ch, int32_t nc, int64_t *
     o[1] = GEN_RAW;
     memcpy(o + 2, ch, 2 * (size_t)nc * sizeof *ch);
     E->nchg += nc + 1;
-    (*listed)++;
-    return 0;
+    return ++*listed == 0; /* 1: the turn gen_pick seeks (its count from below 0) */
 }
 
 /* The chains of the walks at q (up to end; specialise._program) that fit, each settled by gen_quiet_turn in the
@@ -1145,7 +1176,7 @@ static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *li
             if (nc) {
                 int r = x[1] && depth == 0 ? gen_listed_raw(E, ch, nc, listed)
                                            : gen_quiet_turn(E, B, p, depth, ch, nc, listed);
-                if (r < 0) return r;
+                if (r) return r < 0 ? r : 0; /* > 0: the turn gen_pick seeks is listed */
             }
         }
         if (q >= end) return 0;
@@ -1616,8 +1647,9 @@ def _gen_settled_playout(sizes: dict[str, int], quiet: dict[int, list[int]],
     moves and walks' chains settled (gen_settle: clean-ups, royal test) and listed in the row's order (gen_run over
     the program of each run of moves it holds, the others as the perft's cases), the tile written beside each turn;
     the turn the stream picks is found by merging the listed turns with the legal keys by tile, a tile's keyed turns
-    after its quiet ones (:func:`_others_last`): the interpreter's order, the same games.  Cost: the perft's listing
-    of one node (every turn settled), no key for a quiet move."""
+    after its quiet ones (:func:`_others_last`): the interpreter's order, the same games.  Without a royal rule the
+    rows a program holds whole are counted, not listed (gen_play_count), and only the picked tile's turns listed up
+    to the pick (gen_pick).  Cost: the perft's count (royal: listing) of one node, no key for a quiet move."""
     n, nd = sizes["n"], sizes["nd"]
     words = (n + 63) // 64
     prog, off, held, _deepest = _programs(sizes, walker, quiet, walks, captured, conditioned, kept)
@@ -1677,6 +1709,88 @@ static int gen_play_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int64_
     return 0;
 }
 
+/* gen_play_quiet's turns counted, not listed, where no royal test is drawn: tile by tile, a row its program holds
+   whole counted as a bulk count's last ply counts it (gen_run at depth 1, E->lq < 0: each turn settled where it may
+   be none, none listed), another row listed as gen_play_quiet lists it.  at[3 i ..]: a tile with turns, how many,
+   and where they are listed (-1: counted only; gen_pick lists them if the pick falls there).  *nat tiles; *listed +=
+   their turns. */
+static int gen_play_count(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t *at, int32_t *nat,
+                          int64_t *listed) {
+    const int32_t *codes = B->codes;
+    int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
+    int64_t moves = 0;
+    E->lq = -1;
+    for (size_t w = 0; w < """ + str(words) + """; w++) {
+        uint64_t m = 0;
+        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """ \
+        + str(words) + """ + w];
+        for (; m; m &= m - 1) {
+            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            int32_t row = (p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t], o = E->nchg;
+            int64_t before = *listed;
+            switch (row) {
+""" + "".join(cases) + """            default:
+                if (k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, 1, listed, k_qprog + k_qoff[row],
+                                                                  k_qprog + k_qoff[row + 1])) < 0) return r;
+                break;
+            }
+            if (*listed > before) {
+                at[3 * *nat] = t;
+                at[3 * *nat + 1] = (int32_t)(*listed - before);
+                at[3 * *nat + 2] = E->nchg > o ? o : -1;
+                (*nat)++;
+            }
+        }
+    }
+    (void)v;
+    (void)nc;
+    (void)ch;
+    (void)moves;
+    (void)ply;
+    return 0;
+}
+
+/* The turn j (from 0) of a node gen_play_count counted, in the interpreter's order: the legal keys from k (to k1, by
+   tile) merged with the tiles of at, a tile's quiet turns before its keys (gen_nth's order).  *key its key, or -1
+   with *o its listed turn's offset (a tile counted only listed now, after the node's listing, by its row's program:
+   gen_run at depth 0, the order gen_play_quiet lists, up to the turn sought).  0, or < 0 an error.  Cost: part of
+   one row listed, not the node. */
+static int gen_pick(tp_engine *E, Board *B, int32_t p, int32_t k, int32_t k1, const int32_t *at, int32_t nat,
+                    int32_t j, int32_t *key, int32_t *o) {
+    int32_t i = 0;
+    for (;;) {
+        while (k < k1 && !E->keys[k].legal) k++;
+        if (k < k1 && (i >= nat || E->keys[k].start < at[3 * i])) {
+            if (j == 0) {
+                *key = k;
+                return 0;
+            }
+            j--;
+            k++;
+        } else if (i >= nat) {
+            return TP_ERR_ARG;
+        } else if (j < at[3 * i + 1]) {
+            break;
+        } else {
+            j -= at[3 * i + 1];
+            i++;
+        }
+    }
+    int32_t x = at[3 * i + 2];
+    if (x < 0) {
+        int32_t t = at[3 * i], row = (p * """ + str(n) + """ + t) * """ + str(nd) + """ + B->codes[t];
+        int64_t got = -1 - (int64_t)j; /* 0 at turn j: gen_run stops there */
+        x = E->nchg;
+        int r = gen_run(E, B, p, 0, &got, k_qprog + k_qoff[row], k_qprog + k_qoff[row + 1]);
+        if (r < 0) return r;
+        if (got != 0) return TP_ERR_ARG; /* the listing is the count's */
+    }
+    for (; j > 0; j--) x += E->chg[2 * (size_t)x] + 1;
+    *key = -1;
+    *o = x;
+    return 0;
+}
+
 """ + f"#define GEN_DRAWS {draws}\n#define GEN_MANDATORY_OK {ok}\n" + """#define GEN_SAFE 0x40000000
 #define GEN_TILE 0x1fffffff
 
@@ -1721,7 +1835,8 @@ static int gen_listed_safe(tp_engine *E, Board *B, int32_t p, int32_t o) {
 }
 
 /* playout_turn for a settled rule set: the turns of the node as the settled perft lists them, in the interpreter's
-   order (a tile's quiet turns, then its keyed ones: the walk's order); the one the stream picks made.  GEN_DRAWS
+   order (a tile's quiet turns, then its keyed ones: the walk's order); the one the stream picks made (without
+   GEN_DRAWS counted tile by tile, gen_play_count, and only the picked one's tile listed: gen_pick).  GEN_DRAWS
    (royal_draws): listed before the royal test, drawn as draw_legal draws among the interpreter's keys, only the
    turns drawn tested (gen_listed_safe).  A turn gen_run listed unsettled (GEN_RAW: a turn whatever the clean-ups
    do) is settled only if picked.  Returns how many turns the node has (> 0: one made), 0 none, < 0 an
@@ -1734,10 +1849,10 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
     int64_t legal = node_turns(E, B, p); /* the node's memos; the other moves' turns as keys */
     E->quiet_apart = 0;
     int64_t nq = 0;
-    int32_t k1 = E->nkeys, q0 = E->nchg, k = -1, o = -1, r = 0;
+    int32_t k1 = E->nkeys, q0 = E->nchg, k = -1, o = -1, r = 0, at[""" + str(3 * n) + """], nat = 0;
     if (legal >= 0 && GEN_MANDATORY_OK) {
         gen_royal_later = GEN_DRAWS; /* the royal test where a turn is drawn */
-        r = gen_play_quiet(E, B, p, q, &nq);
+        r = GEN_DRAWS ? gen_play_quiet(E, B, p, q, &nq) : gen_play_count(E, B, p, q, at, &nat, &nq);
         gen_royal_later = 0;
         if (r < 0) legal = r;
     }
@@ -1766,7 +1881,9 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
         legal = legal < 0 ? legal : found ? all : 0;
     } else if (legal >= 0) {
         legal += nq;
-        if (legal > 0) k = gen_nth(E, k0, k1, q0, q1, (int32_t)(splitmix(s) % (uint64_t)legal), 1, &o);
+        if (legal > 0 && (r = gen_pick(E, B, p, k0, k1, at, nat, (int32_t)(splitmix(s) % (uint64_t)legal), &k,
+                                       &o)) < 0) legal = r;
+        q1 = E->nchg; /* after a row listed for the pick */
     }
     if (legal > 0) {
         const int32_t *x = k >= 0 ? E->chg + 2 * (size_t)E->keys[k].off : E->chg + 2 * (size_t)(o + 1);

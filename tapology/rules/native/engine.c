@@ -60,6 +60,7 @@ enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 #define SOLO_WORK ((size_t)1 << 18) /* the most applications solo_apps reaches through links, in all */
 #define SE_LONG 8 /* the longest list of keys of one (start, end) pair before the engine turns to the hash table */
 #define SE_MAX ((size_t)1 << 22) /* the most (start, end) pairs keys are listed by (16 MiB of tables), else by hash */
+#define ATT_MAX ((size_t)1 << 22) /* the most (row, tile) pairs the attack index is kept for as bit sets (16 MiB) */
 
 typedef struct {
     int32_t *codes; /* [n] */
@@ -108,8 +109,8 @@ struct tp_engine {
     uint8_t *cond_count; /* [nconds] 1: a count of codes over the whole board (cond_holds' COND_BOARD case alone) */
     uint64_t *grp_bits; /* [ngroups*words] an indexed clean-up group's tiles with applications keyed there */
     /* the attack index as bit sets: per row (attacker q, target) its entry tiles (att_tile) and each tile's entry in
-       the row (-1 none; an index with entries only); per attacker, the codes some entry of its rows accepts
-       (att_mask) */
+       the row (-1 none); per attacker, the codes some entry of its rows accepts (att_mask); NULL where the index
+       is empty or the board too big (ATT_MAX) */
     uint64_t *att_bits; /* [np*n*words] */
     int32_t *att_pos;   /* [np*n*n] */
     int32_t *att_code_off, *att_codes; /* [np+1], [np*nd] */
@@ -1352,13 +1353,35 @@ out:
     return stop ? 2 : fly && !took ? 0 : 1;
 }
 
-/* Chains.attacked: 1 when a player other than p has a complete chain changing one of the targets.  Each target's
-   row of the attack index visits only its entry tiles holding a code some entry of q accepts (att_codes), in tile
-   order: the entries it passes over hold a code their mask refuses.  Tracked (the node's royal test), every entry
-   tile of a row is stamped as scanned, with its mask (attack_reads). */
+/* Entry gi of an attack index row, its tile holding code c, for attacker W->player: each of its applications whose
+   codes c is among and that fits (once per attack test, stamp g), walked by step; 2 when a chain changes a target,
+   < 0 an error, else 0. */
+static inline int attack_entry(tp_engine *E, Walk *W, int32_t gi, size_t c, uint32_t g, int track) {
+    const tp_tables *T = TABLES(E);
+    size_t nd = (size_t)T->nd;
+    if (!T->masks[(size_t)T->att_mask[gi] * nd + c]) return 0;
+    if (track) E->at_tread[T->att_tile[gi]] = E->at_gen;
+    for (int32_t k = T->att_app_off[gi]; k < T->att_app_off[gi + 1]; k++) {
+        int32_t a = T->att_app[k];
+        if (!T->masks[(size_t)T->att_app_mask[k] * nd + c] || E->astamp[a] == g) continue;
+        E->astamp[a] = g;
+        if (track) track_app(E, a);
+        if (!fits(E, W->b->codes, a)) continue;
+        W->start = T->app_tile[a];
+        int r = step(E, W, a, W->start, 0);
+        if (r < 0 || r == 2) return r;
+    }
+    return 0;
+}
+
+/* Chains.attacked: 1 when a player other than p has a complete chain changing one of the targets.  Where the engine
+   keeps the attack index as bit sets (att_bits: boards of up to ATT_MAX tiles), each target's row visits only its
+   entry tiles holding a code some entry of q accepts (att_codes), in tile order: the entries it passes over hold a
+   code their mask refuses; else every entry of the row.  Tracked (the node's royal test), every entry tile of a row
+   is stamped as scanned, with its mask (attack_reads). */
 static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p) {
     const tp_tables *T = TABLES(E);
-    size_t nd = (size_t)T->nd, words = (size_t)E->words;
+    size_t words = (size_t)E->words;
     int track = E->tracking == TRACK_ATTACK;
     for (int32_t i = 0; i < nt; i++) {
         E->tbase[i] = B->codes[targets[i]];
@@ -1370,41 +1393,31 @@ static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, 
         uint32_t g = next_gen(&E->agen, E->astamp, (size_t)T->napps);
         int r = push_level(E, B);
         if (r < 0) return r;
-        for (int32_t i = 0; i < nt && r != 2; i++) {
+        for (int32_t i = 0; i < nt && r == 0; i++) {
             int32_t row = q * T->n + targets[i];
-            const uint64_t *rb = E->att_bits + (size_t)row * words;
-            const int32_t *pos = E->att_pos + (size_t)row * (size_t)T->n;
             for (int32_t gi = T->att_off[row]; track && gi < T->att_off[row + 1]; gi++) {
                 int32_t gt = T->att_tile[gi]; /* a tile scanned here may later hold a code that starts an attack */
                 E->at_gat[gt] = E->at_gstamp[gt] == E->at_gen ? -1 : T->att_mask[gi];
                 E->at_gstamp[gt] = E->at_gen;
             }
-            for (size_t w = 0; w < words && r != 2; w++) {
+            if (!E->att_bits) {
+                for (int32_t gi = T->att_off[row]; gi < T->att_off[row + 1] && r == 0; gi++)
+                    r = attack_entry(E, &W, gi, (size_t)B->codes[T->att_tile[gi]], g, track);
+                continue;
+            }
+            const uint64_t *rb = E->att_bits + (size_t)row * words;
+            const int32_t *pos = E->att_pos + (size_t)row * (size_t)T->n;
+            for (size_t w = 0; w < words && r == 0; w++) {
                 uint64_t m = 0;
                 for (int32_t k = E->att_code_off[q]; k < E->att_code_off[q + 1]; k++) m |= B->bits[(size_t)E->att_codes[k] * words + w];
-                for (m &= rb[w]; m && r != 2; m &= m - 1) {
-                    int32_t gt = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m)), gi = pos[gt];
-                    size_t c = (size_t)B->codes[gt];
-                    if (!T->masks[(size_t)T->att_mask[gi] * nd + c]) continue;
-                    if (track) E->at_tread[gt] = E->at_gen;
-                    for (int32_t k = T->att_app_off[gi]; k < T->att_app_off[gi + 1]; k++) {
-                        int32_t a = T->att_app[k];
-                        if (!T->masks[(size_t)T->att_app_mask[k] * nd + c] || E->astamp[a] == g) continue;
-                        E->astamp[a] = g;
-                        if (track) track_app(E, a);
-                        if (!fits(E, B->codes, a)) continue;
-                        W.start = T->app_tile[a];
-                        r = step(E, &W, a, W.start, 0);
-                        if (r < 0) {
-                            E->path_top--;
-                            return r;
-                        }
-                        if (r == 2) break;
-                    }
+                for (m &= rb[w]; m && r == 0; m &= m - 1) {
+                    int32_t gt = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+                    r = attack_entry(E, &W, pos[gt], (size_t)B->codes[gt], g, track);
                 }
             }
         }
         E->path_top--;
+        if (r < 0) return r;
         if (r == 2) return 1;
     }
     return 0;
@@ -2759,20 +2772,22 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         return NULL;
     }
     size_t arows = (size_t)t->np * n, words = (size_t)E->words;
-    E->att_bits = calloc(arows * words + 1, sizeof(uint64_t));
-    E->att_pos = malloc((t->natt ? arows * n : 0) * sizeof(int32_t) + 1);
+    if (t->natt && arows * n <= ATT_MAX) { /* the attack index as bit sets (attacked) */
+        E->att_bits = calloc(arows * words + 1, sizeof(uint64_t));
+        E->att_pos = malloc(arows * n * sizeof(int32_t) + 1);
+    }
     E->att_code_off = calloc((size_t)t->np + 1, sizeof(int32_t));
     E->att_codes = malloc((size_t)t->np * nd * sizeof(int32_t) + 1);
     uint8_t *acc = calloc(nd + 1, 1);
-    if (!E->att_bits || !E->att_pos || !E->att_code_off || !E->att_codes || !acc) {
+    if ((E->att_bits == NULL) != (E->att_pos == NULL) || !E->att_code_off || !E->att_codes || !acc) {
         free(acc);
         tp_free(E);
         return NULL;
     }
-    for (int32_t q = 0; q < t->np; q++) {
+    for (int32_t q = 0; E->att_bits && q < t->np; q++) {
         memset(acc, 0, nd);
         for (size_t row = (size_t)q * n; row < (size_t)(q + 1) * n; row++) {
-            for (size_t u = 0; t->natt && u < n; u++) E->att_pos[row * n + u] = -1;
+            for (size_t u = 0; u < n; u++) E->att_pos[row * n + u] = -1;
             for (int32_t gi = t->att_off[row]; gi < t->att_off[row + 1]; gi++) {
                 int32_t u = t->att_tile[gi];
                 E->att_bits[row * words + (size_t)(u >> 6)] |= 1ULL << (u & 63);

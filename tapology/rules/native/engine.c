@@ -60,6 +60,7 @@ enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
 #define SOLO_WORK ((size_t)1 << 18) /* the most applications solo_apps reaches through links, in all */
 #define SE_LONG 8 /* the longest list of keys of one (start, end) pair before the engine turns to the hash table */
 #define SE_MAX ((size_t)1 << 22) /* the most (start, end) pairs keys are listed by (16 MiB of tables), else by hash */
+#define ATT_MAX ((size_t)1 << 22) /* the most (row, tile) pairs the attack index is kept for as bit sets (16 MiB) */
 
 typedef struct {
     int32_t *codes; /* [n] */
@@ -107,6 +108,12 @@ struct tp_engine {
     int32_t *roy_off, *roy_codes; /* [np+1], [np*nd]: each player's royal codes (royal_mine) */
     uint8_t *cond_count; /* [nconds] 1: a count of codes over the whole board (cond_holds' COND_BOARD case alone) */
     uint64_t *grp_bits; /* [ngroups*words] an indexed clean-up group's tiles with applications keyed there */
+    /* the attack index as bit sets: per row (attacker q, target) its entry tiles (att_tile) and each tile's entry in
+       the row (-1 none); per attacker, the codes some entry of its rows accepts (att_mask); NULL where the index
+       is empty or the board too big (ATT_MAX) */
+    uint64_t *att_bits; /* [np*n*words] */
+    int32_t *att_pos;   /* [np*n*n] */
+    int32_t *att_code_off, *att_codes; /* [np+1], [np*nd] */
     Board main, scratch;
 
     int32_t *undo_tile, *undo_old;
@@ -251,7 +258,7 @@ static uint32_t next_gen(uint32_t *gen, uint32_t *stamps, size_t n) {
     return *gen;
 }
 
-static int compare(int64_t n, int32_t op, int64_t v) {
+static inline int compare(int64_t n, int32_t op, int64_t v) {
     switch (op) {
     case 0: return n >= v;
     case 1: return n <= v;
@@ -527,7 +534,7 @@ static int cond_holds(const tp_engine *E, const Board *B, int32_t c, int32_t her
     return compare(count, T->cond_op[c], T->cond_value[c]);
 }
 
-static int conds_hold(const tp_engine *E, const Board *B, const int32_t *conds, int32_t k0, int32_t k1, int32_t here) {
+static inline int conds_hold(const tp_engine *E, const Board *B, const int32_t *conds, int32_t k0, int32_t k1, int32_t here) {
     const tp_tables *T = TABLES(E);
     for (int32_t k = k0; k < k1; k++) {
         int32_t c = conds[k];
@@ -626,28 +633,38 @@ static int cleanup_apps(tp_engine *E, Board *B, int32_t g, int32_t i0, int32_t i
 
 /* An indexed group visits only the tiles holding a trigger code, in tile order (the order of its applications),
    looking again after each tile: the applications it passes over are exactly those that would not fit.  Runs the
-   groups g0 .. g1 (a player's turn clean-ups, or those after each move). */
+   groups g0 .. g1 (a player's turn clean-ups, or those after each move).  A round after the first ends, with the
+   fixpoint, at the first group past the last one that changed the board in the round before, while this round has
+   changed nothing: that group and those after it see the board they saw then, and change nothing again. */
 static int run_groups(tp_engine *E, Board *B, int32_t g0, int32_t g1) {
     const tp_tables *T = TABLES(E);
     if (g0 == g1) return 0;
+    int32_t last = g1; /* the last group that changed the board in the round before */
     for (int round = 0; round < MAX_CLEANUP_ROUNDS; round++) {
         int changed = 0;
+        int32_t now = g1;
         for (int32_t g = g0; g < g1; g++) {
+            if (!changed && g > last) return 0;
             int32_t c0 = T->grp_cond_off[g], c1 = T->grp_cond_off[g + 1];
             if (E->tracking == TRACK_CLEANUPS) track_group(E, g);
             if (!triggered(E, B, g)) continue;
             if (c1 > c0 && !conds_hold(E, B, T->grp_cond, c0, c1, -1)) continue;
-            int r = 0;
+            int r = 0, wrote = 0;
             if (!T->grp_indexed[g]) {
-                r = cleanup_apps(E, B, g, T->grp_app_off[g], T->grp_app_off[g + 1], &changed);
+                r = cleanup_apps(E, B, g, T->grp_app_off[g], T->grp_app_off[g + 1], &wrote);
             } else {
                 const int32_t *row = T->grp_tile_off + (size_t)g * (size_t)(T->n + 1);
                 for (int32_t u = next_trigger_tile(E, B, g, 0); u < T->n && r == 0; u = next_trigger_tile(E, B, g, u + 1))
-                    r = cleanup_apps(E, B, g, row[u], row[u + 1], &changed);
+                    r = cleanup_apps(E, B, g, row[u], row[u + 1], &wrote);
             }
             if (r < 0) return r;
+            if (wrote) {
+                changed = 1;
+                now = g;
+            }
         }
         if (!changed) return 0;
+        last = now;
     }
     return TP_ERR_FIXPOINT;
 }
@@ -1370,10 +1387,35 @@ out:
     return stop ? 2 : fly && !took ? 0 : 1;
 }
 
-/* Chains.attacked: 1 when a player other than p has a complete chain changing one of the targets. */
-static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p) {
+/* Entry gi of an attack index row, its tile holding code c, for attacker W->player: each of its applications whose
+   codes c is among and that fits (once per attack test, stamp g), walked by step; 2 when a chain changes a target,
+   < 0 an error, else 0. */
+static inline int attack_entry(tp_engine *E, Walk *W, int32_t gi, size_t c, uint32_t g, int track) {
     const tp_tables *T = TABLES(E);
     size_t nd = (size_t)T->nd;
+    if (!T->masks[(size_t)T->att_mask[gi] * nd + c]) return 0;
+    if (track) E->at_tread[T->att_tile[gi]] = E->at_gen;
+    for (int32_t k = T->att_app_off[gi]; k < T->att_app_off[gi + 1]; k++) {
+        int32_t a = T->att_app[k];
+        if (!T->masks[(size_t)T->att_app_mask[k] * nd + c] || E->astamp[a] == g) continue;
+        E->astamp[a] = g;
+        if (track) track_app(E, a);
+        if (!fits(E, W->b->codes, a)) continue;
+        W->start = T->app_tile[a];
+        int r = step(E, W, a, W->start, 0);
+        if (r < 0 || r == 2) return r;
+    }
+    return 0;
+}
+
+/* Chains.attacked: 1 when a player other than p has a complete chain changing one of the targets.  Where the engine
+   keeps the attack index as bit sets (att_bits: boards of up to ATT_MAX tiles), each target's row visits only its
+   entry tiles holding a code some entry of q accepts (att_codes), in tile order: the entries it passes over hold a
+   code their mask refuses; else every entry of the row.  Tracked (the node's royal test), every entry tile of a row
+   is stamped as scanned, with its mask (attack_reads). */
+static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p) {
+    const tp_tables *T = TABLES(E);
+    size_t words = (size_t)E->words;
     int track = E->tracking == TRACK_ATTACK;
     for (int32_t i = 0; i < nt; i++) {
         E->tbase[i] = B->codes[targets[i]];
@@ -1385,34 +1427,31 @@ static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, 
         uint32_t g = next_gen(&E->agen, E->astamp, (size_t)T->napps);
         int r = push_level(E, B);
         if (r < 0) return r;
-        for (int32_t i = 0; i < nt && r != 2; i++) {
+        for (int32_t i = 0; i < nt && r == 0; i++) {
             int32_t row = q * T->n + targets[i];
-            for (int32_t gi = T->att_off[row]; gi < T->att_off[row + 1] && r != 2; gi++) {
-                int32_t gt = T->att_tile[gi];
-                size_t c = (size_t)B->codes[gt];
-                if (track) { /* a tile scanned here may later hold a code that starts an attack */
-                    E->at_gat[gt] = E->at_gstamp[gt] == E->at_gen ? -1 : T->att_mask[gi];
-                    E->at_gstamp[gt] = E->at_gen;
-                }
-                if (!T->masks[(size_t)T->att_mask[gi] * nd + c]) continue;
-                if (track) E->at_tread[gt] = E->at_gen;
-                for (int32_t k = T->att_app_off[gi]; k < T->att_app_off[gi + 1]; k++) {
-                    int32_t a = T->att_app[k];
-                    if (!T->masks[(size_t)T->att_app_mask[k] * nd + c] || E->astamp[a] == g) continue;
-                    E->astamp[a] = g;
-                    if (track) track_app(E, a);
-                    if (!fits(E, B->codes, a)) continue;
-                    W.start = T->app_tile[a];
-                    r = step(E, &W, a, W.start, 0);
-                    if (r < 0) {
-                        E->path_top--;
-                        return r;
-                    }
-                    if (r == 2) break;
+            for (int32_t gi = T->att_off[row]; track && gi < T->att_off[row + 1]; gi++) {
+                int32_t gt = T->att_tile[gi]; /* a tile scanned here may later hold a code that starts an attack */
+                E->at_gat[gt] = E->at_gstamp[gt] == E->at_gen ? -1 : T->att_mask[gi];
+                E->at_gstamp[gt] = E->at_gen;
+            }
+            if (!E->att_bits) {
+                for (int32_t gi = T->att_off[row]; gi < T->att_off[row + 1] && r == 0; gi++)
+                    r = attack_entry(E, &W, gi, (size_t)B->codes[T->att_tile[gi]], g, track);
+                continue;
+            }
+            const uint64_t *rb = E->att_bits + (size_t)row * words;
+            const int32_t *pos = E->att_pos + (size_t)row * (size_t)T->n;
+            for (size_t w = 0; w < words && r == 0; w++) {
+                uint64_t m = 0;
+                for (int32_t k = E->att_code_off[q]; k < E->att_code_off[q + 1]; k++) m |= B->bits[(size_t)E->att_codes[k] * words + w];
+                for (m &= rb[w]; m && r == 0; m &= m - 1) {
+                    int32_t gt = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+                    r = attack_entry(E, &W, pos[gt], (size_t)B->codes[gt], g, track);
                 }
             }
         }
         E->path_top--;
+        if (r < 0) return r;
         if (r == 2) return 1;
     }
     return 0;
@@ -2793,6 +2832,36 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         tp_free(E);
         return NULL;
     }
+    size_t arows = (size_t)t->np * n, words = (size_t)E->words;
+    if (t->natt && arows * n <= ATT_MAX) { /* the attack index as bit sets (attacked) */
+        E->att_bits = calloc(arows * words + 1, sizeof(uint64_t));
+        E->att_pos = malloc(arows * n * sizeof(int32_t) + 1);
+    }
+    E->att_code_off = calloc((size_t)t->np + 1, sizeof(int32_t));
+    E->att_codes = malloc((size_t)t->np * nd * sizeof(int32_t) + 1);
+    uint8_t *acc = calloc(nd + 1, 1);
+    if ((E->att_bits == NULL) != (E->att_pos == NULL) || !E->att_code_off || !E->att_codes || !acc) {
+        free(acc);
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t q = 0; E->att_bits && q < t->np; q++) {
+        memset(acc, 0, nd);
+        for (size_t row = (size_t)q * n; row < (size_t)(q + 1) * n; row++) {
+            for (size_t u = 0; u < n; u++) E->att_pos[row * n + u] = -1;
+            for (int32_t gi = t->att_off[row]; gi < t->att_off[row + 1]; gi++) {
+                int32_t u = t->att_tile[gi];
+                E->att_bits[row * words + (size_t)(u >> 6)] |= 1ULL << (u & 63);
+                E->att_pos[row * n + (size_t)u] = gi;
+                for (size_t c = 0; c < nd; c++) acc[c] |= t->masks[(size_t)t->att_mask[gi] * nd + c];
+            }
+        }
+        int32_t k = E->att_code_off[q];
+        for (size_t c = 0; c < nd; c++)
+            if (acc[c]) E->att_codes[k++] = (int32_t)c;
+        E->att_code_off[q + 1] = k;
+    }
+    free(acc);
     for (size_t a = 0; a < na; a++) {
         int ok = t->lnk_off[a + 1] == t->lnk_off[a] && t->safe_off[a + 1] == t->safe_off[a]
                  && t->app_ray_off[a + 1] == t->app_ray_off[a] && t->app_gc[a] < 0 /* captures write more */
@@ -2925,6 +2994,10 @@ void tp_free(tp_engine *e) {
     free(e->at_tread);
     free(e->at_gstamp);
     free(e->at_gat);
+    free(e->att_bits);
+    free(e->att_pos);
+    free(e->att_code_off);
+    free(e->att_codes);
     free(e->chains);
     free(e->lp_sep);
     free(e->lp_tile);

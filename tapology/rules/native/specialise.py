@@ -44,7 +44,9 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   keys the other moves, and each quiet move and each chain of an unrolled walk is settled as the walk's finish
   settles a turn (the clean-ups' net writes merged where the node's memo answers, memo_merge, else run; the
   interpreter's royal test, leaf_safe) and counted or listed without a key, the quiet moves and walks run as a
-  program of ints (``gen_run``) rather than code per tile; on the last ply of a bulk count a move whose changes
+  program of ints (``gen_run``) rather than code per tile; on the last ply of a bulk count where the node's memos
+  answer, the same walks run as items in any order (``gen_count``: the moves of one tile whose masks accept no code
+  in common a group, the tile read once and the move that fits its code found in a table), and a move whose changes
   touch nothing the node's clean-ups or royal test read is counted as the node's memos answer (leaf_plan,
   change_as_node: 1 where the node's royal tiles are safe, 0 where attacked), not settled; and ``TP_GEN_PLAYOUT``
   where each entry row's moves walked with keys come after its quiet ones (:func:`_others_last`; else playouts run
@@ -925,8 +927,9 @@ def _gen_settled_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]],
     quiet, _ = found
     mandatory = bool(sizes["has_mandatory"])
     words = (n + 63) // 64
-    prog, off, held, deepest = _programs(sizes, walker, quiet, walks, captured, conditioned, kept)
-    cprog, coff, calt = _count_program(sizes, walker, quiet, walks, held, ends["masks"], kept)
+    steps: dict[int, list[Step]] = {}
+    prog, off, held, deepest = _programs(sizes, walker, quiet, walks, captured, conditioned, kept, steps)
+    cprog, coff, calt = _count_program(sizes, steps, ends["masks"], kept)
     rest = {r: [a for a in row if (r, a) not in held] for r, row in quiet.items()}
     out = [_gen_ended(sizes, ends), _GEN_SETTLE,
            f"#define GEN_DEPTH {deepest}\n#define GEN_MAXW {maxw}\n",
@@ -1130,12 +1133,11 @@ def _count_items(steps: list[Step], nd: int, masks: list[int], kept: Callable[[i
     return out
 
 
-def _count_program(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]],
-                   walks: dict[tuple[int, int], Step], held: set[tuple[int, int]], masks: list[int],
+def _count_program(sizes: dict[str, int], steps: dict[int, list[Step]], masks: list[int],
                    kept: Callable[[int, int], bool] | None) -> tuple[list[int], list[int], list[int]]:
-    """The walks :func:`_programs` holds as gen_count's items per entry row (:func:`_count_items`): the ints, each
-    row's offset into them and k_calt (per group of masks, the 1-based move that fits each code, or 0).  Cost:
-    linear in the walks' moves (times the codes, for the groups' masks)."""
+    """The walks :func:`_programs` holds (``steps``, per entry row) as gen_count's items (:func:`_count_items`): the
+    ints, each row's offset into them and k_calt (per group of masks, the 1-based move that fits each code, or 0).
+    Cost: linear in the walks' moves (times the codes, for the groups' masks)."""
     nd = sizes["nd"]
     rows = _sets(sizes) * sizes["n"] * nd
     prog: list[int] = []
@@ -1143,13 +1145,7 @@ def _count_program(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[i
     combos: dict[tuple[int, ...], int] = {}
     for r in range(rows):
         off[r] = len(prog)
-        steps = []
-        for a in quiet.get(r, ()):
-            if (r, a) in held:
-                step = walks.get((r, a)) or walk_tree(walker, r, a, [])
-                assert isinstance(step, Step)
-                steps.append(step)
-        prog += _count_items(steps, nd, masks, kept, combos)
+        prog += _count_items(steps.get(r, []), nd, masks, kept, combos)
     off[rows] = len(prog)
     calt = [0] * max(1, len(combos) * nd)
     for offs, base in combos.items():
@@ -1166,12 +1162,12 @@ def _depth(s: Step) -> int:
 
 
 def _programs(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]], walks: dict[tuple[int, int], Step],
-              captured: set[int], conditioned: frozenset[int],
-              kept: Callable[[int, int], bool] | None) -> tuple[list[int], list[int], set[tuple[int, int]], int]:
+              captured: set[int], conditioned: frozenset[int], kept: Callable[[int, int], bool] | None,
+              steps: dict[int, list[Step]] | None = None) -> tuple[list[int], list[int], set[tuple[int, int]], int]:
     """The quiet moves (each a walk of one move, :func:`walk_tree`) and unrolled walks of every entry row as one
     program (:func:`_program`): its ints, each row's offset into them, the (row, move) pairs it holds and the
-    deepest chain.  Cost: linear in the walks' moves; the program is data, which gcc reads in a fraction of the
-    time the same walks take as code."""
+    deepest chain (``steps``, when given: each row's walks it holds, in order).  Cost: linear in the walks' moves;
+    the program is data, which gcc reads in a fraction of the time the same walks take as code."""
     prog: list[int] = []
     rows = _sets(sizes) * sizes["n"] * sizes["nd"]
     off = [0] * (rows + 1)
@@ -1189,6 +1185,8 @@ def _programs(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]],
             if got is not None:
                 prog += got
                 held.add((r, a))
+                if steps is not None:
+                    steps.setdefault(r, []).append(step)
                 deepest = max(deepest, _depth(step))
     off[rows] = len(prog)
     return prog, off, held, deepest
@@ -1270,7 +1268,7 @@ _GEN_COUNT = """
    (specialise._count_items): the chains at q (up to end) that fit counted into *listed, in any order; a group's tile
    read once and the move that fits its code found in k_calt.  A move's turn is counted as gen_run counts it: sure, or
    each change as the node (change_as_node; t, the entry tile, whose change every move of a piece shares, tested once
-   per value), else settled by gen_quiet_turn. */
+   per value), else settled (gen_settle, as gen_quiet_turn counts it). */
 static int gen_count(tp_engine *E, Board *B, int32_t p, int32_t t, int64_t *listed, const int32_t *q,
                      const int32_t *end) {
     const int32_t *codes = B->codes;
@@ -1335,8 +1333,9 @@ static int gen_count(tp_engine *E, Board *B, int32_t p, int32_t t, int64_t *list
                         nc++;
                     }
                 }
-                int r = gen_quiet_turn(E, B, p, 1, ch, nc, listed);
-                if (r < 0) return r;
+                int32_t m = gen_settle(E, B, p, ch, nc); /* as gen_quiet_turn counts it, quiet_as_node known 0 */
+                if (m < 0) return m;
+                n += m > 0;
                 tv = -1; /* (the node's memos stay; asked again all the same) */
             }
         }

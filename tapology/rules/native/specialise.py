@@ -44,7 +44,9 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   keys the other moves, and each quiet move and each chain of an unrolled walk is settled as the walk's finish
   settles a turn (the clean-ups' net writes merged where the node's memo answers, memo_merge, else run; the
   interpreter's royal test, leaf_safe) and counted or listed without a key, the quiet moves and walks run as a
-  program of ints (``gen_run``) rather than code per tile; on the last ply of a bulk count a move whose changes
+  program of ints (``gen_run``) rather than code per tile; on the last ply of a bulk count where the node's memos
+  answer, the same walks run as items in any order (``gen_count``: the moves of one tile whose masks accept no code
+  in common a group, the tile read once and the move that fits its code found in a table), and a move whose changes
   touch nothing the node's clean-ups or royal test read is counted as the node's memos answer (leaf_plan,
   change_as_node: 1 where the node's royal tiles are safe, 0 where attacked), not settled; on the last ply of a
   perft that makes its leaves each turn made on the board's codes where it is settled (gen_leaf_made), none listed;
@@ -944,11 +946,15 @@ def _gen_settled_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]],
     quiet, _ = found
     mandatory = bool(sizes["has_mandatory"])
     words = (n + 63) // 64
-    prog, off, held, deepest = _programs(sizes, walker, quiet, walks, captured, conditioned, kept)
+    steps: dict[int, list[Step]] = {}
+    prog, off, held, deepest = _programs(sizes, walker, quiet, walks, captured, conditioned, kept, steps)
+    cprog, coff, calt = _count_program(sizes, steps, ends["masks"], kept)
     rest = {r: [a for a in row if (r, a) not in held] for r, row in quiet.items()}
     out = [_gen_ended(sizes, ends), _GEN_SETTLE,
            f"#define GEN_DEPTH {deepest}\n#define GEN_MAXW {maxw}\n",
            _array("qprog", np.asarray(prog, np.int32)), _array("qoff", np.asarray(off, np.int32)), _GEN_RUN,
+           _array("cprog", np.asarray(cprog, np.int32)), _array("coff", np.asarray(coff, np.int32)),
+           _array("calt", np.asarray(calt, np.int32)), _GEN_COUNT,
            walk_functions({k: w for k, w in walks.items() if k not in held}, maxw, conditioned, False, settled=True),
            """
 /* The quiet moves and walks' chains of p that fit, settled, counted into *listed (and listed in E->chg unless
@@ -957,6 +963,7 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     const int32_t *codes = B->codes;
     int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
     int64_t moves = 0;
+    const int quick = depth == 1 && E->lq >= 0 && !E->make_leaves; /* a bulk count's last ply: gen_count */
     for (size_t w = 0; w < """ + str(words) + """; w++) {
         uint64_t m = 0;
         for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """
@@ -964,8 +971,13 @@ static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
         for (; m; m &= m - 1) {
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
             int32_t row = (p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t];
-            if (k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, depth, listed, k_qprog + k_qoff[row],
-                                                              k_qprog + k_qoff[row + 1])) < 0) return r;
+            if (quick) {
+                if (k_coff[row + 1] > k_coff[row] && (r = gen_count(E, B, p, t, listed, k_cprog + k_coff[row],
+                                                                    k_cprog + k_coff[row + 1])) < 0) return r;
+            } else if (k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, depth, listed, k_qprog + k_qoff[row],
+                                                                     k_qprog + k_qoff[row + 1])) < 0) {
+                return r;
+            }
             switch (row) {
 """]
     out.append(_quiet_cases(sizes, rest, checks, test, value, wr_off, wr_tile,
@@ -1053,13 +1065,9 @@ _TEST = re.compile(r"k_masks\[(\d+)\+codes\[(\d+)\]\]")
 _VALUE = re.compile(r"(!?)(\d+)")
 
 
-def _program(s: Step, conditioned: frozenset[int], kept: Callable[[int, int], bool] | None) -> list[int] | None:
-    """A walk (:func:`walk_tree`) as gen_run's program, or None where some check or new value is not a mask over a
-    node's code or a constant (the walk's C function then runs it).  A move is ``[size, sure, nt, (mask offset,
-    tile) * nt, nc, (tile, value, compared) * nc, its follow-ups' moves...]`` (size: of the move and its follow-ups;
-    compared: a change only where the node's code differs; sure: 1 where its turn is a turn whatever the clean-ups
-    do, a change ``kept`` says no clean-up undoes: counted on the last ply without settling; None: never, a royal
-    rule), in the walk's order."""
+def _tests(s: Step) -> list[int] | None:
+    """A move's checks as (mask offset, tile) pairs, flat, or None where some check is not a mask over a node's
+    code."""
     tests: list[int] = []
     if s.test != "1":
         for term in s.test.split(" && "):
@@ -1067,6 +1075,12 @@ def _program(s: Step, conditioned: frozenset[int], kept: Callable[[int, int], bo
             if m is None:
                 return None
             tests += [int(m.group(1)), int(m.group(2))]
+    return tests
+
+
+def _changes(s: Step, kept: Callable[[int, int], bool] | None) -> tuple[int, list[int]] | None:
+    """A move's sure flag and changes as (tile, value, compared) triples, flat (see :func:`_program`), or None where
+    some new value is not a constant."""
     changes: list[int] = []
     sure = 0
     for u, v in s.changes:
@@ -1075,16 +1089,102 @@ def _program(s: Step, conditioned: frozenset[int], kept: Callable[[int, int], bo
             return None
         changes += [u, int(m.group(2)), int(bool(m.group(1)))]
         sure |= int(kept is not None and not m.group(1) and kept(u, int(m.group(2))))
-    if s.app in conditioned:
+    return sure, changes
+
+
+def _program(s: Step, conditioned: frozenset[int], kept: Callable[[int, int], bool] | None) -> list[int] | None:
+    """A walk (:func:`walk_tree`) as gen_run's program, or None where some check or new value is not a mask over a
+    node's code or a constant (the walk's C function then runs it).  A move is ``[size, sure, nt, (mask offset,
+    tile) * nt, nc, (tile, value, compared) * nc, its follow-ups' moves...]`` (size: of the move and its follow-ups;
+    compared: a change only where the node's code differs; sure: 1 where its turn is a turn whatever the clean-ups
+    do, a change ``kept`` says no clean-up undoes: counted on the last ply without settling; None: never, a royal
+    rule), in the walk's order."""
+    tests = _tests(s)
+    got = _changes(s, kept)
+    if tests is None or got is None or s.app in conditioned:
         return None
+    sure, changes = got
     kids: list[int] = []
     for x in s.then:
-        got = _program(x, conditioned, kept) if isinstance(x, Step) else None  # a shared continuation's call: none
-        if got is None:
+        sub = _program(x, conditioned, kept) if isinstance(x, Step) else None  # a shared continuation's call: none
+        if sub is None:
             return None
-        kids += got
+        kids += sub
     body = [sure, len(tests) // 2, *tests, len(changes) // 3, *changes, *kids]
     return [len(body) + 1, *body]
+
+
+def _count_items(steps: list[Step], nd: int, masks: list[int], kept: Callable[[int, int], bool] | None,
+                 combos: dict[tuple[int, ...], int]) -> list[int]:
+    """Moves of one level of walks (each one :func:`_program` takes) as gen_count's items, in any order: the moves
+    with one check on one tile whose masks accept no code in common as one group (the tile read once, ``combos``:
+    each group's masks in order, to its offset in k_calt, whose entry per code is the 1-based move that fits or 0)
+    ``[size, 1, tile, k_calt offset, k, (body offset from the item) * k, bodies...]``; each other move ``[size, 0,
+    nt, (mask offset, tile) * nt, body]``; a body ``[size, sure, nc, (tile, value, compared) * nc, its follow-ups'
+    items...]``."""
+    order: list[Step | list[Step]] = []
+    groups: dict[int, list[list[Step]]] = {}
+    for s in steps:
+        tests = _tests(s)
+        assert tests is not None
+        if len(tests) != 2:
+            order.append(s)
+            continue
+        off, tile = tests
+        for g in groups.setdefault(tile, []):
+            if not any(masks[off + c] and masks[_tests(x)[0] + c] for x in g for c in range(nd)):  # type: ignore[index]
+                g.append(s)
+                break
+        else:
+            groups[tile].append([s])
+            order.append(groups[tile][-1])
+
+    def body(s: Step) -> list[int]:
+        got = _changes(s, kept)
+        assert got is not None
+        kids = _count_items([x for x in s.then if isinstance(x, Step)], nd, masks, kept, combos)
+        inner = [got[0], len(got[1]) // 3, *got[1], *kids]
+        return [len(inner) + 1, *inner]
+
+    out: list[int] = []
+    for x in order:
+        if isinstance(x, Step):
+            tests = _tests(x)
+            assert tests is not None
+            item = [0, len(tests) // 2, *tests, *body(x)]
+        else:
+            offs = tuple(_tests(s)[0] for s in x)  # type: ignore[index]
+            if offs not in combos:
+                combos[offs] = len(combos) * nd
+            bodies = [body(s) for s in x]
+            head = 5 + len(x)
+            rel = [head + sum(len(b) for b in bodies[:i]) for i in range(len(x))]
+            item = [1, _tests(x[0])[1], combos[offs], len(x), *rel, *[v for b in bodies for v in b]]  # type: ignore[index]
+        out += [len(item) + 1, *item]
+    return out
+
+
+def _count_program(sizes: dict[str, int], steps: dict[int, list[Step]], masks: list[int],
+                   kept: Callable[[int, int], bool] | None) -> tuple[list[int], list[int], list[int]]:
+    """The walks :func:`_programs` holds (``steps``, per entry row) as gen_count's items (:func:`_count_items`): the
+    ints, each row's offset into them and k_calt (per group of masks, the 1-based move that fits each code, or 0).
+    Cost: linear in the walks' moves (times the codes, for the groups' masks)."""
+    nd = sizes["nd"]
+    rows = _sets(sizes) * sizes["n"] * nd
+    prog: list[int] = []
+    off = [0] * (rows + 1)
+    combos: dict[tuple[int, ...], int] = {}
+    for r in range(rows):
+        off[r] = len(prog)
+        prog += _count_items(steps.get(r, []), nd, masks, kept, combos)
+    off[rows] = len(prog)
+    calt = [0] * max(1, len(combos) * nd)
+    for offs, base in combos.items():
+        for i, m in enumerate(offs):
+            for c in range(nd):
+                if masks[m + c]:
+                    calt[base + c] = i + 1
+    return prog, off, calt
 
 
 def _depth(s: Step) -> int:
@@ -1093,12 +1193,12 @@ def _depth(s: Step) -> int:
 
 
 def _programs(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]], walks: dict[tuple[int, int], Step],
-              captured: set[int], conditioned: frozenset[int],
-              kept: Callable[[int, int], bool] | None) -> tuple[list[int], list[int], set[tuple[int, int]], int]:
+              captured: set[int], conditioned: frozenset[int], kept: Callable[[int, int], bool] | None,
+              steps: dict[int, list[Step]] | None = None) -> tuple[list[int], list[int], set[tuple[int, int]], int]:
     """The quiet moves (each a walk of one move, :func:`walk_tree`) and unrolled walks of every entry row as one
     program (:func:`_program`): its ints, each row's offset into them, the (row, move) pairs it holds and the
-    deepest chain.  Cost: linear in the walks' moves; the program is data, which gcc reads in a fraction of the
-    time the same walks take as code."""
+    deepest chain (``steps``, when given: each row's walks it holds, in order).  Cost: linear in the walks' moves;
+    the program is data, which gcc reads in a fraction of the time the same walks take as code."""
     prog: list[int] = []
     rows = _sets(sizes) * sizes["n"] * sizes["nd"]
     off = [0] * (rows + 1)
@@ -1116,6 +1216,8 @@ def _programs(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]],
             if got is not None:
                 prog += got
                 held.add((r, a))
+                if steps is not None:
+                    steps.setdefault(r, []).append(step)
                 deepest = max(deepest, _depth(step))
     off[rows] = len(prog)
     return prog, off, held, deepest
@@ -1189,6 +1291,97 @@ static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *li
             q += q[0];
         }
     }
+}
+"""
+
+_GEN_COUNT = """
+/* gen_run on a bulk count's last ply where leaf_plan answers (E->lq >= 0), from the same walks as items
+   (specialise._count_items): the chains at q (up to end) that fit counted into *listed, in any order; a group's tile
+   read once and the move that fits its code found in k_calt.  A move's turn is counted as gen_run counts it: sure, or
+   each change as the node (change_as_node; t, the entry tile, whose change every move of a piece shares, tested once
+   per value), else settled (gen_settle, as gen_quiet_turn counts it). */
+static int gen_count(tp_engine *E, Board *B, int32_t p, int32_t t, int64_t *listed, const int32_t *q,
+                     const int32_t *end) {
+    const int32_t *codes = B->codes;
+    const int32_t *next[GEN_DEPTH], *ends[GEN_DEPTH];
+    int32_t sp = 0, ch[2 * GEN_MAXW], tv = -1, tok = 0;
+    const uint8_t *mine = TABLES(E)->royal_mine + (size_t)p * (size_t)TABLES(E)->nd;
+    const int64_t lq = E->lq;
+    int64_t n = 0;
+    for (;;) {
+        if (q >= end) {
+            if (!sp) break;
+            sp--;
+            q = next[sp];
+            end = ends[sp];
+            continue;
+        }
+        const int32_t *b;
+        if (q[1]) { /* a group: the move that fits the tile's code, if any */
+            int32_t a = k_calt[q[3] + codes[q[2]]];
+            if (!a) {
+                q += q[0];
+                continue;
+            }
+            b = q + q[4 + a];
+        } else {
+            int32_t i = 0, nt = q[2];
+            while (i < nt && k_masks[q[3 + 2 * i] + codes[q[4 + 2 * i]]]) i++;
+            if (i < nt) {
+                q += q[0];
+                continue;
+            }
+            b = q + 3 + 2 * nt;
+        }
+        if (b[1]) { /* a turn whatever the clean-ups do */
+            n++;
+        } else {
+            int32_t nc = 0, k = 0, ok = 1;
+            for (; k < b[2]; k++) {
+                const int32_t *c = b + 3 + 3 * k;
+                if (c[2] && c[1] == codes[c[0]]) continue;
+                if (c[0] != t) {
+                    ok = change_as_node(E, codes, mine, c[0], c[1]);
+                } else {
+                    if (c[1] != tv) {
+                        tv = c[1];
+                        tok = change_as_node(E, codes, mine, t, tv);
+                    }
+                    ok = tok;
+                }
+                if (!ok) break;
+                nc++;
+            }
+            if (ok) {
+                if (nc) n += lq;
+            } else {
+                nc = 0;
+                for (int32_t j = 0; j < b[2]; j++) {
+                    const int32_t *c = b + 3 + 3 * j;
+                    if (!c[2] || c[1] != codes[c[0]]) {
+                        ch[2 * nc] = c[0];
+                        ch[2 * nc + 1] = c[1];
+                        nc++;
+                    }
+                }
+                int32_t m = gen_settle(E, B, p, ch, nc); /* as gen_quiet_turn counts it, quiet_as_node known 0 */
+                if (m < 0) return m;
+                n += m > 0;
+                tv = -1; /* (the node's memos stay; asked again all the same) */
+            }
+        }
+        const int32_t *kids = b + 3 + 3 * b[2], *kend = b + b[0];
+        q += q[0];
+        if (kids < kend) { /* its follow-ups next, then its next sibling */
+            next[sp] = q;
+            ends[sp] = end;
+            sp++;
+            q = kids;
+            end = kend;
+        }
+    }
+    *listed += n;
+    return 0;
 }
 """
 

@@ -1224,6 +1224,21 @@ def _programs(sizes: dict[str, int], walker: Walks, quiet: dict[int, list[int]],
 
 
 _GEN_RUN = """
+/* A program move's changes w ([nc, (tile, value, compared) * nc]) as (tile, new value) pairs in ch, those compared
+   and equal to the node's code left out; how many. */
+static inline int32_t gen_changes(const int32_t *codes, const int32_t *w, int32_t *ch) {
+    int32_t nc = 0;
+    for (int32_t j = 0; j < w[0]; j++) {
+        const int32_t *c = w + 1 + 3 * j;
+        if (!c[2] || c[1] != codes[c[0]]) {
+            ch[2 * nc] = c[0];
+            ch[2 * nc + 1] = c[1];
+            nc++;
+        }
+    }
+    return nc;
+}
+
 /* A playout's listing (gen_run at depth 0): a turn whatever the clean-ups do, listed as gen_quiet_turn lists one but
    unsettled, its tile word marked GEN_RAW (gen_playout settles the one it picks).  1 where *listed reaches 0 (gen_pick
    counts up to the turn it seeks from below 0; a listing's count from 0 never does: gen_run stops there), else 0. */
@@ -1266,15 +1281,7 @@ static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *li
                 if (nc) *listed += E->lq;
                 continue;
             }
-            nc = 0;
-            for (int32_t j = 0; j < w[0]; j++) {
-                const int32_t *c = w + 1 + 3 * j;
-                if (!c[2] || c[1] != codes[c[0]]) {
-                    ch[2 * nc] = c[0];
-                    ch[2 * nc + 1] = c[1];
-                    nc++;
-                }
-            }
+            nc = gen_changes(codes, w, ch);
             if (nc) {
                 int r = x[1] && depth == 0 ? gen_listed_raw(E, ch, nc, listed)
                                            : gen_quiet_turn(E, B, p, depth, ch, nc, listed);
@@ -1355,15 +1362,7 @@ static int gen_count(tp_engine *E, Board *B, int32_t p, int32_t t, int64_t *list
             if (ok) {
                 if (nc) n += lq;
             } else {
-                nc = 0;
-                for (int32_t j = 0; j < b[2]; j++) {
-                    const int32_t *c = b + 3 + 3 * j;
-                    if (!c[2] || c[1] != codes[c[0]]) {
-                        ch[2 * nc] = c[0];
-                        ch[2 * nc + 1] = c[1];
-                        nc++;
-                    }
-                }
+                nc = gen_changes(codes, b + 2, ch);
                 int32_t m = gen_settle(E, B, p, ch, nc); /* as gen_quiet_turn counts it, quiet_as_node known 0 */
                 if (m < 0) return m;
                 n += m > 0;

@@ -475,12 +475,15 @@ static int tile_counts(const tp_engine *E, const Board *B, int32_t c, const uint
     return on != T->cond_outside[c];
 }
 
-/* The count of a condition on lines or on the tile at hand (`here`: the tile a here condition reads, -1 none). */
+/* The count of a condition on lines or on the tile at hand (`here`: the tile a here condition reads, -1 none), as
+   far as cond_holds needs it: the tiles are counted until the count reaches the least that decides the condition's
+   comparison (the count only grows: for >= and < its value, for the others one more), so a condition on lines over
+   the whole board ("no man of the opponent outside a mill": == 0) stops at the first tile that counts. */
 static int64_t count_tiles(const tp_engine *E, const Board *B, int32_t c, int32_t here) {
     const tp_tables *T = TABLES(E);
     const uint8_t *m = T->masks + (size_t)T->cond_mask[c] * (size_t)T->nd;
-    int32_t k0 = T->cond_tile_off[c], k1 = T->cond_tile_off[c + 1];
-    int64_t count = 0;
+    int32_t k0 = T->cond_tile_off[c], k1 = T->cond_tile_off[c + 1], op = T->cond_op[c];
+    int64_t count = 0, stop = op == 0 || op == 5 ? T->cond_value[c] : (int64_t)T->cond_value[c] + 1;
     if (T->cond_here[c]) {
         if (here < 0) return 0;
         int in = T->cond_kind[c] != COND_REGION;
@@ -488,9 +491,9 @@ static int64_t count_tiles(const tp_engine *E, const Board *B, int32_t c, int32_
         return in ? tile_counts(E, B, c, m, here) : 0;
     }
     if (T->cond_kind[c] == COND_REGION)
-        for (int32_t k = k0; k < k1; k++) count += tile_counts(E, B, c, m, T->cond_tiles[k]);
+        for (int32_t k = k0; k < k1 && count < stop; k++) count += tile_counts(E, B, c, m, T->cond_tiles[k]);
     else
-        for (int32_t u = 0; u < T->n; u++) count += tile_counts(E, B, c, m, u);
+        for (int32_t u = 0; u < T->n && count < stop; u++) count += tile_counts(E, B, c, m, u);
     return count;
 }
 

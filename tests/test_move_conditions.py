@@ -97,3 +97,43 @@ def test_move_conditions_with_royal_states_are_declined_by_name() -> None:
                         str(DATA / "chess-quick-5x6-king-capture.toml"))
     g = RuleGame(rules, notation=notation_of(rules))
     assert "moves with count conditions in a rule set with royal states" in native.why_not(g.chains(g.board))
+
+
+LINES = """
+name = "lines"
+grid = "square"
+players = ["X", "O"]
+board = "plane:3x3"
+
+[states]
+empty = 0
+X = { value = 1, owner = "X", kind = "stone" }
+O = { value = 2, owner = "O", kind = "stone" }
+
+[[move]]
+name = "place"
+orientations = "identity"
+cells = [[0, 0, "empty", "own:stone"]]
+if = [{ states = ["X", "O"], line = 2, outside = true, op = "OP", value = VALUE }]
+
+[[end]]
+kind = "no-turns"
+result = "draw"
+"""
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+@pytest.mark.parametrize("op", [">=", "<=", "==", "!=", ">", "<"])
+@pytest.mark.parametrize("value", [0, 1, 2])
+def test_a_count_of_stones_outside_lines_stops_where_it_decides_as_python_counts(tmp_path, op: str,
+                                                                                  value: int) -> None:
+    """A condition counting the whole board's tiles (stones in no line of two) is read until its count decides the
+    comparison (engine.c count_tiles): each comparison and value counts the turns as the Python walk does."""
+    path = tmp_path / "lines.toml"
+    path.write_text(LINES.replace("OP", op).replace("VALUE", str(value)))
+    g = open_game(str(path))
+    pos = g.initial()
+    for d in (3, 4):
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == want, (op, value, d)
+        assert count_leaves(g, pos, d, bulk=False) == want, (op, value, d)

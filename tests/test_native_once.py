@@ -7,14 +7,19 @@ solo_by_changes), but for two moves placing alike."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
 
 from tapology.games import open_game
+from tapology.games.registry import open_position
 from tapology.rules import native
 from tapology.rules.engine import RuleGame
 from tapology.rules.perft import count_leaves
+from tapology.rules.playouts import playout_end
+
+PERFT = Path(__file__).parent / "data" / "perft"
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 
@@ -213,3 +218,23 @@ def test_a_turn_of_one_change_no_other_chain_makes_is_counted_without_a_hash(tmp
     assert eng is not None
     assert (eng.solos(2) > 0) == plain
     assert (eng.solos(4) > 0) == alone
+
+
+@needs_native
+@pytest.mark.parametrize("name", ["flying", "moving"])
+def test_a_follow_up_whose_links_are_closed_ends_its_chain_counted_by_hash(name: str) -> None:
+    """A chain's last move with no open link (engine.c closed_count: a flight's landing, a removal after a mill) is
+    counted by hash where it is written, without step's path level and finish; a landing that closes a mill walks on
+    to the removals, and a man lifted and put back (the start again) is no turn.  Counted and made as the Python chain
+    walk counts, and each ply of a playout is one of its turns."""
+    g, pos = open_position("the-mill-game", None, str(PERFT / f"the-mill-game-{name}.toml"))
+    for d in (1, 2, 3):
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == want, d
+        assert count_leaves(g, pos, d, bulk=False) == want, d
+    for index in range(3):  # each ply of a playout one of the turns the chain walk lists
+        ends = [playout_end(g, pos, seed=3, index=index, max_plies=k) for k in range(10)]
+        for a, b in itertools.pairwise(ends):
+            if b.ply == a.ply:
+                break
+            assert (tuple(g.codes(b)), b.to_move) in {(tuple(g.codes(t.result)), t.result.to_move) for t in g.perft_turns(a)}

@@ -475,12 +475,15 @@ static int tile_counts(const tp_engine *E, const Board *B, int32_t c, const uint
     return on != T->cond_outside[c];
 }
 
-/* The count of a condition on lines or on the tile at hand (`here`: the tile a here condition reads, -1 none). */
+/* The count of a condition on lines or on the tile at hand (`here`: the tile a here condition reads, -1 none), as
+   far as cond_holds needs it: the tiles are counted until the count reaches the least that decides the condition's
+   comparison (the count only grows: for >= and < its value, for the others one more), so a condition on lines over
+   the whole board ("no man of the opponent outside a mill": == 0) stops at the first tile that counts. */
 static int64_t count_tiles(const tp_engine *E, const Board *B, int32_t c, int32_t here) {
     const tp_tables *T = TABLES(E);
     const uint8_t *m = T->masks + (size_t)T->cond_mask[c] * (size_t)T->nd;
-    int32_t k0 = T->cond_tile_off[c], k1 = T->cond_tile_off[c + 1];
-    int64_t count = 0;
+    int32_t k0 = T->cond_tile_off[c], k1 = T->cond_tile_off[c + 1], op = T->cond_op[c];
+    int64_t count = 0, stop = op == 0 || op == 5 ? T->cond_value[c] : (int64_t)T->cond_value[c] + 1;
     if (T->cond_here[c]) {
         if (here < 0) return 0;
         int in = T->cond_kind[c] != COND_REGION;
@@ -488,9 +491,9 @@ static int64_t count_tiles(const tp_engine *E, const Board *B, int32_t c, int32_
         return in ? tile_counts(E, B, c, m, here) : 0;
     }
     if (T->cond_kind[c] == COND_REGION)
-        for (int32_t k = k0; k < k1; k++) count += tile_counts(E, B, c, m, T->cond_tiles[k]);
+        for (int32_t k = k0; k < k1 && count < stop; k++) count += tile_counts(E, B, c, m, T->cond_tiles[k]);
     else
-        for (int32_t u = 0; u < T->n; u++) count += tile_counts(E, B, c, m, u);
+        for (int32_t u = 0; u < T->n && count < stop; u++) count += tile_counts(E, B, c, m, u);
     return count;
 }
 
@@ -1120,6 +1123,28 @@ static inline int link_open(const tp_engine *E, const Board *B, int32_t l, int32
     return 1;
 }
 
+/* step's end for move a of a chain whose writes (and the rest of its move) are on the board and did not repeat a
+   position, in a count by hash (cnt_on) with no turn clean-ups, a final move with no links or links followed only
+   while their conditions hold (leaf or cond_leaf; no slide, no step budget, no fly-over): where no link may be followed,
+   the chain's turn counted as finish counts it (the start again: none), without the path level, the chain's
+   sequence and finish's tests: 1 (or < 0, TP_ERR_FOUND at a playout's pick); else FAST_NO, step walks on. */
+static int closed_count(tp_engine *E, const Walk *W, int32_t a, int32_t end) {
+    const tp_tables *T = TABLES(E);
+    Board *B = W->b;
+    int32_t here = T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a];
+    for (int32_t l = T->lnk_off[a]; l < T->lnk_off[a + 1]; l++)
+        if (link_open(E, B, l, here, W->player)) return FAST_NO;
+    int32_t resets = 0; /* read by the witnesses and the picked turn's key only, as finish reads them */
+    if (T->nctr && (E->cnt_dup || E->cnt_find >= 0)) {
+        resets = T->app_reset[a];
+        for (int32_t i = W->seq_base; i < E->seq_top; i++) resets |= T->app_reset[E->seq[i]];
+    }
+    int r = 0;
+    if (B->hash != E->path_hash[W->path_base] || !same_as_at(E, B, W->undo_base))
+        r = count_chain(E, W, T->app_to[a] >= 0 ? T->app_to[a] : end, resets);
+    return r < 0 ? r : 1;
+}
+
 /* step for the first move of a chain whose links are each followed only while their conditions hold (cond_leaf), in
    a count by hash (cnt_on): its writes made; where no link may be followed the chain ends there, its turn counted
    as finish counts it (no path level, no label, no clean-ups: the rule set has none), else FAST_NO and the general
@@ -1300,6 +1325,14 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         if (!(T->steps && E->ways_mode && W->mode == WALK_TURNS) && repeats(E, W)) {
             restore(E, B, mark);
             return 0;
+        }
+        if (E->cnt_on && (E->leaf[a] || E->cond_leaf[a]) && !T->steps && T->app_slide[a] < 0 && !T->app_block[a]
+            && W->mode == WALK_TURNS && !E->tracking && T->grp_off[W->player + 1] == T->grp_off[W->player]) {
+            int r = closed_count(E, W, a, end);
+            if (r != FAST_NO) {
+                restore(E, B, mark);
+                return r;
+            }
         }
     } else if (stands(E, W, &landed)) {
         fly = landed < 0;
@@ -1949,8 +1982,9 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                     }
                     if (r != FAST_NO) continue;
                 }
-                r = FAST_NO; /* a single cell counted alone: step's own first case, without its tests */
-                if (E->solo_on && E->cnt_on && !E->tracking && E->solo[a] == SOLO_ALONE) r = step_cond_leaf(E, &W, a);
+                r = FAST_NO; /* a single cell counted alone: step's own first case, without its tests (any count
+                                by hash: a bulk count, a made one, a playout's) */
+                if (E->cnt_on && !E->tracking && E->solo[a] == SOLO_ALONE) r = step_cond_leaf(E, &W, a);
                 if (r == FAST_NO) r = step(E, &W, a, W.start, 0);
                 if (r < 0) {
                     E->path_top--;
@@ -3442,6 +3476,7 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
     int r = start(e, codes, player, 0, counters);
     if (r < 0) return r;
     if (count < 0 || max_plies < 0) return TP_ERR_ARG;
+    if (solo_ready(e) < 0) return TP_ERR_CAP; /* the entry scan's single cells counted alone (step_cond_leaf) */
     Board *B = &e->main;
     size_t nctr = (size_t)TABLES(e)->nctr;
     int root = count > 0 && max_plies > 0 ? ended(e, B, player, ply, NULL, 0) : 0; /* the same for every playout */

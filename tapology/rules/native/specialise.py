@@ -11,7 +11,9 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   identity;
 - ``TP_GEN_ENTRIES`` (after the engine): a node's entry moves per (entry set, tile, code), the checks on the entry
   tile itself decided here, at generation, since its code is the row's (an entry set per player in the regular
-  play and in each phase, as the interpreter reads them: :func:`_sets`);
+  play and in each phase, as the interpreter reads them: :func:`_sets`), and per entry set the codes and tiles of
+  its rows with an entry move that is not quiet (``TP_GEN_OTHER_CODES``): all a node's walk scans where the quiet
+  moves run apart (a perft's or playout's own), in chess the unmoved king's tile (castling), not every piece;
 - where the quiet moves are proved distinct turns (:func:`_quiet_moves`), ``TP_GEN_PERFT`` and ``TP_GEN_PLAYOUT``:
   perft and a playout's turn with the quiet moves made or listed straight from their new values (a move's line or
   liberty captures read by gen_captured), no keys, a node without a turn passing where the rule set says so (the

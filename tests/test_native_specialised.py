@@ -693,6 +693,31 @@ def test_settled_playouts_run_on_the_generated_c_as_on_the_interpreter(tmp_path,
 
 
 @needs_native
+def test_a_node_scans_only_the_codes_with_entry_moves_that_are_not_quiet(tmp_path) -> None:
+    # castling is the only entry move beside the quiet ones: where those run apart (the settled perft and playouts),
+    # a node's walk scans the tiles holding an unmoved king only (k_other_codes), not every piece; the counts the
+    # interpreter's and the Python walk's from positions along playouts, castling among the turns at the start
+    rules = tmp_path / "castling.toml"
+    rules.write_text(CASTLING_ROOKS)
+    g, chains, generic, spec = _engines(str(rules), "plane:4x4")
+    assert spec is not None, specialise.declines(chains.comp.native_tables)
+    start = g.initial()
+    raw = chains.comp.native_tables.fields["raw_code"].tolist()
+    kings = {raw.index(g.codes(start)[t]) for t in (3, 15)}  # kc and Kc: "rc . . kc" on top, "Rc . . Kc" below
+    scanned = re.search(r"k_other_codes\[\d+\] = \{([\d,]*)\}", specialise.generate(chains.comp.native_tables))
+    assert scanned is not None and {int(c) for c in scanned.group(1).split(",")} == kings and len(kings) == 2
+    assert any(len(k[2]) == 4 for k in chains.turns(g.codes(start), start.to_move)), "no castling"
+    for i in range(4):
+        pos = playout_end(g, start, seed=17, index=i, max_plies=[0, 1, 4, 12][i])
+        codes = g.codes(pos)
+        python = count_leaves(g, pos, 3, native=False)
+        for bulk in (True, False):
+            assert spec.perft(codes, pos.to_move, pos.ply, 3, bulk=bulk) == python
+            assert spec.perft(codes, pos.to_move, pos.ply, 5, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply,
+                                                                                         5, bulk=bulk)
+
+
+@needs_native
 def test_playouts_do_not_wait_for_a_settled_perft_they_do_not_play(tmp_path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     # where a keyed move comes before quiet ones in an entry row (castling first), the settled perft's playouts are

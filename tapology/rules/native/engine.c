@@ -42,7 +42,9 @@
 /* A specialised build (tapology/rules/native/specialise.py) includes this file after defining TABLES(E) as its own
    tables, static constants the compiler folds (sizes, masks, offsets), and the hooks TP_GEN_PATTERN (an
    application's pattern checks, unrolled), TP_GEN_WRITES (its new values) and TP_GEN_ENTRIES (a node's entry
-   moves at one tile, unrolled per code with the checks on that tile decided at generation).  The generic build
+   moves at one tile, unrolled per code with the checks on that tile decided at generation, and TP_GEN_OTHER_CODES,
+   TP_GEN_OTHER_CODE_OFF, TP_GEN_OTHER_TILES: per entry set, the codes and tiles of its rows with an entry move that
+   is not quiet, all a node scans where the quiet moves run apart).  The generic build
    reads the tables it was given. */
 #ifndef TABLES
 #define TABLES(E) (&(E)->t)
@@ -1929,6 +1931,17 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     (void)row;
 #endif
     size_t words = (size_t)E->words;
+    /* the codes and tiles the scan reads: every entry's, or where the quiet moves run apart, only those of rows with
+       another entry move (generated: TP_GEN_OTHER_CODES, the quiet rows' walk is nothing then) */
+    const int32_t *ek = E->ent_codes + E->ent_code_off[set], *ek1 = E->ent_codes + E->ent_code_off[set + 1];
+    const uint64_t *etiles = E->ent_tiles + (size_t)set * words;
+#ifdef TP_GEN_OTHER_CODES
+    if (E->quiet_apart) {
+        ek = TP_GEN_OTHER_CODES + TP_GEN_OTHER_CODE_OFF[set];
+        ek1 = TP_GEN_OTHER_CODES + TP_GEN_OTHER_CODE_OFF[set + 1];
+        etiles = TP_GEN_OTHER_TILES + (size_t)set * words;
+    }
+#endif
     if (E->solo_on && E->plain_set && E->plain_set[set]) { /* every entry a plain solo: the count of those that fit */
         const uint64_t *pm = E->plain_mask + (size_t)set * (size_t)T->nd * words;
         for (int32_t k = E->ent_code_off[set]; k < E->ent_code_off[set + 1]; k++) {
@@ -1939,8 +1952,8 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     }
     for (size_t w = 0; w < words; w++) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
-        for (int32_t k = E->ent_code_off[set]; k < E->ent_code_off[set + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * words + w];
-        m &= E->ent_tiles[(size_t)set * words + w];
+        for (const int32_t *k = ek; k < ek1; k++) m |= B->bits[(size_t)*k * words + w];
+        m &= etiles[w];
         for (; m; m &= m - 1) {
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
 #ifdef TP_GEN_ENTRIES

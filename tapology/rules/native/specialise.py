@@ -11,7 +11,9 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   identity;
 - ``TP_GEN_ENTRIES`` (after the engine): a node's entry moves per (entry set, tile, code), the checks on the entry
   tile itself decided here, at generation, since its code is the row's (an entry set per player in the regular
-  play and in each phase, as the interpreter reads them: :func:`_sets`);
+  play and in each phase, as the interpreter reads them: :func:`_sets`), and per entry set the codes and tiles of
+  its rows with an entry move that is not quiet (``TP_GEN_OTHER_CODES``): all a node's walk scans where the quiet
+  moves run apart (a perft's or playout's own), in chess the unmoved king's tile (castling), not every piece;
 - where the quiet moves are proved distinct turns (:func:`_quiet_moves`), ``TP_GEN_PERFT`` and ``TP_GEN_PLAYOUT``:
   perft and a playout's turn with the quiet moves made or listed straight from their new values (a move's line or
   liberty captures read by gen_captured), no keys, a node without a turn passing where the rule set says so (the
@@ -298,6 +300,7 @@ def generate(tabs: Tables) -> str:
                     body.append(f"    case {r}:\n{''.join(lines)}        break;\n")
     body.append("    default: break;\n    }\n    return 0;\n}\n")
     src.append("".join(body))
+    src.insert(2, _gen_other_scan(sizes, other))
     if found is not None and found[1] and not _settled(sizes, found):
         bits = _others_groups(sizes, other_apps, checks, extra)
         src.append(_gen_others_fit(sizes, other) if bits is None else _gen_others_bits(sizes, bits, masks))
@@ -339,6 +342,25 @@ def generate(tabs: Tables) -> str:
         src.append(_gen_playout(sizes, found, checks, test, value, wr_off, wr_tile, placing, captured, most, walks,
                                 conditioned, fit))
     return "".join(src)
+
+
+def _gen_other_scan(sizes: dict[str, int], other: dict[int, list[str]]) -> str:
+    """The C tables of what a node scans where the quiet moves run apart (engine.c's node_turns_in): per entry set,
+    the codes and the tiles of its rows with an entry move that is not quiet (the quiet rows walk nothing then)."""
+    n, nd = int(sizes["n"]), int(sizes["nd"])
+    words = (n + 63) // 64
+    off, codes, tiles = [0], [], []
+    for ps in range(_sets(sizes)):
+        rows = [divmod(r - ps * n * nd, nd) for r in other if ps * n * nd <= r < (ps + 1) * n * nd]
+        codes += sorted({c for _t, c in rows})
+        off.append(len(codes))
+        bits = sum(1 << t for t in {t for t, _c in rows})
+        tiles += [(bits >> (64 * w)) & (2 ** 64 - 1) for w in range(words)]
+    return ("#define TP_GEN_OTHER_CODES k_other_codes\n#define TP_GEN_OTHER_CODE_OFF k_other_code_off\n"
+            "#define TP_GEN_OTHER_TILES k_other_tiles\n"
+            f"static const int32_t k_other_codes[{len(codes) or 1}] = {{{','.join(map(str, codes)) or '0'}}};\n"
+            f"static const int32_t k_other_code_off[{len(off)}] = {{{','.join(map(str, off))}}};\n"
+            f"static const uint64_t k_other_tiles[{len(tiles)}] = {{{','.join(f'{v}ULL' for v in tiles)}}};\n")
 
 
 def _most_changes(arrays: dict[str, np.ndarray], n: int, apps: set[int]) -> int:

@@ -358,9 +358,8 @@ def _gen_other_scan(sizes: dict[str, int], other: dict[int, list[str]]) -> str:
         tiles += [(bits >> (64 * w)) & (2 ** 64 - 1) for w in range(words)]
     return ("#define TP_GEN_OTHER_CODES k_other_codes\n#define TP_GEN_OTHER_CODE_OFF k_other_code_off\n"
             "#define TP_GEN_OTHER_TILES k_other_tiles\n"
-            f"static const int32_t k_other_codes[{len(codes) or 1}] = {{{','.join(map(str, codes)) or '0'}}};\n"
-            f"static const int32_t k_other_code_off[{len(off)}] = {{{','.join(map(str, off))}}};\n"
-            f"static const uint64_t k_other_tiles[{len(tiles)}] = {{{','.join(f'{v}ULL' for v in tiles)}}};\n")
+            + _array("other_codes", np.asarray(codes, np.int32)) + _array("other_code_off", np.asarray(off, np.int32))
+            + f"static const uint64_t k_other_tiles[{len(tiles)}] = {{{','.join(f'{v}ULL' for v in tiles)}}};\n")
 
 
 def _most_changes(arrays: dict[str, np.ndarray], n: int, apps: set[int]) -> int:

@@ -54,7 +54,7 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   perft that makes its leaves each turn made on the board's codes where it is settled (gen_leaf_made), none listed;
   and ``TP_GEN_PLAYOUT`` where each entry row's moves walked with keys come after its quiet ones
   (:func:`_others_last`; else playouts run the interpreter's turn picking over the generated entries): without a
-  royal rule a playout's node counted tile by tile as the last ply of a bulk count counts it (gen_play_count), the
+  royal rule a playout's node counted tile by tile as the last ply of a bulk count counts it (gen_play_quiet), the
   stream's pick found by merging the keys with those counts, a tile's quiet turns first, which is the interpreter's
   order (:func:`_gen_settled_playout`: the same games), and only the picked tile's turns listed, up to the pick
   (gen_pick); under a royal rule the node listed as that perft lists it, the turns listed before the royal test and
@@ -1861,7 +1861,7 @@ def _gen_settled_playout(sizes: dict[str, int], quiet: dict[int, list[int]],
     the program of each run of moves it holds, the others as the perft's cases), the tile written beside each turn;
     the turn the stream picks is found by merging the listed turns with the legal keys by tile, a tile's keyed turns
     after its quiet ones (:func:`_others_last`): the interpreter's order, the same games.  Without a royal rule the
-    rows a program holds whole are counted, not listed (gen_play_count), and only the picked tile's turns listed up
+    rows a program holds whole are counted, not listed (gen_play_quiet), and only the picked tile's turns listed up
     to the pick (gen_pick).  Cost: the perft's count (royal: listing) of one node, no key for a quiet move."""
     n, nd = sizes["n"], sizes["nd"]
     words = (n + 63) // 64
@@ -1892,45 +1892,16 @@ static int gen_playout_ended(tp_engine *E, Board *B, int32_t p, int32_t ply, con
     return last ? gen_ended(B->codes, ply, last, nlast) : ended(E, B, p, ply, last, nlast);
 }
 
-/* The quiet moves and walks' chains of p that fit, settled and listed in E->chg (gen_quiet_turn: [nc, tile] and nc
-   (tile, new value) pairs) tile by tile, each tile's in its row's order; *listed += how many. */
-static int gen_play_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int64_t *listed) {
+/* The quiet moves and walks' chains of p that fit, settled, tile by tile, each tile's in its row's order; *listed +=
+   how many.  at NULL: each listed in E->chg (gen_quiet_turn: [nc, tile] and nc (tile, new value) pairs).  Else (no
+   royal test drawn) a row its program holds whole counted as a bulk count's last ply counts it (gen_run at depth 1,
+   E->lq < 0: each turn settled where it may be none, none listed), another row listed; at[3 i ..]: a tile with
+   turns, how many, and where they are listed (-1: counted only; gen_pick lists them if the pick falls there), *nat
+   tiles. */
+static int gen_play_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int64_t *listed, int32_t *at,
+                          int32_t *nat) {
     const int32_t *codes = B->codes;
-    int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
-    int64_t moves = 0;
-    for (size_t w = 0; w < """ + str(words) + """; w++) {
-        uint64_t m = 0;
-        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """ \
-        + str(words) + """ + w];
-        for (; m; m &= m - 1) {
-            int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
-            int32_t row = (p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t], o = E->nchg;
-            switch (row) {
-""" + "".join(cases) + """            default:
-                if (k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, 0, listed, k_qprog + k_qoff[row],
-                                                                  k_qprog + k_qoff[row + 1])) < 0) return r;
-                break;
-            }
-            for (; o < E->nchg; o += E->chg[2 * (size_t)o] + 1) E->chg[2 * (size_t)o + 1] |= t; /* the turn's tile */
-        }
-    }
-    (void)v;
-    (void)nc;
-    (void)ch;
-    (void)moves;
-    (void)ply;
-    return 0;
-}
-
-/* gen_play_quiet's turns counted, not listed, where no royal test is drawn: tile by tile, a row its program holds
-   whole counted as a bulk count's last ply counts it (gen_run at depth 1, E->lq < 0: each turn settled where it may
-   be none, none listed), another row listed as gen_play_quiet lists it.  at[3 i ..]: a tile with turns, how many,
-   and where they are listed (-1: counted only; gen_pick lists them if the pick falls there).  *nat tiles; *listed +=
-   their turns. */
-static int gen_play_count(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t *at, int32_t *nat,
-                          int64_t *listed) {
-    const int32_t *codes = B->codes;
-    int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
+    int32_t ch[""" + str(2 * maxw) + """], nc, v, r, depth = at != NULL;
     int64_t moves = 0;
     E->lq = -1;
     for (size_t w = 0; w < """ + str(words) + """; w++) {
@@ -1943,11 +1914,12 @@ static int gen_play_count(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_
             int64_t before = *listed;
             switch (row) {
 """ + "".join(cases) + """            default:
-                if (k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, 1, listed, k_qprog + k_qoff[row],
+                if (k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, depth, listed, k_qprog + k_qoff[row],
                                                                   k_qprog + k_qoff[row + 1])) < 0) return r;
                 break;
             }
-            if (*listed > before) {
+            for (int32_t x = o; x < E->nchg; x += E->chg[2 * (size_t)x] + 1) E->chg[2 * (size_t)x + 1] |= t; /* its tile */
+            if (at && *listed > before) {
                 at[3 * *nat] = t;
                 at[3 * *nat + 1] = (int32_t)(*listed - before);
                 at[3 * *nat + 2] = E->nchg > o ? o : -1;
@@ -1963,8 +1935,8 @@ static int gen_play_count(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_
     return 0;
 }
 
-/* The turn j (from 0) of a node gen_play_count counted, in the interpreter's order: the legal keys from k (to k1, by
-   tile) merged with the tiles of at, a tile's quiet turns before its keys (gen_nth's order).  *key its key, or -1
+/* The turn j (from 0) of a node gen_play_quiet counted (at), in the interpreter's order: the legal keys from k (to
+   k1, by tile) merged with the tiles of at, a tile's quiet turns before its keys (gen_nth's order).  *key its key, or -1
    with *o its listed turn's offset (a tile counted only listed now, after the node's listing, by its row's program:
    gen_run at depth 0, the order gen_play_quiet lists, up to the turn sought).  0, or < 0 an error.  Cost: part of
    one row listed, not the node. */
@@ -2049,7 +2021,7 @@ static int gen_listed_safe(tp_engine *E, Board *B, int32_t p, int32_t o) {
 
 /* playout_turn for a settled rule set: the turns of the node as the settled perft lists them, in the interpreter's
    order (a tile's quiet turns, then its keyed ones: the walk's order); the one the stream picks made (without
-   GEN_DRAWS counted tile by tile, gen_play_count, and only the picked one's tile listed: gen_pick).  GEN_DRAWS
+   GEN_DRAWS counted tile by tile, gen_play_quiet's at, and only the picked one's tile listed: gen_pick).  GEN_DRAWS
    (royal_draws): listed before the royal test, drawn as draw_legal draws among the interpreter's keys, only the
    turns drawn tested (gen_listed_safe).  A turn gen_run listed unsettled (GEN_RAW: a turn whatever the clean-ups
    do) is settled only if picked.  Returns how many turns the node has (> 0: one made), 0 none, < 0 an
@@ -2065,7 +2037,7 @@ static int32_t gen_playout(tp_engine *E, Board *B, int32_t p, int32_t q, uint64_
     int32_t k1 = E->nkeys, q0 = E->nchg, k = -1, o = -1, r = 0, at[""" + str(3 * n) + """], nat = 0;
     if (legal >= 0 && GEN_MANDATORY_OK) {
         gen_royal_later = GEN_DRAWS; /* the royal test where a turn is drawn */
-        r = GEN_DRAWS ? gen_play_quiet(E, B, p, q, &nq) : gen_play_count(E, B, p, q, at, &nat, &nq);
+        r = gen_play_quiet(E, B, p, q, &nq, GEN_DRAWS ? NULL : at, &nat);
         gen_royal_later = 0;
         if (r < 0) legal = r;
     }

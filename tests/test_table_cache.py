@@ -260,3 +260,35 @@ def test_long_values_the_applications_share_are_stored_once(tmp_cache: Path) -> 
     assert [apps[i] for i in sample] == [built.apps[i] for i in sample]
     long = [i for i in sample if any(len(t) >= cache.SHARED_LEN for _, t in apps[i].link_keys)]
     assert len(long) >= 2 and apps[long[0]].link_keys[0][1] is apps[long[1]].link_keys[0][1]  # one object again
+
+
+def test_the_generated_module_is_noted_by_the_tables_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The name the cache notes for a board's generated C is the one the generator's hash gives (a later process loads
+    it by that name, without the generator)."""
+    from tapology.rules.native import build, specialise
+
+    monkeypatch.setenv("TAPOLOGY_NATIVE_SPECIALISE", "1")
+    g = open_game("tictactoe")  # a new game: its board's engines are made again in this process
+    chains = g.chains(g.initial().board)
+    eng = native.engine(chains)  # compiled into the user's cache once per engine version (seconds), else loaded
+    assert eng is not None and eng.kind == "native-specialised", native.why_not_specialised(chains)
+    key = chains.comp.cache_key
+    assert key is not None and build.noted(key) == specialise.module_name(chains.comp.native_tables)
+
+
+def test_a_noted_module_is_read_back_only_while_compiled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tapology.rules.native import build
+
+    monkeypatch.setenv("TAPOLOGY_CACHE", str(tmp_path))
+    monkeypatch.delenv("TAPOLOGY_NATIVE_CFLAGS", raising=False)
+    name = "_tapology_spec_" + "0" * 24
+    assert build.noted("k") is None  # nothing noted
+    build.note("k", name)
+    assert build.noted("k") is None  # noted, not compiled (removed, or never written)
+    build.built_path(name).write_bytes(b"")
+    assert build.noted("k") == name and build.noted("other") is None
+    monkeypatch.setenv("TAPOLOGY_NATIVE_CFLAGS", "-O0")  # other flags: another module
+    assert build.noted("k") is None
+    monkeypatch.delenv("TAPOLOGY_NATIVE_CFLAGS")
+    next(tmp_path.glob("native/*.name")).write_text("_tapology_spec_../../x")  # not a module's name: ignored
+    assert build.noted("k") is None

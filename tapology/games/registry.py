@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,6 @@ from pathlib import Path
 from tapology.errors import GameError, PositionError, RuleError, TapologyError
 from tapology.files import read_text
 from tapology.game import ClaimGame, Game, Position
-from tapology.games.chess import ChessNotation, position_from_fen
 from tapology.games.kinrow import MAX_TILES as KINROW_TILES
 from tapology.games.kinrow import KInARow, kinrow_k, kinrow_of_rules
 from tapology.limits import LIMITS, check, limit
@@ -39,7 +39,7 @@ from tapology.rules.position import position_from_table, read_position_file
 DATA = Path(__file__).resolve().parent / "data"
 _FIRST = ("tictactoe", "checkers", "chinese-checkers", "tictactopology", "chess")
 SHIPPED = (*_FIRST, *sorted(p.stem for p in DATA.glob("*.toml") if p.stem not in _FIRST))
-NOTATIONS: dict[str, type] = {"chess": ChessNotation}
+NOTATIONS: dict[str, tuple[str, str]] = {"chess": ("tapology.games.chess", "ChessNotation")}  # module, class
 _TTT = re.compile(r"^(?:tictactoe|tic-tac-toe|mnk)(?::(\d+)(?:,(\d+),(\d+))?)?$")
 
 
@@ -125,8 +125,10 @@ def sized_rules(rules: RuleSet, spec: str, rows: str, cols: str) -> RuleSet:
 
 def notation_of(rules: RuleSet) -> Notation | None:
     """The notation a rule set names (``notation = "chess"``), if any."""
-    cls = NOTATIONS.get(rules.notation) if rules.notation else None
-    return cls() if cls is not None else None
+    where = NOTATIONS.get(rules.notation) if rules.notation else None
+    if where is None:
+        return None
+    return getattr(importlib.import_module(where[0]), where[1])()
 
 
 def open_game(spec: str, board: str | None = None, *, optional_ends: bool = True) -> RuleGame:
@@ -198,6 +200,8 @@ def open_position(spec: str, board: str | None = None, position: str | None = No
             text = first
     if text is not None:
         game = RuleGame(rules, board, notation=notation_of(rules))
+        from tapology.games.chess import position_from_fen  # loads only when needed: a FEN (start-up of the others)
+
         return game, position_from_fen(game, text)
     data = read_position_file(position)
     name = board if board is not None else str(data["board"]) if "board" in data else None

@@ -5,16 +5,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from tapology.errors import NotationError, OptionError
-from tapology.games.chess import ChessNotation, fen, position_from_fen, san
 from tapology.games.perft import PerftRun, auto_executor, estimate_leaves, perft_game, run_perft
 from tapology.games.registry import load_rules, open_game, open_position
 from tapology.limits import check
 from tapology.parallel import Executor, check_timeout, time_limit
 from tapology.reports.base import Report, engine_json, engine_of, engine_text, stop_exit, stop_text
-from tapology.rules.describe import rules_json, rules_text
 from tapology.rules.engine import BACKENDS, RuleGame
 from tapology.rules.native import engine as native_engine
 from tapology.rules.playouts import MAX_PLIES, PlayoutRun, run_playouts
@@ -77,18 +76,28 @@ def moves_report(spec: str, board: str | None = None, position: str | None = Non
     rep = MovesReport(g.name, g.board_name, g.players[pos.to_move], backend, [t.label for t in turns], outcome)
     if isinstance(g, RuleGame):
         rep.claims = [{"name": c.name, "score": c.score} for c in g.claims(pos)]
-    if isinstance(g.notation, ChessNotation):
-        rep.san = [san(g, pos, t, turns) for t in turns]
+    chess = _chess(g)
+    if chess is not None:
+        rep.san = [chess.san(g, pos, t, turns) for t in turns]
         try:
-            rep.fen = fen(g, pos)
+            rep.fen = chess.fen(g, pos)
             if with_fen:
-                rep.fens = [fen(g, t.result) for t in turns]
+                rep.fens = [chess.fen(g, t.result) for t in turns]
         except NotationError:
             if with_fen:
                 raise
     elif with_fen:
         raise OptionError(f"--fen: game {g.name!r} has no chess notation")
     return rep
+
+
+def _chess(game: RuleGame) -> ModuleType | None:
+    """:mod:`tapology.games.chess` where the game reads chess notation (loaded only then), else None."""
+    if game.notation is None:
+        return None
+    from tapology.games import chess  # loads only when a game has a notation (start-up of the other games)
+
+    return chess if isinstance(game.notation, chess.ChessNotation) else None
 
 
 def _claim_result(score: dict[str, int], player: str) -> str:
@@ -250,9 +259,13 @@ class RulesReport(Report):
     rules: Any
 
     def to_json(self) -> dict[str, Any]:
+        from tapology.rules.describe import rules_json  # loads only when needed (start-up of the other reports)
+
         return rules_json(self.rules)
 
     def text(self) -> str:
+        from tapology.rules.describe import rules_text  # loads only when needed (start-up of the other reports)
+
         return rules_text(self.rules)
 
 
@@ -281,12 +294,13 @@ def fen_report(spec: str, source: str | None = None, board: str | None = None) -
     """Convert: a FEN string or file, or a position file, of a game with chess notation, into FEN and the project's
     position format; the start position when ``source`` is None."""
     game: RuleGame = open_game(spec, board)
-    if not isinstance(game.notation, ChessNotation):
+    chess = _chess(game)
+    if chess is None:
         raise OptionError(f"fen: game {game.name!r} has no chess notation")
     if source is None:
         pos = game.initial()
     elif "/" in source and " " in source.strip():
-        pos = position_from_fen(game, source)
+        pos = chess.position_from_fen(game, source)
     else:
         game, pos = open_position(spec, board, source)
-    return FenReport(fen(game, pos), dumps_position(game, pos), game.board_name)
+    return FenReport(chess.fen(game, pos), dumps_position(game, pos), game.board_name)

@@ -289,7 +289,7 @@ def specialise_mode() -> str:
 def _specialised(chains: Chains, generic: Engine) -> Engine | None:
     """The specialised engine of the board, loaded from the cache or compiled into it (None with the reason kept
     for :func:`why_not_specialised`: declined, or no compiler)."""
-    from tapology.rules.native import specialise  # the generator loads only when a board is specialised
+    from tapology.rules.native import build  # loads only when first needed (the interpreter's load did already)
 
     comp = chains.comp
     got = _SPECIAL.get(comp)
@@ -297,12 +297,22 @@ def _specialised(chains: Chains, generic: Engine) -> Engine | None:
         return got if isinstance(got, Engine) else None
     tabs = comp.native_tables
     assert isinstance(tabs, _tables.Tables)
-    why = specialise.declines(tabs)
-    if why:
-        _SPECIAL[comp] = why
-        return None
+    name = _noted(comp)
+    if name is None:
+        from tapology.rules.native import specialise  # the generator loads only when a board is specialised
+
+        why = specialise.declines(tabs)
+        if why:
+            _SPECIAL[comp] = why
+            return None
     try:
-        eng = Engine(specialise.load(tabs, _SOURCES.pop(comp, None)), tabs, "native-specialised")
+        if name is not None:  # compiled for these tables already and named in the cache: no generator, no hash
+            mod = build.load_built(name)
+        else:
+            mod = specialise.load(tabs, _SOURCES.pop(comp, None))
+            if comp.cache_key is not None:
+                build.note(comp.cache_key, specialise.module_name(tabs))
+        eng = Engine(mod, tabs, "native-specialised")
     except Exception as exc:  # no compiler, a read-only cache: the interpreter runs
         _SPECIAL[comp] = f"the specialised C could not be built: {type(exc).__name__}: {exc}".strip()
         return None
@@ -310,6 +320,24 @@ def _specialised(chains: Chains, generic: Engine) -> Engine | None:
     _SPECIAL[comp] = eng
     _LATER.pop(comp, None)
     return eng
+
+
+def _noted(comp: Compiled) -> str | None:
+    """The name of the module generated for the board's tables where the disk cache notes it compiled
+    (:func:`tapology.rules.native.build.noted`, by the tables' cache key), else None."""
+    from tapology.rules.native import build  # loads only when first needed (the interpreter's load did already)
+
+    return None if comp.cache_key is None else build.noted(comp.cache_key)
+
+
+def _compiled(comp: Compiled, tabs: _tables.Tables) -> bool:
+    """Whether the module generated for the board's tables is compiled: noted in the cache (:func:`_noted`), else
+    :func:`tapology.rules.native.specialise.cached` (the generator's import and a hash of the tables)."""
+    if _noted(comp) is not None:
+        return True
+    from tapology.rules.native import specialise  # the generator loads only when a board is specialised
+
+    return specialise.cached(tabs)
 
 
 def why_not_specialised(chains: Chains) -> str:
@@ -420,12 +448,12 @@ def _compile_now(chains: Chains, seconds: float) -> bool:
     loaded or compiled already, declined (the caller's engine says why), or when its compile costs at most half the
     count (the generated C counts some 2 to 5 times faster); else False, its compile started in the background for a
     later run (:func:`tapology.rules.native.build.compile_later`), and :func:`why_not_specialised` says so."""
-    from tapology.rules.native import specialise  # the generator loads only when a board is specialised
-
     comp = chains.comp
     tabs = comp.native_tables
-    if _SPECIAL.get(comp) is not None or not isinstance(tabs, _tables.Tables) or specialise.cached(tabs):
+    if _SPECIAL.get(comp) is not None or not isinstance(tabs, _tables.Tables) or _compiled(comp, tabs):
         return True
+    from tapology.rules.native import specialise  # the generator loads only when a board is specialised
+
     if specialise.declines(tabs):
         return True
     source = _SOURCES.get(comp)
@@ -444,17 +472,15 @@ def _compile_now(chains: Chains, seconds: float) -> bool:
 def expect_perft(chains: Chains, leaves: float) -> None:
     """A perft estimated at ``leaves`` leaf turns is about to run in this process (by first turns): where the board's
     own C is compiled in the cache already and the count is big enough for it (:data:`SPECIALISE_WORK`), load it
-    now, so that no count of a first turn estimates its own size again (:func:`perft_engine`).  Cost: a hash of the
-    tables, and the module's import when it loads."""
+    now, so that no count of a first turn estimates its own size again (:func:`perft_engine`).  Cost: a small file
+    read where the cache notes the module (else a hash of the tables), and the module's import when it loads."""
     if specialise_mode() != "auto" or leaves < SPECIALISE_WORK or _SPECIAL.get(chains.comp) is not None:
         return
     generic = engine(chains, specialise=False)
     if generic is None:
         return
-    from tapology.rules.native import specialise  # the generator loads only when a board is specialised
-
     tabs = chains.comp.native_tables
-    if isinstance(tabs, _tables.Tables) and specialise.cached(tabs):
+    if isinstance(tabs, _tables.Tables) and _compiled(chains.comp, tabs):
         _specialised(chains, generic)
     else:  # whether a compile pays is decided on the whole count, not on the task that first asks
         _WHOLE[chains.comp] = leaves

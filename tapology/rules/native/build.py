@@ -158,6 +158,43 @@ def _compile(name: str, final: Path, source: str | None, flags: list[str] | None
             os.replace(log, out / "last-build.log")
 
 
+def _noted_path(key: str) -> Path:
+    """Where the name of the module generated for the tables of cache key ``key`` is noted (the compiler flags from
+    the environment are part of the note's name, as they are of the module's)."""
+    h = hashlib.sha256(f"{key}\0{' '.join(_extra_flags())}".encode()).hexdigest()[:40]
+    return cache_dir() / f"{h}.name"
+
+
+def noted(key: str) -> str | None:
+    """The name of the module generated for the tables of cache key ``key`` (:attr:`Compiled.cache_key`) where a
+    process noted it (:func:`note`) and the module is compiled, else None.  The key hashes every source the
+    generated module's name hashes (``tapology/rules`` with the generator and the engine, the rule set, the board),
+    so the name read back is the one :func:`tapology.rules.native.specialise.module_name` would give, without the
+    generator's import or a hash of the tables.  Cost: one small file read."""
+    try:
+        name = _noted_path(key).read_text().strip()
+    except OSError:
+        return None
+    ok = name.startswith("_tapology_spec_") and name[15:].isalnum() and built_path(name).exists()
+    return name if ok else None
+
+
+def note(key: str, name: str) -> None:
+    """Note ``name`` as the module generated for the tables of cache key ``key``, atomically (nothing where the cache
+    cannot be written: the next process hashes the tables again)."""
+    path = _noted_path(key)
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".name")
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(name)
+            os.replace(tmp, path)
+        except OSError:
+            os.unlink(tmp)
+            raise
+
+
 PENDING_STALE = 30 * 60  # seconds after which a compile in the background that left its source behind is started again
 
 

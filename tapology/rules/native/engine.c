@@ -199,6 +199,9 @@ struct tp_engine {
                        the first's tiles is not walked, the other order gives its turns; NULL where no link is */
     uint64_t *reach; /* [napps*words] with pair: the tiles a second slide and its continuations check or write */
     uint64_t *pair_fa; /* [words] with pair: the tiles the first slide of the chain at hand checks or writes */
+    uint64_t *cond_rbits; /* [nconds*words] a condition counting its codes over a region (no lines, here or around):
+                             the region's tiles, read by ended as bit sets; zero rows for the others */
+    uint8_t *cond_region; /* [nconds] 1 where cond_rbits holds the condition's region */
     int32_t solo_ready; /* solo filled (at the first perft: other jobs do not read it) */
     int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
     int32_t plain_on;   /* and those of plain solo ones (SOLO_PLAIN), counted (and made) in the entry scan */
@@ -2174,6 +2177,26 @@ static int connects(tp_engine *E, const Board *B, int32_t e, int32_t q, int32_t 
    turn's changes, from a position no end rule ended), line rules read only the lines through the changed tiles
    (those read once the phases are over: every line, since the position before was not read).  A rule read after
    the phases is left out at ply 0 and after a turn of a phase (even in a rule set without phases, as Python). */
+/* conds_hold for an end rule's conditions end_conds[k0 .. k1) on the whole board: a count over a region read as
+   popcounts of its codes' bit sets within the region (cond_rbits), the others as conds_hold reads them. */
+static int end_conds_hold(const tp_engine *E, const Board *B, int32_t k0, int32_t k1) {
+    const tp_tables *T = TABLES(E);
+    size_t words = (size_t)E->words;
+    for (int32_t k = k0; k < k1; k++) {
+        int32_t c = T->end_conds[k];
+        if (!E->cond_region[c]) {
+            if (!conds_hold(E, B, T->end_conds, k, k + 1, -1)) return 0;
+            continue;
+        }
+        int64_t count = 0;
+        const uint64_t *r = E->cond_rbits + (size_t)c * words;
+        for (int32_t i = T->cond_code_off[c]; i < T->cond_code_off[c + 1]; i++)
+            for (size_t w = 0; w < words; w++) count += __builtin_popcountll(B->bits[(size_t)T->cond_codes[i] * words + w] & r[w]);
+        if (!compare(count, T->cond_op[c], T->cond_value[c])) return 0;
+    }
+    return 1;
+}
+
 static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *chg, int32_t nchg) {
     const tp_tables *T = TABLES(E);
     int incheck = -1;
@@ -2223,8 +2246,7 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
         default: /* END_COUNT */
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t i = e * T->np + q;
-                if (T->end_pmask[i] && conds_hold(E, B, T->end_conds, T->end_cond_off[i], T->end_cond_off[i + 1], -1))
-                    return 1;
+                if (T->end_pmask[i] && end_conds_hold(E, B, T->end_cond_off[i], T->end_cond_off[i + 1])) return 1;
             }
         }
     }
@@ -3042,6 +3064,17 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     }
     for (int32_t c = 0; c < t->nconds; c++)
         E->cond_count[c] = t->cond_kind[c] == COND_BOARD && !t->cond_around[c] && !t->cond_here[c] && !t->cond_line[c];
+    E->cond_rbits = calloc((size_t)t->nconds * (size_t)E->words + 1, sizeof(uint64_t));
+    E->cond_region = calloc((size_t)t->nconds + 1, 1);
+    if (!E->cond_rbits || !E->cond_region) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t c = 0; c < t->nconds; c++) { /* the regions of plain region counts, as tile sets (ended) */
+        E->cond_region[c] = t->cond_kind[c] == COND_REGION && !t->cond_around[c] && !t->cond_here[c] && !t->cond_line[c];
+        for (int32_t k = t->cond_tile_off[c]; E->cond_region[c] && k < t->cond_tile_off[c + 1]; k++)
+            E->cond_rbits[(size_t)c * (size_t)E->words + (size_t)t->cond_tiles[k] / 64] |= (uint64_t)1 << (t->cond_tiles[k] % 64);
+    }
     E->roy_off = calloc((size_t)t->np + 1, sizeof(int32_t));
     E->roy_codes = malloc((size_t)t->np * nd * sizeof(int32_t) + 1);
     if (!E->roy_off || !E->roy_codes) {
@@ -3309,6 +3342,8 @@ void tp_free(tp_engine *e) {
     free(e->pair);
     free(e->reach);
     free(e->pair_fa);
+    free(e->cond_rbits);
+    free(e->cond_region);
     free(e->cn);
     free(e->lt_off);
     free(e->lt_line);

@@ -24,6 +24,11 @@
  *              stones: one tile read for one code, the same code written), the chains placing the
  *              follow-up on a tile before the entry's are not walked: the other order gives their
  *              turns (once_links proves it from the tables; perft --rbg and label paths walk both).
+ *              Two slides linked anywhere (breakthru's): a second slide starting before the first's
+ *              entry tile whose reach (every tile it or its continuations read or write) misses the
+ *              first's tiles is not walked, the other order (from its own entry, walked earlier)
+ *              giving the turn (pair_slides proves the two slide moves twins from the tables; the
+ *              tiles apart are read per pair, as bit sets, where the link is followed).
  *   memos      each node runs its turn clean-ups and its royal test once on its own position,
  *              recording what they read; a chain whose changes touch none of that gets the same
  *              answer (both runs are deterministic functions of what they read), any other chain
@@ -2178,20 +2183,25 @@ static int connects(tp_engine *E, const Board *B, int32_t e, int32_t q, int32_t 
    (those read once the phases are over: every line, since the position before was not read).  A rule read after
    the phases is left out at ply 0 and after a turn of a phase (even in a rule set without phases, as Python). */
 /* conds_hold for an end rule's conditions end_conds[k0 .. k1) on the whole board: a count over a region read as
-   popcounts of its codes' bit sets within the region (cond_rbits), the others as conds_hold reads them. */
-static int end_conds_hold(const tp_engine *E, const Board *B, int32_t k0, int32_t k1) {
+   popcounts of its codes' bit sets within the region (cond_rbits), one over the whole board from the counts, the
+   others as cond_holds reads them. */
+static inline int end_conds_hold(const tp_engine *E, const Board *B, int32_t k0, int32_t k1) {
     const tp_tables *T = TABLES(E);
     size_t words = (size_t)E->words;
     for (int32_t k = k0; k < k1; k++) {
         int32_t c = T->end_conds[k];
-        if (!E->cond_region[c]) {
-            if (!conds_hold(E, B, T->end_conds, k, k + 1, -1)) return 0;
+        int64_t count = 0;
+        if (E->cond_count[c]) { /* a count over the whole board: the counts of its codes, summed */
+            for (int32_t i = T->cond_code_off[c]; i < T->cond_code_off[c + 1]; i++) count += B->count[T->cond_codes[i]];
+        } else if (E->cond_region[c]) {
+            const uint64_t *r = E->cond_rbits + (size_t)c * words;
+            for (int32_t i = T->cond_code_off[c]; i < T->cond_code_off[c + 1]; i++)
+                for (size_t w = 0; w < words; w++)
+                    count += __builtin_popcountll(B->bits[(size_t)T->cond_codes[i] * words + w] & r[w]);
+        } else {
+            if (!cond_holds(E, B, c, -1)) return 0;
             continue;
         }
-        int64_t count = 0;
-        const uint64_t *r = E->cond_rbits + (size_t)c * words;
-        for (int32_t i = T->cond_code_off[c]; i < T->cond_code_off[c + 1]; i++)
-            for (size_t w = 0; w < words; w++) count += __builtin_popcountll(B->bits[(size_t)T->cond_codes[i] * words + w] & r[w]);
         if (!compare(count, T->cond_op[c], T->cond_value[c])) return 0;
     }
     return 1;

@@ -2684,32 +2684,34 @@ static int slide_link(const tp_tables *t, int32_t l, int32_t m) {
     return 1;
 }
 
-/* 1 when every continuation of slide step a (its list links' targets) has its twin tw[] among b's. */
-static int twin_continues(const tp_tables *t, const int32_t *tw, int32_t a, int32_t b) {
+/* 1 when every continuation of slide step a (its list links' targets) has a twin (slide_alike) among b's. */
+static int twin_continues(const tp_tables *t, int32_t a, int32_t b) {
     for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++)
         for (int32_t k = t->tgt_off[l]; t->lnk_table[l] < 0 && k < t->tgt_off[l + 1]; k++) {
-            int32_t x = tw[t->tgt[k]], in = 0;
+            int in = 0;
             for (int32_t l2 = t->lnk_off[b]; !in && l2 < t->lnk_off[b + 1]; l2++)
-                for (int32_t j = t->tgt_off[l2]; !in && t->lnk_table[l2] < 0 && j < t->tgt_off[l2 + 1]; j++) in = t->tgt[j] == x;
+                for (int32_t j = t->tgt_off[l2]; !in && t->lnk_table[l2] < 0 && j < t->tgt_off[l2 + 1]; j++)
+                    in = slide_alike(t, t->tgt[k], t->tgt[j]);
             if (!in) return 0;
         }
     return 1;
 }
 
-/* 1 when entry row `row` (ent_off's, of a set, tile and code) holds application a. */
-static int in_row(const tp_tables *t, size_t row, int32_t a) {
-    for (int32_t i = t->ent_off[row]; i < t->ent_off[row + 1]; i++)
-        if (t->ent_app[i] == a) return 1;
+/* 1 when applications app[i0 .. i1) hold one of slide m alike a (slide_alike). */
+static int has_twin(const tp_tables *t, const int32_t *app, int32_t i0, int32_t i1, int32_t m, int32_t a) {
+    for (int32_t i = i0; i < i1; i++)
+        if (t->app_slide[app[i]] == m && slide_alike(t, a, app[i])) return 1;
     return 0;
 }
 
 /* Whether slide m's anywhere links may leave out the second slides that the other order gives (pair_slides): m's
    steps plain slide steps whose links are plain, each continuing m or read through a table of steps of one other
    slide m2 (at the table row's tile) whose steps are final and whose links continue m2 only, not forced; each step of
-   m and m2 with a twin (slide_alike) in the other whose continuations are the twins of its own (twin_continues); and in
-   every entry set, where an entry of m (or a step it continues to) reads a table, each of that table's steps has its
-   twin among the set's entries at its tile and code, and each entry of m its twin in the table at its tile and code.
-   tw: [napps] filled with the twins of m and m2; seen: [napps] scratch.  Cost: m's and m2's steps, the tables' rows
+   m and m2 with a twin (slide_alike) in the other, and every pair of twins with continuations twins of each other's
+   (twin_continues: being twins is a bisimulation, so a slide's steps have a twin slide step for step); and in every
+   entry set, where an entry of m (or a step it continues to) reads a table, each of that table's steps has a twin
+   among the set's entries at its tile and code, and each entry of m a twin in the table at its tile and code.
+   tw, seen: [napps] scratch.  Cost: m's and m2's steps, the tables' rows
    and the entry rows, per entry set. */
 static int pair_move(const tp_tables *t, int32_t m, int32_t *tw, int32_t *seen, const int32_t *at_off,
                      const int32_t *at_app, uint8_t *tabs) {
@@ -2740,16 +2742,15 @@ static int pair_move(const tp_tables *t, int32_t m, int32_t *tw, int32_t *seen, 
             for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++)
                 if (t->lnk_table[l] >= 0 || t->lnk_forced[l] || !slide_link(t, l, m2)) return 0;
         }
-        int32_t u = t->app_tile[a];
-        tw[a] = -1;
-        for (int32_t i = at_off[u]; tw[a] < 0 && i < at_off[u + 1]; i++) {
+        int32_t u = t->app_tile[a], any = 0;
+        for (int32_t i = at_off[u]; i < at_off[u + 1]; i++) {
             int32_t b = at_app[i];
-            if (t->app_slide[b] == (s == m ? m2 : m) && slide_alike(t, a, b)) tw[a] = b;
+            if (t->app_slide[b] != (s == m ? m2 : m) || !slide_alike(t, a, b)) continue;
+            any = 1;
+            if (s == m && (!twin_continues(t, a, b) || !twin_continues(t, b, a))) return 0;
         }
-        if (tw[a] < 0) return 0;
+        if (!any) return 0;
     }
-    for (int32_t a = 0; a < na; a++)
-        if (t->app_slide[a] == m && (!twin_continues(t, tw, a, tw[a]) || !twin_continues(t, tw, tw[a], a))) return 0;
     for (int32_t set = 0; set < nsets; set++) { /* m's entries in the set, the steps they continue to, their tables */
         int32_t top = 0;
         memset(tabs, 0, (size_t)t->nltab);
@@ -2759,17 +2760,17 @@ static int pair_move(const tp_tables *t, int32_t m, int32_t *tw, int32_t *seen, 
                 int32_t a = t->ent_app[i];
                 if (t->app_slide[a] == m && !seen[a]) {
                     seen[a] = 1;
-                    tw[na + top++] = a; /* tw's second half: the stack */
+                    tw[top++] = a; /* tw: the stack */
                 }
             }
         while (top > 0) {
-            int32_t a = tw[na + --top];
+            int32_t a = tw[--top];
             for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) {
                 if (t->lnk_table[l] >= 0) tabs[t->lnk_table[l]] = 1;
                 for (int32_t k = t->tgt_off[l]; t->lnk_table[l] < 0 && k < t->tgt_off[l + 1]; k++)
                     if (!seen[t->tgt[k]]) {
                         seen[t->tgt[k]] = 1;
-                        tw[na + top++] = t->tgt[k];
+                        tw[top++] = t->tgt[k];
                     }
             }
         }
@@ -2778,13 +2779,11 @@ static int pair_move(const tp_tables *t, int32_t m, int32_t *tw, int32_t *seen, 
             for (size_t r = 0; r < n * nd; r++) {
                 size_t row = (size_t)set * n * nd + r, trow = (size_t)tb * n * nd + r;
                 for (int32_t k = t->ltab_off[trow]; k < t->ltab_off[trow + 1]; k++)
-                    if (!in_row(t, row, tw[t->ltab_app[k]])) return 0;
-                for (int32_t i = t->ent_off[row]; i < t->ent_off[row + 1]; i++) {
-                    int32_t a = t->ent_app[i], in = 0;
-                    if (t->app_slide[a] != m) continue;
-                    for (int32_t k = t->ltab_off[trow]; !in && k < t->ltab_off[trow + 1]; k++) in = t->ltab_app[k] == tw[a];
-                    if (!in) return 0;
-                }
+                    if (!has_twin(t, t->ent_app, t->ent_off[row], t->ent_off[row + 1], m, t->ltab_app[k])) return 0;
+                for (int32_t i = t->ent_off[row]; i < t->ent_off[row + 1]; i++)
+                    if (t->app_slide[t->ent_app[i]] == m
+                        && !has_twin(t, t->ltab_app, t->ltab_off[trow], t->ltab_off[trow + 1], m2, t->ent_app[i]))
+                        return 0;
             }
         }
     }
@@ -2803,7 +2802,7 @@ static int pair_slides(tp_engine *E) {
     const tp_tables *t = TABLES(E);
     size_t n = (size_t)t->n, na = (size_t)t->napps, words = (size_t)E->words;
     if (!t->keyed_by_changes || t->steps || t->mgrp_off[t->np] > t->mgrp_off[0] || !t->nltab) return 0;
-    int32_t *tw = malloc(2 * na * sizeof(int32_t) + 1), *seen = malloc(na * sizeof(int32_t) + 1);
+    int32_t *tw = malloc(na * sizeof(int32_t) + 1), *seen = malloc(na * sizeof(int32_t) + 1);
     int32_t *at_off = calloc(n + 2, sizeof(int32_t)), *at_app = malloc(na * sizeof(int32_t) + 1);
     int32_t nm = 0;
     for (size_t a = 0; a < na; a++) nm = t->app_slide[a] >= nm ? t->app_slide[a] + 1 : nm;

@@ -2792,12 +2792,13 @@ static int pair_move(const tp_tables *t, int32_t m, int32_t *tw, int32_t *seen, 
 
 /* E->pair, E->reach: the anywhere links of slides whose chains of two slides, a first slide A (from an entry at s)
    then a second C from a tile u < s, are each also walked the other way round where their tiles are apart: keys by
-   changes alone; no steps or clean-ups after each move; and the slide's moves proved alike (pair_move).  Where C's reach (the tiles C or any continuation of it checks or writes) misses the tiles A checks
-   and writes, the two slides read and write apart: C's twin fits from the node's entry at u, A's twin after it
-   through the twin link, each final step ending a turn, and the two orders give one position, one key, the chain
-   from u walked first (the entry scan goes by tile).  Neither chain meets a position twice (each move changes
-   tiles the other's do not restore), so a slide flying over the chain's stops changes nothing here.  Cost: per slide move with an anywhere link, pair_move; the
-   reaches to a fixed point, their length along a slide in rounds.  < 0 out of memory. */
+   changes alone; no steps or clean-ups after each move; and the slide's moves proved alike (pair_move).  Where C's
+   reach (the tiles C or any continuation of it checks or writes) misses the tiles A checks and writes, the two
+   slides read and write apart: C's twin fits from the node's entry at u, A's twin after it through the twin link,
+   each final step ending a turn, and the two orders give one position, one key, the chain from u walked first (the
+   entry scan goes by tile).  Neither chain meets a position twice (each move changes tiles the other's do not
+   restore), so a slide flying over the chain's stops changes nothing here.  Cost: per slide move with an anywhere
+   link, pair_move; the reaches to a fixed point, their length along a slide in rounds.  < 0 out of memory. */
 static int pair_slides(tp_engine *E) {
     const tp_tables *t = TABLES(E);
     size_t n = (size_t)t->n, na = (size_t)t->napps, words = (size_t)E->words;

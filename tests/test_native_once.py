@@ -3,7 +3,8 @@
 their turns.  Each rule set here is counted natively and by the Python chain walk (the reference); those whose two
 moves interact (the orders give different turns, or one order is not walked) must not take the shortcut.  And in a
 rule set keyed by changes, a set-up whose moves are each one cell counts its placements without keys (engine.c
-solo_by_changes), but for two moves placing alike."""
+solo_by_changes), but for two moves placing alike.  Two slides linked anywhere (breakthru's) are walked in one order
+where their tiles are apart (engine.c pair_slides)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 their turns.  Each rule set here is counted natively and by the Python chain walk (the reference); those whose two
 moves interact (the orders give different turns, or one order is not walked) must not take the shortcut.  And in a
 rule set keyed by changes, a set-up whose moves are each one cell counts its placements without keys (engine.c
-solo_by_changes), but for two moves placing alike."""
+solo_by_changes), but for two moves placing alike.  Two slides linked anywhere (breakthru's) are walked in one order
+where their tiles are apart (engine.c pair_slides)."""
 
 from __future__ import annotations
 
@@ -238,3 +239,93 @@ def test_a_follow_up_whose_links_are_closed_ends_its_chain_counted_by_hash(name:
             if b.ply == a.ply:
                 break
             assert (tuple(g.codes(b)), b.to_move) in {(tuple(g.codes(t.result)), t.result.to_move) for t in g.perft_turns(a)}
+
+
+# two slides a turn (breakthru's): a ship slides like a rook, then a ship (any tile: an anywhere link, forced) slides
+SLIDES = """
+name = "slides"
+grid = "square"
+players = ["X", "O"]
+board = "plane:4x4"
+
+[states]
+empty = 0
+X = { value = 1, owner = "X", kind = "ship" }
+O = { value = 2, owner = "O", kind = "ship" }
+x = { value = 3, owner = "X", kind = "dot" }
+o = { value = 4, owner = "O", kind = "dot" }
+
+[initial]
+layout = \"\"\"
+X . . O
+. X . .
+. . O .
+O . X .
+\"\"\"
+
+[[move]]
+name = "slide"
+orientations = "rotations"
+cells = [[0, 0, "own:ship", "empty"], [0, 1, "empty", "@"]]
+repeat = "optional"
+links = [{ moves = ["second-slide"], anywhere = true, forced = true }]
+
+[[move]]
+name = "second-slide"
+start = false
+orientations = "rotations"
+cells = [[0, 0, "own:ship", "empty"], [0, 1, "empty", "@"]]
+repeat = "optional"
+
+[[end]]
+kind = "plies"
+value = 12
+result = "draw"
+
+[[end]]
+kind = "no-turns"
+result = "draw"
+"""
+
+# the second slide leaves dots behind it: a slide's order changes the turn (no twin moves)
+SLIDES_DOTS = SLIDES.replace('start = false\norientations = "rotations"\ncells = [[0, 0, "own:ship", "empty"]',
+                             'start = false\norientations = "rotations"\ncells = [[0, 0, "own:ship", "own:dot"]')
+
+# the link followed only while a count holds: not proved (a link of the plain kind only)
+SLIDES_IF = SLIDES.replace('anywhere = true, forced = true }', 'anywhere = true, forced = true, if = [{ states = ["own"], '
+                           'op = ">=", value = 1 }] }')
+
+
+@needs_native
+@pytest.mark.parametrize(("text", "paired"), [(SLIDES, True), (SLIDES_DOTS, False), (SLIDES_IF, False)],
+                         ids=["slides", "dots", "if"])
+def test_two_slides_apart_are_walked_in_one_order(tmp_path: Path, text: str, paired: bool) -> None:
+    """Two slides whose tiles are apart give one turn in either order (engine.c pair_slides): the chains whose second
+    slide starts before the first and keeps off its tiles are left out, those that meet it (a ship slid out of the
+    other's way, into its path, or the same ship twice) are walked.  Counted and made as the Python chain walk counts
+    them, and each ply of a playout one of its turns; the proof refuses a second slide that is no twin of the first
+    and a link with a condition."""
+    assert len({SLIDES, SLIDES_DOTS, SLIDES_IF}) == 3  # each replacement found its text
+    g = _open(tmp_path, text)
+    assert native.why_not(g.chains(g.board), perft=True) == ""
+    eng = native.engine(g.chains(g.board))
+    assert eng is not None
+    assert (eng.pair_links() > 0) == paired
+    pos = g.initial()
+    for p in [pos, playout_end(g, pos, seed=5, index=0, max_plies=3)]:
+        for d in (1, 2):
+            want = count_leaves(g, p, d, native=False)
+            assert count_leaves(g, p, d) == want, d
+            assert count_leaves(g, p, d, bulk=False) == want, d
+    for index in range(2):  # each ply of a playout one of the turns the chain walk lists
+        ends = [playout_end(g, pos, seed=9, index=index, max_plies=k) for k in range(6)]
+        for a, b in itertools.pairwise(ends):
+            assert (tuple(g.codes(b)), b.to_move) in {(tuple(g.codes(t.result)), t.result.to_move) for t in g.perft_turns(a)}
+
+
+@needs_native
+def test_breakthru_walks_its_two_slides_apart_in_one_order() -> None:
+    g, pos = open_position("breakthru", None, str(PERFT / "breakthru-ring.toml"))
+    eng = native.engine(g.chains(pos.board))
+    assert eng is not None and eng.pair_links() > 0
+    assert count_leaves(g, pos, 1) == count_leaves(g, pos, 1, bulk=False) == 1788  # tests/test_openings.py's count

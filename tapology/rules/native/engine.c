@@ -24,6 +24,11 @@
  *              stones: one tile read for one code, the same code written), the chains placing the
  *              follow-up on a tile before the entry's are not walked: the other order gives their
  *              turns (once_links proves it from the tables; perft --rbg and label paths walk both).
+ *              Two slides linked anywhere (breakthru's): a second slide starting before the first's
+ *              entry tile whose reach (every tile it or its continuations read or write) misses the
+ *              first's tiles is not walked, the other order (from its own entry, walked earlier)
+ *              giving the turn (pair_slides proves the two slide moves twins from the tables; the
+ *              tiles apart are read per pair, as bit sets, where the link is followed).
  *   memos      each node runs its turn clean-ups and its royal test once on its own position,
  *              recording what they read; a chain whose changes touch none of that gets the same
  *              answer (both runs are deterministic functions of what they read), any other chain
@@ -194,6 +199,14 @@ struct tp_engine {
     uint8_t *solo;  /* [napps] a leaf whose turn no other chain of the same node can have (solo_apps) */
     uint8_t *once;  /* [nlinks] a table link of an entry whose two-move chains come in both orders (pair_once): the
                        follow-ups on tiles before the entry's are not walked, the other order gives their turns */
+    uint8_t *pair;  /* [nlinks] a table link of a slide whose chains of two slides come in both orders where their tiles
+                       are apart (pair_slides): a second slide on a tile before the first's start whose reach misses
+                       the first's tiles is not walked, the other order gives its turns; NULL where no link is */
+    uint64_t *reach; /* [napps*words] with pair: the tiles a second slide and its continuations check or write */
+    uint64_t *pair_fa; /* [words] with pair: the tiles the first slide of the chain at hand checks or writes */
+    uint64_t *cond_rbits; /* [nconds*words] a condition counting its codes over a region (no lines, here or around):
+                             the region's tiles, read by ended as bit sets; zero rows for the others */
+    uint8_t *cond_region; /* [nconds] 1 where cond_rbits holds the condition's region */
     int32_t solo_ready; /* solo filled (at the first perft: other jobs do not read it) */
     int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
     int32_t plain_on;   /* and those of plain solo ones (SOLO_PLAIN), counted (and made) in the entry scan */
@@ -1261,6 +1274,14 @@ static int still_step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t fla
 
 static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged);
 
+/* 1 when second slide c's reach misses the tiles of the chain's first slide (E->pair_fa): the two commute. */
+static inline int pair_apart(const tp_engine *E, int32_t c) {
+    const uint64_t *r = E->reach + (size_t)c * (size_t)E->words;
+    for (int32_t w = 0; w < E->words; w++)
+        if (r[w] & E->pair_fa[w]) return 0;
+    return 1;
+}
+
 /* A follow-up b of the move on path level `level` (sliding `slide`, flying over a stop where `fly`), with `left`
    steps of the budget left (step budgets): step's answer for it, 0 where it is not tried. */
 static int follow(tp_engine *E, Walk *W, int32_t b, int32_t slide, int fly, int32_t level, int32_t end,
@@ -1386,7 +1407,20 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
             continue;
         }
         /* an anywhere link read through its table: the follow-ups placed on each tile for the code it holds */
-        int32_t t0 = 0;
+        int32_t t0 = 0, s0 = -1;
+        if (E->pair && E->pair[l] && W->mode == WALK_TURNS && !E->ways_mode && !E->chains_mode && !E->tracking
+            && T->app_slide[E->seq[W->seq_base]] == slide) { /* two slides apart come in both orders (pair_slides) */
+            size_t words = (size_t)E->words;
+            s0 = T->app_tile[E->seq[W->seq_base]];
+            memset(E->pair_fa, 0, words * sizeof *E->pair_fa);
+            for (int32_t i = W->seq_base; i < E->seq_top; i++) {
+                int32_t b = E->seq[i];
+                for (int32_t k = T->chk_off[b]; k < T->chk_off[b + 1]; k++)
+                    E->pair_fa[T->chk_tile[k] / 64] |= (uint64_t)1 << (T->chk_tile[k] % 64);
+                for (int32_t k = T->wr_off[b]; k < T->wr_off[b + 1]; k++)
+                    E->pair_fa[T->wr_tile[k] / 64] |= (uint64_t)1 << (T->wr_tile[k] % 64);
+            }
+        }
         if (once) {
             t0 = T->app_tile[a];
             for (int32_t t = 0; T->lnk_forced[l] && !must && t < t0; t++) {
@@ -1397,6 +1431,10 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         for (int32_t t = t0; t < T->n && !stop; t++) {
             const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
             for (int32_t k = row[0]; k < row[1] && !stop; k++) {
+                if (t < s0 && pair_apart(E, T->ltab_app[k])) { /* the other order, from the entry at t, gives its turns */
+                    if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, T->ltab_app[k]);
+                    continue;
+                }
                 r = follow(E, W, T->ltab_app[k], slide, fly, level, end, flagged, left);
                 if (r < 0) goto out;
                 took |= r > 0;
@@ -2144,6 +2182,31 @@ static int connects(tp_engine *E, const Board *B, int32_t e, int32_t q, int32_t 
    turn's changes, from a position no end rule ended), line rules read only the lines through the changed tiles
    (those read once the phases are over: every line, since the position before was not read).  A rule read after
    the phases is left out at ply 0 and after a turn of a phase (even in a rule set without phases, as Python). */
+/* conds_hold for an end rule's conditions end_conds[k0 .. k1) on the whole board: a count over a region read as
+   popcounts of its codes' bit sets within the region (cond_rbits), one over the whole board from the counts, the
+   others as cond_holds reads them. */
+static inline int end_conds_hold(const tp_engine *E, const Board *B, int32_t k0, int32_t k1) {
+    const tp_tables *T = TABLES(E);
+    size_t words = (size_t)E->words;
+    for (int32_t k = k0; k < k1; k++) {
+        int32_t c = T->end_conds[k];
+        int64_t count = 0;
+        if (E->cond_count[c]) { /* a count over the whole board: the counts of its codes, summed */
+            for (int32_t i = T->cond_code_off[c]; i < T->cond_code_off[c + 1]; i++) count += B->count[T->cond_codes[i]];
+        } else if (E->cond_region[c]) {
+            const uint64_t *r = E->cond_rbits + (size_t)c * words;
+            for (int32_t i = T->cond_code_off[c]; i < T->cond_code_off[c + 1]; i++)
+                for (size_t w = 0; w < words; w++)
+                    count += __builtin_popcountll(B->bits[(size_t)T->cond_codes[i] * words + w] & r[w]);
+        } else {
+            if (!cond_holds(E, B, c, -1)) return 0;
+            continue;
+        }
+        if (!compare(count, T->cond_op[c], T->cond_value[c])) return 0;
+    }
+    return 1;
+}
+
 static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *chg, int32_t nchg) {
     const tp_tables *T = TABLES(E);
     int incheck = -1;
@@ -2193,8 +2256,7 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
         default: /* END_COUNT */
             for (int32_t q = 0; q < T->np; q++) {
                 int32_t i = e * T->np + q;
-                if (T->end_pmask[i] && conds_hold(E, B, T->end_conds, T->end_cond_off[i], T->end_cond_off[i + 1], -1))
-                    return 1;
+                if (T->end_pmask[i] && end_conds_hold(E, B, T->end_cond_off[i], T->end_cond_off[i + 1])) return 1;
             }
         }
     }
@@ -2591,6 +2653,213 @@ static void once_links(tp_engine *E) {
     }
 }
 
+/* 1 when application a is a plain step of a slide: a move that repeats, with a `to` tile, and no captures,
+   conditions, safe cells or block. */
+static int slide_step(const tp_tables *t, int32_t a) {
+    return t->app_slide[a] >= 0 && t->app_to[a] >= 0 && t->app_ray_off[a + 1] == t->app_ray_off[a] && t->app_gc[a] < 0
+           && t->app_cond_off[a + 1] == t->app_cond_off[a] && t->safe_off[a + 1] == t->safe_off[a] && !t->app_block[a];
+}
+
+/* 1 when applications a and b are alike in all the walk reads of them but their move: tile, `to` tile, checks,
+   writes, and what a turn's key reads (class flag, counter resets, the maximum rule's count, final). */
+static int slide_alike(const tp_tables *t, int32_t a, int32_t b) {
+    int32_t c0 = t->chk_off[a], nc = t->chk_off[a + 1] - c0, d0 = t->chk_off[b], w0 = t->wr_off[a];
+    int32_t nw = t->wr_off[a + 1] - w0, x0 = t->wr_off[b];
+    if (t->app_tile[a] != t->app_tile[b] || t->app_to[a] != t->app_to[b] || t->app_flag[a] != t->app_flag[b]
+        || t->app_reset[a] != t->app_reset[b] || t->app_max[a] != t->app_max[b] || t->app_final[a] != t->app_final[b]
+        || t->chk_off[b + 1] - d0 != nc || t->wr_off[b + 1] - x0 != nw)
+        return 0;
+    size_t sc = (size_t)nc * sizeof(int32_t), sw = (size_t)nw * sizeof(int32_t);
+    return !memcmp(t->chk_tile + c0, t->chk_tile + d0, sc) && !memcmp(t->chk_mask + c0, t->chk_mask + d0, sc)
+           && !memcmp(t->wr_tile + w0, t->wr_tile + x0, sw) && !memcmp(t->wr_src + w0, t->wr_src + x0, sw)
+           && !memcmp(t->wr_map + w0, t->wr_map + x0, sw);
+}
+
+/* 1 when link l is plain (no conditions, not stopped by lines) and, read through a list (not a table), continues
+   only with applications of slide m. */
+static int slide_link(const tp_tables *t, int32_t l, int32_t m) {
+    if (t->lnk_line[l] >= 0 || t->lnk_cond_off[l + 1] > t->lnk_cond_off[l]) return 0;
+    for (int32_t k = t->tgt_off[l]; t->lnk_table[l] < 0 && k < t->tgt_off[l + 1]; k++)
+        if (t->app_slide[t->tgt[k]] != m) return 0;
+    return 1;
+}
+
+/* 1 when every continuation of slide step a (its list links' targets) has a twin (slide_alike) among b's. */
+static int twin_continues(const tp_tables *t, int32_t a, int32_t b) {
+    for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++)
+        for (int32_t k = t->tgt_off[l]; t->lnk_table[l] < 0 && k < t->tgt_off[l + 1]; k++) {
+            int in = 0;
+            for (int32_t l2 = t->lnk_off[b]; !in && l2 < t->lnk_off[b + 1]; l2++)
+                for (int32_t j = t->tgt_off[l2]; !in && t->lnk_table[l2] < 0 && j < t->tgt_off[l2 + 1]; j++)
+                    in = slide_alike(t, t->tgt[k], t->tgt[j]);
+            if (!in) return 0;
+        }
+    return 1;
+}
+
+/* 1 when applications app[i0 .. i1) hold one of slide m alike a (slide_alike). */
+static int has_twin(const tp_tables *t, const int32_t *app, int32_t i0, int32_t i1, int32_t m, int32_t a) {
+    for (int32_t i = i0; i < i1; i++)
+        if (t->app_slide[app[i]] == m && slide_alike(t, a, app[i])) return 1;
+    return 0;
+}
+
+/* Whether slide m's anywhere links may leave out the second slides that the other order gives (pair_slides): m's
+   steps plain slide steps whose links are plain, each continuing m or read through a table of steps of one other
+   slide m2 (at the table row's tile) whose steps are final and whose links continue m2 only, not forced; each step of
+   m and m2 with a twin (slide_alike) in the other, and every pair of twins with continuations twins of each other's
+   (twin_continues: being twins is a bisimulation, so a slide's steps have a twin slide step for step); and in every
+   entry set, where an entry of m (or a step it continues to) reads a table, each of that table's steps has a twin
+   among the set's entries at its tile and code, and each entry of m a twin in the table at its tile and code.
+   tw, seen: [napps] scratch.  Cost: m's and m2's steps, the tables' rows
+   and the entry rows, per entry set. */
+static int pair_move(const tp_tables *t, int32_t m, int32_t *tw, int32_t *seen, const int32_t *at_off,
+                     const int32_t *at_app, uint8_t *tabs) {
+    size_t n = (size_t)t->n, nd = (size_t)t->nd;
+    int32_t na = t->napps, m2 = -1, nsets = (t->nphases + 1) * t->np;
+    for (int32_t a = 0; a < na; a++) {
+        if (t->app_slide[a] != m) continue;
+        if (!slide_step(t, a)) return 0;
+        for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) {
+            int32_t tb = t->lnk_table[l];
+            if (!slide_link(t, l, m)) return 0;
+            if (tb < 0 || tabs[tb]) continue;
+            tabs[tb] = 1;
+            for (size_t r = 0; r < n * nd; r++)
+                for (int32_t k = t->ltab_off[(size_t)tb * n * nd + r]; k < t->ltab_off[(size_t)tb * n * nd + r + 1]; k++) {
+                    int32_t c = t->ltab_app[k];
+                    if (m2 < 0) m2 = t->app_slide[c];
+                    if (t->app_slide[c] != m2 || m2 == m || !slide_step(t, c) || (size_t)t->app_tile[c] != r / nd) return 0;
+                }
+        }
+    }
+    if (m2 < 0) return 0;
+    for (int32_t a = 0; a < na; a++) { /* the twins, and m2's steps final with plain links continuing m2 */
+        int32_t s = t->app_slide[a];
+        if (s != m && s != m2) continue;
+        if (s == m2) {
+            if (!slide_step(t, a) || !t->app_final[a]) return 0;
+            for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++)
+                if (t->lnk_table[l] >= 0 || t->lnk_forced[l] || !slide_link(t, l, m2)) return 0;
+        }
+        int32_t u = t->app_tile[a], any = 0;
+        for (int32_t i = at_off[u]; i < at_off[u + 1]; i++) {
+            int32_t b = at_app[i];
+            if (t->app_slide[b] != (s == m ? m2 : m) || !slide_alike(t, a, b)) continue;
+            any = 1;
+            if (s == m && (!twin_continues(t, a, b) || !twin_continues(t, b, a))) return 0;
+        }
+        if (!any) return 0;
+    }
+    for (int32_t set = 0; set < nsets; set++) { /* m's entries in the set, the steps they continue to, their tables */
+        int32_t top = 0;
+        memset(tabs, 0, (size_t)t->nltab);
+        for (int32_t a = 0; a < na; a++) seen[a] = 0;
+        for (size_t r = 0; r < n * nd; r++)
+            for (int32_t i = t->ent_off[(size_t)set * n * nd + r]; i < t->ent_off[(size_t)set * n * nd + r + 1]; i++) {
+                int32_t a = t->ent_app[i];
+                if (t->app_slide[a] == m && !seen[a]) {
+                    seen[a] = 1;
+                    tw[top++] = a; /* tw: the stack */
+                }
+            }
+        while (top > 0) {
+            int32_t a = tw[--top];
+            for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) {
+                if (t->lnk_table[l] >= 0) tabs[t->lnk_table[l]] = 1;
+                for (int32_t k = t->tgt_off[l]; t->lnk_table[l] < 0 && k < t->tgt_off[l + 1]; k++)
+                    if (!seen[t->tgt[k]]) {
+                        seen[t->tgt[k]] = 1;
+                        tw[top++] = t->tgt[k];
+                    }
+            }
+        }
+        for (int32_t tb = 0; tb < t->nltab; tb++) {
+            if (!tabs[tb]) continue;
+            for (size_t r = 0; r < n * nd; r++) {
+                size_t row = (size_t)set * n * nd + r, trow = (size_t)tb * n * nd + r;
+                for (int32_t k = t->ltab_off[trow]; k < t->ltab_off[trow + 1]; k++)
+                    if (!has_twin(t, t->ent_app, t->ent_off[row], t->ent_off[row + 1], m, t->ltab_app[k])) return 0;
+                for (int32_t i = t->ent_off[row]; i < t->ent_off[row + 1]; i++)
+                    if (t->app_slide[t->ent_app[i]] == m
+                        && !has_twin(t, t->ltab_app, t->ltab_off[trow], t->ltab_off[trow + 1], m2, t->ent_app[i]))
+                        return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* E->pair, E->reach: the anywhere links of slides whose chains of two slides, a first slide A (from an entry at s)
+   then a second C from a tile u < s, are each also walked the other way round where their tiles are apart: keys by
+   changes alone; no steps or clean-ups after each move; and the slide's moves proved alike (pair_move).  Where C's
+   reach (the tiles C or any continuation of it checks or writes) misses the tiles A checks and writes, the two
+   slides read and write apart: C's twin fits from the node's entry at u, A's twin after it through the twin link,
+   each final step ending a turn, and the two orders give one position, one key, the chain from u walked first (the
+   entry scan goes by tile).  Neither chain meets a position twice (each move changes tiles the other's do not
+   restore), so a slide flying over the chain's stops changes nothing here.  Cost: per slide move with an anywhere
+   link, pair_move; the reaches to a fixed point, their length along a slide in rounds.  < 0 out of memory. */
+static int pair_slides(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, na = (size_t)t->napps, words = (size_t)E->words;
+    if (!t->keyed_by_changes || t->steps || t->mgrp_off[t->np] > t->mgrp_off[0] || !t->nltab) return 0;
+    int32_t *tw = malloc(na * sizeof(int32_t) + 1), *seen = malloc(na * sizeof(int32_t) + 1);
+    int32_t *at_off = calloc(n + 2, sizeof(int32_t)), *at_app = malloc(na * sizeof(int32_t) + 1);
+    int32_t nm = 0;
+    for (size_t a = 0; a < na; a++) nm = t->app_slide[a] >= nm ? t->app_slide[a] + 1 : nm;
+    uint8_t *tabs = calloc((size_t)t->nltab + 1, 1), *done = calloc((size_t)nm + 1, 1);
+    int rc = -1;
+    if (!tw || !seen || !at_off || !at_app || !tabs || !done) goto out;
+    for (size_t a = 0; a < na; a++) at_off[t->app_tile[a] + 2]++; /* the applications by tile */
+    for (size_t u = 0; u < n; u++) at_off[u + 2] += at_off[u + 1];
+    for (size_t a = 0; a < na; a++) at_app[at_off[t->app_tile[a] + 1]++] = (int32_t)a;
+    for (size_t a = 0; a < na; a++) {
+        int32_t m = t->app_slide[a], any = 0;
+        if (m < 0 || done[m]) continue;
+        done[m] = 1;
+        for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) any |= t->lnk_table[l] >= 0;
+        memset(tabs, 0, (size_t)t->nltab);
+        if (!any || !pair_move(t, m, tw, seen, at_off, at_app, tabs)) continue;
+        if (!E->pair && !(E->pair = calloc((size_t)t->nlinks + 1, 1))) goto out;
+        for (size_t b = 0; b < na; b++)
+            for (int32_t l = t->lnk_off[b]; t->app_slide[b] == m && l < t->lnk_off[b + 1]; l++)
+                E->pair[l] = t->lnk_table[l] >= 0;
+    }
+    rc = 0;
+    if (!E->pair) goto out;
+    E->reach = calloc(na * words + 1, sizeof(uint64_t));
+    E->pair_fa = calloc(words + 1, sizeof(uint64_t));
+    if (!E->reach || !E->pair_fa) {
+        rc = -1;
+        goto out;
+    }
+    for (size_t a = 0; a < na; a++) { /* each step's own tiles, then its continuations' to a fixed point */
+        uint64_t *r = E->reach + a * words;
+        r[t->app_tile[a] / 64] |= (uint64_t)1 << (t->app_tile[a] % 64);
+        for (int32_t k = t->chk_off[a]; k < t->chk_off[a + 1]; k++) r[t->chk_tile[k] / 64] |= (uint64_t)1 << (t->chk_tile[k] % 64);
+        for (int32_t k = t->wr_off[a]; k < t->wr_off[a + 1]; k++) r[t->wr_tile[k] / 64] |= (uint64_t)1 << (t->wr_tile[k] % 64);
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t a = 0; a < na; a++)
+            for (int32_t l = t->lnk_off[a]; t->app_slide[a] >= 0 && l < t->lnk_off[a + 1]; l++)
+                for (int32_t k = t->tgt_off[l]; t->lnk_table[l] < 0 && k < t->tgt_off[l + 1]; k++)
+                    for (size_t w = 0; w < words; w++) {
+                        uint64_t *r = E->reach + a * words + w, x = *r | E->reach[(size_t)t->tgt[k] * words + w];
+                        changed |= x != *r;
+                        *r = x;
+                    }
+    }
+out:
+    free(tw);
+    free(seen);
+    free(at_off);
+    free(at_app);
+    free(tabs);
+    free(done);
+    return rc;
+}
+
 /* E->solo: the leaf applications (E->leaf) whose turn's key no other chain of a node can share, so that a count of
    the node's turns may count them without keys.  Keys are (start, end, changes): a leaf entry a at tile s ends on
    e_a = its `to` tile (s without one); another chain from s ends on the `to` tile of some application reachable from
@@ -2805,6 +3074,17 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     }
     for (int32_t c = 0; c < t->nconds; c++)
         E->cond_count[c] = t->cond_kind[c] == COND_BOARD && !t->cond_around[c] && !t->cond_here[c] && !t->cond_line[c];
+    E->cond_rbits = calloc((size_t)t->nconds * (size_t)E->words + 1, sizeof(uint64_t));
+    E->cond_region = calloc((size_t)t->nconds + 1, 1);
+    if (!E->cond_rbits || !E->cond_region) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t c = 0; c < t->nconds; c++) { /* the regions of plain region counts, as tile sets (ended) */
+        E->cond_region[c] = t->cond_kind[c] == COND_REGION && !t->cond_around[c] && !t->cond_here[c] && !t->cond_line[c];
+        for (int32_t k = t->cond_tile_off[c]; E->cond_region[c] && k < t->cond_tile_off[c + 1]; k++)
+            E->cond_rbits[(size_t)c * (size_t)E->words + (size_t)t->cond_tiles[k] / 64] |= (uint64_t)1 << (t->cond_tiles[k] % 64);
+    }
     E->roy_off = calloc((size_t)t->np + 1, sizeof(int32_t));
     E->roy_codes = malloc((size_t)t->np * nd * sizeof(int32_t) + 1);
     if (!E->roy_off || !E->roy_codes) {
@@ -2937,6 +3217,10 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         return NULL;
     }
     once_links(E);
+    if (pair_slides(E) < 0) {
+        tp_free(E);
+        return NULL;
+    }
     E->lnk_hl = malloc((size_t)t->nlinks * sizeof(int32_t) + 1);
     if (!E->lnk_hl) {
         tp_free(E);
@@ -3065,6 +3349,11 @@ void tp_free(tp_engine *e) {
     free(e->lnk_hl);
     free(e->cond_leaf);
     free(e->once);
+    free(e->pair);
+    free(e->reach);
+    free(e->pair_fa);
+    free(e->cond_rbits);
+    free(e->cond_region);
     free(e->cn);
     free(e->lt_off);
     free(e->lt_line);
@@ -3091,6 +3380,14 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
 int32_t tp_once_links(const tp_engine *e) {
     int32_t k = 0;
     for (int32_t l = 0; l < TABLES(e)->nlinks; l++) k += e->once[l];
+    return k;
+}
+
+/* How many links the walk follows leaving out second slides that the other order gives (E->pair, pair_slides): for
+   tests. */
+int32_t tp_pair_links(const tp_engine *e) {
+    int32_t k = 0;
+    for (int32_t l = 0; e->pair && l < TABLES(e)->nlinks; l++) k += e->pair[l];
     return k;
 }
 

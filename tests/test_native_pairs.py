@@ -1,0 +1,118 @@
+"""A count's last ply told apart by (start, end) alone (engine.c pair_ready): where no two paths of the chains' move
+classes from one tile end on one tile, two chains of a node from one start to one end make one turn, so the count
+stamps (start, end) instead of hashing positions, skips the clean-ups where a kept change shows the turn, and does not
+walk a follow-up without links whose (start, end) is counted.  Each rule set is counted natively, in bulk and with
+every leaf made, and by the Python chain walk (the reference); a rule set with two routes to one end (walk, walk or
+leap) must not take the shortcut."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tapology.games import open_game
+from tapology.games.registry import open_position
+from tapology.rules import native
+from tapology.rules.engine import RuleGame
+from tapology.rules.perft import count_leaves
+
+needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+
+# a stone walks along a row or column, a step at a time, as far as the tiles are empty; walk-stop is walk's twin
+# without links (its turn is walk's own, not walked again); stones that reach the last column are removed (a clean-up)
+WALKS = """
+name = "walks"
+grid = "square"
+players = ["X", "O"]
+board = "plane:5x3"
+
+[states]
+empty = 0
+X = { value = 1, owner = "X", kind = "stone" }
+O = { value = 2, owner = "O", kind = "stone" }
+x = { value = 3, owner = "X", kind = "dot" }
+o = { value = 4, owner = "O", kind = "dot" }
+
+[regions]
+edge = ["column:-1"]
+
+[initial]
+to_move = "X"
+layout = \"\"\"
+X . . . .
+. X . O .
+. . . . O
+\"\"\"
+
+[[end]]
+kind = "no-turns"
+result = "draw"
+
+[[cleanup]]
+name = "edge"
+cells = [{ at = [0, 0], before = "X|O", after = "empty", in = "edge" }]
+
+[[move]]
+name = "walk"
+orientations = "rotations"
+to = [1, 0]
+cells = [[0, 0, "own:stone", "empty"], [1, 0, "empty", "own:stone"]]
+links = [{ moves = ["walk-on"], at = [1, 0], orientations = [0], forced = false }]
+
+[[move]]
+name = "walk-stop"
+orientations = "rotations"
+to = [1, 0]
+cells = [[0, 0, "own:stone", "empty"], [1, 0, "empty", "own:stone"]]
+
+[[move]]
+name = "walk-on"
+start = false
+orientations = "rotations"
+to = [1, 0]
+cells = [[0, 0, "own:stone", "empty"], [1, 0, "empty", "own:stone"]]
+links = [{ moves = ["walk-on"], at = [1, 0], orientations = [0], forced = false }]
+"""
+
+# a leap of two tiles that leaves a dot behind: from one start, walk + walk and the leap end on one tile with other
+# changes (two turns), so (start, end) does not name the turn
+LEAPS = WALKS + """
+[[move]]
+name = "leap"
+orientations = "rotations"
+to = [2, 0]
+cells = [[0, 0, "own:stone", "empty"], [1, 0, "empty", "own:dot"], [2, 0, "empty", "own:stone"]]
+"""
+
+
+def _open(tmp_path: Path, text: str) -> RuleGame:
+    path = tmp_path / "game.toml"
+    path.write_text(text)
+    return open_game(str(path))
+
+
+@needs_native
+@pytest.mark.parametrize(("text", "pairs"), [(WALKS, True), (LEAPS, False)], ids=["walks", "leaps"])
+def test_turns_told_apart_by_start_and_end_only_where_the_classes_name_them(tmp_path: Path, text: str,
+                                                                              pairs: bool) -> None:
+    g = _open(tmp_path, text)
+    assert native.why_not(g.chains(g.board), perft=True) == ""
+    pos = g.initial()
+    for d in range(1, 4):
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == want, d
+        assert count_leaves(g, pos, d, bulk=False) == want, d
+    eng = native.engine(g.chains(g.board))
+    assert eng is not None
+    assert eng.pair_ok() == pairs
+
+
+@needs_native
+def test_gess_counts_its_last_ply_by_start_and_end() -> None:
+    g, pos = open_position("gess", None, None)
+    assert count_leaves(g, pos, 1) == count_leaves(g, pos, 1, native=False) == 458
+    assert count_leaves(g, pos, 1, bulk=False) == 458
+    eng = native.engine(g.chains(pos.board))
+    assert eng is not None
+    assert eng.pair_ok()

@@ -16,6 +16,7 @@ from tapology.games.registry import open_position
 from tapology.rules import native
 from tapology.rules.engine import RuleGame
 from tapology.rules.perft import count_leaves
+from tapology.rules.playouts import playout_end
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 
@@ -85,8 +86,28 @@ to = [2, 0]
 cells = [[0, 0, "own:stone", "empty"], [1, 0, "empty", "own:dot"], [2, 0, "empty", "own:stone"]]
 """
 
+# walk-stop with a forced link to a move that never fits (its own tile is never empty after it): the same turns, in
+# the same order, but a forced link keeps the count by hash
+FORCED = WALKS.replace('''name = "walk-stop"
+orientations = "rotations"
+to = [1, 0]
+cells = [[0, 0, "own:stone", "empty"], [1, 0, "empty", "own:stone"]]
+''', '''name = "walk-stop"
+orientations = "rotations"
+to = [1, 0]
+cells = [[0, 0, "own:stone", "empty"], [1, 0, "empty", "own:stone"]]
+links = [{ moves = ["never"], at = [1, 0], orientations = [0], forced = true }]
+
+[[move]]
+name = "never"
+start = false
+orientations = "rotations"
+cells = [[0, 0, "empty", "own:stone"]]
+''')
+
 
 def _open(tmp_path: Path, text: str) -> RuleGame:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     path = tmp_path / "game.toml"
     path.write_text(text)
     return open_game(str(path))
@@ -116,3 +137,36 @@ def test_gess_counts_its_last_ply_by_start_and_end() -> None:
     eng = native.engine(g.chains(pos.board))
     assert eng is not None
     assert eng.pair_ok()
+
+
+@needs_native
+@pytest.mark.parametrize("name", ["walks", "gess"])
+def test_a_playout_counted_by_start_and_end_picks_a_legal_turn_each_ply(tmp_path: Path, name: str) -> None:
+    if name == "gess":
+        g, pos = open_position("gess", None, None)
+    else:
+        g = _open(tmp_path, WALKS)
+        pos = g.initial()
+    for i in range(3):  # a playout's first k + 1 plies are its first k and one more turn of the position they reach
+        here = pos
+        for k in range(1, 4):
+            end = playout_end(g, pos, 3, i, max_plies=k)
+            if end.ply == here.ply:
+                assert g.outcome(here) is not None or g.perft_turns(here) == []
+                break
+            assert end.ply == here.ply + 1
+            assert g.codes(end) in [g.codes(t.result) for t in g.perft_turns(here)], (i, k)
+            here = end
+
+
+@needs_native
+def test_a_playout_counted_by_start_and_end_plays_the_games_the_count_by_hash_plays(tmp_path: Path) -> None:
+    pairs, hashes = _open(tmp_path / "pairs", WALKS), _open(tmp_path / "hashes", FORCED)
+    for g, want in ((pairs, True), (hashes, False)):
+        count_leaves(g, g.initial(), 1)
+        eng = native.engine(g.chains(g.board))
+        assert eng is not None and eng.pair_ok() == want
+    for i in range(8):
+        a = playout_end(pairs, pairs.initial(), 5, i, max_plies=30)
+        b = playout_end(hashes, hashes.initial(), 5, i, max_plies=30)
+        assert (a.ply, pairs.codes(a)) == (b.ply, hashes.codes(b)), i

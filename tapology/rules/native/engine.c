@@ -247,6 +247,7 @@ struct tp_engine {
     int32_t pair_state; /* 0 not read yet, 1 no, 2 yes (the first perft reads it) */
     int32_t pair_on;    /* the node's count is by (start, end) */
     uint32_t *pair_stamp; /* [n*n] */
+    int32_t *pair_ord;    /* [n*n] the node's turns in the order counted, each as start * n + end (a playout picks) */
     uint32_t pair_gen;
     uint64_t *pair_cw;    /* [np*words] per player, the tiles the turn clean-ups may write (all where one captures) */
 };
@@ -857,13 +858,20 @@ static int keep_witness(tp_engine *E, const Walk *W, int32_t i, int32_t start, i
     return 1;
 }
 
+/* pair_on for the node about to be counted where the rule set allows it (pair_ready) and the count is by hash. */
+static inline void pair_begin(tp_engine *E) {
+    E->pair_on = E->cnt_on && E->pair_state == 2;
+    if (E->pair_on) next_gen(&E->pair_gen, E->pair_stamp, (size_t)TABLES(E)->n * (size_t)TABLES(E)->n);
+}
+
 /* A count's turn from tile s to tile e where pair_on (two chains of the node from s to e make one turn): 1 the first
-   (counted in cnt_n), 0 seen. */
+   (counted in cnt_n), 0 seen; while a playout picks (cnt_find >= 0), TP_ERR_FOUND at the picked turn's first chain. */
 static inline int pair_count(tp_engine *E, int32_t s, int32_t e) {
-    size_t i = (size_t)s * (size_t)TABLES(E)->n + (size_t)e;
+    int32_t i = s * TABLES(E)->n + e;
+    if (E->cnt_find >= 0) return E->pair_ord[E->cnt_find] == i ? TP_ERR_FOUND : 0;
     if (E->pair_stamp[i] == E->pair_gen) return 0;
     E->pair_stamp[i] = E->pair_gen;
-    E->cnt_n++;
+    E->pair_ord[E->cnt_n++] = i;
     return 1;
 }
 
@@ -871,7 +879,7 @@ static inline int pair_count(tp_engine *E, int32_t s, int32_t e) {
    clean-ups never write: its position after them is not the node's, so it is a turn and needs no clean-ups to be
    counted.  Reads the chain's undo entries up to the first such tile (each tile by its first entry: the node's code). */
 static int pair_kept(const tp_engine *E, const Walk *W) {
-    if (!E->pair_on || E->make_leaves) return 0;
+    if (!E->pair_on || !E->cnt_on || E->make_leaves || E->cnt_find >= 0) return 0;
     const uint64_t *cw = E->pair_cw + (size_t)W->player * (size_t)E->words;
     for (int32_t i = W->undo_base; i < E->undo_top; i++) {
         int32_t u = E->undo_tile[i], first = 1;
@@ -883,10 +891,10 @@ static int pair_kept(const tp_engine *E, const Walk *W) {
 }
 
 /* 1 where pair_on, application b has no links and the node's count holds a turn from s to b's `to` tile already:
-   b's chain from s could only make that turn again, so it is not walked. */
+   b's chain from s could only make that turn again, so it is not walked (a playout's pick walks every chain). */
 static inline int pair_seen(const tp_engine *E, int32_t s, int32_t b) {
     const tp_tables *T = TABLES(E);
-    return E->pair_on && T->lnk_off[b + 1] == T->lnk_off[b]
+    return E->pair_on && E->cnt_on && E->cnt_find < 0 && T->lnk_off[b + 1] == T->lnk_off[b]
            && E->pair_stamp[(size_t)s * (size_t)T->n + (size_t)T->app_to[b]] == E->pair_gen;
 }
 
@@ -2345,8 +2353,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     E->plain_on = depth == 1 && !E->ways_mode && !TABLES(E)->has_mandatory && !TABLES(E)->has_maximum
                   && !E->chains_mode;
     /* and where two chains from one tile to one tile make one turn (pair_ready), by (start, end) alone */
-    E->pair_on = E->cnt_on && E->pair_state == 2;
-    if (E->pair_on) next_gen(&E->pair_gen, E->pair_stamp, (size_t)TABLES(E)->n * (size_t)TABLES(E)->n);
+    pair_begin(E);
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     while (total == TP_ERR_DUP) { /* a hash seen twice: this node, and the later ones, with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -3039,6 +3046,7 @@ void tp_free(tp_engine *e) {
     free(e->zob);
     free(e->forced);
     free(e->pair_stamp);
+    free(e->pair_ord);
     free(e->pair_cw);
     free(e->main.codes);
     free(e->main.count);
@@ -3276,7 +3284,7 @@ static int solo_ready(tp_engine *E) {
 
 /* ---- turns told apart by start and end --------------------------------------------------------------------------- */
 
-#define PAIR_MAX_N 2048 /* past this many tiles, no (start, end) stamps (n*n of them) */
+#define PAIR_MAX_N 1024 /* past this many tiles, no (start, end) stamps (n*n of them) */
 
 /* The class of each application a chain may hold (an entry or a link's target; -1 the others): the least application
    placed on the same tile with the same `to` tile and the same writes (tile, source, map), so that two chains whose
@@ -3426,8 +3434,9 @@ static int pair_ready(tp_engine *E) {
     if (ok) {
         size_t words = (size_t)E->words;
         E->pair_stamp = calloc(n * n, sizeof(uint32_t));
+        E->pair_ord = malloc(n * n * sizeof(int32_t));
         E->pair_cw = calloc((size_t)t->np * words + 1, sizeof(uint64_t));
-        if (!E->pair_stamp || !E->pair_cw) {
+        if (!E->pair_stamp || !E->pair_ord || !E->pair_cw) {
             r = -1;
             goto out;
         }
@@ -3656,6 +3665,7 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
     E->cnt_on = E->cnt_dup < 2 && !T->has_royal && !T->has_mandatory && !T->has_maximum && !E->chains_mode
                 && !E->ways_mode;
 #endif
+    pair_begin(E);
     int32_t legal = node_turns_in(E, B, p, phase);
     while (legal == TP_ERR_DUP) { /* as perft's: with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -3693,6 +3703,7 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
         *last = E->chg + 2 * (size_t)E->keys[k].off; /* kept until the next node_turns writes there */
         *nlast = E->keys[k].len;
     }
+    E->pair_on = 0;
     E->nkeys = k0;
     E->nchg = c0;
     return legal;
@@ -3724,6 +3735,7 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
     if (r < 0) return r;
     if (count < 0 || max_plies < 0) return TP_ERR_ARG;
     if (solo_ready(e) < 0) return TP_ERR_CAP; /* the entry scan's single cells counted alone (step_cond_leaf) */
+    if (pair_ready(e) < 0) return TP_ERR_CAP;   /* and turns told apart by (start, end) */
     Board *B = &e->main;
     size_t nctr = (size_t)TABLES(e)->nctr;
     int root = count > 0 && max_plies > 0 ? ended(e, B, player, ply, NULL, 0) : 0; /* the same for every playout */

@@ -20,13 +20,21 @@ from tapology.rules.playouts import playout_end
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 
-# a stone walks along a row or column, a step at a time, as far as the tiles are empty; walk-stop is walk's twin
-# without links (its turn is walk's own, not walked again); stones that reach the last column are removed (a clean-up)
+
+@pytest.fixture(autouse=True)
+def _interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The interpreter (engine.c) counts and plays: the shortcut is its own."""
+    monkeypatch.setenv("TAPOLOGY_NATIVE_SPECIALISE", "0")
+
+# a stone walks along a row or column, a step at a time, as far as the tiles are empty, each move placed on the empty
+# tile behind it (so the scan by triggers finds it from the stone, in another order than the rows'); walk-stop is
+# walk's twin without links (its turn is walk's own, not walked again); stones that reach the last column are removed
+# (a clean-up)
 WALKS = """
 name = "walks"
 grid = "square"
 players = ["X", "O"]
-board = "plane:5x3"
+board = "plane:6x6"
 
 [states]
 empty = 0
@@ -41,9 +49,12 @@ edge = ["column:-1"]
 [initial]
 to_move = "X"
 layout = \"\"\"
-X . . . .
-. X . O .
-. . . . O
+. . . . . .
+. X . . O .
+. . X . . .
+. . . O . .
+. X . . . .
+. . . . . .
 \"\"\"
 
 [[end]]
@@ -57,22 +68,22 @@ cells = [{ at = [0, 0], before = "X|O", after = "empty", in = "edge" }]
 [[move]]
 name = "walk"
 orientations = "rotations"
-to = [1, 0]
-cells = [[0, 0, "own:stone", "empty"], [1, 0, "empty", "own:stone"]]
+to = [2, 0]
+cells = [[0, 0, "empty"], [1, 0, "own:stone", "empty"], [2, 0, "empty", "own:stone"]]
 links = [{ moves = ["walk-on"], at = [1, 0], orientations = [0], forced = false }]
 
 [[move]]
 name = "walk-stop"
 orientations = "rotations"
-to = [1, 0]
-cells = [[0, 0, "own:stone", "empty"], [1, 0, "empty", "own:stone"]]
+to = [2, 0]
+cells = [[0, 0, "empty"], [1, 0, "own:stone", "empty"], [2, 0, "empty", "own:stone"]]
 
 [[move]]
 name = "walk-on"
 start = false
 orientations = "rotations"
-to = [1, 0]
-cells = [[0, 0, "own:stone", "empty"], [1, 0, "empty", "own:stone"]]
+to = [2, 0]
+cells = [[0, 0, "empty"], [1, 0, "own:stone", "empty"], [2, 0, "empty", "own:stone"]]
 links = [{ moves = ["walk-on"], at = [1, 0], orientations = [0], forced = false }]
 """
 
@@ -82,21 +93,21 @@ LEAPS = WALKS + """
 [[move]]
 name = "leap"
 orientations = "rotations"
-to = [2, 0]
-cells = [[0, 0, "own:stone", "empty"], [1, 0, "empty", "own:dot"], [2, 0, "empty", "own:stone"]]
+to = [3, 0]
+cells = [[0, 0, "empty"], [1, 0, "own:stone", "empty"], [2, 0, "empty", "own:dot"], [3, 0, "empty", "own:stone"]]
 """
 
 # walk-stop with a forced link to a move that never fits (its own tile is never empty after it): the same turns, in
 # the same order, but a forced link keeps the count by hash
 FORCED = WALKS.replace('''name = "walk-stop"
 orientations = "rotations"
-to = [1, 0]
-cells = [[0, 0, "own:stone", "empty"], [1, 0, "empty", "own:stone"]]
+to = [2, 0]
+cells = [[0, 0, "empty"], [1, 0, "own:stone", "empty"], [2, 0, "empty", "own:stone"]]
 ''', '''name = "walk-stop"
 orientations = "rotations"
-to = [1, 0]
-cells = [[0, 0, "own:stone", "empty"], [1, 0, "empty", "own:stone"]]
-links = [{ moves = ["never"], at = [1, 0], orientations = [0], forced = true }]
+to = [2, 0]
+cells = [[0, 0, "empty"], [1, 0, "own:stone", "empty"], [2, 0, "empty", "own:stone"]]
+links = [{ moves = ["never"], at = [2, 0], orientations = [0], forced = true }]
 
 [[move]]
 name = "never"

@@ -250,6 +250,12 @@ struct tp_engine {
     int32_t *pair_ord;    /* [n*n] the node's turns in the order counted, each as start * n + end (a playout picks) */
     uint32_t pair_gen;
     uint64_t *pair_cw;    /* [np*words] per player, the tiles the turn clean-ups may write (all where one captures) */
+    /* a perft's count in any order (pair_any, with pair_on): the entries found from a trigger each (pair_triggers),
+       row (set*n + u)*nd + c of trig_off listing those whose trigger is tile u holding code c, each with its row's
+       tile and code (trig_at, trig_code); trig_codes the codes some trigger of the set reads */
+    int32_t pair_any;
+    int32_t *trig_off, *trig_ent, *trig_at, *trig_code; /* [nsets*n*nd+1], [nent] x 3 */
+    int32_t *trig_code_off, *trig_codes;                /* [nsets+1], [nsets*nd] */
 };
 
 /* ---- small helpers --------------------------------------------------------------------- */
@@ -1948,6 +1954,71 @@ static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
     return node_turns_in(E, B, p, -1);
 }
 
+#ifndef TP_GEN_ENTRIES
+/* An entry a of the node that fits, walked as the node's scan walks it (its turns counted, or keyed): < 0 an error,
+   else 0. */
+static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    Board *B = W->b;
+    int32_t t = T->app_tile[a];
+    int r;
+    W->start = t;
+    if (E->plain_on && E->solo[a] == SOLO_PLAIN) { /* a plain solo: one change, its own turn */
+        if (E->make_leaves) { /* made and taken back */
+            int32_t mark = E->undo_top;
+            if (E->undo_top + 1 > E->undo_cap) return TP_ERR_CAP;
+            put(E, B, t, T->maps[(size_t)T->wr_map[T->wr_off[a]] * (size_t)T->nd + (size_t)B->codes[t]]);
+            restore(E, B, mark);
+        }
+        E->solo_legal++;
+        return 0;
+    }
+    if (E->solo_on && E->solo[a] & (SOLO_LEAF | SOLO_PLAIN)) { /* step's own first case (solo: no slide) */
+        r = step_leaf(E, W, a);
+        if (r < 0) return r;
+        if (r != FAST_NO) return 0;
+    }
+    r = FAST_NO; /* a single cell counted alone: step's own first case, without its tests (any count by hash: a bulk
+                    count, a made one, a playout's) */
+    if (E->cnt_on && !E->tracking && E->solo[a] == SOLO_ALONE) r = step_cond_leaf(E, W, a);
+    if (r == FAST_NO) r = step(E, W, a, W->start, 0);
+    if (r < 0) return r;
+    if (E->cnt_on) { /* where a playout's pick_turn finds the picked turn again */
+        E->cnt_ent[E->cnt_nent] = a;
+        E->cnt_upto[E->cnt_nent++] = E->cnt_n;
+    }
+    return 0;
+}
+
+/* The node's entries of entry set `set` found from their trigger tiles (pair_triggers) rather than row by row: for each
+   tile u and the code c it holds, the entries whose trigger is (u, c) whose row's tile holds the row's code and whose
+   checks hold, each walked (walk_entry).  The turns come in another order than the row scan's: a count only. */
+static int pair_scan(tp_engine *E, Walk *W, int32_t set) {
+    const tp_tables *T = TABLES(E);
+    const Board *B = W->b;
+    size_t n = (size_t)T->n, nd = (size_t)T->nd, words = (size_t)E->words;
+    const uint8_t *masks = T->masks;
+    const int32_t *codes = B->codes;
+    for (int32_t k = E->trig_code_off[set]; k < E->trig_code_off[set + 1]; k++) {
+        size_t c = (size_t)E->trig_codes[k];
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t m = B->bits[c * words + w]; m; m &= m - 1) {
+                size_t u = w * 64 + (size_t)__builtin_ctzll(m), row = ((size_t)set * n + u) * nd + c;
+                for (int32_t j = E->trig_off[row]; j < E->trig_off[row + 1]; j++) {
+                    int32_t i = E->trig_ent[j], a = E->es[E->es_off[i]];
+                    if (codes[E->trig_at[j]] != E->trig_code[j] || pair_seen(E, T->app_tile[a], a)) continue;
+                    const int32_t *sp = E->es + E->es_off[i], *c0 = sp + 3, *c1 = c0 + sp[1];
+                    while (c0 < c1 && masks[(size_t)c0[1] + (size_t)codes[c0[0]]]) c0 += 2;
+                    if (c0 < c1 || (sp[2] && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a)))) continue;
+                    int r = walk_entry(E, W, a);
+                    if (r < 0) return r;
+                }
+            }
+    }
+    return 0;
+}
+#endif
+
 /* Chains.turns and the mandatory-class rule for the player to move, in the phase of index `phase` (-1: the regular
    play): keys appended at E->nkeys; returns how many are legal. */
 static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
@@ -2005,6 +2076,16 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         }
         words = 0; /* no scan */
     }
+#ifndef TP_GEN_ENTRIES
+    if (words && E->pair_any && E->pair_on) { /* a perft's count by (start, end): the entries found from triggers */
+        r = pair_scan(E, &W, set);
+        if (r < 0) {
+            E->path_top--;
+            return r;
+        }
+        words = 0;
+    }
+#endif
     for (size_t w = 0; w < words; w++) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
         for (const int32_t *k = ek; k < ek1; k++) m |= B->bits[(size_t)*k * words + w];
@@ -2029,39 +2110,10 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                 if (pair_seen(E, T->app_tile[a], a)) continue;
                 while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
                 if (c < c1 || (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a)))) continue;
-                W.start = T->app_tile[a];
-                if (E->plain_on && E->solo[a] == SOLO_PLAIN) { /* a plain solo: one change, its own turn */
-                    if (E->make_leaves) { /* made and taken back */
-                        int32_t mark = E->undo_top;
-                        if (E->undo_top + 1 > E->undo_cap) {
-                            E->path_top--;
-                            return TP_ERR_CAP;
-                        }
-                        put(E, B, t, T->maps[(size_t)T->wr_map[T->wr_off[a]] * (size_t)T->nd + (size_t)B->codes[t]]);
-                        restore(E, B, mark);
-                    }
-                    E->solo_legal++;
-                    continue;
-                }
-                if (E->solo_on && E->solo[a] & (SOLO_LEAF | SOLO_PLAIN)) { /* step's own first case (solo: no slide) */
-                    r = step_leaf(E, &W, a);
-                    if (r < 0) {
-                        E->path_top--;
-                        return r;
-                    }
-                    if (r != FAST_NO) continue;
-                }
-                r = FAST_NO; /* a single cell counted alone: step's own first case, without its tests (any count
-                                by hash: a bulk count, a made one, a playout's) */
-                if (E->cnt_on && !E->tracking && E->solo[a] == SOLO_ALONE) r = step_cond_leaf(E, &W, a);
-                if (r == FAST_NO) r = step(E, &W, a, W.start, 0);
+                r = walk_entry(E, &W, a);
                 if (r < 0) {
                     E->path_top--;
                     return r;
-                }
-                if (E->cnt_on) { /* where a playout's pick_turn finds the picked turn again */
-                    E->cnt_ent[E->cnt_nent] = a;
-                    E->cnt_upto[E->cnt_nent++] = E->cnt_n;
                 }
             }
 #endif
@@ -2354,6 +2406,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
                   && !E->chains_mode;
     /* and where two chains from one tile to one tile make one turn (pair_ready), by (start, end) alone */
     pair_begin(E);
+    E->pair_any = E->pair_on; /* a perft's count: its turns in any order */
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     while (total == TP_ERR_DUP) { /* a hash seen twice: this node, and the later ones, with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -2365,6 +2418,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     E->plain_on = 0;
     E->cnt_on = 0;
     E->pair_on = 0;
+    E->pair_any = 0;
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
@@ -3048,6 +3102,8 @@ void tp_free(tp_engine *e) {
     free(e->pair_stamp);
     free(e->pair_ord);
     free(e->pair_cw);
+    free(e->trig_off), free(e->trig_ent), free(e->trig_at), free(e->trig_code), free(e->trig_code_off);
+    free(e->trig_codes);
     free(e->main.codes);
     free(e->main.count);
     free(e->scratch.codes);
@@ -3371,6 +3427,79 @@ static void pair_dedupe(int32_t *off, int32_t *item, int32_t nrows, uint32_t *ma
     off[nrows] = w;
 }
 
+/* The entry triggers (pair_scan), read from the position `B` (the first perft's root): each entry's trigger is the one
+   of its checks (its row's tile and code among them) that the fewest tiles of B pass, each code its mask accepts
+   there one trigger row.  Any choice is a correct one (an entry is walked where all its checks hold); the fewest
+   tiles make the scan short.  < 0 out of memory. */
+static int pair_triggers(tp_engine *E, const Board *B) {
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, nd = (size_t)t->nd, nsets = (size_t)(t->nphases + 1) * (size_t)t->np, rows = nsets * n * nd;
+    int32_t nent = t->ent_off[rows];
+    int32_t *pick = malloc(((size_t)nent + 1) * 2 * sizeof(int32_t)); /* per entry: trigger tile, mask offset or -1 - code */
+    E->trig_off = calloc(rows + 2, sizeof(int32_t));
+    E->trig_code_off = calloc(nsets + 1, sizeof(int32_t));
+    E->trig_codes = malloc((nsets * nd + 1) * sizeof(int32_t));
+    if (!pick || !E->trig_off || !E->trig_code_off || !E->trig_codes) {
+        free(pick);
+        return -1;
+    }
+    size_t items = 0;
+    for (size_t r = 0; r < rows; r++) {
+        size_t u0 = (r / nd) % n, c0 = r % nd;
+        for (int32_t i = t->ent_off[r]; i < t->ent_off[r + 1]; i++) {
+            const int32_t *sp = E->es + E->es_off[i];
+            int64_t best = B->count[c0];
+            int32_t bu = (int32_t)u0, bm = -1 - (int32_t)c0;
+            for (int32_t k = 0; k < sp[1]; k += 2) {
+                int64_t w = 0;
+                for (size_t c = 0; c < nd; c++) w += t->masks[(size_t)sp[3 + k + 1] + c] ? B->count[c] : 0;
+                if (w < best) best = w, bu = sp[3 + k], bm = sp[3 + k + 1];
+            }
+            pick[2 * i] = bu;
+            pick[2 * i + 1] = bm;
+            size_t set = r / (n * nd);
+            for (size_t c = 0; c < nd; c++)
+                if (bm < 0 ? c == (size_t)(-1 - bm) : t->masks[(size_t)bm + c] != 0) {
+                    E->trig_off[(set * n + (size_t)bu) * nd + c + 1]++;
+                    items++;
+                }
+        }
+    }
+    for (size_t r = 0; r < rows; r++) E->trig_off[r + 1] += E->trig_off[r];
+    E->trig_ent = malloc((items + 1) * sizeof(int32_t));
+    E->trig_at = malloc((items + 1) * sizeof(int32_t));
+    E->trig_code = malloc((items + 1) * sizeof(int32_t));
+    int32_t *fill = calloc(rows + 1, sizeof(int32_t));
+    if (!E->trig_ent || !E->trig_at || !E->trig_code || !fill || items > INT32_MAX) {
+        free(pick), free(fill);
+        return -1;
+    }
+    for (size_t r = 0; r < rows; r++) {
+        size_t u0 = (r / nd) % n, c0 = r % nd, set = r / (n * nd);
+        for (int32_t i = t->ent_off[r]; i < t->ent_off[r + 1]; i++) {
+            int32_t bu = pick[2 * i], bm = pick[2 * i + 1];
+            for (size_t c = 0; c < nd; c++)
+                if (bm < 0 ? c == (size_t)(-1 - bm) : t->masks[(size_t)bm + c] != 0) {
+                    size_t row = (set * n + (size_t)bu) * nd + c;
+                    int32_t j = E->trig_off[row] + fill[row]++;
+                    E->trig_ent[j] = i;
+                    E->trig_at[j] = (int32_t)u0;
+                    E->trig_code[j] = (int32_t)c0;
+                }
+        }
+    }
+    for (size_t set = 0, k = 0; set < nsets; set++) { /* the codes some trigger row of the set reads */
+        for (size_t c = 0; c < nd; c++) {
+            int any = 0;
+            for (size_t u = 0; !any && u < n; u++) any = E->trig_off[(set * n + u) * nd + c + 1] > E->trig_off[(set * n + u) * nd + c];
+            if (any) E->trig_codes[k++] = (int32_t)c;
+        }
+        E->trig_code_off[set + 1] = (int32_t)k;
+    }
+    free(pick), free(fill);
+    return 0;
+}
+
 /* E->pair_state (read at the first perft): 2 where a count's last ply may tell its turns apart by (start, end) alone
    (pair_on): keys are (start, end, changes), no rule reads a turn's chains beyond its key (mandatory classes, the
    maximum rule, royal safety, counters, step budgets, fly-overs), every link is unforced and listed (no table, not
@@ -3450,6 +3579,10 @@ static int pair_ready(tp_engine *E) {
                     for (int32_t k = t->wr_off[a]; k < t->wr_off[a + 1]; k++)
                         cw[t->wr_tile[k] >> 6] |= 1ULL << (t->wr_tile[k] & 63);
                 }
+        }
+        if (pair_triggers(E, &E->main) < 0) {
+            r = -1;
+            goto out;
         }
         E->pair_state = 2;
     }

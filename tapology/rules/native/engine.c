@@ -896,6 +896,25 @@ static int pair_kept(const tp_engine *E, const Walk *W) {
     return 0;
 }
 
+/* 1 where pair_on in a count (not a playout's pick) and leaf application a (each tile written once), read on the
+   position as the first move of a chain, writes a new code on a tile the mover's turn clean-ups never write: its turn
+   is then counted by (start, end) at once, without sorting its changes, the clean-ups' memo or a hash; else 0. */
+static int pair_leaf(tp_engine *E, const Walk *W, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    if (!E->cnt_on || E->make_leaves || E->cnt_find >= 0 || E->tracking) return 0;
+    const uint64_t *cw = E->pair_cw + (size_t)W->player * (size_t)E->words;
+    const int32_t *codes = W->b->codes;
+    for (int32_t k = T->wr_off[a]; k < T->wr_off[a + 1]; k++) {
+        int32_t u = T->wr_tile[k];
+        if (cw[u >> 6] >> (u & 63) & 1
+            || T->maps[(size_t)T->wr_map[k] * (size_t)T->nd + (size_t)codes[T->wr_src[k]]] == codes[u])
+            continue;
+        pair_count(E, W->start, T->app_to[a]);
+        return 1;
+    }
+    return 0;
+}
+
 /* 1 where pair_on, application b has no links and the node's count holds a turn from s to b's `to` tile already:
    b's chain from s could only make that turn again, so it is not walked (a playout's pick walks every chain). */
 static inline int pair_seen(const tp_engine *E, int32_t s, int32_t b) {
@@ -1090,6 +1109,7 @@ static int memo_merge(tp_engine *E, int32_t nc) {
 static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
     const tp_tables *T = TABLES(E);
     Board *B = W->b;
+    if (E->pair_on && pair_leaf(E, W, a)) return 1;
     int32_t p = W->player, w0 = T->wr_off[a], nw = new_values(E, B, a), nc = 0;
     for (int32_t k = 0; k < nw; k++) {
         int32_t u = T->wr_tile[w0 + k], v = E->nv[k], old = B->codes[u];

@@ -254,6 +254,7 @@ struct tp_engine {
        row (set*n + u)*nd + c of trig_off listing those whose trigger is tile u holding code c, each with its row's
        tile and code (trig_at, trig_code); trig_codes the codes some trigger of the set reads */
     int32_t pair_any;
+    int32_t *pair_tcnt; /* [n] a playout's node: its turns by start tile (pair_locate) */
     int32_t *trig_off, *trig_ent, *trig_at, *trig_code; /* [nsets*n*nd+1], [nent] x 3 */
     int32_t *trig_code_off, *trig_codes;                /* [nsets+1], [nsets*nd] */
 };
@@ -2037,6 +2038,41 @@ static int pair_scan(tp_engine *E, Walk *W, int32_t set) {
     }
     return 0;
 }
+
+/* A playout's node counted by triggers (pair_scan, pair_any), its turn of rank `pick` in the row scan's order to be
+   found (pick_turn): the row scan meets the turns by start tile, in tile order, so the picked turn's start is the tile
+   where the node's turns by start tile (pair_ord) add up past `pick`; that tile's row alone is walked again, the
+   counts before it carried, so that cnt_ent, cnt_upto and pair_ord hold what the row scan would have left for it.
+   < 0 an error, else 0. */
+static int pair_locate(tp_engine *E, Board *B, int32_t p, int32_t phase, int32_t pick) {
+    const tp_tables *T = TABLES(E);
+    int32_t n = T->n, set = (phase + 1) * T->np + p, before = 0, s = 0;
+    memset(E->pair_tcnt, 0, (size_t)n * sizeof(int32_t));
+    for (int32_t i = 0; i < E->cnt_n; i++) E->pair_tcnt[E->pair_ord[i] / n]++;
+    while (s < n && before + E->pair_tcnt[s] <= pick) before += E->pair_tcnt[s++];
+    if (s == n) return TP_ERR_ARG;
+    Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
+    int r = push_level(E, B);
+    if (r < 0) return r;
+    next_gen(&E->pair_gen, E->pair_stamp, (size_t)n * (size_t)n);
+    E->cnt_n = before;
+    E->cnt_nent = 0;
+    E->cnt_on = 1;
+    const int32_t *e = T->ent_off + ((size_t)set * (size_t)n + (size_t)s) * (size_t)T->nd + (size_t)B->codes[s];
+    const int32_t *sp = E->es + E->es_off[e[0]], *se = E->es + E->es_off[e[1]];
+    while (sp < se && r >= 0) { /* the row's entries, as the row scan reads them */
+        int32_t a = sp[0], slow = sp[2];
+        const int32_t *c = sp + 3, *c1 = c + sp[1];
+        sp = c1;
+        if (pair_seen(E, T->app_tile[a], a)) continue;
+        while (c < c1 && T->masks[(size_t)c[1] + (size_t)B->codes[c[0]]]) c += 2;
+        if (c < c1 || (slow && (!fits_tail(E, B->codes, a) || !app_conds_hold(E, B, a)))) continue;
+        r = walk_entry(E, &W, a);
+    }
+    E->cnt_on = 0;
+    E->path_top--;
+    return r < 0 ? r : 0;
+}
 #endif
 
 /* Chains.turns and the mandatory-class rule for the player to move, in the phase of index `phase` (-1: the regular
@@ -3122,6 +3158,7 @@ void tp_free(tp_engine *e) {
     free(e->pair_stamp);
     free(e->pair_ord);
     free(e->pair_cw);
+    free(e->pair_tcnt);
     free(e->trig_off), free(e->trig_ent), free(e->trig_at), free(e->trig_code), free(e->trig_code_off);
     free(e->trig_codes);
     free(e->main.codes);
@@ -3222,6 +3259,7 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     E->nkeys = E->nchg = 0;
     E->chains_len = E->nacc = 0;
     E->chains_mode = chains;
+    E->pair_on = E->pair_any = 0; /* set again by the count that uses them (a call that failed may have left them) */
     return 0;
 }
 
@@ -3584,8 +3622,9 @@ static int pair_ready(tp_engine *E) {
         size_t words = (size_t)E->words;
         E->pair_stamp = calloc(n * n, sizeof(uint32_t));
         E->pair_ord = malloc(n * n * sizeof(int32_t));
+        E->pair_tcnt = malloc(n * sizeof(int32_t));
         E->pair_cw = calloc((size_t)t->np * words + 1, sizeof(uint64_t));
-        if (!E->pair_stamp || !E->pair_ord || !E->pair_cw) {
+        if (!E->pair_stamp || !E->pair_ord || !E->pair_cw || !E->pair_tcnt) {
             r = -1;
             goto out;
         }
@@ -3819,6 +3858,7 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
                 && !E->ways_mode;
 #endif
     pair_begin(E);
+    E->pair_any = E->pair_on; /* counted by triggers, the picked turn's tile walked again in order (pair_locate) */
     int32_t legal = node_turns_in(E, B, p, phase);
     while (legal == TP_ERR_DUP) { /* as perft's: with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -3843,7 +3883,11 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
     } else if (legal > 0 && !*pass) {
         int32_t pick = (int32_t)(splitmix(s) % (uint64_t)legal), k = -1;
         if (by_hash) {
-            int r = pick_turn(E, B, p, pick);
+            int r = 0;
+#ifndef TP_GEN_ENTRIES
+            if (E->pair_any) r = pair_locate(E, B, p, phase, pick);
+#endif
+            if (r == 0) r = pick_turn(E, B, p, pick);
             if (r < 0) return r;
             k = E->cnt_key;
         } else {
@@ -3856,7 +3900,7 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
         *last = E->chg + 2 * (size_t)E->keys[k].off; /* kept until the next node_turns writes there */
         *nlast = E->keys[k].len;
     }
-    E->pair_on = 0;
+    E->pair_on = E->pair_any = 0;
     E->nkeys = k0;
     E->nchg = c0;
     return legal;

@@ -18,6 +18,8 @@ from tapology.rules.engine import RuleGame
 from tapology.rules.perft import count_leaves
 from tapology.rules.playouts import playout_end
 
+PERFT = Path(__file__).parent / "data" / "perft"
+
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 
 
@@ -140,11 +142,20 @@ def test_turns_told_apart_by_start_and_end_only_where_the_classes_name_them(tmp_
     assert eng.pair_ok() == pairs
 
 
+def _rbg_perft(game: str, depth: int) -> int:
+    """RBG's count at ``depth`` as tests/data/perft keeps it (from running its reasoner)."""
+    for line in (PERFT / f"{game}.perft").read_text().splitlines():
+        if line.startswith(f"perft {depth} "):
+            return int(line.split()[2])
+    raise KeyError(depth)
+
+
 @needs_native
 def test_gess_counts_its_last_ply_by_start_and_end() -> None:
     g, pos = open_position("gess", None, None)
-    assert count_leaves(g, pos, 1) == count_leaves(g, pos, 1, native=False) == 458
-    assert count_leaves(g, pos, 1, bulk=False) == 458
+    assert count_leaves(g, pos, 1) == count_leaves(g, pos, 1, native=False) == _rbg_perft("gess", 1)
+    assert count_leaves(g, pos, 1, bulk=False) == _rbg_perft("gess", 1)
+    assert count_leaves(g, pos, 2) == count_leaves(g, pos, 2, bulk=False) == _rbg_perft("gess", 2)
     eng = native.engine(g.chains(pos.board))
     assert eng is not None
     assert eng.pair_ok()
@@ -181,3 +192,10 @@ def test_a_playout_counted_by_start_and_end_plays_the_games_the_count_by_hash_pl
         a = playout_end(pairs, pairs.initial(), 5, i, max_plies=30)
         b = playout_end(hashes, hashes.initial(), 5, i, max_plies=30)
         assert (a.ply, pairs.codes(a)) == (b.ply, hashes.codes(b)), i
+
+
+@needs_native
+@pytest.mark.slow
+def test_gess_depth_two_as_the_chain_walk_counts_it() -> None:
+    g, pos = open_position("gess", None, None)
+    assert count_leaves(g, pos, 2, native=False) == count_leaves(g, pos, 2) == _rbg_perft("gess", 2)

@@ -257,6 +257,11 @@ class Engine:
         leaf counted in the entry scan, 4 an entry with links counted alone), read after a first perft."""
         return int(self.lib.tp_solos(self._engine, mark))
 
+    def pair_ok(self) -> bool:
+        """Whether a count's last ply tells its turns apart by (start, end) alone (engine.c pair_ready), read after a
+        first perft."""
+        return bool(self.lib.tp_pair_ok(self._engine))
+
     def turns(self, chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict[Key, Found] | None:
         """The legal turns by key after the mandatory-class and maximum rules, each with its label path, moves and
         flag, as :meth:`Chains.turns` finds them in the phase of index ``phase`` (-1: the regular play) (None: not

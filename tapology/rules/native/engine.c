@@ -254,6 +254,22 @@ struct tp_engine {
     int32_t ctr_top; /* the current level's row */
     int32_t *lt_off, *lt_line; /* [nends*n+1], lines: row e*n + u lists the lines (line_tiles offsets) of end rule e
                                   through tile u, so that a line end is read only where the last turn wrote */
+    /* a count's last ply told apart by start and end (pair_ready): where every two chains of a node from one tile to
+       one tile make one turn, a turn is counted by a stamp of (start, end), and a follow-up without links whose
+       (start, end) is stamped is not walked */
+    int32_t pair_state; /* 0 not read yet, 1 no, 2 yes (the first perft reads it) */
+    int32_t pair_on;    /* the node's count is by (start, end) */
+    uint32_t *pair_stamp; /* [n*n] */
+    int32_t *pair_ord;    /* [n*n] the node's turns in the order counted, each as start * n + end (a playout picks) */
+    uint32_t pair_gen;
+    uint64_t *pair_cw;    /* [np*words] per player, the tiles the turn clean-ups may write (all where one captures) */
+    /* a perft's count in any order (pair_any, with pair_on): the entries found from a trigger each (pair_triggers),
+       row (set*n + u)*nd + c of trig_off listing those whose trigger is tile u holding code c, each with its row's
+       tile and code (trig_at, trig_code); trig_codes the codes some trigger of the set reads */
+    int32_t pair_any;
+    int32_t *pair_tcnt; /* [n] a playout's node: its turns by start tile (pair_locate) */
+    int32_t *trig_off, *trig_ent, *trig_at, *trig_code; /* [nsets*n*nd+1], [nent] x 3 */
+    int32_t *trig_code_off, *trig_codes;                /* [nsets+1], [nsets*nd] */
 };
 
 /* ---- small helpers --------------------------------------------------------------------- */
@@ -862,6 +878,65 @@ static int keep_witness(tp_engine *E, const Walk *W, int32_t i, int32_t start, i
     return 1;
 }
 
+/* pair_on for the node about to be counted where the rule set allows it (pair_ready) and the count is by hash. */
+static inline void pair_begin(tp_engine *E) {
+    E->pair_on = E->cnt_on && E->pair_state == 2;
+    if (E->pair_on) next_gen(&E->pair_gen, E->pair_stamp, (size_t)TABLES(E)->n * (size_t)TABLES(E)->n);
+}
+
+/* A count's turn from tile s to tile e where pair_on (two chains of the node from s to e make one turn): 1 the first
+   (counted in cnt_n), 0 seen; while a playout picks (cnt_find >= 0), TP_ERR_FOUND at the picked turn's first chain. */
+static inline int pair_count(tp_engine *E, int32_t s, int32_t e) {
+    int32_t i = s * TABLES(E)->n + e;
+    if (E->cnt_find >= 0) return E->pair_ord[E->cnt_find] == i ? TP_ERR_FOUND : 0;
+    if (E->pair_stamp[i] == E->pair_gen) return 0;
+    E->pair_stamp[i] = E->pair_gen;
+    E->pair_ord[E->cnt_n++] = i;
+    return 1;
+}
+
+/* 1 where pair_on in a bulk count and the chain walked (its writes on the board) changed a tile the mover's turn
+   clean-ups never write: its position after them is not the node's, so it is a turn and needs no clean-ups to be
+   counted.  Reads the chain's undo entries up to the first such tile (each tile by its first entry: the node's code). */
+static int pair_kept(const tp_engine *E, const Walk *W) {
+    if (!E->pair_on || !E->cnt_on || E->make_leaves || E->cnt_find >= 0) return 0;
+    const uint64_t *cw = E->pair_cw + (size_t)W->player * (size_t)E->words;
+    for (int32_t i = W->undo_base; i < E->undo_top; i++) {
+        int32_t u = E->undo_tile[i], first = 1;
+        if (cw[u >> 6] >> (u & 63) & 1 || W->b->codes[u] == E->undo_old[i]) continue;
+        for (int32_t j = W->undo_base; first && j < i; j++) first = E->undo_tile[j] != u;
+        if (first) return 1;
+    }
+    return 0;
+}
+
+/* 1 where pair_on in a count (not a playout's pick) and leaf application a (each tile written once), read on the
+   position as the first move of a chain, writes a new code on a tile the mover's turn clean-ups never write: its turn
+   is then counted by (start, end) at once, without sorting its changes, the clean-ups' memo or a hash; else 0. */
+static int pair_leaf(tp_engine *E, const Walk *W, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    if (!E->cnt_on || E->make_leaves || E->cnt_find >= 0 || E->tracking) return 0;
+    const uint64_t *cw = E->pair_cw + (size_t)W->player * (size_t)E->words;
+    const int32_t *codes = W->b->codes;
+    for (int32_t k = T->wr_off[a]; k < T->wr_off[a + 1]; k++) {
+        int32_t u = T->wr_tile[k];
+        if (cw[u >> 6] >> (u & 63) & 1
+            || T->maps[(size_t)T->wr_map[k] * (size_t)T->nd + (size_t)codes[T->wr_src[k]]] == codes[u])
+            continue;
+        pair_count(E, W->start, T->app_to[a]);
+        return 1;
+    }
+    return 0;
+}
+
+/* 1 where pair_on, application b has no links and the node's count holds a turn from s to b's `to` tile already:
+   b's chain from s could only make that turn again, so it is not walked (a playout's pick walks every chain). */
+static inline int pair_seen(const tp_engine *E, int32_t s, int32_t b) {
+    const tp_tables *T = TABLES(E);
+    return E->pair_on && E->cnt_on && E->cnt_find < 0 && T->lnk_off[b + 1] == T->lnk_off[b]
+           && E->pair_stamp[(size_t)s * (size_t)T->n + (size_t)T->app_to[b]] == E->pair_gen;
+}
+
 /* A turn of the node counted without a key (cnt_on): `pos` the hash of the position after it (Board.hash), from
    `start` to `end` (start -1: keyed by its changes alone), its chain resetting the counters `resets`; the turn is
    written on the walk's board since its start (nc < 0) or its nc changes are in E->tmp (the board as at the node).
@@ -873,6 +948,7 @@ static int keep_witness(tp_engine *E, const Walk *W, int32_t i, int32_t start, i
    the index of the picked turn among those counted), TP_ERR_FOUND at the picked turn's first chain, else 0. */
 static int count_turn(tp_engine *E, const Walk *W, uint64_t pos, int32_t start, int32_t end, int32_t resets,
                       int32_t nc) {
+    if (E->pair_on) return pair_count(E, start, end);
     uint64_t h = pos;
     if (start >= 0) {
         uint64_t seed = ((uint64_t)(uint32_t)start << 32) | (uint32_t)end;
@@ -1047,6 +1123,7 @@ static int memo_merge(tp_engine *E, int32_t nc) {
 static int step_leaf(tp_engine *E, const Walk *W, int32_t a) {
     const tp_tables *T = TABLES(E);
     Board *B = W->b;
+    if (E->pair_on && pair_leaf(E, W, a)) return 1;
     int32_t p = W->player, w0 = T->wr_off[a], nw = new_values(E, B, a), nc = 0;
     for (int32_t k = 0; k < nw; k++) {
         int32_t u = T->wr_tile[w0 + k], v = E->nv[k], old = B->codes[u];
@@ -1288,6 +1365,7 @@ static int follow(tp_engine *E, Walk *W, int32_t b, int32_t slide, int fly, int3
                   int32_t flagged, int32_t left) {
     const tp_tables *T = TABLES(E);
     if (T->steps && T->app_cost[b] > left) return 0; /* the move costs more steps than the turn has left */
+    if (pair_seen(E, W->start, b)) return 0;
     if (E->tracking) track_app(E, b);
     if (!fits(E, W->b->codes, b) || !app_conds_hold(E, W->b, b)) return 0;
     int on = slide >= 0 && T->app_slide[b] == slide; /* the slide flies on */
@@ -1788,6 +1866,10 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     int r = 0;
     if (!T->app_final[E->seq[E->seq_top - 1]]) return 0;
     int32_t nord = E->ways_mode ? chain_order(E, W) : 0;
+    if (pair_kept(E, W)) { /* a bulk count by (start, end): counted without the clean-ups */
+        pair_count(E, W->start, end);
+        return 0;
+    }
     if (T->grp_off[p + 1] > T->grp_off[p]) {
         if (memo_applies(E, W)) {
             if (E->undo_top + E->cm_len > E->undo_cap) return TP_ERR_CAP;
@@ -1931,6 +2013,106 @@ static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
     return node_turns_in(E, B, p, -1);
 }
 
+#ifndef TP_GEN_ENTRIES
+/* An entry a of the node that fits, walked as the node's scan walks it (its turns counted, or keyed): < 0 an error,
+   else 0. */
+static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    Board *B = W->b;
+    int32_t t = T->app_tile[a];
+    int r;
+    W->start = t;
+    if (E->plain_on && E->solo[a] == SOLO_PLAIN) { /* a plain solo: one change, its own turn */
+        if (E->make_leaves) { /* made and taken back */
+            int32_t mark = E->undo_top;
+            if (E->undo_top + 1 > E->undo_cap) return TP_ERR_CAP;
+            put(E, B, t, T->maps[(size_t)T->wr_map[T->wr_off[a]] * (size_t)T->nd + (size_t)B->codes[t]]);
+            restore(E, B, mark);
+        }
+        E->solo_legal++;
+        return 0;
+    }
+    if (E->solo_on && E->solo[a] & (SOLO_LEAF | SOLO_PLAIN)) { /* step's own first case (solo: no slide) */
+        r = step_leaf(E, W, a);
+        if (r < 0) return r;
+        if (r != FAST_NO) return 0;
+    }
+    r = FAST_NO; /* a single cell counted alone: step's own first case, without its tests (any count by hash: a bulk
+                    count, a made one, a playout's) */
+    if (E->cnt_on && !E->tracking && E->solo[a] == SOLO_ALONE) r = step_cond_leaf(E, W, a);
+    if (r == FAST_NO) r = step(E, W, a, W->start, 0);
+    if (r < 0) return r;
+    if (E->cnt_on) { /* where a playout's pick_turn finds the picked turn again */
+        E->cnt_ent[E->cnt_nent] = a;
+        E->cnt_upto[E->cnt_nent++] = E->cnt_n;
+    }
+    return 0;
+}
+
+/* The node's entries of entry set `set` found from their trigger tiles (pair_triggers) rather than row by row: for each
+   tile u and the code c it holds, the entries whose trigger is (u, c) whose row's tile holds the row's code and whose
+   checks hold, each walked (walk_entry).  The turns come in another order than the row scan's: a count only. */
+static int pair_scan(tp_engine *E, Walk *W, int32_t set) {
+    const tp_tables *T = TABLES(E);
+    const Board *B = W->b;
+    size_t n = (size_t)T->n, nd = (size_t)T->nd, words = (size_t)E->words;
+    const uint8_t *masks = T->masks;
+    const int32_t *codes = B->codes;
+    for (int32_t k = E->trig_code_off[set]; k < E->trig_code_off[set + 1]; k++) {
+        size_t c = (size_t)E->trig_codes[k];
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t m = B->bits[c * words + w]; m; m &= m - 1) {
+                size_t u = w * 64 + (size_t)__builtin_ctzll(m), row = ((size_t)set * n + u) * nd + c;
+                for (int32_t j = E->trig_off[row]; j < E->trig_off[row + 1]; j++) {
+                    int32_t i = E->trig_ent[j], a = E->es[E->es_off[i]];
+                    if (codes[E->trig_at[j]] != E->trig_code[j] || pair_seen(E, T->app_tile[a], a)) continue;
+                    const int32_t *sp = E->es + E->es_off[i], *c0 = sp + 3, *c1 = c0 + sp[1];
+                    while (c0 < c1 && masks[(size_t)c0[1] + (size_t)codes[c0[0]]]) c0 += 2;
+                    if (c0 < c1 || (sp[2] && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a)))) continue;
+                    int r = walk_entry(E, W, a);
+                    if (r < 0) return r;
+                }
+            }
+    }
+    return 0;
+}
+
+/* A playout's node counted by triggers (pair_scan, pair_any), its turn of rank `pick` in the row scan's order to be
+   found (pick_turn): the row scan meets the turns by start tile, in tile order, so the picked turn's start is the tile
+   where the node's turns by start tile (pair_ord) add up past `pick`; that tile's row alone is walked again, the
+   counts before it carried, so that cnt_ent, cnt_upto and pair_ord hold what the row scan would have left for it.
+   < 0 an error, else 0. */
+static int pair_locate(tp_engine *E, Board *B, int32_t p, int32_t phase, int32_t pick) {
+    const tp_tables *T = TABLES(E);
+    int32_t n = T->n, set = (phase + 1) * T->np + p, before = 0, s = 0;
+    memset(E->pair_tcnt, 0, (size_t)n * sizeof(int32_t));
+    for (int32_t i = 0; i < E->cnt_n; i++) E->pair_tcnt[E->pair_ord[i] / n]++;
+    while (s < n && before + E->pair_tcnt[s] <= pick) before += E->pair_tcnt[s++];
+    if (s == n) return TP_ERR_ARG;
+    Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
+    int r = push_level(E, B);
+    if (r < 0) return r;
+    next_gen(&E->pair_gen, E->pair_stamp, (size_t)n * (size_t)n);
+    E->cnt_n = before;
+    E->cnt_nent = 0;
+    E->cnt_on = 1;
+    const int32_t *e = T->ent_off + ((size_t)set * (size_t)n + (size_t)s) * (size_t)T->nd + (size_t)B->codes[s];
+    const int32_t *sp = E->es + E->es_off[e[0]], *se = E->es + E->es_off[e[1]];
+    while (sp < se && r >= 0) { /* the row's entries, as the row scan reads them */
+        int32_t a = sp[0], slow = sp[2];
+        const int32_t *c = sp + 3, *c1 = c + sp[1];
+        sp = c1;
+        if (pair_seen(E, T->app_tile[a], a)) continue;
+        while (c < c1 && T->masks[(size_t)c[1] + (size_t)B->codes[c[0]]]) c += 2;
+        if (c < c1 || (slow && (!fits_tail(E, B->codes, a) || !app_conds_hold(E, B, a)))) continue;
+        r = walk_entry(E, &W, a);
+    }
+    E->cnt_on = 0;
+    E->path_top--;
+    return r < 0 ? r : 0;
+}
+#endif
+
 /* Chains.turns and the mandatory-class rule for the player to move, in the phase of index `phase` (-1: the regular
    play): keys appended at E->nkeys; returns how many are legal. */
 static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
@@ -1988,6 +2170,16 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         }
         words = 0; /* no scan */
     }
+#ifndef TP_GEN_ENTRIES
+    if (words && E->pair_any && E->pair_on) { /* a perft's count by (start, end): the entries found from triggers */
+        r = pair_scan(E, &W, set);
+        if (r < 0) {
+            E->path_top--;
+            return r;
+        }
+        words = 0;
+    }
+#endif
     for (size_t w = 0; w < words; w++) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
         for (const int32_t *k = ek; k < ek1; k++) m |= B->bits[(size_t)*k * words + w];
@@ -2009,41 +2201,13 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                 int32_t a = sp[0], slow = sp[2];
                 const int32_t *c = sp + 3, *c1 = c + sp[1];
                 sp = c1;
+                if (pair_seen(E, T->app_tile[a], a)) continue;
                 while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
                 if (c < c1 || (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a)))) continue;
-                W.start = T->app_tile[a];
-                if (E->plain_on && E->solo[a] == SOLO_PLAIN) { /* a plain solo: one change, its own turn */
-                    if (E->make_leaves) { /* made and taken back */
-                        int32_t mark = E->undo_top;
-                        if (E->undo_top + 1 > E->undo_cap) {
-                            E->path_top--;
-                            return TP_ERR_CAP;
-                        }
-                        put(E, B, t, T->maps[(size_t)T->wr_map[T->wr_off[a]] * (size_t)T->nd + (size_t)B->codes[t]]);
-                        restore(E, B, mark);
-                    }
-                    E->solo_legal++;
-                    continue;
-                }
-                if (E->solo_on && E->solo[a] & (SOLO_LEAF | SOLO_PLAIN)) { /* step's own first case (solo: no slide) */
-                    r = step_leaf(E, &W, a);
-                    if (r < 0) {
-                        E->path_top--;
-                        return r;
-                    }
-                    if (r != FAST_NO) continue;
-                }
-                r = FAST_NO; /* a single cell counted alone: step's own first case, without its tests (any count
-                                by hash: a bulk count, a made one, a playout's) */
-                if (E->cnt_on && !E->tracking && E->solo[a] == SOLO_ALONE) r = step_cond_leaf(E, &W, a);
-                if (r == FAST_NO) r = step(E, &W, a, W.start, 0);
+                r = walk_entry(E, &W, a);
                 if (r < 0) {
                     E->path_top--;
                     return r;
-                }
-                if (E->cnt_on) { /* where a playout's pick_turn finds the picked turn again */
-                    E->cnt_ent[E->cnt_nent] = a;
-                    E->cnt_upto[E->cnt_nent++] = E->cnt_n;
                 }
             }
 #endif
@@ -2358,6 +2522,9 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     /* a plain solo's turn (solo_plain) needs neither the key nor the board's hash: counted, or made and taken back */
     E->plain_on = depth == 1 && !E->ways_mode && !TABLES(E)->has_mandatory && !TABLES(E)->has_maximum
                   && !E->chains_mode;
+    /* and where two chains from one tile to one tile make one turn (pair_ready), by (start, end) alone */
+    pair_begin(E);
+    E->pair_any = E->pair_on; /* a perft's count: its turns in any order */
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     while (total == TP_ERR_DUP) { /* a hash seen twice: this node, and the later ones, with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -2368,6 +2535,8 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     E->solo_on = 0;
     E->plain_on = 0;
     E->cnt_on = 0;
+    E->pair_on = 0;
+    E->pair_any = 0;
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
@@ -3270,6 +3439,12 @@ void tp_free(tp_engine *e) {
     if (!e) return;
     free(e->zob);
     free(e->forced);
+    free(e->pair_stamp);
+    free(e->pair_ord);
+    free(e->pair_cw);
+    free(e->pair_tcnt);
+    free(e->trig_off), free(e->trig_ent), free(e->trig_at), free(e->trig_code), free(e->trig_code_off);
+    free(e->trig_codes);
     free(e->main.codes);
     free(e->main.count);
     free(e->scratch.codes);
@@ -3373,6 +3548,7 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     E->nkeys = E->nchg = 0;
     E->chains_len = E->nacc = 0;
     E->chains_mode = chains;
+    E->pair_on = E->pair_any = 0; /* set again by the count that uses them (a call that failed may have left them) */
     return 0;
 }
 
@@ -3517,6 +3693,265 @@ static int solo_ready(tp_engine *E) {
     return 0;
 }
 
+/* ---- turns told apart by start and end --------------------------------------------------------------------------- */
+
+#define PAIR_MAX_N 1024 /* past this many tiles, no (start, end) stamps (n*n of them) */
+
+/* The class of each application a chain may hold (an entry or a link's target; -1 the others): the least application
+   placed on the same tile with the same `to` tile and the same writes (tile, source, map), so that two chains whose
+   applications are of the same classes, one by one, make the same changes on the same position.  0, or 1 where some
+   such application has no `to` tile, a line capture or a capture by liberties (what it changes is not its writes). */
+static int pair_classes(const tp_tables *t, const uint8_t *reach, int32_t *cls, int32_t *ht, size_t hsize) {
+    for (int32_t a = 0; a < t->napps; a++) {
+        cls[a] = -1;
+        if (!reach[a]) continue;
+        if (t->app_to[a] < 0 || t->app_ray_off[a + 1] > t->app_ray_off[a] || t->app_gc[a] >= 0) return 1;
+        int32_t w0 = t->wr_off[a], nw = t->wr_off[a + 1] - w0;
+        uint64_t h = ((uint64_t)(uint32_t)t->app_tile[a] << 32) ^ (uint32_t)t->app_to[a];
+        h = h * 0x9E3779B97F4A7C15ULL ^ (uint64_t)nw;
+        for (int32_t k = w0; k < w0 + nw; k++)
+            h = (h ^ (uint64_t)(uint32_t)t->wr_tile[k] ^ ((uint64_t)(uint32_t)t->wr_src[k] << 21)
+                 ^ ((uint64_t)(uint32_t)t->wr_map[k] << 42)) * 0xBF58476D1CE4E5B9ULL;
+        for (size_t i = (size_t)(h ^ (h >> 29)) & (hsize - 1);; i = (i + 1) & (hsize - 1)) {
+            int32_t b = ht[i];
+            if (b < 0) {
+                ht[i] = cls[a] = a;
+                break;
+            }
+            int32_t v0 = t->wr_off[b], same = t->app_tile[b] == t->app_tile[a] && t->app_to[b] == t->app_to[a]
+                                                && t->wr_off[b + 1] - v0 == nw;
+            for (int32_t k = 0; same && k < nw; k++)
+                same = t->wr_tile[v0 + k] == t->wr_tile[w0 + k] && t->wr_src[v0 + k] == t->wr_src[w0 + k]
+                       && t->wr_map[v0 + k] == t->wr_map[w0 + k];
+            if (same) {
+                cls[a] = b;
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+/* 1 where no two paths of classes (pair_classes) from one start tile end on one tile: from each tile, every path
+   through the links of its classes' applications (an entry's class, then a class some application of the last one
+   links to) ends on a tile no other path from there ends on, so a chain's (start, end) names its classes and so its
+   changes.  eoff/edge: each class's distinct next classes; soff/sent: each tile's distinct entry classes (of one entry
+   set: a node reads one).  A depth
+   first walk per start, each path stamping its end: at most n paths per start, since a second path to a tile fails. */
+static int pair_paths(const tp_tables *t, const int32_t *eoff, const int32_t *edge, const int32_t *soff,
+                      const int32_t *sent, uint32_t *st, int32_t *stk, int32_t *cur) {
+    int32_t n = t->n;
+    for (int32_t s = 0; s < n; s++) {
+        uint32_t gen = (uint32_t)s + 1;
+        for (int32_t i = soff[s]; i < soff[s + 1]; i++) {
+            int32_t r = sent[i], top = 0;
+            if (st[t->app_to[r]] == gen) return 0;
+            st[t->app_to[r]] = gen;
+            stk[top] = r;
+            cur[top++] = eoff[r];
+            while (top) {
+                int32_t x = stk[top - 1];
+                if (cur[top - 1] == eoff[x + 1]) {
+                    top--;
+                    continue;
+                }
+                int32_t y = edge[cur[top - 1]++];
+                if (st[t->app_to[y]] == gen || top >= n) return 0;
+                st[t->app_to[y]] = gen;
+                stk[top] = y;
+                cur[top++] = eoff[y];
+            }
+        }
+    }
+    return 1;
+}
+
+/* CSR rows of distinct class ids: row i's items (row ids in 0..nrows, each item a class) deduplicated in place with
+   a stamp per class; off rewritten. */
+static void pair_dedupe(int32_t *off, int32_t *item, int32_t nrows, uint32_t *mark) {
+    int32_t w = 0;
+    for (int32_t i = 0; i < nrows; i++) {
+        int32_t k0 = off[i], k1 = off[i + 1];
+        off[i] = w;
+        for (int32_t k = k0; k < k1; k++)
+            if (mark[item[k]] != (uint32_t)i + 1) {
+                mark[item[k]] = (uint32_t)i + 1;
+                item[w++] = item[k];
+            }
+    }
+    off[nrows] = w;
+}
+
+/* The entry triggers (pair_scan), read from the position `B` (the first perft's root): each entry's trigger is the one
+   of its checks (its row's tile and code among them) that the fewest tiles of B pass, each code its mask accepts
+   there one trigger row.  Any choice is a correct one (an entry is walked where all its checks hold); the fewest
+   tiles make the scan short.  < 0 out of memory. */
+static int pair_triggers(tp_engine *E, const Board *B) {
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, nd = (size_t)t->nd, nsets = (size_t)(t->nphases + 1) * (size_t)t->np, rows = nsets * n * nd;
+    int32_t nent = t->ent_off[rows];
+    int32_t *pick = malloc(((size_t)nent + 1) * 2 * sizeof(int32_t)); /* per entry: trigger tile, mask offset or -1 - code */
+    E->trig_off = calloc(rows + 2, sizeof(int32_t));
+    E->trig_code_off = calloc(nsets + 1, sizeof(int32_t));
+    E->trig_codes = malloc((nsets * nd + 1) * sizeof(int32_t));
+    if (!pick || !E->trig_off || !E->trig_code_off || !E->trig_codes) {
+        free(pick);
+        return -1;
+    }
+    size_t items = 0;
+    for (size_t r = 0; r < rows; r++) {
+        size_t u0 = (r / nd) % n, c0 = r % nd;
+        for (int32_t i = t->ent_off[r]; i < t->ent_off[r + 1]; i++) {
+            const int32_t *sp = E->es + E->es_off[i];
+            int64_t best = B->count[c0];
+            int32_t bu = (int32_t)u0, bm = -1 - (int32_t)c0;
+            for (int32_t k = 0; k < sp[1]; k += 2) {
+                int64_t w = 0;
+                for (size_t c = 0; c < nd; c++) w += t->masks[(size_t)sp[3 + k + 1] + c] ? B->count[c] : 0;
+                if (w < best) best = w, bu = sp[3 + k], bm = sp[3 + k + 1];
+            }
+            pick[2 * i] = bu;
+            pick[2 * i + 1] = bm;
+            size_t set = r / (n * nd);
+            for (size_t c = 0; c < nd; c++)
+                if (bm < 0 ? c == (size_t)(-1 - bm) : t->masks[(size_t)bm + c] != 0) {
+                    E->trig_off[(set * n + (size_t)bu) * nd + c + 1]++;
+                    items++;
+                }
+        }
+    }
+    for (size_t r = 0; r < rows; r++) E->trig_off[r + 1] += E->trig_off[r];
+    E->trig_ent = malloc((items + 1) * sizeof(int32_t));
+    E->trig_at = malloc((items + 1) * sizeof(int32_t));
+    E->trig_code = malloc((items + 1) * sizeof(int32_t));
+    int32_t *fill = calloc(rows + 1, sizeof(int32_t));
+    if (!E->trig_ent || !E->trig_at || !E->trig_code || !fill || items > INT32_MAX) {
+        free(pick), free(fill);
+        return -1;
+    }
+    for (size_t r = 0; r < rows; r++) {
+        size_t u0 = (r / nd) % n, c0 = r % nd, set = r / (n * nd);
+        for (int32_t i = t->ent_off[r]; i < t->ent_off[r + 1]; i++) {
+            int32_t bu = pick[2 * i], bm = pick[2 * i + 1];
+            for (size_t c = 0; c < nd; c++)
+                if (bm < 0 ? c == (size_t)(-1 - bm) : t->masks[(size_t)bm + c] != 0) {
+                    size_t row = (set * n + (size_t)bu) * nd + c;
+                    int32_t j = E->trig_off[row] + fill[row]++;
+                    E->trig_ent[j] = i;
+                    E->trig_at[j] = (int32_t)u0;
+                    E->trig_code[j] = (int32_t)c0;
+                }
+        }
+    }
+    for (size_t set = 0, k = 0; set < nsets; set++) { /* the codes some trigger row of the set reads */
+        for (size_t c = 0; c < nd; c++) {
+            int any = 0;
+            for (size_t u = 0; !any && u < n; u++) any = E->trig_off[(set * n + u) * nd + c + 1] > E->trig_off[(set * n + u) * nd + c];
+            if (any) E->trig_codes[k++] = (int32_t)c;
+        }
+        E->trig_code_off[set + 1] = (int32_t)k;
+    }
+    free(pick), free(fill);
+    return 0;
+}
+
+/* E->pair_state (read at the first perft): 2 where a count's last ply may tell its turns apart by (start, end) alone
+   (pair_on): keys are (start, end, changes), no rule reads a turn's chains beyond its key (mandatory classes, the
+   maximum rule, royal safety, counters, step budgets, fly-overs), every link is unforced and listed (no table, not
+   walked in one order) and pair_paths holds, so that two chains of a node from one tile to one tile make the same
+   turn.  Cost: O(napps + links + n * n) once; < 0 out of memory. */
+static int pair_ready(tp_engine *E) {
+    if (E->pair_state) return 0;
+    E->pair_state = 1;
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, na = (size_t)t->napps, nsets = (size_t)(t->nphases + 1) * (size_t)t->np;
+    size_t nrows = nsets * n * (size_t)t->nd;
+    if (t->keyed_by_changes || t->has_mandatory || t->has_maximum || t->has_royal || t->steps || t->flies_over
+        || t->nctr || n > PAIR_MAX_N || n == 0)
+        return 0;
+    for (int32_t l = 0; l < t->nlinks; l++)
+        if (t->lnk_forced[l] || t->lnk_table[l] >= 0 || E->once[l]) return 0;
+    size_t hsize = 2;
+    while (hsize < 2 * na + 2) hsize <<= 1;
+    int32_t nent = t->ent_off[nrows], ntgt = t->tgt_off[t->nlinks];
+    uint8_t *reach = calloc(na + 1, 1);
+    int32_t *cls = malloc((na + 1) * sizeof(int32_t)), *ht = malloc(hsize * sizeof(int32_t));
+    int32_t *eoff = calloc(na + 1, sizeof(int32_t)), *edge = malloc(((size_t)ntgt + 1) * sizeof(int32_t));
+    int32_t *soff = calloc(n + 1, sizeof(int32_t)), *sent = malloc(((size_t)nent + 1) * sizeof(int32_t));
+    int32_t *stk = malloc((n + 1) * sizeof(int32_t)), *cur = malloc((n + 1) * sizeof(int32_t));
+    uint32_t *mark = calloc(na + n + 1, sizeof(uint32_t));
+    int r = -1, ok = 0;
+    if (!reach || !cls || !ht || !eoff || !edge || !soff || !sent || !stk || !cur || !mark) goto out;
+    r = 0;
+    for (int32_t i = 0; i < nent; i++) reach[t->ent_app[i]] = 1;
+    for (int32_t k = 0; k < ntgt; k++) reach[t->tgt[k]] = 1;
+    for (size_t i = 0; i < hsize; i++) ht[i] = -1;
+    if (pair_classes(t, reach, cls, ht, hsize)) goto out;
+    /* each class's next classes: the classes of the targets of its applications' links */
+    for (int32_t a = 0; a < t->napps; a++)
+        if (cls[a] >= 0) eoff[cls[a] + 1] += t->tgt_off[t->lnk_off[a + 1]] - t->tgt_off[t->lnk_off[a]];
+    for (size_t a = 0; a < na; a++) eoff[a + 1] += eoff[a];
+    for (int32_t a = 0; a < t->napps; a++) { /* mark: how many of its row's items each class has so far */
+        if (cls[a] < 0) continue;
+        for (int32_t k = t->tgt_off[t->lnk_off[a]]; k < t->tgt_off[t->lnk_off[a + 1]]; k++)
+            edge[eoff[cls[a]] + (int32_t)mark[cls[a]]++] = cls[t->tgt[k]];
+    }
+    memset(mark, 0, (na + n + 1) * sizeof(uint32_t));
+    pair_dedupe(eoff, edge, (int32_t)na, mark);
+    /* per entry set (a node reads one), each start tile's entry classes */
+    ok = 1;
+    for (size_t set = 0; ok && set < nsets; set++) {
+        const int32_t *row = t->ent_off + set * n * (size_t)t->nd;
+        memset(soff, 0, (n + 1) * sizeof(int32_t));
+        for (int32_t i = row[0]; i < row[n * (size_t)t->nd]; i++) soff[t->app_tile[t->ent_app[i]] + 1]++;
+        for (size_t u = 0; u < n; u++) soff[u + 1] += soff[u];
+        memset(mark, 0, (na + n + 1) * sizeof(uint32_t));
+        for (int32_t i = row[0]; i < row[n * (size_t)t->nd]; i++) {
+            int32_t a = t->ent_app[i], u = t->app_tile[a];
+            sent[soff[u] + (int32_t)mark[na + (size_t)u]++] = cls[a];
+        }
+        memset(mark, 0, (na + n + 1) * sizeof(uint32_t));
+        pair_dedupe(soff, sent, (int32_t)n, mark);
+        memset(mark, 0, (na + n + 1) * sizeof(uint32_t));
+        ok = pair_paths(t, eoff, edge, soff, sent, mark, stk, cur);
+    }
+    if (ok) {
+        size_t words = (size_t)E->words;
+        E->pair_stamp = calloc(n * n, sizeof(uint32_t));
+        E->pair_ord = malloc(n * n * sizeof(int32_t));
+        E->pair_tcnt = malloc(n * sizeof(int32_t));
+        E->pair_cw = calloc((size_t)t->np * words + 1, sizeof(uint64_t));
+        if (!E->pair_stamp || !E->pair_ord || !E->pair_cw || !E->pair_tcnt) {
+            r = -1;
+            goto out;
+        }
+        for (int32_t q = 0; q < t->np; q++) { /* the tiles each player's turn clean-ups write */
+            uint64_t *cw = E->pair_cw + (size_t)q * words;
+            for (int32_t g = t->grp_off[q]; g < t->grp_off[q + 1]; g++)
+                for (int32_t i = t->grp_app_off[g]; i < t->grp_app_off[g + 1]; i++) {
+                    int32_t a = t->grp_app[i];
+                    if (t->app_ray_off[a + 1] > t->app_ray_off[a] || t->app_gc[a] >= 0)
+                        for (size_t w = 0; w < words; w++) cw[w] = ~0ULL;
+                    for (int32_t k = t->wr_off[a]; k < t->wr_off[a + 1]; k++)
+                        cw[t->wr_tile[k] >> 6] |= 1ULL << (t->wr_tile[k] & 63);
+                }
+        }
+        if (pair_triggers(E, &E->main) < 0) {
+            r = -1;
+            goto out;
+        }
+        E->pair_state = 2;
+    }
+out:
+    free(reach), free(cls), free(ht), free(eoff), free(edge), free(soff), free(sent), free(stk), free(cur), free(mark);
+    return r;
+}
+
+/* 1 where a count's last ply tells its turns apart by (start, end) (pair_ready, read after a first perft): for tests. */
+int32_t tp_pair_ok(const tp_engine *e) {
+    return e->pair_state == 2;
+}
+
 /* Leaf turns at `depth` (>= 1) below the position, the strict end rules read at every node. */
 int64_t tp_perft(tp_engine *e, const int32_t *codes, int32_t player, int32_t ply, int32_t depth) {
     return tp_perft_made(e, codes, player, ply, depth, 0, NULL);
@@ -3529,7 +3964,7 @@ int64_t tp_perft_made(tp_engine *e, const int32_t *codes, int32_t player, int32_
     int r = start(e, codes, player, 0, counters);
     if (r < 0) return r;
     if (depth < 1) return TP_ERR_ARG;
-    if (solo_ready(e) < 0) return TP_ERR_CAP;
+    if (solo_ready(e) < 0 || pair_ready(e) < 0) return TP_ERR_CAP;
     e->make_leaves = made != 0;
     int64_t got = perft(e, &e->main, player, ply, depth, NULL, 0);
     e->make_leaves = 0;
@@ -3719,6 +4154,8 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
     E->cnt_on = E->cnt_dup < 2 && !T->has_royal && !T->has_mandatory && !T->has_maximum && !E->chains_mode
                 && !E->ways_mode;
 #endif
+    pair_begin(E);
+    E->pair_any = E->pair_on; /* counted by triggers, the picked turn's tile walked again in order (pair_locate) */
     int32_t legal = node_turns_in(E, B, p, phase);
     while (legal == TP_ERR_DUP) { /* as perft's: with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -3743,7 +4180,11 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
     } else if (legal > 0 && !*pass) {
         int32_t pick = (int32_t)(splitmix(s) % (uint64_t)legal), k = -1;
         if (by_hash) {
-            int r = pick_turn(E, B, p, pick);
+            int r = 0;
+#ifndef TP_GEN_ENTRIES
+            if (E->pair_any) r = pair_locate(E, B, p, phase, pick);
+#endif
+            if (r == 0) r = pick_turn(E, B, p, pick);
             if (r < 0) return r;
             k = E->cnt_key;
         } else {
@@ -3756,6 +4197,7 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
         *last = E->chg + 2 * (size_t)E->keys[k].off; /* kept until the next node_turns writes there */
         *nlast = E->keys[k].len;
     }
+    E->pair_on = E->pair_any = 0;
     E->nkeys = k0;
     E->nchg = c0;
     return legal;
@@ -3787,6 +4229,7 @@ int32_t tp_playouts(tp_engine *e, const int32_t *codes, int32_t player, int32_t 
     if (r < 0) return r;
     if (count < 0 || max_plies < 0) return TP_ERR_ARG;
     if (solo_ready(e) < 0) return TP_ERR_CAP; /* the entry scan's single cells counted alone (step_cond_leaf) */
+    if (pair_ready(e) < 0) return TP_ERR_CAP;   /* and turns told apart by (start, end) */
     Board *B = &e->main;
     size_t nctr = (size_t)TABLES(e)->nctr;
     int root = count > 0 && max_plies > 0 ? ended(e, B, player, ply, NULL, 0) : 0; /* the same for every playout */

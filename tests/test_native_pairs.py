@@ -1,0 +1,201 @@
+"""A count's last ply told apart by (start, end) alone (engine.c pair_ready): where no two paths of the chains' move
+classes from one tile end on one tile, two chains of a node from one start to one end make one turn, so the count
+stamps (start, end) instead of hashing positions, skips the clean-ups where a kept change shows the turn, and does not
+walk a follow-up without links whose (start, end) is counted.  Each rule set is counted natively, in bulk and with
+every leaf made, and by the Python chain walk (the reference); a rule set with two routes to one end (walk, walk or
+leap) must not take the shortcut."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tapology.games import open_game
+from tapology.games.registry import open_position
+from tapology.rules import native
+from tapology.rules.engine import RuleGame
+from tapology.rules.perft import count_leaves
+from tapology.rules.playouts import playout_end
+
+PERFT = Path(__file__).parent / "data" / "perft"
+
+needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+
+
+@pytest.fixture(autouse=True)
+def _interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The interpreter (engine.c) counts and plays: the shortcut is its own."""
+    monkeypatch.setenv("TAPOLOGY_NATIVE_SPECIALISE", "0")
+
+# a stone walks along a row or column, a step at a time, as far as the tiles are empty, each move placed on the empty
+# tile behind it (so the scan by triggers finds it from the stone, in another order than the rows'); walk-stop is
+# walk's twin without links (its turn is walk's own, not walked again); stones that reach the last column are removed
+# (a clean-up)
+WALKS = """
+name = "walks"
+grid = "square"
+players = ["X", "O"]
+board = "plane:6x6"
+
+[states]
+empty = 0
+X = { value = 1, owner = "X", kind = "stone" }
+O = { value = 2, owner = "O", kind = "stone" }
+x = { value = 3, owner = "X", kind = "dot" }
+o = { value = 4, owner = "O", kind = "dot" }
+
+[regions]
+edge = ["column:-1"]
+
+[initial]
+to_move = "X"
+layout = \"\"\"
+. . . . . .
+. X . . O .
+. . X . . .
+. . . O . .
+. X . . . .
+. . . . . .
+\"\"\"
+
+[[end]]
+kind = "no-turns"
+result = "draw"
+
+[[cleanup]]
+name = "edge"
+cells = [{ at = [0, 0], before = "X|O", after = "empty", in = "edge" }]
+
+[[move]]
+name = "walk"
+orientations = "rotations"
+to = [2, 0]
+cells = [[0, 0, "empty"], [1, 0, "own:stone", "empty"], [2, 0, "empty", "own:stone"]]
+links = [{ moves = ["walk-on"], at = [1, 0], orientations = [0], forced = false }]
+
+[[move]]
+name = "walk-stop"
+orientations = "rotations"
+to = [2, 0]
+cells = [[0, 0, "empty"], [1, 0, "own:stone", "empty"], [2, 0, "empty", "own:stone"]]
+
+[[move]]
+name = "walk-on"
+start = false
+orientations = "rotations"
+to = [2, 0]
+cells = [[0, 0, "empty"], [1, 0, "own:stone", "empty"], [2, 0, "empty", "own:stone"]]
+links = [{ moves = ["walk-on"], at = [1, 0], orientations = [0], forced = false }]
+"""
+
+# a leap of two tiles that leaves a dot behind: from one start, walk + walk and the leap end on one tile with other
+# changes (two turns), so (start, end) does not name the turn
+LEAPS = WALKS + """
+[[move]]
+name = "leap"
+orientations = "rotations"
+to = [3, 0]
+cells = [[0, 0, "empty"], [1, 0, "own:stone", "empty"], [2, 0, "empty", "own:dot"], [3, 0, "empty", "own:stone"]]
+"""
+
+# walk-stop with a forced link to a move that never fits (its own tile is never empty after it): the same turns, in
+# the same order, but a forced link keeps the count by hash
+FORCED = WALKS.replace('''name = "walk-stop"
+orientations = "rotations"
+to = [2, 0]
+cells = [[0, 0, "empty"], [1, 0, "own:stone", "empty"], [2, 0, "empty", "own:stone"]]
+''', '''name = "walk-stop"
+orientations = "rotations"
+to = [2, 0]
+cells = [[0, 0, "empty"], [1, 0, "own:stone", "empty"], [2, 0, "empty", "own:stone"]]
+links = [{ moves = ["never"], at = [2, 0], orientations = [0], forced = true }]
+
+[[move]]
+name = "never"
+start = false
+orientations = "rotations"
+cells = [[0, 0, "empty", "own:stone"]]
+''')
+
+
+def _open(tmp_path: Path, text: str) -> RuleGame:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    path = tmp_path / "game.toml"
+    path.write_text(text)
+    return open_game(str(path))
+
+
+@needs_native
+@pytest.mark.parametrize(("text", "pairs"), [(WALKS, True), (LEAPS, False)], ids=["walks", "leaps"])
+def test_turns_told_apart_by_start_and_end_only_where_the_classes_name_them(tmp_path: Path, text: str,
+                                                                              pairs: bool) -> None:
+    g = _open(tmp_path, text)
+    assert native.why_not(g.chains(g.board), perft=True) == ""
+    pos = g.initial()
+    for d in range(1, 4):
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == want, d
+        assert count_leaves(g, pos, d, bulk=False) == want, d
+    eng = native.engine(g.chains(g.board))
+    assert eng is not None
+    assert eng.pair_ok() == pairs
+
+
+def _rbg_perft(game: str, depth: int) -> int:
+    """RBG's count at ``depth`` as tests/data/perft keeps it (from running its reasoner)."""
+    for line in (PERFT / f"{game}.perft").read_text().splitlines():
+        if line.startswith(f"perft {depth} "):
+            return int(line.split()[2])
+    raise KeyError(depth)
+
+
+@needs_native
+def test_gess_counts_its_last_ply_by_start_and_end() -> None:
+    g, pos = open_position("gess", None, None)
+    assert count_leaves(g, pos, 1) == count_leaves(g, pos, 1, native=False) == _rbg_perft("gess", 1)
+    assert count_leaves(g, pos, 1, bulk=False) == _rbg_perft("gess", 1)
+    assert count_leaves(g, pos, 2) == count_leaves(g, pos, 2, bulk=False) == _rbg_perft("gess", 2)
+    eng = native.engine(g.chains(pos.board))
+    assert eng is not None
+    assert eng.pair_ok()
+
+
+@needs_native
+@pytest.mark.parametrize("name", ["walks", "gess"])
+def test_a_playout_counted_by_start_and_end_picks_a_legal_turn_each_ply(tmp_path: Path, name: str) -> None:
+    if name == "gess":
+        g, pos = open_position("gess", None, None)
+    else:
+        g = _open(tmp_path, WALKS)
+        pos = g.initial()
+    for i in range(3):  # a playout's first k + 1 plies are its first k and one more turn of the position they reach
+        here = pos
+        for k in range(1, 4):
+            end = playout_end(g, pos, 3, i, max_plies=k)
+            if end.ply == here.ply:
+                assert g.outcome(here) is not None or g.perft_turns(here) == []
+                break
+            assert end.ply == here.ply + 1
+            assert g.codes(end) in [g.codes(t.result) for t in g.perft_turns(here)], (i, k)
+            here = end
+
+
+@needs_native
+def test_a_playout_counted_by_start_and_end_plays_the_games_the_count_by_hash_plays(tmp_path: Path) -> None:
+    pairs, hashes = _open(tmp_path / "pairs", WALKS), _open(tmp_path / "hashes", FORCED)
+    for g, want in ((pairs, True), (hashes, False)):
+        count_leaves(g, g.initial(), 1)
+        eng = native.engine(g.chains(g.board))
+        assert eng is not None and eng.pair_ok() == want
+    for i in range(8):
+        a = playout_end(pairs, pairs.initial(), 5, i, max_plies=30)
+        b = playout_end(hashes, hashes.initial(), 5, i, max_plies=30)
+        assert (a.ply, pairs.codes(a)) == (b.ply, hashes.codes(b)), i
+
+
+@needs_native
+@pytest.mark.slow
+def test_gess_depth_two_as_the_chain_walk_counts_it() -> None:
+    g, pos = open_position("gess", None, None)
+    assert count_leaves(g, pos, 2, native=False) == count_leaves(g, pos, 2) == _rbg_perft("gess", 2)

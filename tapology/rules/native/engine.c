@@ -205,6 +205,10 @@ struct tp_engine {
     int32_t *plain_app;   /* [classes] one of its entries (the conditions they share) */
     uint8_t *plain_set;   /* [sets] 1 where the classes hold the set */
     int32_t plain_any;    /* some application is a plain solo */
+    int32_t *bl_off, *bl_app; /* where the rule set has a step budget: per steps left L (0..steps) the link tables'
+                                 rows (ltab_off, ltab_app) with only the applications costing at most L, in their
+                                 order (budget_rows); NULL none */
+    uint8_t *bl_any;          /* [(steps+1)*nltab] 1 where table tb has an application costing at most L */
     uint8_t *plain_tiles; /* [n] 1 where a plain solo writes (moves_idle) */
     int32_t *lnk_hl;      /* [nlinks] the link's one condition where it counts lines through the tile at hand (a
                              here line, cond_holds's count one tile_counts), else -1 (link_open) */
@@ -1283,6 +1287,22 @@ static int follow(tp_engine *E, Walk *W, int32_t b, int32_t slide, int fly, int3
     return r;
 }
 
+/* The rows of link table tb a move may follow with `left` steps left (`*off`, `*app`: ltab_off's and ltab_app's, or
+   where the rule set has a step budget budget_tables' rows of the applications costing at most `left`, in their
+   order: follow refuses the others); 0 where none costs so little (the table's follow-ups all refused). */
+static inline int budget_rows(const tp_engine *E, int32_t tb, int32_t left, const int32_t **off, const int32_t **app) {
+    const tp_tables *T = TABLES(E);
+    if (!E->bl_off) {
+        *off = T->ltab_off;
+        *app = T->ltab_app;
+        return 1;
+    }
+    size_t rows = (size_t)T->nltab * (size_t)T->n * (size_t)T->nd, l = (size_t)(left < 0 ? 0 : left);
+    *off = E->bl_off + l * rows;
+    *app = E->bl_app;
+    return E->bl_any[l * (size_t)T->nltab + (size_t)tb];
+}
+
 /* One more move of the chain: 0 it repeats a position or a slide's tile (not taken), 1 taken, 2 taken and the walk
    stops, < 0 an error.  An attack walk visits a move without forced links before its links (the
    answer, whether some complete chain changes a target, does not depend on the order).  The clean-ups after each
@@ -1391,19 +1411,22 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
             }
             continue;
         }
-        /* an anywhere link read through its table: the follow-ups placed on each tile for the code it holds */
+        /* an anywhere link read through its table: the follow-ups placed on each tile for the code it holds (those
+           within the step budget: budget_rows) */
+        const int32_t *loff, *lapp;
+        if (!budget_rows(E, tb, left, &loff, &lapp)) continue;
         int32_t t0 = 0;
         if (once) {
             t0 = T->app_tile[a];
             for (int32_t t = 0; T->lnk_forced[l] && !must && t < t0; t++) {
-                const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
-                for (int32_t k = row[0]; k < row[1] && !must; k++) must = took = fits(E, B->codes, T->ltab_app[k]);
+                const int32_t *row = loff + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
+                for (int32_t k = row[0]; k < row[1] && !must; k++) must = took = fits(E, B->codes, lapp[k]);
             }
         }
         for (int32_t t = t0; t < T->n && !stop; t++) {
-            const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
+            const int32_t *row = loff + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
             for (int32_t k = row[0]; k < row[1] && !stop; k++) {
-                r = follow(E, W, T->ltab_app[k], slide, fly, level, end, flagged, left);
+                r = follow(E, W, lapp[k], slide, fly, level, end, flagged, left);
                 if (r < 0) goto out;
                 took |= r > 0;
                 stop = r == 2;
@@ -2570,6 +2593,29 @@ static int other_way(const tp_tables *t, int32_t set, int32_t l, int32_t a, int3
     return 0;
 }
 
+/* E->bl_off, bl_app, bl_any where the rule set has a step budget (budget_rows): per steps left L, each link table row
+   with only its applications costing at most L, in their order.  Cost: (steps + 1) passes over the link tables. */
+static int budget_tables(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    if (!t->steps || !t->nltab) return 0;
+    size_t rows = (size_t)t->nltab * (size_t)t->n * (size_t)t->nd, levels = (size_t)t->steps + 1, k = 0;
+    E->bl_off = malloc((levels * rows + 1) * sizeof(int32_t));
+    E->bl_app = malloc((levels * (size_t)t->nltab_app + 1) * sizeof(int32_t));
+    E->bl_any = calloc(levels * (size_t)t->nltab + 1, 1);
+    if (!E->bl_off || !E->bl_app || !E->bl_any) return -1;
+    for (size_t l = 0; l < levels; l++)
+        for (size_t r = 0; r < rows; r++) {
+            E->bl_off[l * rows + r] = (int32_t)k;
+            for (int32_t i = t->ltab_off[r]; i < t->ltab_off[r + 1]; i++)
+                if ((size_t)t->app_cost[t->ltab_app[i]] <= l) {
+                    E->bl_app[k++] = t->ltab_app[i];
+                    E->bl_any[l * (size_t)t->nltab + r / ((size_t)t->n * (size_t)t->nd)] = 1;
+                }
+        }
+    E->bl_off[levels * rows] = (int32_t)k;
+    return 0;
+}
+
 /* E->once: the links l of entry applications a (at tile s) whose chains of two moves, a then a follow-up b at a tile
    u < s, are each also walked the other way round with the same turn, so that the walk may leave them out: keys by
    changes alone; no steps, clean-ups after each move or slides flying over stops; a and every such b single cells
@@ -2962,6 +3008,10 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         return NULL;
     }
     once_links(E);
+    if (budget_tables(E) < 0) {
+        tp_free(E);
+        return NULL;
+    }
     E->lnk_hl = malloc((size_t)t->nlinks * sizeof(int32_t) + 1);
     if (!E->lnk_hl) {
         tp_free(E);
@@ -3094,6 +3144,9 @@ void tp_free(tp_engine *e) {
     free(e->lnk_hl);
     free(e->cond_leaf);
     free(e->once);
+    free(e->bl_off);
+    free(e->bl_app);
+    free(e->bl_any);
     free(e->cn);
     free(e->lt_off);
     free(e->lt_line);
@@ -3121,6 +3174,15 @@ int32_t tp_once_links(const tp_engine *e) {
     int32_t k = 0;
     for (int32_t l = 0; l < TABLES(e)->nlinks; l++) k += e->once[l];
     return k;
+}
+
+/* How many follow-ups the link tables offer a move with `left` steps left (budget_rows; -1 where the rule set has no
+   step budget): for tests. */
+int32_t tp_budget_follow_ups(const tp_engine *e, int32_t left) {
+    const tp_tables *t = TABLES(e);
+    if (!e->bl_off || left < 0 || left > t->steps) return -1;
+    size_t rows = (size_t)t->nltab * (size_t)t->n * (size_t)t->nd;
+    return e->bl_off[(size_t)left * rows + rows] - e->bl_off[(size_t)left * rows];
 }
 
 /* How many applications hold E->solo's mark `mark` (SOLO_LEAF, SOLO_PLAIN, SOLO_ALONE; filled by the first perft):

@@ -402,3 +402,15 @@ def test_the_native_perft_2_agrees_with_the_walk_on_sampled_children(fixed: Rule
     turns = fixed.perft_turns(fixed.initial())
     for t in random.Random(7).sample(turns, 3):
         assert count_leaves(fixed, t.result, 1) == count_leaves(fixed, t.result, 1, native=False)
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+def test_a_step_follows_only_what_the_steps_left_pay_for(fixed: RuleGame) -> None:
+    """The native walk reads, after a step, only the follow-ups the turn's steps left pay for (engine.c budget_rows):
+    none with no step left, steps but not pushes or pulls (two steps) with one."""
+    pos = fixed.initial()
+    eng = native.engine(fixed.chains(pos.board))
+    assert eng is not None
+    one, two = eng.budget_follow_ups(1), eng.budget_follow_ups(2)
+    assert eng.budget_follow_ups(0) == 0 and 0 < one < two == eng.budget_follow_ups(4)
+    assert eng.budget_follow_ups(5) == -1  # past the budget

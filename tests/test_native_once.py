@@ -287,6 +287,41 @@ kind = "no-turns"
 result = "draw"
 """
 
+# placements on the ring round a centre, each while the mover has fewer than three stones (a count condition), and a
+# clean-up after each move taking a stone beside poison (engine.c solo_plain's cell sets: each placement its own
+# turn where the clean-ups stay idle, moves_idle)
+POISON = """
+name = "poison"
+grid = "square"
+players = ["X", "O"]
+board = "plane:3x3"
+
+[states]
+empty = 0
+X = { value = 1, owner = "X", kind = "stone" }
+O = { value = 2, owner = "O", kind = "stone" }
+P = 3
+
+[regions]
+ring = ["1", "2", "3", "4", "6", "7", "8", "9"]
+
+[[move]]
+name = "place"
+orientations = "identity"
+cells = [{ at = [0, 0], before = "empty", after = "own:stone", in = "ring" }]
+if = [{ states = ["own:stone"], op = "<", value = 3 }]
+
+[[cleanup]]
+name = "poisoned"
+when = "move"
+orientations = "rotations"
+cells = [[0, 0, "own|foe", "empty"], [0, 1, "P"]]
+
+[[end]]
+kind = "no-turns"
+result = "draw"
+"""
+
 # the second slide leaves dots behind it: a slide's order changes the turn (no twin moves)
 SLIDES_DOTS = SLIDES.replace('start = false\norientations = "rotations"\ncells = [[0, 0, "own:ship", "empty"]',
                              'start = false\norientations = "rotations"\ncells = [[0, 0, "own:ship", "own:dot"]')
@@ -329,3 +364,39 @@ def test_breakthru_walks_its_two_slides_apart_in_one_order() -> None:
     eng = native.engine(g.chains(pos.board))
     assert eng is not None and eng.pair_links() > 0
     assert count_leaves(g, pos, 1) == count_leaves(g, pos, 1, bulk=False) == 1788  # tests/test_openings.py's count
+
+
+# poison in the centre: a stone placed beside it is taken at once (no change: no turn), the clean-up never idle there
+POISONED = POISON.replace('[[move]]', '[initial]\nlayout = """\n. . .\n. P .\n. . .\n"""\n\n[[move]]', 1)
+
+
+@needs_native
+@pytest.mark.parametrize(("text", "corners"), [(POISON, False), (POISONED, True)], ids=["idle", "poisoned"])
+def test_placements_with_count_conditions_are_counted_alone_where_the_clean_ups_stay_idle(
+        tmp_path: Path, text: str, corners: bool) -> None:
+    """A set of one-cell placements with count conditions, beside clean-ups after each move, is counted in the entry
+    scan (or by popcounts) without keys, but where a clean-up might take what a placement wrote."""
+    g = _open(tmp_path, text)
+    pos = g.initial()
+    assert count_leaves(g, pos, 1) == (4 if corners else 8)
+    for d in range(1, 5):
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == want, d
+        assert count_leaves(g, pos, d, bulk=False) == want, d
+    eng = native.engine(g.chains(g.board))
+    assert eng is not None
+    assert eng.solos(2) == 16  # 8 tiles, 2 players
+
+
+@needs_native
+def test_arimaa_set_up_is_counted_by_popcounts() -> None:
+    """arimaa's set-up (one piece of the mover's choice a turn, while it has fewer than its number; traps cleaned
+    after each move): each placement its own turn, counted without keys; as the Python chain walk counts."""
+    g, pos = open_position("arimaa", None, None)
+    for d in (1, 2):
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == want, d
+        assert count_leaves(g, pos, d, bulk=False) == want, d
+    eng = native.engine(g.chains(g.board))
+    assert eng is not None
+    assert eng.solos(2) == 192

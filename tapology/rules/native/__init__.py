@@ -252,6 +252,10 @@ class Engine:
         """How many links the walk follows leaving out a second slide apart from the first, the other order giving it."""
         return int(self.lib.tp_pair_links(self._engine))
 
+    def budget_follow_ups(self, left: int) -> int:
+        """How many follow-ups the link tables offer a move with ``left`` steps of the budget left (-1: no budget)."""
+        return int(self.lib.tp_budget_follow_ups(self._engine, left))
+
     def solos(self, mark: int) -> int:
         """How many moves hold the mark ``mark`` of the walk's moves whose turns no other chain makes (1 a leaf, 2 a
         leaf counted in the entry scan, 4 an entry with links counted alone), read after a first perft."""

@@ -210,9 +210,19 @@ struct tp_engine {
     int32_t solo_ready; /* solo filled (at the first perft: other jobs do not read it) */
     int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
     int32_t plain_on;   /* and those of plain solo ones (SOLO_PLAIN), counted (and made) in the entry scan */
-    uint64_t *plain_mask; /* [sets*nd*words] per entry set whose every entry is a plain solo, alone on its row: per
-                             code, the tiles where an entry starts on it (a count is popcounts); NULL none */
-    uint8_t *plain_set;   /* [sets] 1 where plain_mask holds the set */
+    uint64_t *plain_mask; /* [classes*words] per entry set whose every entry is a plain solo (solo_plain), per class of
+                             its entries alike in code and conditions, the tiles where one starts (a count is
+                             popcounts); NULL none */
+    int32_t *plain_off;   /* [sets+1] each set's classes */
+    int32_t *plain_code;  /* [classes] the code its entries read */
+    int32_t *plain_app;   /* [classes] one of its entries (the conditions they share) */
+    uint8_t *plain_set;   /* [sets] 1 where the classes hold the set */
+    int32_t plain_any;    /* some application is a plain solo */
+    int32_t *bl_off, *bl_app; /* where the rule set has a step budget: per steps left L (0..steps) the link tables'
+                                 rows (ltab_off, ltab_app) with only the applications costing at most L, in their
+                                 order (budget_rows); NULL none */
+    uint8_t *bl_any;          /* [(steps+1)*nltab] 1 where table tb has an application costing at most L */
+    uint8_t *plain_tiles; /* [n] 1 where a plain solo writes (moves_idle) */
     int32_t *lnk_hl;      /* [nlinks] the link's one condition where it counts lines through the tile at hand (a
                              here line, cond_holds's count one tile_counts), else -1 (link_open) */
     int32_t solo_legal;
@@ -1376,6 +1386,22 @@ static int follow(tp_engine *E, Walk *W, int32_t b, int32_t slide, int fly, int3
     return r;
 }
 
+/* The rows of link table tb a move may follow with `left` steps left (`*off`, `*app`: ltab_off's and ltab_app's, or
+   where the rule set has a step budget budget_tables' rows of the applications costing at most `left`, in their
+   order: follow refuses the others); 0 where none costs so little (the table's follow-ups all refused). */
+static inline int budget_rows(const tp_engine *E, int32_t tb, int32_t left, const int32_t **off, const int32_t **app) {
+    const tp_tables *T = TABLES(E);
+    if (!E->bl_off) {
+        *off = T->ltab_off;
+        *app = T->ltab_app;
+        return 1;
+    }
+    size_t rows = (size_t)T->nltab * (size_t)T->n * (size_t)T->nd, l = (size_t)(left < 0 ? 0 : left);
+    *off = E->bl_off + l * rows;
+    *app = E->bl_app;
+    return E->bl_any[l * (size_t)T->nltab + (size_t)tb];
+}
+
 /* One more move of the chain: 0 it repeats a position or a slide's tile (not taken), 1 taken, 2 taken and the walk
    stops, < 0 an error.  An attack walk visits a move without forced links before its links (the
    answer, whether some complete chain changes a target, does not depend on the order).  The clean-ups after each
@@ -1484,7 +1510,10 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
             }
             continue;
         }
-        /* an anywhere link read through its table: the follow-ups placed on each tile for the code it holds */
+        /* an anywhere link read through its table: the follow-ups placed on each tile for the code it holds (those
+           within the step budget: budget_rows) */
+        const int32_t *loff, *lapp;
+        if (!budget_rows(E, tb, left, &loff, &lapp)) continue;
         int32_t t0 = 0, s0 = -1;
         if (E->pair && E->pair[l] && W->mode == WALK_TURNS && !E->ways_mode && !E->chains_mode && !E->tracking
             && T->app_slide[E->seq[W->seq_base]] == slide) { /* two slides apart come in both orders (pair_slides) */
@@ -1502,18 +1531,18 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         if (once) {
             t0 = T->app_tile[a];
             for (int32_t t = 0; T->lnk_forced[l] && !must && t < t0; t++) {
-                const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
-                for (int32_t k = row[0]; k < row[1] && !must; k++) must = took = fits(E, B->codes, T->ltab_app[k]);
+                const int32_t *row = loff + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
+                for (int32_t k = row[0]; k < row[1] && !must; k++) must = took = fits(E, B->codes, lapp[k]);
             }
         }
         for (int32_t t = t0; t < T->n && !stop; t++) {
-            const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
+            const int32_t *row = loff + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
             for (int32_t k = row[0]; k < row[1] && !stop; k++) {
-                if (t < s0 && pair_apart(E, T->ltab_app[k])) { /* the other order, from the entry at t, gives its turns */
-                    if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, T->ltab_app[k]);
+                if (t < s0 && pair_apart(E, lapp[k])) { /* the other order, from the entry at t, gives its turns */
+                    if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, lapp[k]);
                     continue;
                 }
-                r = follow(E, W, T->ltab_app[k], slide, fly, level, end, flagged, left);
+                r = follow(E, W, lapp[k], slide, fly, level, end, flagged, left);
                 if (r < 0) goto out;
                 took |= r > 0;
                 stop = r == 2;
@@ -2032,7 +2061,8 @@ static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
         E->solo_legal++;
         return 0;
     }
-    if (E->solo_on && E->solo[a] & (SOLO_LEAF | SOLO_PLAIN)) { /* step's own first case (solo: no slide) */
+    if (E->solo_on && E->leaf[a] && E->solo[a] & (SOLO_LEAF | SOLO_PLAIN)) { /* step's own first case (solo: no
+                                                                                 slide) */
         r = step_leaf(E, W, a);
         if (r < 0) return r;
         if (r != FAST_NO) return 0;
@@ -2162,11 +2192,13 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         etiles = TP_GEN_OTHER_TILES + (size_t)set * words;
     }
 #endif
-    if (E->solo_on && E->plain_set && E->plain_set[set]) { /* every entry a plain solo: the count of those that fit */
-        const uint64_t *pm = E->plain_mask + (size_t)set * (size_t)T->nd * words;
-        for (int32_t k = E->ent_code_off[set]; k < E->ent_code_off[set + 1]; k++) {
-            size_t c = (size_t)E->ent_codes[k];
-            for (size_t w = 0; w < words; w++) E->solo_legal += __builtin_popcountll(B->bits[c * words + w] & pm[c * words + w]);
+    if (E->solo_on && E->plain_on && E->plain_set && E->plain_set[set]) { /* every entry a plain solo: the count of
+                                                                               those that fit (solo_plain's classes) */
+        for (int32_t k = E->plain_off[set]; k < E->plain_off[set + 1]; k++) {
+            int32_t a = E->plain_app[k];
+            if (!app_conds_hold(E, B, a)) continue;
+            const uint64_t *pm = E->plain_mask + (size_t)k * words, *bits = B->bits + (size_t)E->plain_code[k] * words;
+            for (size_t w = 0; w < words; w++) E->solo_legal += __builtin_popcountll(bits[w] & pm[w]);
         }
         words = 0; /* no scan */
     }
@@ -2497,6 +2529,8 @@ static int64_t pass_always_turn(tp_engine *E, Board *B, int32_t p, int32_t ply, 
     return sub < 0 ? sub : total + ways * sub;
 }
 
+static int moves_idle(tp_engine *E, const Board *B, int32_t p);
+
 #ifdef TP_GEN_PERFT
 /* perft for a rule set whose quiet moves (whole turns, told apart by their ends) are counted without keys. */
 static int64_t TP_GEN_PERFT(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, const int32_t *last,
@@ -2522,6 +2556,8 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     /* a plain solo's turn (solo_plain) needs neither the key nor the board's hash: counted, or made and taken back */
     E->plain_on = depth == 1 && !E->ways_mode && !TABLES(E)->has_mandatory && !TABLES(E)->has_maximum
                   && !E->chains_mode;
+    if (E->plain_on && E->plain_any && TABLES(E)->mgrp_off[p + 1] > TABLES(E)->mgrp_off[p] && !moves_idle(E, B, p))
+        E->solo_on = E->plain_on = 0; /* plain solos (solo_plain) only where the clean-ups after each move are idle */
     /* and where two chains from one tile to one tile make one turn (pair_ready), by (start, end) alone */
     pair_begin(E);
     E->pair_any = E->pair_on; /* a perft's count: its turns in any order */
@@ -2707,15 +2743,14 @@ static int exclusive(const tp_tables *t, const uint64_t *mb, size_t mw, int32_t 
     return 0;
 }
 
-/* The one code application a reads and writes where it is a single cell (it checks only its own tile, for one code,
-   and writes only that tile from that tile, changing it; no captures, conditions, safe cells, slide or block), else
-   -1; *v the code it writes. */
-static int32_t one_cell(const tp_tables *t, int32_t a, int32_t *v) {
+/* one_cell, where `conds` also admits the move's own count conditions (cond_cell). */
+static int32_t cell_of(const tp_tables *t, int32_t a, int32_t *v, int conds) {
     int32_t u = t->app_tile[a], x = -1;
     size_t nd = (size_t)t->nd;
     if (t->wr_off[a + 1] - t->wr_off[a] != 1 || t->wr_tile[t->wr_off[a]] != u || t->wr_src[t->wr_off[a]] != u
-        || t->app_ray_off[a + 1] > t->app_ray_off[a] || t->app_gc[a] >= 0 || t->app_cond_off[a + 1] > t->app_cond_off[a]
-        || t->safe_off[a + 1] > t->safe_off[a] || t->app_slide[a] >= 0 || t->app_block[a] || t->chk_off[a + 1] == t->chk_off[a])
+        || t->app_ray_off[a + 1] > t->app_ray_off[a] || t->app_gc[a] >= 0
+        || (!conds && t->app_cond_off[a + 1] > t->app_cond_off[a]) || t->safe_off[a + 1] > t->safe_off[a]
+        || t->app_slide[a] >= 0 || t->app_block[a] || t->chk_off[a + 1] == t->chk_off[a])
         return -1;
     for (size_t c = 0; c < nd; c++) { /* the codes every check (all on u) admits: exactly one */
         int ok = 1;
@@ -2730,6 +2765,19 @@ static int32_t one_cell(const tp_tables *t, int32_t a, int32_t *v) {
     if (x < 0) return -1;
     *v = t->maps[(size_t)t->wr_map[t->wr_off[a]] * nd + (size_t)x];
     return *v == x ? -1 : x;
+}
+
+/* The one code application a reads and writes where it is a single cell (it checks only its own tile, for one code,
+   and writes only that tile from that tile, changing it; no captures, conditions, safe cells, slide or block), else
+   -1; *v the code it writes. */
+static int32_t one_cell(const tp_tables *t, int32_t a, int32_t *v) {
+    return cell_of(t, a, v, 0);
+}
+
+/* one_cell, the move's own count conditions admitted (read on the node's position, before its write, as the entry
+   scan reads them: fits and app_conds_hold). */
+static int32_t cond_cell(const tp_tables *t, int32_t a, int32_t *v) {
+    return cell_of(t, a, v, 1);
 }
 
 /* 1 when applications a and b are single cells (one_cell) reading code x and writing v, alike in what a turn's key
@@ -2773,6 +2821,29 @@ static int other_way(const tp_tables *t, int32_t set, int32_t l, int32_t a, int3
                 && links_to_twin(t, l2, a, s, x, v))
                 return 1;
     }
+    return 0;
+}
+
+/* E->bl_off, bl_app, bl_any where the rule set has a step budget (budget_rows): per steps left L, each link table row
+   with only its applications costing at most L, in their order.  Cost: (steps + 1) passes over the link tables. */
+static int budget_tables(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    if (!t->steps || !t->nltab) return 0;
+    size_t rows = (size_t)t->nltab * (size_t)t->n * (size_t)t->nd, levels = (size_t)t->steps + 1, k = 0;
+    E->bl_off = malloc((levels * rows + 1) * sizeof(int32_t));
+    E->bl_app = malloc((levels * (size_t)t->nltab_app + 1) * sizeof(int32_t));
+    E->bl_any = calloc(levels * (size_t)t->nltab + 1, 1);
+    if (!E->bl_off || !E->bl_app || !E->bl_any) return -1;
+    for (size_t l = 0; l < levels; l++)
+        for (size_t r = 0; r < rows; r++) {
+            E->bl_off[l * rows + r] = (int32_t)k;
+            for (int32_t i = t->ltab_off[r]; i < t->ltab_off[r + 1]; i++)
+                if ((size_t)t->app_cost[t->ltab_app[i]] <= l) {
+                    E->bl_app[k++] = t->ltab_app[i];
+                    E->bl_any[l * (size_t)t->nltab + r / ((size_t)t->n * (size_t)t->nd)] = 1;
+                }
+        }
+    E->bl_off[levels * rows] = (int32_t)k;
     return 0;
 }
 
@@ -3390,6 +3461,10 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         tp_free(E);
         return NULL;
     }
+    if (budget_tables(E) < 0) {
+        tp_free(E);
+        return NULL;
+    }
     E->lnk_hl = malloc((size_t)t->nlinks * sizeof(int32_t) + 1);
     if (!E->lnk_hl) {
         tp_free(E);
@@ -3521,6 +3596,10 @@ void tp_free(tp_engine *e) {
     free(e->solo);
     free(e->plain_set);
     free(e->plain_mask);
+    free(e->plain_off);
+    free(e->plain_tiles);
+    free(e->plain_code);
+    free(e->plain_app);
     free(e->lnk_hl);
     free(e->cond_leaf);
     free(e->once);
@@ -3529,6 +3608,9 @@ void tp_free(tp_engine *e) {
     free(e->pair_fa);
     free(e->cond_rbits);
     free(e->cond_region);
+    free(e->bl_off);
+    free(e->bl_app);
+    free(e->bl_any);
     free(e->cn);
     free(e->lt_off);
     free(e->lt_line);
@@ -3565,6 +3647,15 @@ int32_t tp_pair_links(const tp_engine *e) {
     int32_t k = 0;
     for (int32_t l = 0; e->pair && l < TABLES(e)->nlinks; l++) k += e->pair[l];
     return k;
+}
+
+/* How many follow-ups the link tables offer a move with `left` steps left (budget_rows; -1 where the rule set has no
+   step budget): for tests. */
+int32_t tp_budget_follow_ups(const tp_engine *e, int32_t left) {
+    const tp_tables *t = TABLES(e);
+    if (!e->bl_off || left < 0 || left > t->steps) return -1;
+    size_t rows = (size_t)t->nltab * (size_t)t->n * (size_t)t->nd;
+    return e->bl_off[(size_t)left * rows + rows] - e->bl_off[(size_t)left * rows];
 }
 
 /* How many applications hold E->solo's mark `mark` (SOLO_LEAF, SOLO_PLAIN, SOLO_ALONE; filled by the first perft):
@@ -3644,41 +3735,158 @@ static void solo_by_changes(tp_engine *E) {
     }
 }
 
-/* E->solo: SOLO_PLAIN for a solo entry application that is a single cell (one_cell: its one change, on its own tile, is
-   the whole turn) in a rule set with no royal rule and no clean-ups: where it fits, its turn is legal and its own,
-   so the entry scan counts it (step_leaf's answer: 1) without new values, key or hash.  Cost: one pass over the
-   applications. */
+/* 1 when condition c counts the same wherever its move stands (no tile at hand, lines or neighbours). */
+static int cond_fixed(const tp_tables *t, int32_t c) {
+    if (t->cond_kind[c] == COND_ANY) {
+        for (int32_t k = t->cond_any_off[c]; k < t->cond_any_off[c + 1]; k++)
+            if (!cond_fixed(t, t->cond_any[k])) return 0;
+        return 1;
+    }
+    return !t->cond_here[c] && !t->cond_line[c] && !t->cond_around[c] && t->cond_lset[c] < 0;
+}
+
+/* 1 when the clean-ups after each move read tiles alone (no count conditions of their groups or their own, no group
+   captures): what moves_idle reads. */
+static int cleanups_by_tiles(const tp_tables *t) {
+    for (int32_t g = t->mgrp_off[0]; g < t->mgrp_off[t->np]; g++) {
+        if (t->grp_cond_off[g + 1] > t->grp_cond_off[g]) return 0;
+        for (int32_t i = t->grp_app_off[g]; i < t->grp_app_off[g + 1]; i++) {
+            int32_t a = t->grp_app[i];
+            if (t->app_cond_off[a + 1] > t->app_cond_off[a] || t->app_gc[a] >= 0) return 0;
+        }
+    }
+    return 1;
+}
+
+/* 1 when no plain solo's one write (on a tile of E->plain_tiles) can make a clean-up after each move of player p
+   change the position: each of p's clean-up applications fails a check on a tile no plain solo writes (so it fits
+   neither now nor after one), or reads no such tile (checks, sources, rays) and does not change the position now (as
+   after one).  Cost: the checks of p's clean-up applications. */
+static int moves_idle(tp_engine *E, const Board *B, int32_t p) {
+    const tp_tables *T = TABLES(E);
+    const uint8_t *w = E->plain_tiles;
+    size_t nd = (size_t)T->nd;
+    for (int32_t g = T->mgrp_off[p]; g < T->mgrp_off[p + 1]; g++)
+        for (int32_t i = T->grp_app_off[g]; i < T->grp_app_off[g + 1]; i++) {
+            int32_t a = T->grp_app[i], reads = 0, fails = 0;
+            for (int32_t k = T->chk_off[a]; k < T->chk_off[a + 1] && !fails; k++) {
+                int32_t u = T->chk_tile[k];
+                reads |= w[u];
+                fails = !w[u] && !T->masks[(size_t)T->chk_mask[k] * nd + (size_t)B->codes[u]];
+            }
+            if (fails) continue;
+            for (int32_t k = T->wr_off[a]; k < T->wr_off[a + 1]; k++) reads |= w[T->wr_src[k]];
+            for (int32_t k = T->ray_tile_off[T->app_ray_off[a]]; k < T->ray_tile_off[T->app_ray_off[a + 1]]; k++)
+                reads |= w[T->ray_tiles[k]];
+            if (reads) return 0;
+            if (!fits(E, B->codes, a)) continue;
+            int32_t nw = new_values(E, B, a);
+            for (int32_t k = 0; k < nw; k++)
+                if (E->nv[k] != B->codes[T->wr_tile[T->wr_off[a] + k]]) return 0;
+        }
+    return 1;
+}
+
+/* 1 when every entry of entry set `set` is a cell of its own turn: a single cell with its own count conditions
+   (cond_cell) reading its row's code, with no links, ending the chain, within the step budget, and no other entry
+   of its row writing the code it writes (two such make one turn; entries of other rows or tiles change other codes
+   or tiles: other turns). */
+static int cell_set(const tp_tables *t, size_t set) {
+    size_t n = (size_t)t->n, nd = (size_t)t->nd;
+    for (size_t u = 0; u < n; u++)
+        for (size_t c = 0; c < nd; c++) {
+            const int32_t *row = t->ent_off + (set * n + u) * nd + c;
+            for (int32_t i = row[0]; i < row[1]; i++) {
+                int32_t a = t->ent_app[i], v = -1;
+                if (cond_cell(t, a, &v) != (int32_t)c || t->lnk_off[a + 1] > t->lnk_off[a] || !t->app_final[a]
+                    || (t->steps && t->app_cost[a] > t->steps))
+                    return 0;
+                for (int32_t j = row[0]; j < i; j++) {
+                    int32_t w = -1;
+                    cond_cell(t, t->ent_app[j], &w);
+                    if (w == v) return 0;
+                }
+            }
+        }
+    return 1;
+}
+
+/* E->solo: SOLO_PLAIN for an entry application whose one change, on its own tile, is the whole turn, and its own, where
+   it fits and its count conditions hold, in a rule set with no royal rule and no clean-ups of the turn: a solo leaf
+   that is a single cell (one_cell), or an entry of only such sets as cell_set admits (its clean-ups after each move
+   idle where the node's are: moves_idle); the entry scan counts it (step_leaf's answer: 1) without new values, key
+   or hash.  Cost: one pass over the applications and the entry rows. */
 static void solo_plain(tp_engine *E) {
     const tp_tables *t = TABLES(E);
-    if (t->has_royal || t->grp_off[t->np] > 0 || t->mgrp_off[t->np] > 0) return;
+    if (t->has_royal || t->grp_off[t->np] > 0) return;
     size_t n = (size_t)t->n, nd = (size_t)t->nd, words = (size_t)E->words, nsets = (size_t)(t->nphases + 1) * (size_t)t->np;
-    size_t rows = nsets * n * nd; /* every entry row */
+    size_t rows = nsets * n * nd, na = (size_t)t->napps; /* every entry row */
     for (int32_t i = 0; i < t->ent_off[rows]; i++) {
         int32_t a = t->ent_app[i], v = -1;
         if (E->solo[a] == SOLO_LEAF && one_cell(t, a, &v) >= 0) E->solo[a] = SOLO_PLAIN;
     }
-    /* the sets whose every row holds at most one entry, a plain solo that fits the row's code (one_cell): a node's
-       count in bulk is, per code, the tiles holding it where a row of it has its entry */
+    uint8_t *cells = calloc(na + 1, 1); /* 1 in a cell set, 2 in another set */
+    E->plain_tiles = calloc(n + 1, 1);
     E->plain_set = calloc(nsets + 1, 1);
-    E->plain_mask = calloc(nsets * nd * words + 1, sizeof(uint64_t));
-    if (!E->plain_set || !E->plain_mask) {
-        free(E->plain_set), free(E->plain_mask);
-        E->plain_set = NULL, E->plain_mask = NULL;
+    E->plain_off = calloc(nsets + 1, sizeof(int32_t));
+    size_t cap = (size_t)t->ent_off[rows] + 1; /* a class per entry at most */
+    E->plain_code = malloc(cap * sizeof(int32_t));
+    E->plain_app = malloc(cap * sizeof(int32_t));
+    E->plain_mask = calloc(cap * words, sizeof(uint64_t));
+    if (!cells || !E->plain_tiles || !E->plain_set || !E->plain_off || !E->plain_code || !E->plain_app || !E->plain_mask) {
+        free(cells), free(E->plain_tiles), free(E->plain_set), free(E->plain_off), free(E->plain_code);
+        free(E->plain_app), free(E->plain_mask);
+        E->plain_tiles = NULL, E->plain_set = NULL, E->plain_off = NULL, E->plain_code = NULL, E->plain_app = NULL;
+        E->plain_mask = NULL;
         return;
     }
+    for (size_t set = 0; set < nsets && cleanups_by_tiles(t); set++) {
+        uint8_t mark = cell_set(t, set) ? 1 : 2;
+        for (int32_t i = t->ent_off[set * n * nd]; i < t->ent_off[(set + 1) * n * nd]; i++) cells[t->ent_app[i]] |= mark;
+    }
+    for (size_t a = 0; a < na; a++)
+        if (cells[a] == 1) E->solo[a] = SOLO_PLAIN;
+    for (size_t a = 0; a < na; a++)
+        if (E->solo[a] == SOLO_PLAIN) E->plain_tiles[t->app_tile[a]] = 1;
+    free(cells);
+    /* the sets whose every entry is a plain solo reading its row's code (one code: it fits where its tile holds it),
+       its conditions the same wherever it stands (cond_fixed): a node's count in bulk is, per class of entries alike
+       in code and conditions, the tiles holding the code where an entry of the class starts, where they hold */
+    int32_t k = 0;
     for (size_t set = 0; set < nsets; set++) {
         int ok = 1;
+        int32_t k0 = k;
         for (size_t u = 0; ok && u < n; u++)
             for (size_t c = 0; ok && c < nd; c++) {
                 const int32_t *row = t->ent_off + (set * n + u) * nd + c;
-                int32_t v = -1;
-                if (row[1] == row[0]) continue;
-                ok = row[1] - row[0] == 1 && E->solo[t->ent_app[row[0]]] == SOLO_PLAIN
-                     && one_cell(t, t->ent_app[row[0]], &v) == (int32_t)c;
-                E->plain_mask[(set * nd + c) * words + (u >> 6)] |= 1ULL << (u & 63);
+                for (int32_t i = row[0]; ok && i < row[1]; i++) {
+                    int32_t a = t->ent_app[i], v = -1, c0 = t->app_cond_off[a], c1 = t->app_cond_off[a + 1];
+                    ok = E->solo[a] == SOLO_PLAIN && cond_cell(t, a, &v) == (int32_t)c;
+                    for (int32_t j = c0; ok && j < c1; j++) ok = cond_fixed(t, t->app_cond[j]);
+                    int32_t m = k0;
+                    while (ok && m < k) { /* the class alike in code and conditions */
+                        int32_t b = E->plain_app[m];
+                        if (E->plain_code[m] == (int32_t)c && t->app_cond_off[b + 1] - t->app_cond_off[b] == c1 - c0
+                            && !memcmp(t->app_cond + t->app_cond_off[b], t->app_cond + c0, (size_t)(c1 - c0) * sizeof(int32_t)))
+                            break;
+                        m++;
+                    }
+                    if (!ok) break;
+                    if (m == k) {
+                        E->plain_code[k] = (int32_t)c;
+                        E->plain_app[k++] = a;
+                    }
+                    E->plain_mask[(size_t)m * words + (u >> 6)] |= 1ULL << (u & 63);
+                }
             }
+        if (!ok) { /* the set's classes dropped */
+            memset(E->plain_mask + (size_t)k0 * words, 0, (size_t)(k - k0) * words * sizeof(uint64_t));
+            k = k0;
+        }
         E->plain_set[set] = (uint8_t)ok;
+        E->plain_off[set + 1] = k;
     }
+    for (int32_t i = 0; i < t->napps && !E->plain_any; i++) E->plain_any = E->solo[i] == SOLO_PLAIN;
 }
 
 /* E->solo filled on the first count (solo_apps, or solo_by_changes where keys are by changes alone; solo_plain);

@@ -271,3 +271,4 @@ int32_t tp_once_links(const tp_engine *e);
 int32_t tp_pair_links(const tp_engine *e);
 int32_t tp_solos(const tp_engine *e, int32_t mark);
 int32_t tp_pair_ok(const tp_engine *e);
+int32_t tp_budget_follow_ups(const tp_engine *e, int32_t left);

@@ -62,9 +62,10 @@ enum { TM_SIZE = 512, TM_MAXT = 16, TM_MAXK = 12, TM_MAXW = 16, TM_WORDS = 4, TM
 typedef struct {
     uint64_t key; /* the hash of the turn's changes and its player; 0 empty */
     uint32_t ver; /* counts the runs kept in the slot (a node's reference to it holds while unchanged) */
-    int32_t p, nt, nk, nw;
-    int32_t tile[2 * TM_MAXT]; /* (tile, code) read */
-    int32_t code[2 * TM_MAXK]; /* (code, count) read, tile sets in tm_bits */
+    int32_t p, nt, nk, nw, nx;
+    int32_t x[3 * TM_MAXW];    /* the turn's changes (tile, code, old code), by tile */
+    int32_t tile[2 * TM_MAXT]; /* (tile, code at the node) read */
+    int32_t code[2 * TM_MAXK]; /* (code, count at the node) read, tile sets at the node in tm_bits */
     int32_t w[2 * TM_MAXW];    /* (tile, code) the run left, by tile */
 } TurnMemo;
 
@@ -1664,39 +1665,23 @@ static int memo_cleanups(tp_engine *E, Board *B, int32_t p) {
 }
 
 /* 1 when the memo_turn slot m answers for the turn of p whose changes are in E->tmp (nc of them, sorted by tile; the
-   board as at the node): the slot's player, and the board after the turn holds what the slot's run read.  Cost: a
-   step per tile, change and code word it read. */
+   board as at the node): the slot's player and turn, and the node holds what it held where the slot's run was kept
+   on each tile and code that run read (so the board after the turn holds what the run read).  Cost: a step per
+   change, tile and code word. */
 static int memo_turn_fits(const tp_engine *E, const Board *B, const TurnMemo *m, const uint64_t *bits, int32_t p,
                           int32_t nc) {
-    const tp_tables *T = TABLES(E);
     size_t words = (size_t)E->words;
-    if (m->p != p) return 0;
-    for (int32_t i = 0; i < m->nt; i++) {
-        int32_t u = m->tile[2 * i], v = B->codes[u];
-        for (int32_t c = 0; c < nc && E->tmp[3 * c] <= u; c++)
-            if (E->tmp[3 * c] == u) v = E->tmp[3 * c + 1];
-        if (v != m->tile[2 * i + 1]) return 0;
-    }
-    for (int32_t k = 0; k < m->nk; k++) { /* each code read: its count and tile set after the turn */
-        int32_t code = m->code[2 * k], count = B->count[code];
-        uint64_t now[TM_WORDS];
-        for (size_t w = 0; w < words; w++) now[w] = B->bits[(size_t)code * words + w];
-        for (int32_t c = 0; c < nc; c++) {
-            int32_t u = E->tmp[3 * c];
-            if (E->tmp[3 * c + 2] == code) {
-                count--;
-                now[u >> 6] &= ~(1ULL << (u & 63));
-            }
-            if (E->tmp[3 * c + 1] == code) {
-                count++;
-                now[u >> 6] |= 1ULL << (u & 63);
-            }
-        }
-        if (count != m->code[2 * k + 1]) return 0;
+    if (m->p != p || m->nx != nc) return 0;
+    for (int32_t c = 0; c < 3 * nc; c++)
+        if (m->x[c] != E->tmp[c]) return 0;
+    for (int32_t i = 0; i < m->nt; i++)
+        if (B->codes[m->tile[2 * i]] != m->tile[2 * i + 1]) return 0;
+    for (int32_t k = 0; k < m->nk; k++) {
+        int32_t code = m->code[2 * k];
+        if (B->count[code] != m->code[2 * k + 1]) return 0;
         for (size_t w = 0; w < words; w++)
-            if (now[w] != bits[(size_t)k * words + w]) return 0;
+            if (B->bits[(size_t)code * words + w] != bits[(size_t)k * words + w]) return 0;
     }
-    (void)T;
     return 1;
 }
 
@@ -1849,8 +1834,8 @@ static int32_t memo_turn(tp_engine *E, Board *B, int32_t p, int32_t nc) {
     }
     Walk W = {B, p, WALK_TURNS, E->path_top, mark, E->seq_top, -1, NULL, NULL, 0};
     int32_t out = r < 0 ? 0 : collect_changes(E, &W);
-    if (keep && r == 0 && nw <= TM_MAXW) { /* what the run read, on the board after the turn (before its writes) */
-        restore(E, B, mark + nc);
+    restore(E, B, mark);
+    if (keep && r == 0 && nw <= TM_MAXW) { /* what the run read, on the node's board */
         int32_t nt = 0, nk = 0;
         uint32_t g = E->tm_gen;
         for (int32_t u = 0; u < (int32_t)n && nt <= TM_MAXT; u++)
@@ -1876,10 +1861,11 @@ static int32_t memo_turn(tp_engine *E, Board *B, int32_t p, int32_t nc) {
             m->nt = nt;
             m->nk = nk;
             m->nw = nw;
+            m->nx = nc;
+            memcpy(m->x, turn, 3 * (size_t)nc * sizeof *turn);
             memo_node_keep(E, m, turn, nc);
         }
     }
-    restore(E, B, mark);
     return r < 0 ? r : out;
 }
 

@@ -569,6 +569,7 @@ def test_generated_c_keeps_clean_up_runs_only_where_they_read_the_same(tmp_path,
         for pos in order:
             codes = g.codes(pos)
             assert spec.perft(codes, pos.to_move, pos.ply, 3) == want[positions.index(pos)]
+            assert generic.perft(codes, pos.to_move, pos.ply, 3) == want[positions.index(pos)]
 
 
 # the royal rule's pins and discovered checks on the last ply of a bulk count (where the generated C counts a move

@@ -550,6 +550,28 @@ def test_generated_c_settles_slides_under_the_royal_rule_and_clean_ups(tmp_path,
     assert "two turns from tile" in specialise.declines(cyl.comp.native_tables)
 
 
+# the clean-ups of castling's king and rook moves (the node's memo cannot answer them: they drop rights) are run once
+# and kept across nodes and counts of one engine (memo_turn), answering a later turn only where the board after it
+# holds what that run read: positions whose rights differ (a rook or king moved, a rook taken), counted one after
+# another on one engine, in both orders, each as the Python walk counts it
+@needs_native
+@pytest.mark.parametrize("castling", [False, True], ids=["rooks", "castling"])
+def test_generated_c_keeps_clean_up_runs_only_where_they_read_the_same(tmp_path, castling: bool) -> None:
+    rules = tmp_path / "royal-rooks.toml"
+    rules.write_text(CASTLING_ROOKS if castling else ROYAL_ROOKS)
+    g, chains, generic, spec = _engines(str(rules), "plane:4x4")
+    assert spec is not None, specialise.declines(chains.comp.native_tables)
+    positions = [g.initial()] + [playout_end(g, g.initial(), seed=3, index=i, max_plies=1 + i % 4) for i in range(12)]
+    rights = {tuple(sorted(g.codes(pos)[:16])) for pos in positions}
+    assert len(rights) > 3  # positions whose pieces (and rights) differ
+    want = [count_leaves(g, pos, 3, native=False) for pos in positions]
+    for order in (positions, positions[::-1]):
+        for pos in order:
+            codes = g.codes(pos)
+            assert spec.perft(codes, pos.to_move, pos.ply, 3) == want[positions.index(pos)]
+            assert generic.perft(codes, pos.to_move, pos.ply, 3) == want[positions.index(pos)]
+
+
 # the royal rule's pins and discovered checks on the last ply of a bulk count (where the generated C counts a move
 # from the node's own royal test when it touches nothing that test read): white's king on the left of the second
 # rank; its rook, pinned on the file by the black rook above it, may only take it; its pawn may push but not take

@@ -62,6 +62,17 @@ enum { WALK_TURNS = 0, WALK_ATTACK = 1 };
 enum { END_PLIES = 1, END_LINE = 2, END_COUNT = 3, END_CONNECT = 4, END_CHAIN = 5, END_COUNTER = 6 };
 enum { COND_BOARD = 0, COND_REGION = 1, COND_MISSING = 2, COND_ANY = 3 };
 enum { TRACK_NONE = 0, TRACK_CLEANUPS = 1, TRACK_ATTACK = 2 };
+/* memo_turn: slots; most tiles, codes and writes a kept run may hold; largest board (words) kept */
+enum { TM_SIZE = 512, TM_MAXT = 16, TM_MAXK = 12, TM_MAXW = 16, TM_WORDS = 4, TM_NODE = 4 };
+typedef struct {
+    uint64_t key; /* the hash of the turn's changes and its player; 0 empty */
+    uint32_t ver; /* counts the runs kept in the slot (a node's reference to it holds while unchanged) */
+    int32_t p, nt, nk, nw, nx;
+    int32_t x[3 * TM_MAXW];    /* the turn's changes (tile, code, old code), by tile */
+    int32_t tile[2 * TM_MAXT]; /* (tile, code at the node) read */
+    int32_t code[2 * TM_MAXK]; /* (code, count at the node) read, tile sets at the node in tm_bits */
+    int32_t w[2 * TM_MAXW];    /* (tile, code) the run left, by tile */
+} TurnMemo;
 
 #define MAX_CLEANUP_ROUNDS 10000 /* chains.py MAX_CLEANUP_ROUNDS */
 #define SOLO_WORK ((size_t)1 << 18) /* the most applications solo_apps reaches through links, in all */
@@ -170,6 +181,21 @@ struct tp_engine {
     uint32_t *cm_tread; /* [n] */
     uint32_t *cm_cread; /* [nd] */
     uint32_t cm_gen;
+    /* clean-up runs of turns the node's memo cannot answer (memo_turn), kept across nodes: per slot (by the hash of
+       the turn's changes and its player), what the run read on the board after the turn (tiles with their codes;
+       codes with their counts and tile sets) and the codes it left on the tiles it wrote.  A turn whose board
+       holds the same on all it read gets the same writes. */
+    TurnMemo *tm;      /* [TM_SIZE] */
+    uint64_t *tm_bits; /* [TM_SIZE * TM_MAXK * words] the tile sets of the codes each slot read */
+    uint32_t *tm_tread, *tm_cread; /* [n], [nd] a run's stamps, as cm_tread and cm_cread */
+    uint32_t tm_gen;
+    uint64_t cn_hash; /* the hash of the node's clean-up net writes (E->cn): slots are looked up by it too */
+    /* the slots a node used, each with a turn of the node it answered (a turn differing from that one only where
+       the slot's run read nothing gets the same writes: no look-up by hash); tn_node: the node's cm_gen */
+    int32_t tn_n, tn_next;
+    uint32_t tn_node[TM_NODE], tn_ver[TM_NODE];
+    int32_t tn_idx[TM_NODE], tn_nx[TM_NODE];
+    int32_t tn_x[TM_NODE][2 * TM_MAXW];
     /* the node's royal test: whether the mover's royal tiles are attacked on the node's own position, and what
        it read (tiles by stamp; entry tiles of the attack index rows scanned, with their masks, -1 for several) */
     uint32_t *at_tread, *at_gstamp; /* [n] */
@@ -1756,6 +1782,7 @@ static int memo_cleanups(tp_engine *E, Board *B, int32_t p) {
     next_gen(&E->cm_gen, E->cm_tread, (size_t)TABLES(E)->n);
     if (E->cm_gen == 1) memset(E->cm_cread, 0, (size_t)TABLES(E)->nd * sizeof *E->cm_cread);
     E->cm_len = 0;
+    E->tn_n = E->tn_next = 0;
     E->tracking = TRACK_CLEANUPS;
     int r = run_cleanups(E, B, p);
     E->tracking = TRACK_NONE;
@@ -1776,7 +1803,215 @@ static int memo_cleanups(tp_engine *E, Board *B, int32_t p) {
         x[1] = v;
         x[2] = B->codes[u];
     }
+    E->cn_hash = 0;
+    for (int32_t i = 0; i < E->cn_len; i++)
+        E->cn_hash ^= E->zob[(size_t)E->cn[3 * i] * (size_t)TABLES(E)->nd + (size_t)E->cn[3 * i + 1]];
     return r == TP_ERR_CAP ? r : 0; /* no fixpoint: each chain runs its clean-ups and meets the error itself */
+}
+
+/* 1 when the memo_turn slot m answers for the turn of p whose changes are in E->tmp (nc of them, sorted by tile; the
+   board as at the node): the slot's player and turn, and the node holds what it held where the slot's run was kept
+   on each tile and code that run read (so the board after the turn holds what the run read).  Cost: a step per
+   change, tile and code word. */
+static int memo_turn_fits(const tp_engine *E, const Board *B, const TurnMemo *m, const uint64_t *bits, int32_t p,
+                          int32_t nc) {
+    size_t words = (size_t)E->words;
+    if (m->p != p || m->nx != nc) return 0;
+    for (int32_t c = 0; c < 3 * nc; c++)
+        if (m->x[c] != E->tmp[c]) return 0;
+    for (int32_t i = 0; i < m->nt; i++)
+        if (B->codes[m->tile[2 * i]] != m->tile[2 * i + 1]) return 0;
+    for (int32_t k = 0; k < m->nk; k++) {
+        int32_t code = m->code[2 * k];
+        if (B->count[code] != m->code[2 * k + 1]) return 0;
+        for (size_t w = 0; w < words; w++)
+            if (B->bits[(size_t)code * words + w] != bits[(size_t)k * words + w]) return 0;
+    }
+    return 1;
+}
+
+/* 1 when the memo_turn slot m, which answered the node's turn x (nx (tile, code) pairs, by tile), answers for the
+   turn whose changes are in E->tmp (nc, by tile): each tile where the boards after the two turns differ is none the
+   slot's run read, and holds on neither a code it read.  Cost: a step per change, times the slot's reads. */
+static int memo_node_fits(const tp_engine *E, const Board *B, const TurnMemo *m, const int32_t *x, int32_t nx,
+                          int32_t nc) {
+    int32_t i = 0, j = 0;
+    while (i < nx || j < nc) {
+        int32_t u, c1, c2;
+        if (j >= nc || (i < nx && x[2 * i] < E->tmp[3 * j])) {
+            u = x[2 * i];
+            c1 = x[2 * i + 1];
+            c2 = B->codes[u];
+            i++;
+        } else if (i >= nx || E->tmp[3 * j] < x[2 * i]) {
+            u = E->tmp[3 * j];
+            c1 = B->codes[u];
+            c2 = E->tmp[3 * j + 1];
+            j++;
+        } else {
+            u = x[2 * i];
+            c1 = x[2 * i + 1];
+            c2 = E->tmp[3 * j + 1];
+            i++;
+            j++;
+        }
+        if (c1 == c2) continue;
+        for (int32_t k = 0; k < m->nt; k++)
+            if (m->tile[2 * k] == u) return 0;
+        for (int32_t k = 0; k < m->nk; k++)
+            if (m->code[2 * k] == c1 || m->code[2 * k] == c2) return 0;
+    }
+    return 1;
+}
+
+/* The node's reference to slot m, answering the turn x (nc changes: tile, code, old code), for memo_node_fits. */
+static void memo_node_keep(tp_engine *E, const TurnMemo *m, const int32_t *x, int32_t nc) {
+    int32_t s = E->tn_next;
+    E->tn_node[s] = E->cm_gen;
+    E->tn_idx[s] = (int32_t)(m - E->tm);
+    E->tn_ver[s] = m->ver;
+    E->tn_nx[s] = nc;
+    for (int32_t c = 0; c < nc; c++) {
+        E->tn_x[s][2 * c] = x[3 * c];
+        E->tn_x[s][2 * c + 1] = x[3 * c + 1];
+    }
+    E->tn_next = (s + 1) % TM_NODE;
+    if (E->tn_n < TM_NODE) E->tn_n++;
+}
+
+/* The turn in E->tmp (nc changes) with the writes of slot m's run: its net changes into E->tmp, their number. */
+static int32_t memo_turn_apply(tp_engine *E, const Board *B, const TurnMemo *m, int32_t nc) {
+    int32_t out[3 * 2 * TM_MAXW], no = 0, i = 0, j = 0, nw = m->nw;
+    const int32_t *w = m->w;
+    while (i < nc || j < nw) { /* the turn's changes, each tile the run wrote holding the run's code */
+        int32_t u, v;
+        if (j >= nw || (i < nc && E->tmp[3 * i] < w[2 * j])) {
+            u = E->tmp[3 * i];
+            v = E->tmp[3 * i + 1];
+            i++;
+        } else {
+            u = w[2 * j];
+            v = w[2 * j + 1];
+            if (i < nc && E->tmp[3 * i] == u) i++;
+            j++;
+        }
+        if (v == B->codes[u]) continue;
+        out[3 * no] = u;
+        out[3 * no + 1] = v;
+        out[3 * no + 2] = B->codes[u];
+        no++;
+    }
+    memcpy(E->tmp, out, 3 * (size_t)no * sizeof *out);
+    return no;
+}
+
+/* The turn clean-ups of p on the board after the turn whose changes are in E->tmp (nc of them, sorted by tile; the
+   board as at the node), where the node's memo does not answer (memo_merge 0): the turn's net changes with the
+   clean-ups' writes into E->tmp as collect_changes leaves them, their number (0: no change), or < 0 an error.  The
+   slot of the turn's changes answers where the board after the turn holds what its run read (memo_turn_fits: the
+   run would read and write the same); else the turn is written, its clean-ups run (tracked as memo_cleanups tracks
+   the node's, and kept in the slot where what they read and wrote fits it) and taken back.  A turn that drops a
+   right the clean-ups keep (castling's king or rook leaving its tile) is run once, not once per node. */
+static int32_t memo_turn(tp_engine *E, Board *B, int32_t p, int32_t nc) {
+    const tp_tables *T = TABLES(E);
+    size_t n = (size_t)T->n, nd = (size_t)T->nd, words = (size_t)E->words;
+    int keep = nc <= TM_MAXW && words <= TM_WORDS;
+    for (int32_t s = 0; keep && s < E->tn_n; s++) { /* a slot this node used, by its turn's difference to this one */
+        const TurnMemo *m = E->tm + E->tn_idx[s];
+        if (E->tn_node[s] == E->cm_gen && m->ver == E->tn_ver[s] && m->p == p
+            && memo_node_fits(E, B, m, E->tn_x[s], E->tn_nx[s], nc))
+            return memo_turn_apply(E, B, m, nc);
+    }
+    uint64_t key = 0x9E3779B97F4A7C15ULL * (uint64_t)(p + 1);
+    for (int32_t c = 0; c < nc; c++) {
+        const uint64_t *z = E->zob + (size_t)E->tmp[3 * c] * nd;
+        key ^= z[E->tmp[3 * c + 1]] ^ z[E->tmp[3 * c + 2]];
+    }
+    key |= 1; /* 0: an empty slot */
+    /* the slot by the turn and the node's clean-up writes: nodes whose clean-ups differ (an en passant right
+       lapsing on one file or another) keep a run each */
+    TurnMemo *m = E->tm + ((key ^ E->cn_hash) >> 32) % TM_SIZE;
+    uint64_t *mbits = E->tm_bits + (size_t)(m - E->tm) * TM_MAXK * words;
+    if (keep && m->key == key && memo_turn_fits(E, B, m, mbits, p, nc)) {
+        memo_node_keep(E, m, E->tmp, nc);
+        return memo_turn_apply(E, B, m, nc);
+    }
+    int32_t mark = E->undo_top, turn[3 * TM_MAXW];
+    if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
+    if (keep) memcpy(turn, E->tmp, 3 * (size_t)nc * sizeof *turn);
+    for (int32_t c = 0; c < nc; c++) put(E, B, E->tmp[3 * c], E->tmp[3 * c + 1]);
+    uint32_t *tread = E->cm_tread, *cread = E->cm_cread, gen = E->cm_gen;
+    int32_t len = E->cm_len;
+    if (keep) { /* the run tracked as memo_cleanups tracks the node's, on stamps of its own */
+        next_gen(&E->tm_gen, E->tm_tread, n);
+        if (E->tm_gen == 1) memset(E->tm_cread, 0, nd * sizeof *E->tm_cread);
+        E->cm_tread = E->tm_tread;
+        E->cm_cread = E->tm_cread;
+        E->cm_gen = E->tm_gen;
+        E->cm_len = 0;
+        E->tracking = TRACK_CLEANUPS;
+    }
+    int r = run_cleanups(E, B, p);
+    int32_t nw = 0;
+    if (keep) {
+        E->tracking = TRACK_NONE;
+        uint32_t g = next_gen(&E->tgen, E->tstamp, n); /* the codes the run left on the tiles it wrote, by tile */
+        for (int32_t i = E->cm_len - 1; r == 0 && i >= 0 && nw <= TM_MAXW; i--) {
+            int32_t u = E->cm_tile[i];
+            if (E->tstamp[u] == g) continue;
+            E->tstamp[u] = g;
+            if (nw == TM_MAXW) {
+                nw++;
+                break;
+            }
+            int32_t *y = m->w + 2 * nw;
+            int32_t k = nw++;
+            for (; k > 0 && y[-2] > u; k--, y -= 2) memcpy(y, y - 2, 2 * sizeof *y);
+            y[0] = u;
+            y[1] = B->codes[u];
+        }
+        m->key = 0;
+        m->ver++; /* its writes are being replaced: the nodes' references to it lapse */
+        E->cm_tread = tread; /* the node's memo as it was */
+        E->cm_cread = cread;
+        E->cm_gen = gen;
+        E->cm_len = len;
+    }
+    Walk W = {B, p, WALK_TURNS, E->path_top, mark, E->seq_top, -1, NULL, NULL, 0};
+    int32_t out = r < 0 ? 0 : collect_changes(E, &W);
+    restore(E, B, mark);
+    if (keep && r == 0 && nw <= TM_MAXW) { /* what the run read, on the node's board */
+        int32_t nt = 0, nk = 0;
+        uint32_t g = E->tm_gen;
+        for (int32_t u = 0; u < (int32_t)n && nt <= TM_MAXT; u++)
+            if (E->tm_tread[u] == g) {
+                if (nt < TM_MAXT) {
+                    m->tile[2 * nt] = u;
+                    m->tile[2 * nt + 1] = B->codes[u];
+                }
+                nt++;
+            }
+        for (int32_t c = 0; c < (int32_t)nd && nk <= TM_MAXK; c++)
+            if (E->tm_cread[c] == g) {
+                if (nk < TM_MAXK) {
+                    m->code[2 * nk] = c;
+                    m->code[2 * nk + 1] = B->count[c];
+                    memcpy(mbits + (size_t)nk * words, B->bits + (size_t)c * words, words * sizeof *mbits);
+                }
+                nk++;
+            }
+        if (nt <= TM_MAXT && nk <= TM_MAXK) {
+            m->key = key;
+            m->p = p;
+            m->nt = nt;
+            m->nk = nk;
+            m->nw = nw;
+            m->nx = nc;
+            memcpy(m->x, turn, 3 * (size_t)nc * sizeof *turn);
+            memo_node_keep(E, m, turn, nc);
+        }
+    }
+    return r < 0 ? r : out;
 }
 
 /* True when no tile the chain changed was read by the node's clean-ups, nor holds (or held) a code they counted. */
@@ -3265,6 +3500,10 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->cm_code = malloc((size_t)cap_undo * sizeof(int32_t));
     E->cm_tread = calloc(n, sizeof(uint32_t));
     E->cm_cread = calloc(nd, sizeof(uint32_t));
+    E->tm = calloc(TM_SIZE, sizeof *E->tm);
+    E->tm_bits = calloc((size_t)TM_SIZE * TM_MAXK * TM_WORDS, sizeof(uint64_t));
+    E->tm_tread = calloc(n, sizeof(uint32_t));
+    E->tm_cread = calloc(nd, sizeof(uint32_t));
     E->at_tread = calloc(n, sizeof(uint32_t));
     E->at_gstamp = calloc(n, sizeof(uint32_t));
     E->at_gat = malloc(n * sizeof(int32_t));
@@ -3278,7 +3517,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->path_mid || !E->ctr || !E->seq || !E->nv || !E->keys || !E->chg
         || !E->ht || !E->ht_gen || !E->cnt_hash || !E->cnt_stamp || !E->cnt_woff || !E->cnt_order || !E->cnt_wit || !E->cnt_ent || !E->cnt_upto || !E->tmp || !E->ord || !E->way_key || !E->way_off || !E->way_len || !E->way_flag
         || !E->way_most || !E->way_hash || !E->way_seq || !E->way_ht || !E->way_ht_gen || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
-        || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->at_tread || !E->at_gstamp
+        || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->tm || !E->tm_bits || !E->tm_tread || !E->tm_cread || !E->at_tread || !E->at_gstamp
         || !E->at_gat || !E->chains || !E->lp_sep || !E->lp_tile || !E->acc_order || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
         tp_free(E);
         return NULL;
@@ -3572,6 +3811,10 @@ void tp_free(tp_engine *e) {
     free(e->cm_code);
     free(e->cm_tread);
     free(e->cm_cread);
+    free(e->tm);
+    free(e->tm_bits);
+    free(e->tm_tread);
+    free(e->tm_cread);
     free(e->at_tread);
     free(e->at_gstamp);
     free(e->at_gat);

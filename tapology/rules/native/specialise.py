@@ -888,15 +888,9 @@ static __attribute__((noinline)) int32_t gen_settle(tp_engine *E, Board *B, int3
     if (T->grp_off[p + 1] > T->grp_off[p]) {
         if (memo_merge(E, nc)) { /* the clean-ups' net writes merged, as step_leaf merges them */
             nc += E->cn_len;
-        } else { /* as finish: the move written, the clean-ups run, the net changes collected, all taken back */
-            int32_t mark = E->undo_top;
-            if (E->undo_top + nc > E->undo_cap) return TP_ERR_CAP;
-            for (int32_t c = 0; c < nc; c++) put(E, B, ch[2 * c], ch[2 * c + 1]);
-            int r = run_cleanups(E, B, p);
-            Walk W = {B, p, WALK_TURNS, E->path_top, mark, E->seq_top, -1, NULL, NULL, 0};
-            nc = r < 0 ? 0 : collect_changes(E, &W);
-            restore(E, B, mark);
-            if (r < 0) return r;
+        } else { /* as finish: the clean-ups run on the board with the move written (or a run alike, memo_turn) */
+            nc = memo_turn(E, B, p, nc);
+            if (nc < 0) return nc;
         }
     }
     if (nc == 0) return 0;

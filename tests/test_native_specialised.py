@@ -612,6 +612,46 @@ def test_generated_c_keeps_pins_and_discovered_checks_on_the_last_ply(tmp_path, 
                 assert generic.perft(codes, at.to_move, at.ply, depth, bulk=bulk) == python, (i, depth, bulk)
 
 
+def _rays(source: str) -> list[int]:
+    """The lengths of the rays (specialise._ray: items of kind 2) among the top-level items of the generated C's last-ply
+    count program (k_cprog, each entry row's items from k_coff)."""
+    def table(name: str) -> list[int]:
+        got = re.search(rf"k_{name}\[\d+\] = \{{([-\d,]*)\}}", source)
+        assert got is not None, name
+        return [int(v) for v in got.group(1).split(",")]
+
+    prog, off = table("cprog"), table("coff")
+    lengths = []
+    for r in range(len(off) - 1):
+        q = off[r]
+        while q < off[r + 1]:
+            if prog[q + 1] == 2:
+                lengths.append(prog[q + 3])
+            q += prog[q]
+    return lengths
+
+
+# the last ply of a bulk count runs a slide's quiet steps along a ray as one item, tile by tile up to the first that
+# stops it (specialise._ray): pinned rooks, discovered checks, en passant (royal) and turns counted unsettled where no
+# clean-up undoes a change (king capture), against the interpreter and the Python chain walk along playouts
+@needs_native
+@pytest.mark.parametrize(("text", "board"), [(ROYAL_PINS, "plane:5x5"), (KING_CAPTURE_ROOKS, "plane:4x4")],
+                         ids=["pins", "king-capture"])
+def test_generated_c_counts_a_slide_along_its_ray_in_one_loop(tmp_path, text: str, board: str) -> None:
+    rules = tmp_path / "rays.toml"
+    rules.write_text(text)
+    g, chains, generic, spec = _engines(str(rules), board)
+    assert spec is not None, specialise.declines(chains.comp.native_tables)
+    rays = _rays(specialise.generate(chains.comp.native_tables))
+    assert rays and max(rays) == int(board[-1]) - 1  # a rook's ray across the board from its edge
+    for i in range(6):
+        pos = playout_end(g, g.initial(), seed=23, index=i, max_plies=3 * i)
+        codes = g.codes(pos)
+        for depth in (1, 2, 3):
+            assert spec.perft(codes, pos.to_move, pos.ply, depth) == count_leaves(g, pos, depth, native=False), (i, depth)
+        assert spec.perft(codes, pos.to_move, pos.ply, 5) == generic.perft(codes, pos.to_move, pos.ply, 5), i
+
+
 # the chess family with turn clean-ups (en passant's passer, castling rights) and slides: gardner's 5x5 is a compile of
 # about a minute, the 8x8 boards' several minutes (-m slow)
 FAMILY = [pytest.param(n, b, id=f"{n}-{b}", marks=[pytest.mark.slow])

@@ -1140,9 +1140,9 @@ def _count_items(steps: list[Step], nd: int, masks: list[int], kept: Callable[[i
     """Moves of one level of walks (each one :func:`_program` takes) as gen_count's items, in any order: the moves
     with one check on one tile whose masks accept no code in common as one group (the tile read once, ``combos``:
     each group's masks in order, to its offset in k_calt, whose entry per code is the 1-based move that fits or 0)
-    ``[size, 1, tile, k_calt offset, k, (body offset from the item) * k, bodies...]``, a slide's groups along a ray
-    one item (:func:`_ray`); each other move ``[size, 0, nt, (mask offset, tile) * nt, body]``; a body ``[size,
-    sure, nc, (tile, value, compared) * nc, its follow-ups' items...]``."""
+    ``[size, 1, tile, k_calt offset, k, (body offset from the item) * k, bodies...]``; each other move ``[size, 0,
+    nt, (mask offset, tile) * nt, body]`` (its checks in :func:`_likely_last`'s order); a body ``[size, sure, nc,
+    (tile, value, compared) * nc, its follow-ups' items...]``."""
     order: list[Step | list[Step]] = []
     groups: dict[int, list[list[Step]]] = {}
     for s in steps:
@@ -1177,10 +1177,6 @@ def _count_items(steps: list[Step], nd: int, masks: list[int], kept: Callable[[i
             offs = tuple(_tests(s)[0] for s in x)  # type: ignore[index]
             if offs not in combos:
                 combos[offs] = len(combos) * nd
-            ray = _ray(x, kept)
-            if ray is not None:
-                out += [len(ray) + 3, 2, combos[offs], *ray]
-                continue
             bodies = [body(s) for s in x]
             head = 5 + len(x)
             rel = [head + sum(len(b) for b in bodies[:i]) for i in range(len(x))]
@@ -1196,50 +1192,6 @@ def _likely_last(s: Step, tests: list[int], masks: list[int]) -> list[int]:
     wrote = {int(m.group(2)) for _, v in s.changes if (m := _VALUE.fullmatch(v)) is not None}
     pairs = sorted(range(0, len(tests), 2), key=lambda i: any(masks[tests[i] + c] for c in wrote))
     return [v for i in pairs for v in tests[i:i + 2]]
-
-
-def _ray(group: list[Step], kept: Callable[[int, int], bool] | None) -> list[int] | None:
-    """A group of :func:`_count_items` that starts a slide's ray as gen_count's loop over it, or None: along the ray
-    each group's moves check one tile (u, the ray's next) with the same masks in the same order, one of them (e, the
-    step on) has as its follow-ups the next group's moves and no other has any, and each move changes u to one value
-    and the other tiles as at the ray's first group, sure alike.  ``[L, e (1-based), u * L, (member offset from the
-    item) * k, members...]``, a member ``[sure, value, compared, nc, (tile, value, compared) * nc]`` (its changes
-    besides u's).  The ray's turns are its groups', counted in one loop: the tile read, the move that fits its code,
-    its turn counted, on to the next tile while the move is e's.  Cost: linear in the ray's moves."""
-    tiles: list[int] = []
-    members: list[list[int]] | None = None
-    e = -1
-    while True:
-        u = _tests(group[0])[1]  # type: ignore[index]
-        step: list[list[int]] = []
-        on = [i for i, s in enumerate(group) if any(isinstance(x, Step) for x in s.then)]
-        if len(on) > 1 or (e >= 0 and on and on[0] != e):
-            return None
-        for s in group:
-            sure, ch = _changes(s, kept)  # type: ignore[misc]
-            mine = [i for i in range(0, len(ch), 3) if ch[i] == u]
-            if len(mine) != 1:
-                return None
-            i = mine[0]
-            step.append([sure, ch[i + 1], ch[i + 2], len(ch) // 3 - 1, *ch[:i], *ch[i + 3:]])
-        if members is None:
-            members = step
-        elif step != members:
-            return None
-        tiles.append(u)
-        if not on:
-            break
-        e = on[0]
-        nxt = [x for x in group[e].then if isinstance(x, Step)]
-        if (len(nxt) != len(group) or len(nxt) != len(group[e].then)
-                or [_tests(x)[0] for x in nxt] != [_tests(x)[0] for x in group]  # type: ignore[index]
-                or any(len(_tests(x)) != 2 or _tests(x)[1] != _tests(nxt[0])[1] for x in nxt)):  # type: ignore[arg-type,index]
-            return None
-        group = nxt
-    if len(tiles) < 2:
-        return None
-    rel = [5 + len(tiles) + len(members) + sum(len(m) for m in members[:i]) for i in range(len(members))]
-    return [len(tiles), e + 1, *tiles, *rel, *[v for m in members for v in m]]
 
 
 def _count_program(sizes: dict[str, int], steps: dict[int, list[Step]], masks: list[int],
@@ -1382,10 +1334,9 @@ static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *li
 _GEN_COUNT = """
 /* gen_run on a bulk count's last ply where leaf_plan answers (E->lq >= 0), from the same walks as items
    (specialise._count_items): the chains at q (up to end) that fit counted into *listed, in any order; a group's tile
-   read once and the move that fits its code found in k_calt, a slide's groups along a ray in one loop up to the first
-   tile where the move that fits is not the step on (its changes besides the ray's tile tested once).  A move's turn
-   is counted as gen_run counts it: sure, or each change as the node (change_as_node; t, the entry tile, whose change
-   every move of a piece shares, tested once per value), else settled (gen_settle, as gen_quiet_turn counts it). */
+   read once and the move that fits its code found in k_calt.  A move's turn is counted as gen_run counts it: sure, or
+   each change as the node (change_as_node; t, the entry tile, whose change every move of a piece shares, tested once
+   per value), else settled (gen_settle, as gen_quiet_turn counts it). */
 static int gen_count(tp_engine *E, Board *B, int32_t p, int32_t t, int64_t *listed, const int32_t *q,
                      const int32_t *end) {
     const int32_t *codes = B->codes;
@@ -1403,63 +1354,13 @@ static int gen_count(tp_engine *E, Board *B, int32_t p, int32_t t, int64_t *list
             continue;
         }
         const int32_t *b;
-        if (q[1] == 1) { /* a group: the move that fits the tile's code, if any */
+        if (q[1]) { /* a group: the move that fits the tile's code, if any */
             int32_t a = k_calt[q[3] + codes[q[2]]];
             if (!a) {
                 q += q[0];
                 continue;
             }
             b = q + q[4 + a];
-        } else if (q[1] == 2) { /* a ray (specialise._ray): tile by tile while the move that fits is the step on */
-            const int32_t *u = q + 5, *mo = q + 4 + q[3], *m = NULL;
-            int32_t okc = 0, ncc = 0;
-            for (int32_t i = 0; i < q[3]; i++) {
-                int32_t a = k_calt[q[2] + codes[u[i]]];
-                if (!a) break;
-                const int32_t *x = q + mo[a];
-                if (x[0]) { /* a turn whatever the clean-ups do */
-                    n++;
-                } else {
-                    if (x != m) { /* its changes besides u[i]'s, as the node's memos see them: once per ray */
-                        m = x;
-                        okc = 1;
-                        ncc = 0;
-                        for (int32_t k = 0; k < x[3] && okc; k++) {
-                            const int32_t *c = x + 4 + 3 * k;
-                            if (c[2] && c[1] == codes[c[0]]) continue;
-                            if (c[0] != t) {
-                                okc = change_as_node(E, codes, mine, c[0], c[1]);
-                            } else {
-                                if (c[1] != tv) {
-                                    tv = c[1];
-                                    tok = change_as_node(E, codes, mine, t, tv);
-                                }
-                                okc = tok;
-                            }
-                            ncc++;
-                        }
-                    }
-                    int32_t same = x[2] && x[1] == codes[u[i]];
-                    if (okc && (same || change_as_node(E, codes, mine, u[i], x[1]))) {
-                        if (ncc + !same) n += lq;
-                    } else {
-                        int32_t nc = gen_changes(codes, x + 3, ch);
-                        if (!same) {
-                            ch[2 * nc] = u[i];
-                            ch[2 * nc + 1] = x[1];
-                            nc++;
-                        }
-                        int32_t r = gen_settle(E, B, p, ch, nc); /* as below */
-                        if (r < 0) return r;
-                        n += r > 0;
-                        tv = -1;
-                        m = NULL;
-                    }
-                }
-                if (a != q[4]) break;
-            }
-            q += q[0];
-            continue;
         } else {
             int32_t i = 0, nt = q[2];
             while (i < nt && k_masks[q[3 + 2 * i] + codes[q[4 + 2 * i]]]) i++;

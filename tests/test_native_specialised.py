@@ -634,6 +634,45 @@ def test_generated_c_keeps_pins_and_discovered_checks_on_the_last_ply(tmp_path, 
                 assert generic.perft(codes, at.to_move, at.ply, depth, bulk=bulk) == python, (i, depth, bulk)
 
 
+def _table(source: str, name: str) -> list[int]:
+    """The ints of the generated C's table ``k_<name>``."""
+    got = re.search(rf"k_{name}\[\d+\] = \{{([-\d,]*)\}}", source)
+    assert got is not None, name
+    return [int(v) for v in got.group(1).split(",")]
+
+
+# the last ply of a bulk count runs a move of several checks with the one whose mask takes a code the move itself writes
+# (the empty tile it leaves: common on a board) last (specialise._likely_last): en passant's passer checked before its
+# empty tile, so that the pawns' en passant, which almost never fits, stops at its first check; the counts, with pins
+# and discovered checks, the interpreter's and the Python chain walk's along playouts
+@needs_native
+def test_generated_c_checks_a_move_s_rarer_tile_first(tmp_path) -> None:
+    rules = tmp_path / "royal-pins.toml"
+    rules.write_text(ROYAL_PINS)
+    g, chains, generic, spec = _engines(str(rules), "plane:5x5")
+    assert spec is not None, specialise.declines(chains.comp.native_tables)
+    source = specialise.generate(chains.comp.native_tables)
+    prog, off, masks = _table(source, "cprog"), _table(source, "coff"), _table(source, "masks")
+    rarer = 0
+    for r in range(len(off) - 1):
+        q = off[r]
+        while q < off[r + 1]:
+            if prog[q + 1] == 0 and prog[q + 2] == 2:  # a move of two checks: (mask, tile) twice, then its body
+                body = q + 7
+                wrote = {prog[body + 3 + 3 * k + 1] for k in range(prog[body + 2])}
+                takes = [any(masks[prog[q + 3 + 2 * i] + c] for c in wrote) for i in range(2)]
+                assert takes != [True, False], (r, prog[q:q + prog[q]])
+                rarer += takes == [False, True]
+            q += prog[q]
+    assert rarer  # the en passant moves: the passer's check first, the empty tile's last
+    for i in range(6):
+        pos = playout_end(g, g.initial(), seed=23, index=i, max_plies=3 * i)
+        codes = g.codes(pos)
+        for depth in (1, 2, 3):
+            assert spec.perft(codes, pos.to_move, pos.ply, depth) == count_leaves(g, pos, depth, native=False), (i, depth)
+        assert spec.perft(codes, pos.to_move, pos.ply, 5) == generic.perft(codes, pos.to_move, pos.ply, 5), i
+
+
 # the chess family with turn clean-ups (en passant's passer, castling rights) and slides: gardner's 5x5 is a compile of
 # about a minute, the 8x8 boards' several minutes (-m slow)
 FAMILY = [pytest.param(n, b, id=f"{n}-{b}", marks=[pytest.mark.slow])

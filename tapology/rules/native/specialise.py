@@ -1135,8 +1135,8 @@ def _count_items(steps: list[Step], nd: int, masks: list[int], kept: Callable[[i
     with one check on one tile whose masks accept no code in common as one group (the tile read once, ``combos``:
     each group's masks in order, to its offset in k_calt, whose entry per code is the 1-based move that fits or 0)
     ``[size, 1, tile, k_calt offset, k, (body offset from the item) * k, bodies...]``; each other move ``[size, 0,
-    nt, (mask offset, tile) * nt, body]``; a body ``[size, sure, nc, (tile, value, compared) * nc, its follow-ups'
-    items...]``."""
+    nt, (mask offset, tile) * nt, body]`` (its checks in :func:`_likely_last`'s order); a body ``[size, sure, nc,
+    (tile, value, compared) * nc, its follow-ups' items...]``."""
     order: list[Step | list[Step]] = []
     groups: dict[int, list[list[Step]]] = {}
     for s in steps:
@@ -1166,7 +1166,7 @@ def _count_items(steps: list[Step], nd: int, masks: list[int], kept: Callable[[i
         if isinstance(x, Step):
             tests = _tests(x)
             assert tests is not None
-            item = [0, len(tests) // 2, *tests, *body(x)]
+            item = [0, len(tests) // 2, *_likely_last(x, tests, masks), *body(x)]
         else:
             offs = tuple(_tests(s)[0] for s in x)  # type: ignore[index]
             if offs not in combos:
@@ -1177,6 +1177,15 @@ def _count_items(steps: list[Step], nd: int, masks: list[int], kept: Callable[[i
             item = [1, _tests(x[0])[1], combos[offs], len(x), *rel, *[v for b in bodies for v in b]]  # type: ignore[index]
         out += [len(item) + 1, *item]
     return out
+
+
+def _likely_last(s: Step, tests: list[int], masks: list[int]) -> list[int]:
+    """A move's checks (:func:`_tests`) in the order gen_count runs them (any: they only read), those whose mask takes
+    a code the move itself writes (as the empty tile a piece leaves: common on a board) after the others, so that a
+    move that does not fit stops at its rarer check (en passant's passer before its empty tile)."""
+    wrote = {int(m.group(2)) for _, v in s.changes if (m := _VALUE.fullmatch(v)) is not None}
+    pairs = sorted(range(0, len(tests), 2), key=lambda i: any(masks[tests[i] + c] for c in wrote))
+    return [v for i in pairs for v in tests[i:i + 2]]
 
 
 def _count_program(sizes: dict[str, int], steps: dict[int, list[Step]], masks: list[int],

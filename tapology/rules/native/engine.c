@@ -1292,7 +1292,7 @@ static int follow(tp_engine *E, Walk *W, int32_t b, int32_t slide, int fly, int3
     if (!fits(E, W->b->codes, b) || !app_conds_hold(E, W->b, b)) return 0;
     int on = slide >= 0 && T->app_slide[b] == slide; /* the slide flies on */
     if (fly && !on) return 0;
-    if (T->flies_over && on && !fly) E->path_mid[level] = 1;
+    if (on && !fly) E->path_mid[level] = 1; /* every rule set: a later move may land where a slide flew through */
     int r = step(E, W, b, end, flagged);
     E->path_mid[level] = 0;
     return r;
@@ -1345,11 +1345,16 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     int32_t landed = -1, slide = T->app_slide[a];
     int fly = 0, took = 0;
     if (!T->flies_over) {
+        /* a repeat (rare) is read as where flies_over: a move may land where a slide only flew through, and a slide
+           may fly over a stop (repeats finds the position on the path; stands tells which) */
         if (!(T->steps && E->ways_mode && W->mode == WALK_TURNS) && repeats(E, W)) {
-            restore(E, B, mark);
-            return 0;
-        }
-        if (E->cnt_on && (E->leaf[a] || E->cond_leaf[a]) && !T->steps && T->app_slide[a] < 0 && !T->app_block[a]
+            stands(E, W, &landed);
+            fly = landed < 0;
+            if (fly && slide < 0) {
+                restore(E, B, mark);
+                return 0;
+            }
+        } else if (E->cnt_on && (E->leaf[a] || E->cond_leaf[a]) && !T->steps && T->app_slide[a] < 0 && !T->app_block[a]
             && W->mode == WALK_TURNS && !E->tracking && T->grp_off[W->player + 1] == T->grp_off[W->player]) {
             int r = closed_count(E, W, a, end);
             if (r != FAST_NO) {

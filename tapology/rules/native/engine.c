@@ -138,7 +138,7 @@ struct tp_engine {
     int32_t undo_top, undo_cap;
     uint64_t *path_hash;
     int32_t *path_undo;
-    uint8_t *path_mid; /* [depth_cap] a slide flies on from this level's position (flies_over: not a stop) */
+    uint8_t *path_mid; /* [depth_cap] a slide flies on from this level's position (not a stop) */
     int32_t path_top, depth_cap;
     int32_t *seq; /* applications of the chain(s) being walked; never deeper than path */
     int32_t seq_top;
@@ -762,16 +762,9 @@ static int same_as_at(tp_engine *E, const Board *B, int32_t mark) {
     return 1;
 }
 
-static int repeats(tp_engine *E, const Walk *W) {
-    uint64_t h = W->b->hash;
-    for (int32_t i = W->path_base; i < E->path_top; i++)
-        if (E->path_hash[i] == h && same_as_at(E, W->b, E->path_undo[i])) return 1;
-    return 0;
-}
-
-/* repeats where a slide may fly over the chain's stops (flies_over): 1 when the position stands on the path, with
-   *mid the level where a slide flies on from it (-1 none: the position is a stop). */
-static int stands(tp_engine *E, const Walk *W, int32_t *mid) {
+/* 1 when the position stands on the chain's path, with *mid the level where a slide flies on from it (-1 none: the
+   position is a stop; a slide may only fly over it). */
+static inline int stands(tp_engine *E, const Walk *W, int32_t *mid) {
     uint64_t h = W->b->hash;
     int seen = 0;
     *mid = -1;
@@ -1406,7 +1399,7 @@ static int follow(tp_engine *E, Walk *W, int32_t b, int32_t slide, int fly, int3
     if (!fits(E, W->b->codes, b) || !app_conds_hold(E, W->b, b)) return 0;
     int on = slide >= 0 && T->app_slide[b] == slide; /* the slide flies on */
     if (fly && !on) return 0;
-    if (T->flies_over && on && !fly) E->path_mid[level] = 1;
+    if (on && !fly) E->path_mid[level] = 1; /* every rule set: a later move may land where a slide flew through */
     int r = step(E, W, b, end, flagged);
     E->path_mid[level] = 0;
     return r;
@@ -1475,11 +1468,15 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     int32_t landed = -1, slide = T->app_slide[a];
     int fly = 0, took = 0;
     if (!T->flies_over) {
-        if (!(T->steps && E->ways_mode && W->mode == WALK_TURNS) && repeats(E, W)) {
-            restore(E, B, mark);
-            return 0;
-        }
-        if (E->cnt_on && (E->leaf[a] || E->cond_leaf[a]) && !T->steps && T->app_slide[a] < 0 && !T->app_block[a]
+        /* a position on the path is read as where flies_over: a move may land where a slide only flew through,
+           and only a slide may fly over a stop (path_mid is kept in every rule set) */
+        if (!(T->steps && E->ways_mode && W->mode == WALK_TURNS) && stands(E, W, &landed)) {
+            fly = landed < 0;
+            if (fly && slide < 0) {
+                restore(E, B, mark);
+                return 0;
+            }
+        } else if (E->cnt_on && (E->leaf[a] || E->cond_leaf[a]) && !T->steps && T->app_slide[a] < 0 && !T->app_block[a]
             && W->mode == WALK_TURNS && !E->tracking && T->grp_off[W->player + 1] == T->grp_off[W->player]) {
             int r = closed_count(E, W, a, end);
             if (r != FAST_NO) {

@@ -188,7 +188,8 @@ typedef struct {
     const int32_t *lset_tiles;      /* [nlset_tiles] */
 
     /* a slide anywhere after another move (RuleSet.flies_over_stops): a slide may fly over a position the chain
-       stopped at, and another move may land where a slide only flew through */
+       stopped at, and another move may land where a slide only flew through (step reads this in every rule set; the
+       flag keeps the shortcuts that assume no position twice out: once_links, closed_count, cond_leaf) */
     int32_t flies_over;
 
     /* counters (RuleSet.counters, RuleGame._carry) and the end rules that read them (kind 6: counter end_counter[e]

@@ -4,7 +4,7 @@ their turns.  Each rule set here is counted natively and by the Python chain wal
 moves interact (the orders give different turns, or one order is not walked) must not take the shortcut.  And in a
 rule set keyed by changes, a set-up whose moves are each one cell counts its placements without keys (engine.c
 solo_by_changes), but for two moves placing alike.  Two slides linked anywhere (breakthru's) are walked in one order
-where their tiles are apart (engine.c pair_slides)."""
+where their tiles are apart (engine.c apart_slides)."""
 
 from __future__ import annotations
 
@@ -335,7 +335,7 @@ SLIDES_IF = SLIDES.replace('anywhere = true, forced = true }', 'anywhere = true,
 @pytest.mark.parametrize(("text", "paired"), [(SLIDES, True), (SLIDES_DOTS, False), (SLIDES_IF, False)],
                          ids=["slides", "dots", "if"])
 def test_two_slides_apart_are_walked_in_one_order(tmp_path: Path, text: str, paired: bool) -> None:
-    """Two slides whose tiles are apart give one turn in either order (engine.c pair_slides): the chains whose second
+    """Two slides whose tiles are apart give one turn in either order (engine.c apart_slides): the chains whose second
     slide starts before the first and keeps off its tiles are left out, those that meet it (a ship slid out of the
     other's way, into its path, or the same ship twice) are walked.  Counted and made as the Python chain walk counts
     them, and each ply of a playout one of its turns; the proof refuses a second slide that is no twin of the first
@@ -345,7 +345,7 @@ def test_two_slides_apart_are_walked_in_one_order(tmp_path: Path, text: str, pai
     assert native.why_not(g.chains(g.board), perft=True) == ""
     eng = native.engine(g.chains(g.board))
     assert eng is not None
-    assert (eng.pair_links() > 0) == paired
+    assert (eng.apart_links() > 0) == paired
     pos = g.initial()
     for p in [pos, playout_end(g, pos, seed=5, index=0, max_plies=3)]:
         for d in (1, 2):
@@ -362,7 +362,7 @@ def test_two_slides_apart_are_walked_in_one_order(tmp_path: Path, text: str, pai
 def test_breakthru_walks_its_two_slides_apart_in_one_order() -> None:
     g, pos = open_position("breakthru", None, str(PERFT / "breakthru-ring.toml"))
     eng = native.engine(g.chains(pos.board))
-    assert eng is not None and eng.pair_links() > 0
+    assert eng is not None and eng.apart_links() > 0
     assert count_leaves(g, pos, 1) == count_leaves(g, pos, 1, bulk=False) == 1788  # tests/test_openings.py's count
 
 

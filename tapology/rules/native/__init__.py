@@ -248,9 +248,9 @@ class Engine:
         """How many links the walk follows in one order of two moves, the other order giving the same turns."""
         return int(self.lib.tp_once_links(self._engine))
 
-    def pair_links(self) -> int:
+    def apart_links(self) -> int:
         """How many links the walk follows leaving out a second slide apart from the first, the other order giving it."""
-        return int(self.lib.tp_pair_links(self._engine))
+        return int(self.lib.tp_apart_links(self._engine))
 
     def budget_follow_ups(self, left: int) -> int:
         """How many follow-ups the link tables offer a move with ``left`` steps of the budget left (-1: no budget)."""

@@ -27,7 +27,7 @@
  *              Two slides linked anywhere (breakthru's): a second slide starting before the first's
  *              entry tile whose reach (every tile it or its continuations read or write) misses the
  *              first's tiles is not walked, the other order (from its own entry, walked earlier)
- *              giving the turn (pair_slides proves the two slide moves twins from the tables; the
+ *              giving the turn (apart_slides proves the two slide moves twins from the tables; the
  *              tiles apart are read per pair, as bit sets, where the link is followed).
  *   memos      each node runs its turn clean-ups and its royal test once on its own position,
  *              recording what they read; a chain whose changes touch none of that gets the same
@@ -223,13 +223,13 @@ struct tp_engine {
     uint8_t *cond_leaf; /* [napps] a leaf but for its links, each followed only while its conditions hold: a turn of
                            its own where none does (step_cond_leaf) */
     uint8_t *solo;  /* [napps] a leaf whose turn no other chain of the same node can have (solo_apps) */
-    uint8_t *once;  /* [nlinks] a table link of an entry whose two-move chains come in both orders (pair_once): the
+    uint8_t *once;  /* [nlinks] a table link of an entry whose two-move chains come in both orders (once_links): the
                        follow-ups on tiles before the entry's are not walked, the other order gives their turns */
-    uint8_t *pair;  /* [nlinks] a table link of a slide whose chains of two slides come in both orders where their tiles
-                       are apart (pair_slides): a second slide on a tile before the first's start whose reach misses
+    uint8_t *apart; /* [nlinks] a table link of a slide whose chains of two slides come in both orders where their tiles
+                       are apart (apart_slides): a second slide on a tile before the first's start whose reach misses
                        the first's tiles is not walked, the other order gives its turns; NULL where no link is */
-    uint64_t *reach; /* [napps*words] with pair: the tiles a second slide and its continuations check or write */
-    uint64_t *pair_fa; /* [words] with pair: the tiles the first slide of the chain at hand checks or writes */
+    uint64_t *reach; /* [napps*words] with apart: the tiles a second slide and its continuations check or write */
+    uint64_t *apart_fa; /* [words] with apart: the tiles the first slide of the chain at hand checks or writes */
     uint64_t *cond_rbits; /* [nconds*words] a condition counting its codes over a region (no lines, here or around):
                              the region's tiles, read by ended as bit sets; zero rows for the others */
     uint8_t *cond_region; /* [nconds] 1 where cond_rbits holds the condition's region */
@@ -1380,11 +1380,11 @@ static int still_step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t fla
 
 static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged);
 
-/* 1 when second slide c's reach misses the tiles of the chain's first slide (E->pair_fa): the two commute. */
-static inline int pair_apart(const tp_engine *E, int32_t c) {
+/* 1 when second slide c's reach misses the tiles of the chain's first slide (E->apart_fa): the two commute. */
+static inline int slides_apart(const tp_engine *E, int32_t c) {
     const uint64_t *r = E->reach + (size_t)c * (size_t)E->words;
     for (int32_t w = 0; w < E->words; w++)
-        if (r[w] & E->pair_fa[w]) return 0;
+        if (r[w] & E->apart_fa[w]) return 0;
     return 1;
 }
 
@@ -1538,17 +1538,17 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         const int32_t *loff, *lapp;
         if (!budget_rows(E, tb, left, &loff, &lapp)) continue;
         int32_t t0 = 0, s0 = -1;
-        if (E->pair && E->pair[l] && W->mode == WALK_TURNS && !E->ways_mode && !E->chains_mode && !E->tracking
-            && T->app_slide[E->seq[W->seq_base]] == slide) { /* two slides apart come in both orders (pair_slides) */
+        if (E->apart && E->apart[l] && W->mode == WALK_TURNS && !E->ways_mode && !E->chains_mode && !E->tracking
+            && T->app_slide[E->seq[W->seq_base]] == slide) { /* two slides apart come in both orders (apart_slides) */
             size_t words = (size_t)E->words;
             s0 = T->app_tile[E->seq[W->seq_base]];
-            memset(E->pair_fa, 0, words * sizeof *E->pair_fa);
+            memset(E->apart_fa, 0, words * sizeof *E->apart_fa);
             for (int32_t i = W->seq_base; i < E->seq_top; i++) {
                 int32_t b = E->seq[i];
                 for (int32_t k = T->chk_off[b]; k < T->chk_off[b + 1]; k++)
-                    E->pair_fa[T->chk_tile[k] / 64] |= (uint64_t)1 << (T->chk_tile[k] % 64);
+                    E->apart_fa[T->chk_tile[k] / 64] |= (uint64_t)1 << (T->chk_tile[k] % 64);
                 for (int32_t k = T->wr_off[b]; k < T->wr_off[b + 1]; k++)
-                    E->pair_fa[T->wr_tile[k] / 64] |= (uint64_t)1 << (T->wr_tile[k] % 64);
+                    E->apart_fa[T->wr_tile[k] / 64] |= (uint64_t)1 << (T->wr_tile[k] % 64);
             }
         }
         if (once) {
@@ -1561,7 +1561,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         for (int32_t t = t0; t < T->n && !stop; t++) {
             const int32_t *row = loff + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
             for (int32_t k = row[0]; k < row[1] && !stop; k++) {
-                if (t < s0 && pair_apart(E, lapp[k])) { /* the other order, from the entry at t, gives its turns */
+                if (t < s0 && slides_apart(E, lapp[k])) { /* the other order, from the entry at t, gives its turns */
                     if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, lapp[k]);
                     continue;
                 }
@@ -3176,7 +3176,7 @@ static int has_twin(const tp_tables *t, const int32_t *app, int32_t i0, int32_t 
     return 0;
 }
 
-/* Whether slide m's anywhere links may leave out the second slides that the other order gives (pair_slides): m's
+/* Whether slide m's anywhere links may leave out the second slides that the other order gives (apart_slides): m's
    steps plain slide steps whose links are plain, each continuing m or read through a table of steps of one other
    slide m2 (at the table row's tile) whose steps are final and whose links continue m2 only, not forced; each step of
    m and m2 with a twin (slide_alike) in the other, and every pair of twins with continuations twins of each other's
@@ -3185,7 +3185,7 @@ static int has_twin(const tp_tables *t, const int32_t *app, int32_t i0, int32_t 
    among the set's entries at its tile and code, and each entry of m a twin in the table at its tile and code.
    tw, seen: [napps] scratch.  Cost: m's and m2's steps, the tables' rows
    and the entry rows, per entry set. */
-static int pair_move(const tp_tables *t, int32_t m, int32_t *tw, int32_t *seen, const int32_t *at_off,
+static int apart_move(const tp_tables *t, int32_t m, int32_t *tw, int32_t *seen, const int32_t *at_off,
                      const int32_t *at_app, uint8_t *tabs) {
     size_t n = (size_t)t->n, nd = (size_t)t->nd;
     int32_t na = t->napps, m2 = -1, nsets = (t->nphases + 1) * t->np;
@@ -3262,16 +3262,16 @@ static int pair_move(const tp_tables *t, int32_t m, int32_t *tw, int32_t *seen, 
     return 1;
 }
 
-/* E->pair, E->reach: the anywhere links of slides whose chains of two slides, a first slide A (from an entry at s)
+/* E->apart, E->reach: the anywhere links of slides whose chains of two slides, a first slide A (from an entry at s)
    then a second C from a tile u < s, are each also walked the other way round where their tiles are apart: keys by
-   changes alone; no steps or clean-ups after each move; and the slide's moves proved alike (pair_move).  Where C's
+   changes alone; no steps or clean-ups after each move; and the slide's moves proved alike (apart_move).  Where C's
    reach (the tiles C or any continuation of it checks or writes) misses the tiles A checks and writes, the two
    slides read and write apart: C's twin fits from the node's entry at u, A's twin after it through the twin link,
    each final step ending a turn, and the two orders give one position, one key, the chain from u walked first (the
    entry scan goes by tile).  Neither chain meets a position twice (each move changes tiles the other's do not
    restore), so a slide flying over the chain's stops changes nothing here.  Cost: per slide move with an anywhere
-   link, pair_move; the reaches to a fixed point, their length along a slide in rounds.  < 0 out of memory. */
-static int pair_slides(tp_engine *E) {
+   link, apart_move; the reaches to a fixed point, their length along a slide in rounds.  < 0 out of memory. */
+static int apart_slides(tp_engine *E) {
     const tp_tables *t = TABLES(E);
     size_t n = (size_t)t->n, na = (size_t)t->napps, words = (size_t)E->words;
     if (!t->keyed_by_changes || t->steps || t->mgrp_off[t->np] > t->mgrp_off[0] || !t->nltab) return 0;
@@ -3291,17 +3291,17 @@ static int pair_slides(tp_engine *E) {
         done[m] = 1;
         for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) any |= t->lnk_table[l] >= 0;
         memset(tabs, 0, (size_t)t->nltab);
-        if (!any || !pair_move(t, m, tw, seen, at_off, at_app, tabs)) continue;
-        if (!E->pair && !(E->pair = calloc((size_t)t->nlinks + 1, 1))) goto out;
+        if (!any || !apart_move(t, m, tw, seen, at_off, at_app, tabs)) continue;
+        if (!E->apart && !(E->apart = calloc((size_t)t->nlinks + 1, 1))) goto out;
         for (size_t b = 0; b < na; b++)
             for (int32_t l = t->lnk_off[b]; t->app_slide[b] == m && l < t->lnk_off[b + 1]; l++)
-                E->pair[l] = t->lnk_table[l] >= 0;
+                E->apart[l] = t->lnk_table[l] >= 0;
     }
     rc = 0;
-    if (!E->pair) goto out;
+    if (!E->apart) goto out;
     E->reach = calloc(na * words + 1, sizeof(uint64_t));
-    E->pair_fa = calloc(words + 1, sizeof(uint64_t));
-    if (!E->reach || !E->pair_fa) {
+    E->apart_fa = calloc(words + 1, sizeof(uint64_t));
+    if (!E->reach || !E->apart_fa) {
         rc = -1;
         goto out;
     }
@@ -3693,7 +3693,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         return NULL;
     }
     once_links(E);
-    if (pair_slides(E) < 0) {
+    if (apart_slides(E) < 0) {
         tp_free(E);
         return NULL;
     }
@@ -3843,9 +3843,9 @@ void tp_free(tp_engine *e) {
     free(e->lnk_hl);
     free(e->cond_leaf);
     free(e->once);
-    free(e->pair);
+    free(e->apart);
     free(e->reach);
-    free(e->pair_fa);
+    free(e->apart_fa);
     free(e->cond_rbits);
     free(e->cond_region);
     free(e->bl_off);
@@ -3881,11 +3881,11 @@ int32_t tp_once_links(const tp_engine *e) {
     return k;
 }
 
-/* How many links the walk follows leaving out second slides that the other order gives (E->pair, pair_slides): for
+/* How many links the walk follows leaving out second slides that the other order gives (E->apart, apart_slides): for
    tests. */
-int32_t tp_pair_links(const tp_engine *e) {
+int32_t tp_apart_links(const tp_engine *e) {
     int32_t k = 0;
-    for (int32_t l = 0; e->pair && l < TABLES(e)->nlinks; l++) k += e->pair[l];
+    for (int32_t l = 0; e->apart && l < TABLES(e)->nlinks; l++) k += e->apart[l];
     return k;
 }
 

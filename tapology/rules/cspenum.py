@@ -2,9 +2,10 @@
 
 Variables ``c_0 … c_{L-1}`` range over the placed moves that can be step i (see
 :func:`tapology.rules.z3enum.candidates`) and −1 (stopped).  One constraint per prefix
-replays it: every step fits, follows a link of the step before, passes no position twice (nor a
-slide a tile it passed, :func:`tapology.rules.chains.revisits`), and a chain stops only where no
-forced follow-up fits.  The bound L grows until no chain can use
+replays it: every step fits, follows a link of the step before, repeats no slide's tile
+(:func:`tapology.rules.chains.revisits`), and reaches a position as the chain walk allows (a stop not passed, or one
+a slide only flew through; a slide may fly over a stop and go on); a chain stops only where no forced follow-up is
+taken, and never where a slide flies over a stop.  The bound L grows until no chain can use
 all of it.  Cost: the solver's backtracking over prefixes.
 """
 

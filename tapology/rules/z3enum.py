@@ -4,9 +4,11 @@ Variables: ``c_i`` (which placed move is step i, −1 once the chain has stopped
 tile codes ``s_i[u]`` after i steps, for every tile some candidate move touches.  Constraints:
 step 0 is an entry move; step i+1 is a follow-up named by a link of step i; a step's cells
 hold accepted codes; writes give the next codes (a moving piece's frame carried by the
-landing orientation); no chain passes the same position twice, nor a slide a tile it passed
-(:func:`tapology.rules.chains.revisits`); a chain stops only where no forced follow-up
-fits.  The chain bound grows (a step added to the same solver) until no chain reaches it.  Clean-ups run after each move
+landing orientation); a slide never lands on a tile it passed (:func:`tapology.rules.chains.revisits`); a
+position the chain passed again is the chain walk's (chains.py ``visited``/``mid``): a move may land where a slide only
+flew through (a stop from then on), and elsewhere only a slide may fly over it, going on with the same slide; a
+chain stops only where no forced follow-up is taken (one that flies over a stop, only where its slide goes on).
+The chain bound grows (a step added to the same solver) until no chain reaches it.  Clean-ups run after each move
 (``when = "move"``) are not modelled (an error says so).  The turn's clean-ups and the royal
 rule are applied to each model's final position as in the ``propagate`` backend.  Cost: one
 solver call per chain found, plus the deepening.

@@ -83,6 +83,9 @@ TWO_SLIDES = SLIDE_STEP.replace(
     'name = "second-slide"\nstart = false\norientations = "rotations"\n'
     'cells = [[0, 0, "own:ship", "empty"], [0, 1, "empty", "@"]]\nrepeat = "optional"')
 
+# a step, then (forced) the same ship slides: a slide that flies over the step's start and cannot go on is not taken
+STEP_FORCED_SLIDE = STEP_SLIDE.replace("forced = false", "forced = true")
+
 
 def _open(tmp_path: Path, text: str) -> RuleGame:
     path = tmp_path / "game.toml"
@@ -91,7 +94,7 @@ def _open(tmp_path: Path, text: str) -> RuleGame:
 
 
 def test_the_variants_change_what_they_say() -> None:
-    assert len({SLIDE_STEP, SLIDE_OWN_STEP, STEP_SLIDE, TWO_SLIDES}) == 4
+    assert len({SLIDE_STEP, SLIDE_OWN_STEP, STEP_SLIDE, TWO_SLIDES, STEP_FORCED_SLIDE}) == 5
     assert 'repeat = "optional"' in STEP_SLIDE and TWO_SLIDES.count('repeat = "optional"') == 2
 
 
@@ -160,3 +163,11 @@ def test_the_backends_list_the_chain_walks_turns_after_first_turns(tmp_path: Pat
     g = _open(tmp_path, text)
     for t in g.turns(g.initial())[::12]:
         assert _backends_agree(g, t.result)
+
+
+def test_the_backends_read_a_forced_slide_over_a_stop_as_the_walk_does(tmp_path: Path) -> None:
+    """A ship steps back beside its own ship: the forced slide back over the step's start cannot fly on, so it is
+    not taken and the step ends the turn (a backend that took it would lose the step's turn)."""
+    g = _open(tmp_path, STEP_FORCED_SLIDE)
+    pos = g.make_position(g.board, [0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 2, 0, 0, 2, 0], [0] * 16, 0, 0)
+    assert _backends_agree(g, pos) == 5

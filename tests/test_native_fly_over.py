@@ -8,12 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tapology.games import open_game
 from tapology.rules import native
 from tapology.rules.engine import RuleGame
 from tapology.rules.maximum import class_rules
 from tapology.rules.perft import count_leaves
+from tests.helpers import examples
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 
@@ -171,3 +174,12 @@ def test_the_backends_read_a_forced_slide_over_a_stop_as_the_walk_does(tmp_path:
     g = _open(tmp_path, STEP_FORCED_SLIDE)
     pos = g.make_position(g.board, [0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 2, 0, 0, 2, 0], [0] * 16, 0, 0)
     assert _backends_agree(g, pos) == 5
+
+
+@settings(max_examples=examples(0.3), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from([0, 0, 0, 1, 2]), min_size=16, max_size=16), st.integers(0, 1),
+       st.sampled_from(["own", "step-forced-slide"]))
+def test_the_backends_agree_on_random_positions(tmp_path: Path, states: list[int], to_move: int, case: str) -> None:
+    """z3 and csp list the chain walk's turns on random positions of the cheap variants (differential)."""
+    g = _open(tmp_path, {"own": SLIDE_OWN_STEP, "step-forced-slide": STEP_FORCED_SLIDE}[case])
+    _backends_agree(g, g.make_position(g.board, states, [0] * 16, to_move, 0))

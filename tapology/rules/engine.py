@@ -377,9 +377,6 @@ class RuleGame:
             phase = self.rules.phase_at(pos.ply)
             found = (native_turn_keys(ch, codes, pos.to_move, phase) if native  # after the class rules
                      else class_rules(ch, ch.turns(codes, pos.to_move, phase=phase)))
-        elif backend in BACKENDS and self.rules.flies_over_stops:
-            raise RuleError(f"backend {backend!r} does not model a slide that follows another move anywhere (it may "
-                            "fly over the chain's stops: breakthru's two slides); use propagate")
         elif backend == "z3":
             from tapology.rules.z3enum import z3_chains  # z3 loads only when asked for (start-up time)
 

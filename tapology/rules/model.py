@@ -417,7 +417,7 @@ class RuleSet:
     @cached_property
     def flies_over_stops(self) -> bool:
         """Whether some slide follows another move through an ``anywhere`` link (breakthru's second slide): such a slide
-        may fly over a position its chain stopped at, a rule only the chain walk models."""
+        may fly over a position its chain stopped at (docs/rules.md, "Turns")."""
         slides = {m.name.partition("=")[0] for m in self.moves if m.slide}
         return any(lk.anywhere and any(t in slides for t in lk.moves)
                    for m in self.moves for lk in m.links)

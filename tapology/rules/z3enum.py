@@ -4,9 +4,11 @@ Variables: ``c_i`` (which placed move is step i, −1 once the chain has stopped
 tile codes ``s_i[u]`` after i steps, for every tile some candidate move touches.  Constraints:
 step 0 is an entry move; step i+1 is a follow-up named by a link of step i; a step's cells
 hold accepted codes; writes give the next codes (a moving piece's frame carried by the
-landing orientation); no chain passes the same position twice, nor a slide a tile it passed
-(:func:`tapology.rules.chains.revisits`); a chain stops only where no forced follow-up
-fits.  The chain bound grows (a step added to the same solver) until no chain reaches it.  Clean-ups run after each move
+landing orientation); a slide never lands on a tile it passed (:func:`tapology.rules.chains.revisits`); a
+position the chain passed again is the chain walk's (chains.py ``visited``/``mid``): a move may land where a slide only
+flew through (a stop from then on), and elsewhere only a slide may fly over it, going on with the same slide; a
+chain stops only where no forced follow-up is taken (one that flies over a stop, only where its slide goes on).
+The chain bound grows (a step added to the same solver) until no chain reaches it.  Clean-ups run after each move
 (``when = "move"``) are not modelled (an error says so).  The turn's clean-ups and the royal
 rule are applied to each model's final position as in the ``propagate`` backend.  Cost: one
 solver call per chain found, plus the deepening.
@@ -98,11 +100,17 @@ class _Encoding:
         self.allowed: list[set[int]] = []  # the same as sets, one step ahead
         self.tiles: list[int] = []  # every tile some candidate (one step ahead included) reads or writes
         self.written_tiles: list[int] = []  # the tiles some candidate writes: the ones with a variable per step
+        self.written: set[int] = set()  # the same as a set
         self._runs: dict[tuple[int, int], tuple[list[list[z3.BoolRef]], dict]] = {}
         self.solver = z3.Solver()
         self._revisit: dict[tuple[int, int, int], z3.BoolRef] = {}
         self.c: list[z3.ArithRef] = []
+        self.g: list[z3.ArithRef] = []  # the slide step i belongs to (-1: none, or no step i)
         self.state: list[dict[int, z3.ArithRef]] = [{}]
+        # per state: the slide flew over a stop there (it must fly on), and it is one a slide only flew through
+        # (no stop: a later move may land there); the start is a stop
+        self.fly: list[z3.BoolRef] = [z3.BoolVal(False)]
+        self.mid: list[z3.BoolRef] = []
         self._look_ahead()
         for _ in range(steps):
             self.grow()
@@ -119,6 +127,7 @@ class _Encoding:
                 st[u] = z3.IntVal(codes[u])
         written = {u for a in step for u in [*(w for w, _, _ in comp.apps[a].writes), *_ray_tiles(comp.apps[a])]}
         self.written_tiles.extend(sorted(written - set(self.written_tiles)))
+        self.written = set(self.written_tiles)
 
     def grow(self) -> None:
         """Add step ``steps`` (chains one move longer)."""
@@ -137,6 +146,19 @@ class _Encoding:
             for a in self.cands[i - 1]:
                 follow = sorted({j for _f, ids in comp.links(a) for j in ids if j in self.allowed[i]})
                 s.add(z3.Implies(prev == a, z3.Or([ci == -1] + [ci == j for j in follow])))
+        gi = z3.Int(f"g{i}")
+        self.g.append(gi)
+        s.add(z3.Implies(ci == -1, gi == -1))
+        for a in self.cands[i]:
+            s.add(z3.Implies(ci == a, gi == self.group(a)))
+        # state i: where the slide flew over a stop it flies on; it is a slide's mid-flight position (no stop) where
+        # step i continues the slide of step i-1 from a position that was no stop before
+        on = z3.And(gi >= 0, gi == self.g[i - 1]) if i else z3.BoolVal(False)
+        if i:
+            s.add(z3.Implies(z3.And(self.c[i - 1] != -1, self.fly[i]), on))
+        mid = z3.Bool(f"m{i}")
+        s.add(mid == z3.And(on, z3.Not(self.fly[i])))
+        self.mid.append(mid)
         cur = self.state[i]
         for a in self.cands[i]:
             s.add(z3.Implies(ci == a, self.fits(comp.apps[a], cur)))
@@ -155,22 +177,49 @@ class _Encoding:
             back = self.revisit(comp.apps[a], i)
             if not z3.is_false(back):
                 s.add(z3.Implies(ci == a, z3.Not(back)))
-        # no position twice along a chain (and never back to the start)
+        # a position the chain passed again (the start included) is flown over by a slide, unless the last time
+        # the chain was there a slide only flew through it (then it lands there: a stop from now on)
+        eqs = []
         for j in range(i + 1):
-            s.add(z3.Implies(ci != -1, self.differ(st, self.state[j])))
+            e = z3.Bool(f"e{i + 1}_{j}")
+            s.add(e == z3.Not(self.differ(st, self.state[j])))
+            eqs.append(e)
+        fly = z3.Bool(f"f{i + 1}")
+        s.add(fly == self.flies(eqs, self.mid))
+        self.fly.append(fly)
+        s.add(z3.Implies(z3.And(ci != -1, fly), gi >= 0))
         # a chain stops only where no forced follow-up fits
         if i >= 1:
             for a in self.cands[i - 1]:
                 s.add(z3.Implies(z3.And(self.c[i - 1] == a, ci == -1), z3.Not(self.can_go_on(a, i, True))))
 
-    def revisit(self, app: App, i: int) -> z3.BoolRef:
-        """``app`` taken as step i would land on a tile its slide has passed: :func:`chains.revisits` read over the
-        symbolic steps 0..i−1 (some run c_j … c_{i−1} of its move, with c_j standing or landing on the tile)."""
+    def group(self, a: int) -> int:
+        """The slide application ``a`` belongs to (-1: it does not slide)."""
+        mi = self.comp.apps[a].move
+        return self.comp.rules.slide_groups[mi] if mi >= 0 else -1
+
+    @staticmethod
+    def flies(eqs: list[z3.BoolRef], mids: list[z3.BoolRef]) -> z3.BoolRef:
+        """A position equal to the earlier ones where ``eqs`` holds is flown over: the chain passed it, and the last
+        time it did a slide only flew through it (``mids``) is false (chains.py: ``fly``, not ``landed``)."""
+        landed = z3.Or([z3.And(eqs[j], mids[j], *[z3.Not(e) for e in eqs[j + 1:]]) for j in range(len(eqs))])
+        return z3.And(z3.Or(eqs), z3.Not(landed))
+
+    def revisit(self, app: App, i: int, tail: tuple[int, ...] = ()) -> z3.BoolRef:
+        """``app`` taken as step i (after the placed moves ``tail``) would land on a tile its slide has passed:
+        :func:`chains.revisits` read over ``tail`` then the symbolic steps 0..i−1 (some run c_j … c_{i−1} of its
+        move, with c_j standing or landing on the tile)."""
         mi, u = app.move, app.to
         if u < 0 or mi < 0 or not self.comp.rules.moves[mi].slide:
             return z3.BoolVal(False)
         if u == app.tile:
             return z3.BoolVal(True)
+        for p in reversed(tail):
+            prev = self.comp.apps[p]
+            if prev.move < 0 or self.comp.rules.slide_groups[prev.move] != self.comp.rules.slide_groups[mi]:
+                return z3.BoolVal(False)
+            if u in (prev.to, prev.tile):
+                return z3.BoolVal(True)
         key = (mi, u, i)
         got = self._revisit.get(key)
         if got is None:
@@ -275,8 +324,10 @@ class _Encoding:
         return out
 
     def can_go_on(self, a: int, i: int, forced_only: bool) -> z3.BoolRef:
-        """Some (forced) follow-up of app a fits at state i without repeating a position or a slide's tile."""
+        """Some (forced) follow-up of app a at state i (where the chain would stop) is taken as the chain walk takes
+        it (:meth:`taken`)."""
         st = self.state[i]
+        hist = [(self.state[k], self.mid[k]) for k in range(i)]
         opts = []
         for forced, ids in self.comp.links(a):
             if forced_only and not forced:
@@ -284,11 +335,36 @@ class _Encoding:
             for j in ids:
                 if j not in self.allowed[i]:
                     continue  # pruned: it can never fit here
-                b = self.comp.apps[j]
-                new = self.after(b, st)
-                opts.append(z3.And(self.fits(b, st), z3.Not(self.revisit(b, i)),
-                                   *[self.differ(new, self.state[k]) for k in range(i + 1)]))
+                on = self.group(a) >= 0 and self.group(j) == self.group(a)  # state i is then a slide's mid-flight
+                opts.append(self.taken(j, st, [*hist, (st, z3.BoolVal(on))], (), i))
         return z3.Or(opts) if opts else z3.BoolVal(False)
+
+    def taken(self, b: int, st: dict[int, z3.ArithRef], hist: list[tuple[dict[int, z3.ArithRef], z3.BoolRef]],
+              tail: tuple[int, ...], i: int) -> z3.BoolRef:
+        """Placed move ``b`` from ``st`` (after the symbolic steps 0..i−1, then ``tail``; ``hist``: the positions
+        passed, ``st`` last, each with "a slide only flew through it") is taken: it fits, repeats no slide's tile,
+        and reaches a position the chain may stop at, or (a slide) flies over a stop and a follow-up of the same
+        slide is taken from there.  Cost: the follow-ups of a flown-over slide, along its run."""
+        app = self.comp.apps[b]
+        back = self.revisit(app, i, tail)
+        if z3.is_true(back):
+            return z3.BoolVal(False)
+        st = dict(st)
+        for u in _touched(self.comp, [[b]]):
+            st.setdefault(u, z3.IntVal(self.codes[u]))  # no step of the chain reads or writes it: it holds its code
+        new = self.after(app, st)
+        extra = [u for u in new if u not in self.written]  # tiles only these follow-ups write
+
+        def differ(h: dict[int, z3.ArithRef]) -> z3.BoolRef:
+            return z3.Or(self.differ(new, h), *[new[u] != h.get(u, self.codes[u]) for u in extra])
+
+        fly = self.flies([z3.Not(differ(h)) for h, _m in hist], [m for _h, m in hist])
+        on: list[z3.BoolRef] = []
+        if self.group(b) >= 0:
+            for _forced, ids in self.comp.links(b):
+                on.extend(self.taken(j, new, [*hist, (new, z3.BoolVal(False))], (*tail, b), i)
+                          for j in ids if self.group(j) == self.group(b))
+        return z3.And(self.fits(app, st), z3.Not(back), z3.Or(z3.Not(fly), *on))
 
     def reaches_bound(self) -> bool:
         """True when some chain uses every step (so the bound may be too small)."""

@@ -18,7 +18,8 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   perft and a playout's turn with the quiet moves made or listed straight from their new values (a move's line or
   liberty captures read by gen_captured), no keys, a node without a turn passing where the rule set says so (the
   playout picks the interpreter's turn from the same stream: the same games); the walk for the mandatory turns
-  only where one of their entry moves fits (bit sets where their checks sit at fixed offsets); the last ply's quiet
+  only where one of their entry moves fits, and from the tiles where one fits only (bit sets where their checks sit
+  at fixed offsets: ``TP_GEN_OTHER_MASK``); the last ply's quiet
   moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile; where
   every quiet move changes a tile wherever it fits, a playout lists them by their fits alone and gathers only the
   picked one's changes; a made leaf (perft --no-bulk) written on the board's codes only, its piece

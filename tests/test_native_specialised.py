@@ -778,6 +778,43 @@ def test_a_node_scans_only_the_codes_with_entry_moves_that_are_not_quiet(tmp_pat
                                                                                          5, bulk=bulk)
 
 
+# checkers' rules (men, kings, mandatory multi-jumps, crowning) on a 5x5 board: its generated C compiles in seconds
+SMALL_CHECKERS = """
+. b . b .
+b . b . b
+. . . . .
+w . w . w
+. w . w .
+"""
+
+
+@needs_native
+def test_the_walk_of_the_mandatory_turns_starts_only_where_a_capture_fits(tmp_path) -> None:
+    # gen_others_mask: the tiles where some jump's checks all pass, the only ones node_turns_in's walk starts from
+    # in the generated perft (TP_GEN_OTHER_MASK); from positions along playouts, captures due among them, the counts
+    # the interpreter's and the Python walk's
+    text = (DATA / "checkers.toml").read_text()
+    text = re.sub(r'layout = """.*?"""', f'layout = """{SMALL_CHECKERS}"""', text, flags=re.S)
+    rules = tmp_path / "checkers5.toml"
+    rules.write_text(re.sub(r'boards = \[.*?\]', 'boards = ["plane:5x5"]', text).replace('"plane:8x8"', '"plane:5x5"'))
+    g, chains, generic, spec = _engines(str(rules), "plane:5x5")
+    assert spec is not None, specialise.declines(chains.comp.native_tables)
+    assert "#define TP_GEN_OTHER_MASK" in specialise.generate(chains.comp.native_tables)
+    start, captures = g.initial(), 0
+    for i in range(12):
+        pos = playout_end(g, start, seed=23, index=i, max_plies=[0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14][i])
+        codes = g.codes(pos)
+        captures += any(f.flagged for f in chains.turns(codes, pos.to_move).values())
+        python = count_leaves(g, pos, 3, native=False)
+        for bulk in (True, False):
+            assert spec.perft(codes, pos.to_move, pos.ply, 3, bulk=bulk) == python, f"playout {i}"
+            assert spec.perft(codes, pos.to_move, pos.ply, 7, bulk=bulk) == generic.perft(codes, pos.to_move, pos.ply,
+                                                                                         7, bulk=bulk), f"playout {i}"
+        args = (codes, pos.to_move, pos.ply, 60, 0, 4, 3)
+        assert spec.playouts(*args) == generic.playouts(*args), f"playout {i}"
+    assert captures >= 3  # positions whose player to move must capture
+
+
 @needs_native
 def test_playouts_do_not_wait_for_a_settled_perft_they_do_not_play(tmp_path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2448,6 +2448,9 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
         for (const int32_t *k = ek; k < ek1; k++) m |= B->bits[(size_t)*k * words + w];
         m &= etiles[w];
+#ifdef TP_GEN_OTHER_MASK
+        if (E->quiet_apart) m &= TP_GEN_OTHER_MASK(B->bits, set); /* the tiles some such move fits at (one word) */
+#endif
         for (; m; m &= m - 1) {
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
 #ifdef TP_GEN_ENTRIES

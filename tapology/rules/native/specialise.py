@@ -18,7 +18,8 @@ The generated source is ``engine.c`` itself with a prelude after its ``#include 
   perft and a playout's turn with the quiet moves made or listed straight from their new values (a move's line or
   liberty captures read by gen_captured), no keys, a node without a turn passing where the rule set says so (the
   playout picks the interpreter's turn from the same stream: the same games); the walk for the mandatory turns
-  only where one of their entry moves fits (bit sets where their checks sit at fixed offsets); the last ply's quiet
+  only where one of their entry moves fits, and from the tiles where one fits only (bit sets where their checks sit
+  at fixed offsets: ``TP_GEN_OTHER_MASK``); the last ply's quiet
   moves counted, and a playout's placements picked, as bit sets where each writes a constant on its own tile; where
   every quiet move changes a tile wherever it fits, a playout lists them by their fits alone and gathers only the
   picked one's changes; a made leaf (perft --no-bulk) written on the board's codes only, its piece
@@ -304,6 +305,9 @@ def generate(tabs: Tables) -> str:
     if found is not None and found[1] and not _settled(sizes, found):
         bits = _others_groups(sizes, other_apps, checks, extra)
         src.append(_gen_others_fit(sizes, other) if bits is None else _gen_others_bits(sizes, bits, masks))
+        if bits is not None:  # the walk of the mandatory turns scans only the tiles some such move fits at
+            src.insert(2, "#define TP_GEN_OTHER_MASK gen_others_mask\n"
+                          "static inline uint64_t gen_others_mask(const uint64_t *bits, int32_t ps);\n")
     if found is not None:
         captured = {a for row in found[0].values() for a in row if extra[a]}
         most = max([_most_changes(arrays, sizes["n"], {a for row in found[0].values() for a in row})]
@@ -568,12 +572,13 @@ def _others_groups(sizes: dict[str, int], other_apps: dict[int, list[int]], chec
 
 
 def _gen_others_bits(sizes: dict[str, int], groups: dict[int, Groups], masks: np.ndarray) -> str:
-    """gen_others_fit (as :func:`_gen_others_fit`) over bit sets: some group's tiles holding its code where each
-    check's mask accepts the tile at its offset.  Cost: a few instructions a group."""
+    """gen_others_fit (as :func:`_gen_others_fit`) over bit sets, and gen_others_mask, the tiles it finds (the only
+    ones node_turns_in's walk then starts from): some group's tiles holding its code where each check's mask accepts
+    the tile at its offset.  Cost: a few instructions a group."""
     nd = sizes["nd"]
 
     def accepts(m: int) -> str:
-        return "(" + (" | ".join(f"B->bits[{c}]" for c in range(nd) if masks[m][c]) or "0") + ")"
+        return "(" + (" | ".join(f"bits[{c}]" for c in range(nd) if masks[m][c]) or "0") + ")"
 
     cases = []
     for q, by in sorted(groups.items()):
@@ -582,16 +587,21 @@ def _gen_others_bits(sizes: dict[str, int], groups: dict[int, Groups], masks: np
             merged.setdefault((offsets, sum(1 << t for t in tiles)), []).append(c)
         terms = []
         for (offsets, mask), codes in merged.items():
-            term = ["(" + " | ".join(f"B->bits[{c}]" for c in codes) + ")", f"{mask}ULL"]
+            term = ["(" + " | ".join(f"bits[{c}]" for c in codes) + ")", f"{mask}ULL"]
             term += [f"({accepts(m)} >> {d})" if d > 0 else f"({accepts(m)} << {-d})" for m, d in offsets]
             terms.append("(" + " & ".join(term) + ")")
-        cases.append(f"    case {q}: return ({' | '.join(terms) or '0'}) != 0;\n")
+        cases.append(f"    case {q}: return {' | '.join(terms) or '0'};\n")
     return """
-static int gen_others_fit(tp_engine *E, const Board *B, int32_t ps) {
-    (void)E;
+/* The tiles where some entry move of entry set ps that is not quiet fits (its checks; one word of tiles). */
+static inline uint64_t gen_others_mask(const uint64_t *bits, int32_t ps) {
     switch (ps) {
 """ + "".join(cases) + """    default: return 0;
     }
+}
+
+static int gen_others_fit(tp_engine *E, const Board *B, int32_t ps) {
+    (void)E;
+    return gen_others_mask(B->bits, ps) != 0;
 }
 """
 

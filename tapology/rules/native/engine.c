@@ -68,6 +68,7 @@ typedef struct {
     uint64_t key; /* the hash of the turn's changes and its player; 0 empty */
     uint32_t ver; /* counts the runs kept in the slot (a node's reference to it holds while unchanged) */
     int32_t p, nt, nk, nw, nx;
+    uint64_t tb, cb;           /* bit u % 64 of each tile read, c % 64 of each code read (memo_node_fits' sieve) */
     int32_t x[3 * TM_MAXW];    /* the turn's changes (tile, code, old code), by tile */
     int32_t tile[2 * TM_MAXT]; /* (tile, code at the node) read */
     int32_t code[2 * TM_MAXK]; /* (code, count at the node) read, tile sets at the node in tm_bits */
@@ -1829,7 +1830,8 @@ static int memo_turn_fits(const tp_engine *E, const Board *B, const TurnMemo *m,
 
 /* 1 when the memo_turn slot m, which answered the node's turn x (nx (tile, code) pairs, by tile), answers for the
    turn whose changes are in E->tmp (nc, by tile): each tile where the boards after the two turns differ is none the
-   slot's run read, and holds on neither a code it read.  Cost: a step per change, times the slot's reads. */
+   slot's run read, and holds on neither a code it read.  Cost: a step per change, times the slot's reads where its
+   sieve (tb, cb) holds the tile or a code. */
 static int memo_node_fits(const tp_engine *E, const Board *B, const TurnMemo *m, const int32_t *x, int32_t nx,
                           int32_t nc) {
     int32_t i = 0, j = 0;
@@ -1853,10 +1855,12 @@ static int memo_node_fits(const tp_engine *E, const Board *B, const TurnMemo *m,
             j++;
         }
         if (c1 == c2) continue;
-        for (int32_t k = 0; k < m->nt; k++)
-            if (m->tile[2 * k] == u) return 0;
-        for (int32_t k = 0; k < m->nk; k++)
-            if (m->code[2 * k] == c1 || m->code[2 * k] == c2) return 0;
+        if (m->tb >> (u & 63) & 1)
+            for (int32_t k = 0; k < m->nt; k++)
+                if (m->tile[2 * k] == u) return 0;
+        if ((m->cb >> (c1 & 63) | m->cb >> (c2 & 63)) & 1)
+            for (int32_t k = 0; k < m->nk; k++)
+                if (m->code[2 * k] == c1 || m->code[2 * k] == c2) return 0;
     }
     return 1;
 }
@@ -1979,12 +1983,14 @@ static int32_t memo_turn(tp_engine *E, Board *B, int32_t p, int32_t nc) {
     restore(E, B, mark);
     if (keep && r == 0 && nw <= TM_MAXW) { /* what the run read, on the node's board */
         int32_t nt = 0, nk = 0;
+        uint64_t tb = 0, cb = 0;
         uint32_t g = E->tm_gen;
         for (int32_t u = 0; u < (int32_t)n && nt <= TM_MAXT; u++)
             if (E->tm_tread[u] == g) {
                 if (nt < TM_MAXT) {
                     m->tile[2 * nt] = u;
                     m->tile[2 * nt + 1] = B->codes[u];
+                    tb |= 1ULL << (u & 63);
                 }
                 nt++;
             }
@@ -1993,6 +1999,7 @@ static int32_t memo_turn(tp_engine *E, Board *B, int32_t p, int32_t nc) {
                 if (nk < TM_MAXK) {
                     m->code[2 * nk] = c;
                     m->code[2 * nk + 1] = B->count[c];
+                    cb |= 1ULL << (c & 63);
                     memcpy(mbits + (size_t)nk * words, B->bits + (size_t)c * words, words * sizeof *mbits);
                 }
                 nk++;
@@ -2004,6 +2011,8 @@ static int32_t memo_turn(tp_engine *E, Board *B, int32_t p, int32_t nc) {
             m->nk = nk;
             m->nw = nw;
             m->nx = nc;
+            m->tb = tb;
+            m->cb = cb;
             memcpy(m->x, turn, 3 * (size_t)nc * sizeof *turn);
             memo_node_keep(E, m, turn, nc);
         }

@@ -39,9 +39,10 @@ class _Trail:
         self.still = False  # the last move was a block move that changed nothing: the chain ends there
 
     def copy(self) -> _Trail:
+        """A trail of its own with the same record (each follow-up tried goes on from one)."""
         out = _Trail()
-        out.visited, out.mid, out.key, out.fly, out.still = dict(self.visited), set(self.mid), self.key, self.fly, \
-            self.still
+        out.visited, out.mid = dict(self.visited), set(self.mid)
+        out.key, out.fly, out.still = self.key, self.fly, self.still
         return out
 
     def enter(self, comp: Compiled, prev: int, a: int, key: frozenset) -> bool:

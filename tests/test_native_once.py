@@ -221,6 +221,40 @@ def test_a_turn_of_one_change_no_other_chain_makes_is_counted_without_a_hash(tmp
     assert (eng.solos(4) > 0) == alone
 
 
+# the link (a removal, or a dot on an empty tile) followed where the stone is in no line of two (its count 0 holds:
+# open away from the lines), and where the stone stands outside every line: neither is shut away from the lines
+MILL_NONE = MILL.replace("line = 2, here = true, value = 1", 'line = 2, here = true, op = "==", value = 0').replace(
+    'moves = ["remove"]', 'moves = ["remove", "mark"]') + """
+[[move]]
+name = "mark"
+start = false
+orientations = "identity"
+cells = [[0, 0, "empty", "own:dot"]]
+"""
+MILL_OUTSIDE = MILL_NONE.replace('line = 2, here = true, op = "==", value = 0',
+                                 "line = 2, here = true, outside = true, value = 1")
+
+
+@needs_native
+@pytest.mark.parametrize(("text", "shut"), [(MILL, True), (MILL_NONE, False), (MILL_OUTSIDE, False)],
+                         ids=["mill", "none", "outside"])
+def test_a_placement_whose_link_opens_only_on_a_line_is_counted_by_tile_sets(tmp_path: Path, text: str,
+                                                                             shut: bool) -> None:
+    """A count's last ply counts (or makes) the placements whose links open only where the stone completes a line
+    (engine.c shut_cells) by tile sets, away from the tiles where a line lacks at most that one, and walks the rest:
+    counted and made as the Python chain walk counts.  A link that may open with no line (its count 0 holds) is not
+    shut, nor one counting stones outside the lines."""
+    g = _open(tmp_path, text)
+    pos = g.initial()
+    for d in range(1, 5):
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == want, d
+        assert count_leaves(g, pos, d, bulk=False) == want, d
+    eng = native.engine(g.chains(g.board))
+    assert eng is not None
+    assert (eng.shut_sets() > 0) == shut
+
+
 @needs_native
 @pytest.mark.parametrize("name", ["flying", "moving"])
 def test_a_follow_up_whose_links_are_closed_ends_its_chain_counted_by_hash(name: str) -> None:

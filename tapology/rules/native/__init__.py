@@ -261,6 +261,11 @@ class Engine:
         leaf counted in the entry scan, 4 an entry with links counted alone), read after a first perft."""
         return int(self.lib.tp_solos(self._engine, mark))
 
+    def shut_sets(self) -> int:
+        """How many entry sets count the single cells whose links open only beside a line lacking at most their tile
+        by tile sets away from those tiles (engine.c shut_cells: the mill game's placement), read after a first perft."""
+        return int(self.lib.tp_shut_sets(self._engine))
+
     def pair_ok(self) -> bool:
         """Whether a count's last ply tells its turns apart by (start, end) alone (engine.c pair_ready), read after a
         first perft."""

@@ -245,6 +245,20 @@ struct tp_engine {
     int32_t *plain_app;   /* [classes] one of its entries (the conditions they share) */
     uint8_t *plain_set;   /* [sets] 1 where the classes hold the set */
     int32_t plain_any;    /* some application is a plain solo */
+    /* shut cells (shut_cells): per entry set whose every entry is a single cell counted alone (SOLO_ALONE) reading its
+       row's code, with conditions the same wherever it stands, whose links each read one condition on lines through
+       its tile that fails where no such line is full (the mill game's placement: a man, a removal after a mill), per
+       class of entries alike in code and conditions the tiles where one starts; a count's last ply counts (or makes)
+       them by these away from the tiles where a line lacks at most that tile (shut_near), and walks the rest */
+    uint8_t *shut_set;    /* [sets] 1 where the classes hold the set; NULL none */
+    int32_t *shut_off;    /* [sets+1] each set's classes */
+    int32_t *shut_code;   /* [classes] the code its entries read */
+    int32_t *shut_new;    /* [classes] the code they write */
+    int32_t *shut_app;    /* [classes] one of its entries (the conditions they share) */
+    uint64_t *shut_mask;  /* [classes*words] */
+    int32_t *shut_cond_off, *shut_cond; /* [sets+1], the set's links' conditions, each once */
+    int32_t *shut_line_off, *shut_line; /* [nlsets+1], each line set's lines (lset_tiles offsets), each once */
+    uint64_t *shut_tiles; /* [2*words] shut_near's tiles and the condition's codes' tiles */
     int32_t *bl_off, *bl_app; /* where the rule set has a step budget: per steps left L (0..steps) the link tables'
                                  rows (ltab_off, ltab_app) with only the applications costing at most L, in their
                                  order (budget_rows); NULL none */
@@ -2264,6 +2278,7 @@ static int32_t next_player(const tp_tables *T, int32_t p, int32_t ply) {
 }
 
 static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase);
+static void shut_near(tp_engine *E, const Board *B, int32_t set);
 
 /* The tiles holding a royal piece of p into out, in tile order (read from the tile sets of p's royal codes); their
    number.  Cost: a word per 64 tiles and royal code, a step per royal tile. */
@@ -2443,6 +2458,35 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         }
         words = 0; /* no scan */
     }
+    const uint64_t *near = NULL; /* shut cells (shut_cells) counted, or made and taken back, away from these tiles */
+#ifndef TP_GEN_ENTRIES
+    if (words && E->shut_set && E->shut_set[set] && E->plain_on && E->cnt_on && !E->tracking && !E->pair_on) {
+        shut_near(E, B, set);
+        near = E->shut_tiles;
+        for (int32_t k = E->shut_off[set]; k < E->shut_off[set + 1]; k++) {
+            int32_t a = E->shut_app[k];
+            if (!app_conds_hold(E, B, a)) continue;
+            const uint64_t *sm = E->shut_mask + (size_t)k * words, *bits = B->bits + (size_t)E->shut_code[k] * words;
+            for (size_t w = 0; w < words; w++) {
+                uint64_t x = bits[w] & sm[w] & ~near[w];
+                if (!E->make_leaves) {
+                    E->solo_legal += __builtin_popcountll(x);
+                    continue;
+                }
+                for (; x; x &= x - 1) { /* each written and taken back, as step_cond_leaf makes it */
+                    int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(x)), mark = E->undo_top;
+                    if (E->undo_top + 1 > E->undo_cap) {
+                        E->path_top--;
+                        return TP_ERR_CAP;
+                    }
+                    put(E, B, t, E->shut_new[k]);
+                    restore(E, B, mark);
+                    E->solo_legal++;
+                }
+            }
+        }
+    }
+#endif
 #ifndef TP_GEN_ENTRIES
     if (words && E->pair_any && E->pair_on) { /* a perft's count by (start, end): the entries found from triggers */
         r = pair_scan(E, &W, set);
@@ -2457,6 +2501,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
         for (const int32_t *k = ek; k < ek1; k++) m |= B->bits[(size_t)*k * words + w];
         m &= etiles[w];
+        if (near) m &= near[w]; /* the shut cells' tiles where a link may open: walked */
 #ifdef TP_GEN_OTHER_MASK
         if (E->quiet_apart) m &= TP_GEN_OTHER_MASK(B->bits, set); /* the tiles some such move fits at (one word) */
 #endif
@@ -3852,6 +3897,17 @@ void tp_free(tp_engine *e) {
     free(e->plain_tiles);
     free(e->plain_code);
     free(e->plain_app);
+    free(e->shut_set);
+    free(e->shut_off);
+    free(e->shut_code);
+    free(e->shut_new);
+    free(e->shut_app);
+    free(e->shut_mask);
+    free(e->shut_cond_off);
+    free(e->shut_cond);
+    free(e->shut_line_off);
+    free(e->shut_line);
+    free(e->shut_tiles);
     free(e->lnk_hl);
     free(e->cond_leaf);
     free(e->once);
@@ -3915,6 +3971,13 @@ int32_t tp_budget_follow_ups(const tp_engine *e, int32_t left) {
 int32_t tp_solos(const tp_engine *e, int32_t mark) {
     int32_t k = 0;
     for (int32_t a = 0; a < TABLES(e)->napps; a++) k += e->solo[a] == mark;
+    return k;
+}
+
+/* How many entry sets count their shut cells by tile sets (shut_cells), read after a first perft. */
+int32_t tp_shut_sets(const tp_engine *e) {
+    int32_t k = 0, nsets = (TABLES(e)->nphases + 1) * TABLES(e)->np;
+    for (int32_t s = 0; e->shut_set && s < nsets; s++) k += e->shut_set[s];
     return k;
 }
 
@@ -4141,6 +4204,140 @@ static void solo_plain(tp_engine *E) {
     for (int32_t i = 0; i < t->napps && !E->plain_any; i++) E->plain_any = E->solo[i] == SOLO_PLAIN;
 }
 
+/* 1 when entry a, on a row of code c, is a shut cell: a single cell counted alone (SOLO_ALONE) reading code c
+   (cond_cell), its own conditions the same wherever it stands (cond_fixed), each of its links followed only while one
+   condition on lines through its tile holds (link_open's lnk_hl, no until-line) that fails where the tile is on no
+   full line of the condition's codes (its count 0: no `outside`, and 0 fails the comparison), each line listed at
+   the tile lying on it: away from the tiles where some line lacks at most that tile, its links are shut and it is
+   its own turn (step_cond_leaf's answer: 1). */
+static int shut_cell(const tp_engine *E, int32_t a, int32_t c) {
+    const tp_tables *t = TABLES(E);
+    int32_t v = -1, u = t->app_tile[a];
+    if (E->solo[a] != SOLO_ALONE || cond_cell(t, a, &v) != c || (t->app_to[a] >= 0 && t->app_to[a] != u)) return 0;
+    for (int32_t j = t->app_cond_off[a]; j < t->app_cond_off[a + 1]; j++)
+        if (!cond_fixed(t, t->app_cond[j])) return 0;
+    for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) {
+        int32_t x = E->lnk_hl[l];
+        if (x < 0 || t->lnk_line[l] >= 0 || t->cond_outside[x] || compare(0, t->cond_op[x], t->cond_value[x])) return 0;
+        const int32_t *row = t->lset_off + (size_t)t->cond_lset[x] * (size_t)t->n + (size_t)u;
+        for (int32_t j = row[0]; j < row[1]; j++) {
+            int on = 0;
+            for (int32_t i = 0; i < t->cond_line[x] && !on; i++) on = t->lset_tiles[t->lset_line[j] + i] == u;
+            if (!on) return 0;
+        }
+    }
+    return 1;
+}
+
+/* E->shut_*: the entry sets whose every entry is a shut cell (shut_cell), their classes of entries alike in code and
+   conditions with the tiles where one starts, their links' conditions, and each line set's lines once.  Left NULL
+   (none) where memory runs out.  Cost: one pass over the entry rows and the line sets. */
+static void shut_cells(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, nd = (size_t)t->nd, words = (size_t)E->words, nsets = (size_t)(t->nphases + 1) * (size_t)t->np;
+    size_t rows = nsets * n * nd, cap = (size_t)t->ent_off[rows] + 1, lines = (size_t)t->nlset_line + 1;
+    uint8_t *set_ok = calloc(nsets + 1, 1), *seen = calloc((size_t)t->nlset_tiles + 1, 1);
+    int32_t *off = calloc(nsets + 1, sizeof(int32_t)), *code = malloc(cap * sizeof(int32_t));
+    int32_t *app = malloc(cap * sizeof(int32_t)), *nv = malloc(cap * sizeof(int32_t)), *coff = calloc(nsets + 1, sizeof(int32_t));
+    size_t ccap = (size_t)t->lnk_cond_off[t->nlinks] + 1;
+    int32_t *cond = malloc(ccap * sizeof(int32_t));
+    int32_t *loff = calloc((size_t)t->nlsets + 1, sizeof(int32_t)), *line = malloc(lines * sizeof(int32_t));
+    uint64_t *mask = calloc(cap * words, sizeof(uint64_t)), *tiles = calloc(2 * words + 1, sizeof(uint64_t));
+    int any = 0;
+    if (set_ok && seen && off && code && app && nv && coff && cond && loff && line && mask && tiles) {
+        int32_t k = 0, kc = 0;
+        for (size_t set = 0; set < nsets; set++) {
+            int ok = t->ent_off[(set + 1) * n * nd] > t->ent_off[set * n * nd];
+            int32_t k0 = k, kc0 = kc;
+            for (size_t u = 0; ok && u < n; u++)
+                for (size_t c = 0; ok && c < nd; c++) {
+                    const int32_t *row = t->ent_off + (set * n + u) * nd + c;
+                    for (int32_t i = row[0]; ok && i < row[1]; i++) {
+                        int32_t a = t->ent_app[i], c0 = t->app_cond_off[a], c1 = t->app_cond_off[a + 1], m = k0, v = -1;
+                        ok = shut_cell(E, a, (int32_t)c) && cond_cell(t, a, &v) >= 0;
+                        for (int32_t l = t->lnk_off[a]; ok && l < t->lnk_off[a + 1]; l++) {
+                            int32_t x = kc0;
+                            while (x < kc && cond[x] != E->lnk_hl[l]) x++;
+                            if (x == kc && (size_t)kc + 1 >= ccap) ok = 0; /* (out of room: not shut) */
+                            else if (x == kc) cond[kc++] = E->lnk_hl[l];
+                        }
+                        while (ok && m < k) { /* the class alike in codes read and written and conditions */
+                            int32_t b = app[m];
+                            if (code[m] == (int32_t)c && nv[m] == v && t->app_cond_off[b + 1] - t->app_cond_off[b] == c1 - c0
+                                && !memcmp(t->app_cond + t->app_cond_off[b], t->app_cond + c0, (size_t)(c1 - c0) * sizeof(int32_t)))
+                                break;
+                            m++;
+                        }
+                        if (!ok) break;
+                        if (m == k) {
+                            code[k] = (int32_t)c;
+                            nv[k] = v;
+                            app[k++] = a;
+                        }
+                        mask[(size_t)m * words + (u >> 6)] |= 1ULL << (u & 63);
+                    }
+                }
+            if (!ok) { /* the set's classes and conditions dropped */
+                memset(mask + (size_t)k0 * words, 0, (size_t)(k - k0) * words * sizeof(uint64_t));
+                k = k0;
+                kc = kc0;
+            }
+            set_ok[set] = (uint8_t)ok;
+            any |= ok;
+            off[set + 1] = k;
+            coff[set + 1] = kc;
+        }
+        int32_t nl = 0;
+        for (int32_t s = 0; s < t->nlsets; s++) { /* each line set's lines, each once */
+            for (int32_t j = t->lset_off[(size_t)s * n]; j < t->lset_off[(size_t)(s + 1) * n]; j++)
+                if (!seen[t->lset_line[j]]) {
+                    seen[t->lset_line[j]] = 1;
+                    line[nl++] = t->lset_line[j];
+                }
+            loff[s + 1] = nl;
+        }
+    }
+    free(seen);
+    if (!any) {
+        free(set_ok), free(off), free(code), free(app), free(nv), free(coff), free(cond), free(loff), free(line), free(mask);
+        free(tiles);
+        return;
+    }
+    E->shut_set = set_ok, E->shut_off = off, E->shut_code = code, E->shut_new = nv, E->shut_app = app, E->shut_mask = mask;
+    E->shut_cond_off = coff, E->shut_cond = cond, E->shut_line_off = loff, E->shut_line = line, E->shut_tiles = tiles;
+}
+
+/* The tiles of entry set `set` where a shut cell's links may open (into E->shut_tiles): for each of its links'
+   conditions, the tiles of each line lacking none of the condition's codes, and the one tile a line lacks where it
+   lacks one.  Cost: the condition's codes' tile sets and each line's tiles. */
+static void shut_near(tp_engine *E, const Board *B, int32_t set) {
+    const tp_tables *T = TABLES(E);
+    size_t words = (size_t)E->words, nd = (size_t)T->nd;
+    uint64_t *near = E->shut_tiles, *own = E->shut_tiles + words;
+    memset(near, 0, words * sizeof *near);
+    for (int32_t k = E->shut_cond_off[set]; k < E->shut_cond_off[set + 1]; k++) {
+        int32_t c = E->shut_cond[k], s = T->cond_lset[c], len = T->cond_line[c];
+        const uint8_t *m = T->masks + (size_t)T->cond_mask[c] * nd;
+        memset(own, 0, words * sizeof *own);
+        for (size_t x = 0; x < nd; x++)
+            if (m[x])
+                for (size_t w = 0; w < words; w++) own[w] |= B->bits[x * words + w];
+        for (int32_t j = E->shut_line_off[s]; j < E->shut_line_off[s + 1]; j++) {
+            const int32_t *line = T->lset_tiles + E->shut_line[j];
+            int32_t miss = -1, out = 0;
+            for (int32_t i = 0; i < len && out < 2; i++)
+                if (!(own[line[i] >> 6] >> (line[i] & 63) & 1)) {
+                    miss = line[i];
+                    out++;
+                }
+            if (out == 1)
+                near[miss >> 6] |= 1ULL << (miss & 63);
+            else if (out == 0)
+                for (int32_t i = 0; i < len; i++) near[line[i] >> 6] |= 1ULL << (line[i] & 63);
+        }
+    }
+}
+
 /* E->solo filled on the first count (solo_apps, or solo_by_changes where keys are by changes alone; solo_plain);
    < 0 out of memory. */
 static int solo_ready(tp_engine *E) {
@@ -4148,6 +4345,7 @@ static int solo_ready(tp_engine *E) {
         if (E->se_head && solo_apps(E) < 0) return -1;
         if (TABLES(E)->keyed_by_changes) solo_by_changes(E);
         solo_plain(E);
+        if (TABLES(E)->keyed_by_changes) shut_cells(E);
         E->solo_ready = 1;
     }
     return 0;

@@ -2459,7 +2459,13 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         words = 0; /* no scan */
     }
     const uint64_t *near = NULL; /* shut cells (shut_cells) counted, or made and taken back, away from these tiles */
+    const uint64_t *alone = NULL; /* a playout's: shut cells away from these tiles numbered without a hash */
 #ifndef TP_GEN_ENTRIES
+    if (words && E->shut_set && E->shut_set[set] && !E->plain_on && E->cnt_on && E->cnt_find < 0 && !E->tracking
+        && !E->pair_on && !E->chains_mode && !E->ways_mode) {
+        shut_near(E, B, set);
+        alone = E->shut_tiles;
+    }
     if (words && E->shut_set && E->shut_set[set] && E->plain_on && E->cnt_on && !E->tracking && !E->pair_on) {
         shut_near(E, B, set);
         near = E->shut_tiles;
@@ -2525,6 +2531,17 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                 if (pair_seen(E, T->app_tile[a], a)) continue;
                 while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
                 if (c < c1 || (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a)))) continue;
+                if (alone && !(alone[w] >> (t & 63) & 1)) { /* its own turn: numbered in the scan's order, its rank
+                                                              marked for pick_turn, no hash */
+                    if (2 * (E->cnt_n + 1) > E->ht_size) {
+                        E->path_top--;
+                        return TP_ERR_CAP;
+                    }
+                    E->cnt_order[E->cnt_n++] = -1 - a;
+                    E->cnt_ent[E->cnt_nent] = a;
+                    E->cnt_upto[E->cnt_nent++] = E->cnt_n;
+                    continue;
+                }
                 r = walk_entry(E, &W, a);
                 if (r < 0) {
                     E->path_top--;
@@ -4743,6 +4760,16 @@ static int pick_turn(tp_engine *E, Board *B, int32_t p, int32_t pick) {
     while (i < E->cnt_nent && E->cnt_upto[i] <= pick) i++;
     if (i == E->cnt_nent) return TP_ERR_ARG;
     int32_t a = E->cnt_ent[i];
+    if (pick < E->cnt_n && E->cnt_order[pick] < 0) { /* a shut cell numbered without a hash (node_turns_in): its one
+                                                         change's key, as count_chain makes it */
+        const tp_tables *T = TABLES(E);
+        int32_t u = T->app_tile[a];
+        E->tmp[0] = u;
+        E->tmp[1] = T->maps[(size_t)T->wr_map[T->wr_off[a]] * (size_t)T->nd + (size_t)B->codes[u]];
+        E->tmp[2] = B->codes[u];
+        int r = found_key(E, u, u, 1, T->nctr ? T->app_reset[a] : 0);
+        return r == TP_ERR_FOUND ? 0 : r;
+    }
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, TABLES(E)->app_tile[a], NULL, NULL, 0};
     int r = push_level(E, B);
     if (r < 0) return r;

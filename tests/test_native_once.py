@@ -242,17 +242,24 @@ def test_a_placement_whose_link_opens_only_on_a_line_is_counted_by_tile_sets(tmp
                                                                              shut: bool) -> None:
     """A count's last ply counts (or makes) the placements whose links open only where the stone completes a line
     (engine.c shut_cells) by tile sets, away from the tiles where a line lacks at most that one, and walks the rest:
-    counted and made as the Python chain walk counts.  A link that may open with no line (its count 0 holds) is not
-    shut, nor one counting stones outside the lines."""
+    counted and made as the Python chain walk counts; a playout numbers them without a hash and makes the one it
+    picks from its change (pick_turn), each ply one of the walk's turns.  A link that may open with no line (its count
+    0 holds) is not shut, nor one counting stones outside the lines."""
     g = _open(tmp_path, text)
     pos = g.initial()
-    for d in range(1, 5):
+    for d in range(1, 5 if shut else 4):  # (a dot anywhere: some 10^5 leaves at depth 4, for the Python walk)
         want = count_leaves(g, pos, d, native=False)
         assert count_leaves(g, pos, d) == want, d
         assert count_leaves(g, pos, d, bulk=False) == want, d
     eng = native.engine(g.chains(g.board))
     assert eng is not None
     assert (eng.shut_sets() > 0) == shut
+    for index in range(6 if shut else 2):  # each ply of a playout one of the turns the chain walk lists
+        ends = [playout_end(g, pos, seed=2, index=index, max_plies=k) for k in range(7)]
+        for a, b in itertools.pairwise(ends):
+            if b.ply == a.ply:
+                break
+            assert (tuple(g.codes(b)), b.to_move) in {(tuple(g.codes(t.result)), t.result.to_move) for t in g.perft_turns(a)}
 
 
 @needs_native

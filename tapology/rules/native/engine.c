@@ -259,6 +259,7 @@ struct tp_engine {
     int32_t *shut_cond_off, *shut_cond; /* [sets+1], the set's links' conditions, each once */
     int32_t *shut_line_off, *shut_line; /* [nlsets+1], each line set's lines (lset_tiles offsets), each once */
     uint64_t *shut_tiles; /* [2*words] shut_near's tiles and the condition's codes' tiles */
+    int32_t shut_keys;    /* a perft's inner node (perft): its shut cells away from those tiles keyed straight */
     int32_t *bl_off, *bl_app; /* where the rule set has a step budget: per steps left L (0..steps) the link tables'
                                  rows (ltab_off, ltab_app) with only the applications costing at most L, in their
                                  order (budget_rows); NULL none */
@@ -2466,6 +2467,34 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         shut_near(E, B, set);
         alone = E->shut_tiles;
     }
+    if (words && E->shut_set && E->shut_set[set] && E->shut_keys && !E->cnt_on && !E->tracking && !E->pair_on
+        && !E->ways_mode && !E->chains_mode && !T->has_royal && !T->has_mandatory && !T->has_maximum) {
+        /* a perft's inner node: each its own turn of one change (no other chain's), keyed as finish keys it */
+        shut_near(E, B, set);
+        near = E->shut_tiles;
+        for (int32_t k = E->shut_off[set]; k < E->shut_off[set + 1]; k++) {
+            int32_t a = E->shut_app[k];
+            if (!app_conds_hold(E, B, a)) continue;
+            const uint64_t *sm = E->shut_mask + (size_t)k * words, *bits = B->bits + (size_t)E->shut_code[k] * words;
+            for (size_t w = 0; w < words; w++)
+                for (uint64_t x = bits[w] & sm[w] & ~near[w]; x; x &= x - 1) {
+                    int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(x));
+                    E->tmp[0] = t;
+                    E->tmp[1] = E->shut_new[k];
+                    E->tmp[2] = B->codes[t];
+                    int32_t key = find_key(E, E->se_now ? 0 : key_hash(E, t, t, 1), t, t, 1);
+                    if (key < 0) {
+                        E->path_top--;
+                        return key;
+                    }
+                    Key *K = &E->keys[key];
+                    K->pos_ok = 1;
+                    accept_resets(K, T->nctr ? T->app_reset[a] : 0);
+                    accept_most(K, 0);
+                    K->accepted = 1;
+                }
+        }
+    }
     if (words && E->shut_set && E->shut_set[set] && E->plain_on && E->cnt_on && !E->tracking && !E->pair_on) {
         shut_near(E, B, set);
         near = E->shut_tiles;
@@ -2867,6 +2896,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     /* and where two chains from one tile to one tile make one turn (pair_ready), by (start, end) alone */
     pair_begin(E);
     E->pair_any = E->pair_on; /* a perft's count: its turns in any order */
+    E->shut_keys = depth > 1; /* an inner node's shut cells keyed straight (node_turns_in): its keys in any order */
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     while (total == TP_ERR_DUP) { /* a hash seen twice: this node, and the later ones, with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -2879,6 +2909,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     E->cnt_on = 0;
     E->pair_on = 0;
     E->pair_any = 0;
+    E->shut_keys = 0;
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {

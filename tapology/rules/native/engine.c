@@ -259,6 +259,7 @@ struct tp_engine {
     int32_t *shut_cond_off, *shut_cond; /* [sets+1], the set's links' conditions, each once */
     int32_t *shut_line_off, *shut_line; /* [nlsets+1], each line set's lines (lset_tiles offsets), each once */
     uint64_t *shut_tiles; /* [2*words] shut_near's tiles and the condition's codes' tiles */
+    uint64_t *shut_lmask; /* [lines] on a board of one word, each line of shut_line as a tile set; NULL else */
     int32_t shut_keys;    /* a perft's inner node (perft): its shut cells away from those tiles keyed straight */
     int32_t *bl_off, *bl_app; /* where the rule set has a step budget: per steps left L (0..steps) the link tables'
                                  rows (ltab_off, ltab_app) with only the applications costing at most L, in their
@@ -3956,6 +3957,7 @@ void tp_free(tp_engine *e) {
     free(e->shut_line_off);
     free(e->shut_line);
     free(e->shut_tiles);
+    free(e->shut_lmask);
     free(e->lnk_hl);
     free(e->cond_leaf);
     free(e->once);
@@ -4353,6 +4355,14 @@ static void shut_cells(tp_engine *E) {
     }
     E->shut_set = set_ok, E->shut_off = off, E->shut_code = code, E->shut_new = nv, E->shut_app = app, E->shut_mask = mask;
     E->shut_cond_off = coff, E->shut_cond = cond, E->shut_line_off = loff, E->shut_line = line, E->shut_tiles = tiles;
+    int32_t nl = t->nlsets ? loff[t->nlsets] : 0;
+    E->shut_lmask = words == 1 ? calloc((size_t)nl + 1, sizeof(uint64_t)) : NULL;
+    for (int32_t s = 0; E->shut_lmask && s < t->nlsets; s++) { /* each line's tiles, its length that of its set's */
+        int32_t len = 0;
+        for (int32_t c = 0; c < t->nconds && !len; c++) len = t->cond_lset[c] == s ? t->cond_line[c] : 0;
+        for (int32_t j = loff[s]; j < loff[s + 1]; j++)
+            for (int32_t i = 0; i < len; i++) E->shut_lmask[j] |= 1ULL << t->lset_tiles[line[j] + i];
+    }
 }
 
 /* The tiles of entry set `set` where a shut cell's links may open (into E->shut_tiles): for each of its links'
@@ -4370,6 +4380,13 @@ static void shut_near(tp_engine *E, const Board *B, int32_t set) {
         for (size_t x = 0; x < nd; x++)
             if (m[x])
                 for (size_t w = 0; w < words; w++) own[w] |= B->bits[x * words + w];
+        if (E->shut_lmask) { /* one word: a line's tiles off the codes' tiles, at most one of them */
+            for (int32_t j = E->shut_line_off[s]; j < E->shut_line_off[s + 1]; j++) {
+                uint64_t line = E->shut_lmask[j], miss = line & ~own[0];
+                if (!(miss & (miss - 1))) near[0] |= miss ? miss : line;
+            }
+            continue;
+        }
         for (int32_t j = E->shut_line_off[s]; j < E->shut_line_off[s + 1]; j++) {
             const int32_t *line = T->lset_tiles + E->shut_line[j];
             int32_t miss = -1, out = 0;

@@ -126,6 +126,11 @@ struct tp_engine {
     uint64_t *ent_tiles; /* [sets*words] per entry set, the tiles some entry starts on (a set-up's region, say) */
     int32_t *roy_off, *roy_codes; /* [np+1], [np*nd]: each player's royal codes (royal_mine) */
     uint8_t *cond_count; /* [nconds] 1: a count of codes over the whole board (cond_holds' COND_BOARD case alone) */
+    uint8_t *cond_free;  /* [nconds] 1: a condition reading no tile at hand (no here, no around): the same for every
+                            follow-up of one link loop (follow_conds) */
+    uint32_t *cf_stamp;  /* [nconds] the link loop whose board cf_val[c] was read on */
+    uint8_t *cf_val;     /* [nconds] */
+    uint32_t cf_gen, cf_cur; /* the last link loop's number; the one the next follow is called from (0: none) */
     uint64_t *grp_bits; /* [ngroups*words] an indexed clean-up group's tiles with applications keyed there */
     /* the attack index as bit sets: per row (attacker q, target) its entry tiles (att_tile) and each tile's entry in
        the row (-1 none); per attacker, the codes some entry of its rows accepts (att_mask); NULL where the index
@@ -351,6 +356,17 @@ static inline int compare(int64_t n, int32_t op, int64_t v) {
     case 4: return n > v;
     default: return n < v;
     }
+}
+
+/* 1 when condition c reads no tile at hand (no here, no around; a disjunction: none of its alternatives): its answer
+   the same wherever the move it guards stands. */
+static int cond_tile_free(const tp_tables *t, int32_t c) {
+    if (t->cond_kind[c] == COND_ANY) {
+        for (int32_t k = t->cond_any_off[c]; k < t->cond_any_off[c + 1]; k++)
+            if (!cond_tile_free(t, t->cond_any[k])) return 0;
+        return 1;
+    }
+    return !t->cond_here[c] && !t->cond_around[c];
 }
 
 static inline void set_tile(const tp_engine *E, Board *B, int32_t u, int32_t v) {
@@ -1407,13 +1423,46 @@ static inline int slides_apart(const tp_engine *E, int32_t c) {
 
 /* A follow-up b of the move on path level `level` (sliding `slide`, flying over a stop where `fly`), with `left`
    steps of the budget left (step budgets): step's answer for it, 0 where it is not tried. */
+/* app_conds_hold for follow-up b of link loop `cur` (0: none): a condition reading no tile at hand (cond_free) read
+   once per loop, its answer kept for the loop's other follow-ups (the board is the same for each: every step
+   restores it). */
+static int follow_conds(tp_engine *E, const Board *B, int32_t b, uint32_t cur) {
+    const tp_tables *T = TABLES(E);
+    int32_t k0 = T->app_cond_off[b], k1 = T->app_cond_off[b + 1];
+    if (!cur) return app_conds_hold(E, B, b);
+    for (int32_t k = k0; k < k1; k++) {
+        int32_t c = T->app_cond[k];
+        if (!E->cond_free[c]) {
+            if (!conds_hold(E, B, T->app_cond, k, k + 1, T->app_tile[b])) return 0;
+            continue;
+        }
+        if (E->cf_stamp[c] != cur) {
+            E->cf_stamp[c] = cur;
+            E->cf_val[c] = (uint8_t)conds_hold(E, B, T->app_cond, k, k + 1, T->app_tile[b]);
+        }
+        if (!E->cf_val[c]) return 0;
+    }
+    return 1;
+}
+
+/* A link loop's number for follow_conds (never 0). */
+static inline uint32_t next_loop(tp_engine *E) {
+    if (++E->cf_gen == 0) {
+        memset(E->cf_stamp, 0, ((size_t)TABLES(E)->nconds + 1) * sizeof *E->cf_stamp);
+        E->cf_gen = 1;
+    }
+    return E->cf_gen;
+}
+
 static int follow(tp_engine *E, Walk *W, int32_t b, int32_t slide, int fly, int32_t level, int32_t end,
                   int32_t flagged, int32_t left) {
     const tp_tables *T = TABLES(E);
+    uint32_t cur = E->cf_cur; /* the loop's number, read once: the step below starts loops of its own */
+    E->cf_cur = 0;
     if (T->steps && T->app_cost[b] > left) return 0; /* the move costs more steps than the turn has left */
     if (pair_seen(E, W->start, b)) return 0;
     if (E->tracking) track_app(E, b);
-    if (!fits(E, W->b->codes, b) || !app_conds_hold(E, W->b, b)) return 0;
+    if (!fits(E, W->b->codes, b) || !follow_conds(E, W->b, b, cur)) return 0;
     int on = slide >= 0 && T->app_slide[b] == slide; /* the slide flies on */
     if (fly && !on) return 0;
     if (on && !fly) E->path_mid[level] = 1; /* every rule set: a later move may land where a slide flew through */
@@ -1529,6 +1578,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     }
     int first = E->seq_top - 1 == W->seq_base && W->mode == WALK_TURNS && !E->ways_mode && !E->chains_mode
                 && !E->tracking; /* the entry of a chain of turns: its follow-ups may come in one order (once) */
+    uint32_t loop = T->lnk_off[a + 1] > T->lnk_off[a] ? next_loop(E) : 0; /* the board each follow-up is read on */
     for (int32_t l = T->lnk_off[a]; !stop && l < T->lnk_off[a + 1]; l++) {
         if (!link_open(E, B, l, T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a], W->player)) continue;
         int32_t tb = T->lnk_table[l];
@@ -1542,6 +1592,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                     if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, T->tgt[k]);
                     continue;
                 }
+                E->cf_cur = loop;
                 r = follow(E, W, T->tgt[k], slide, fly, level, end, flagged, left);
                 if (r < 0) goto out;
                 took |= r > 0;
@@ -1582,6 +1633,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                     if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, lapp[k]);
                     continue;
                 }
+                E->cf_cur = loop;
                 r = follow(E, W, lapp[k], slide, fly, level, end, flagged, left);
                 if (r < 0) goto out;
                 took |= r > 0;
@@ -3656,6 +3708,14 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     }
     for (int32_t c = 0; c < t->nconds; c++)
         E->cond_count[c] = t->cond_kind[c] == COND_BOARD && !t->cond_around[c] && !t->cond_here[c] && !t->cond_line[c];
+    E->cond_free = calloc((size_t)t->nconds + 1, 1);
+    E->cf_stamp = calloc((size_t)t->nconds + 1, sizeof(uint32_t));
+    E->cf_val = calloc((size_t)t->nconds + 1, 1);
+    if (!E->cond_free || !E->cf_stamp || !E->cf_val) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t c = 0; c < t->nconds; c++) E->cond_free[c] = (uint8_t)cond_tile_free(t, c);
     E->cond_rbits = calloc((size_t)t->nconds * (size_t)E->words + 1, sizeof(uint64_t));
     E->cond_region = calloc((size_t)t->nconds + 1, 1);
     if (!E->cond_rbits || !E->cond_region) {
@@ -3935,6 +3995,9 @@ void tp_free(tp_engine *e) {
     free(e->roy_off);
     free(e->roy_codes);
     free(e->cond_count);
+    free(e->cond_free);
+    free(e->cf_stamp);
+    free(e->cf_val);
     free(e->pk_chk);
     free(e->es);
     free(e->es_off);

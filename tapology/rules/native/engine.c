@@ -226,10 +226,11 @@ struct tp_engine {
     uint8_t *solo;  /* [napps] a leaf whose turn no other chain of the same node can have (solo_apps) */
     uint8_t *once;  /* [nlinks] a table link of an entry whose two-move chains come in both orders (once_links): the
                        follow-ups on tiles before the entry's are not walked, the other order gives their turns */
-    uint8_t *paired; /* [nlinks] a link whose follow-ups a bulk count's last ply counts where they fit, none made
-                        (paired_links): each its own turn */
+    uint8_t *paired; /* [nlinks] a link whose follow-ups a count's last ply counts where they fit, made only where the
+                        count makes its leaves (paired_links): each its own turn */
     int32_t *pair_code; /* [nlinks] with paired 1, the code every follow-up reads where each is a single cell reading it
                            (one_cell), one a tile: counted as popcounts of that code's tiles in pair_bits; else -1 */
+    int32_t *pair_write; /* [nlinks] with pair_code, the code every follow-up writes where they write one, else -1 */
     uint64_t *pair_bits; /* [nlinks*words] those follow-ups' tiles; NULL where no link has a pair_code */
     uint8_t *apart; /* [nlinks] a table link of a slide whose chains of two slides come in both orders where their tiles
                        are apart (apart_slides): a second slide on a tile before the first's start whose reach misses
@@ -1434,6 +1435,23 @@ static inline int budget_rows(const tp_engine *E, int32_t tb, int32_t left, cons
     return E->bl_any[l * (size_t)T->nltab + (size_t)tb];
 }
 
+/* A follow-up of a paired link (paired_links) that fits, at the last ply of a count that makes its leaves: its one
+   write, v on its own tile u, made on the board's codes and taken back (the piece counts, tile sets and hash left as
+   they are: nothing reads them at the last ply; a compiler barrier between, the position's codes in memory as made,
+   as the generated C makes its leaves). */
+static inline void paired_leaf(Board *B, int32_t u, int32_t v) {
+    int32_t old = B->codes[u];
+    B->codes[u] = v;
+    __asm__ __volatile__("" ::: "memory");
+    B->codes[u] = old;
+}
+
+/* paired_leaf of follow-up x: its one write, from its own tile to it. */
+static inline void paired_made(const tp_tables *T, Board *B, int32_t x) {
+    int32_t u = T->app_tile[x];
+    paired_leaf(B, u, T->maps[(size_t)T->wr_map[T->wr_off[x]] * (size_t)T->nd + (size_t)B->codes[u]]);
+}
+
 /* One more move of the chain: 0 it repeats a position or a slide's tile (not taken), 1 taken, 2 taken and the walk
    stops, < 0 an error.  An attack walk visits a move without forced links before its links (the
    answer, whether some complete chain changes a target, does not depend on the order).  The clean-ups after each
@@ -1532,11 +1550,13 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
            walked (the other order, from an earlier entry, gives their turns); a forced link is still taken where one
            fits */
         int once = E->once[l] && first;
-        if (first && E->solo_on && E->paired[l] && !fly && !E->pair_on) {
-            /* a bulk count's last ply: each follow-up on the entry's tile or after it that fits is a turn no other chain
-               makes (paired_links), counted, none made; those before it as once leaves them out */
+        if (first && E->plain_on && E->paired[l] && !fly && !E->pair_on) {
+            /* a count's last ply: each follow-up on the entry's tile or after it that fits is a turn no other chain
+               makes (paired_links), counted, made only where the count makes its leaves (paired_leaf); those before
+               it as once leaves them out */
             int32_t got = 0, s = T->app_tile[a];
-            if (E->pair_code[l] >= 0) { /* the tiles holding the code they read, on or after s, counted */
+            if (E->pair_code[l] >= 0 && (!E->make_leaves || E->pair_write[l] >= 0)) {
+                /* the tiles holding the code they read, on or after s, counted (made: each written) */
                 const uint64_t *f = E->pair_bits + (size_t)l * (size_t)E->words;
                 const uint64_t *on = B->bits + (size_t)E->pair_code[l] * (size_t)E->words;
                 int32_t sw = s >> 6, early = 0;
@@ -1546,21 +1566,32 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                     uint64_t after = w < sw ? 0 : w == sw ? from : ~0ULL;
                     got += __builtin_popcountll(m & after);
                     early |= (m & ~after) != 0;
+                    for (uint64_t b = E->make_leaves ? m & after : 0; b; b &= b - 1)
+                        paired_leaf(B, 64 * w + __builtin_ctzll(b), E->pair_write[l]);
                 }
                 if (early && T->lnk_forced[l] && !must) must = took = 1;
             } else if (tb < 0) {
                 for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1]; k++) {
                     int32_t x = T->tgt[k];
-                    if (T->app_tile[x] >= s) got += pattern_fits(E, B->codes, x);
-                    else if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, x);
+                    if (T->app_tile[x] < s) {
+                        if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, x);
+                    } else if (pattern_fits(E, B->codes, x)) {
+                        if (E->make_leaves) paired_made(T, B, x);
+                        got++;
+                    }
                 }
             } else {
                 for (int32_t t = 0; t < T->n; t++) {
                     const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd
                                          + (size_t)B->codes[t];
                     for (int32_t k = row[0]; k < row[1]; k++) {
-                        if (t >= s) got += pattern_fits(E, B->codes, T->ltab_app[k]);
-                        else if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, T->ltab_app[k]);
+                        int32_t x = T->ltab_app[k];
+                        if (t < s) {
+                            if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, x);
+                        } else if (pattern_fits(E, B->codes, x)) {
+                            if (E->make_leaves) paired_made(T, B, x);
+                            got++;
+                        }
                     }
                 }
             }
@@ -3751,12 +3782,13 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->once = calloc((size_t)t->nlinks + 1, 1);
     E->paired = calloc((size_t)t->nlinks + 1, 1);
     E->pair_code = malloc(((size_t)t->nlinks + 1) * sizeof *E->pair_code);
-    if (!E->solo || !E->once || !E->paired || !E->pair_code) {
+    E->pair_write = malloc(((size_t)t->nlinks + 1) * sizeof *E->pair_write);
+    if (!E->solo || !E->once || !E->paired || !E->pair_code || !E->pair_write) {
         tp_free(E);
         return NULL;
     }
     once_links(E);
-    for (int32_t l = 0; l <= t->nlinks; l++) E->pair_code[l] = -1;
+    for (int32_t l = 0; l <= t->nlinks; l++) E->pair_code[l] = E->pair_write[l] = -1;
     if (paired_links(E) < 0) {
         tp_free(E);
         return NULL;
@@ -3904,6 +3936,7 @@ void tp_free(tp_engine *e) {
     free(e->solo);
     free(e->paired);
     free(e->pair_code);
+    free(e->pair_write);
     free(e->pair_bits);
     free(e->plain_set);
     free(e->plain_mask);
@@ -3945,7 +3978,7 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     return 0;
 }
 
-/* How many links a bulk count's last ply counts the follow-ups of where they fit (E->paired, paired_links): for
+/* How many links a count's last ply counts the follow-ups of where they fit (E->paired, paired_links): for
    tests. */
 int32_t tp_paired_links(const tp_engine *e) {
     int32_t k = 0;
@@ -4033,11 +4066,12 @@ static int before(const tp_tables *t, int32_t l, int32_t s) {
 }
 
 /* E->pair_code and pair_bits for paired link l where every follow-up is a single cell (one_cell)
-   reading one code, one a tile (each fits where its tile holds that code); < 0 out of memory. */
+   reading one code, one a tile (each fits where its tile holds that code), and pair_write where they write one code;
+   < 0 out of memory. */
 static int pair_bits(tp_engine *E, int32_t l) {
     const tp_tables *t = TABLES(E);
     size_t nn = (size_t)t->n * (size_t)t->nd, words = (size_t)E->words;
-    int32_t tb = t->lnk_table[l], x = -1, k0 = tb < 0 ? t->tgt_off[l] : t->ltab_off[(size_t)tb * nn];
+    int32_t tb = t->lnk_table[l], x = -1, wv = -2, k0 = tb < 0 ? t->tgt_off[l] : t->ltab_off[(size_t)tb * nn];
     int32_t k1 = tb < 0 ? t->tgt_off[l + 1] : t->ltab_off[(size_t)(tb + 1) * nn];
     const int32_t *apps = tb < 0 ? t->tgt : t->ltab_app;
     int32_t *at = malloc(((size_t)t->n + 1) * sizeof *at); /* the follow-up on each tile, -1 none */
@@ -4048,6 +4082,7 @@ static int pair_bits(tp_engine *E, int32_t l) {
         int32_t y = apps[k], v = -1, c = one_cell(t, y, &v), u = t->app_tile[y];
         ok = c >= 0 && (x < 0 || c == x) && (at[u] < 0 || at[u] == y);
         x = c;
+        wv = wv == -2 || wv == v ? v : -1;
         at[u] = y;
     }
     if (ok && !E->pair_bits) {
@@ -4056,6 +4091,7 @@ static int pair_bits(tp_engine *E, int32_t l) {
     }
     if (ok > 0) {
         E->pair_code[l] = x;
+        E->pair_write[l] = wv;
         for (int32_t u = 0; u < t->n; u++)
             if (at[u] >= 0) E->pair_bits[(size_t)l * words + (size_t)(u >> 6)] |= 1ULL << (u & 63);
     }
@@ -4063,7 +4099,8 @@ static int pair_bits(tp_engine *E, int32_t l) {
     return ok < 0 ? -1 : 0;
 }
 
-/* E->paired: the links whose follow-ups a bulk count's last ply counts where they fit, none made (step): the link is
+/* E->paired: the links whose follow-ups a count's last ply counts where they fit (step; made and taken back where it
+   makes its leaves, paired_leaf): the link is
    its entry's only one, each follow-up on its row's tile (a table's), without conditions and ending the chain
    (final, no links), no two
    of a table's row writing one code there, no two of a list on one tile; in every entry set holding the entry, no

@@ -460,3 +460,27 @@ def test_connect6_counts_its_second_stones_by_popcounts() -> None:
     assert eng is not None and eng.paired_links() == 50  # every tile's first stone, for each player
     pos = g.initial()
     assert [count_leaves(g, pos, d) for d in (1, 2, 3)] == [25, 6900, 1593900]  # as the bulk-free count above
+
+
+@needs_native
+def test_a_playout_picks_a_pair_s_turn_as_the_count_by_hash_picks_it(tmp_path: Path) -> None:
+    """A playout's node counts a paired link's turns as ranks, without hashes, and finds the picked one again in the
+    walk's order (engine.c paired_pick): the games are those of the same turns told apart by hash (TWIN_SECOND: each
+    pair walked twice, first found in the same order), and each ply one of the Python chain walk's turns."""
+    (tmp_path / "pairs").mkdir()
+    (tmp_path / "hashes").mkdir()
+    pairs = _open(tmp_path / "pairs", PAIR.replace("plane:3x3", "plane:4x4"))
+    hashes = _open(tmp_path / "hashes", TWIN_SECOND.replace("plane:3x3", "plane:4x4"))
+    for g, want in ((pairs, True), (hashes, False)):
+        eng = native.engine(g.chains(g.board))
+        assert eng is not None and (eng.paired_links() > 0) == want
+    for i in range(8):
+        a = playout_end(pairs, pairs.initial(), 5, i, max_plies=30)
+        b = playout_end(hashes, hashes.initial(), 5, i, max_plies=30)
+        assert (a.ply, pairs.codes(a)) == (b.ply, hashes.codes(b)), i
+    here = pairs.initial()
+    for k in range(1, 6):  # each ply of a playout one of the turns the chain walk lists
+        end = playout_end(pairs, pairs.initial(), 3, 0, max_plies=k)
+        assert (tuple(pairs.codes(end)), end.to_move) in {(tuple(pairs.codes(t.result)), t.result.to_move)
+                                                          for t in pairs.perft_turns(here)}, k
+        here = end

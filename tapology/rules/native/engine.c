@@ -268,7 +268,8 @@ struct tp_engine {
     uint64_t *cnt_hash; /* [ht_size] */
     uint32_t *cnt_stamp; /* [ht_size] */
     int32_t *cnt_woff;  /* [ht_size] the slot's witness in cnt_wit */
-    int32_t *cnt_order; /* [ht_size] the slot of the node's i-th turn counted */
+    int32_t *cnt_order; /* [ht_size] the slot of the node's i-th turn counted (-1 - k: the k-th of a paired link's
+                           turns after its entry, counted without a hash: paired_pick) */
     int32_t *cnt_wit;   /* [wit_cap] witnesses: start, end, resets, len, (tile, code) * len */
     int32_t cnt_nwit, wit_cap;
     uint32_t cnt_gen;
@@ -1001,6 +1002,7 @@ static int count_turn(tp_engine *E, const Walk *W, uint64_t pos, int32_t start, 
     if (E->cnt_find >= 0) { /* picking: the node's chains walked again up to the picked turn (without witnesses,
                                each hash of the node is one chain's) */
         int32_t s = E->cnt_order[E->cnt_find];
+        if (s < 0) return 0; /* a paired link's turn (paired_pick finds it) */
         return E->cnt_hash[s] == h && (!wit || same_turn(E, W, start, end, nc, E->cnt_wit + E->cnt_woff[s]))
                    ? TP_ERR_FOUND : 0;
     }
@@ -1452,6 +1454,35 @@ static inline void paired_made(const tp_tables *T, Board *B, int32_t x) {
     paired_leaf(B, u, T->maps[(size_t)T->wr_map[T->wr_off[x]] * (size_t)T->nd + (size_t)B->codes[u]]);
 }
 
+/* A playout's picked turn among those of paired link l after entry a (at tile s, its writes on the board): the
+   follow-up of rank k among those on s or after it that fit, in the walk's order, written, its key made as
+   count_chain makes it (keys by changes), and TP_ERR_FOUND; TP_ERR_ARG where none is. */
+static int paired_pick(tp_engine *E, const Walk *W, int32_t l, int32_t s, int32_t k) {
+    const tp_tables *T = TABLES(E);
+    Board *B = W->b;
+    int32_t tb = T->lnk_table[l], x = -1;
+    if (tb < 0) {
+        for (int32_t i = T->tgt_off[l]; x < 0 && i < T->tgt_off[l + 1]; i++)
+            if (T->app_tile[T->tgt[i]] >= s && pattern_fits(E, B->codes, T->tgt[i]) && k-- == 0) x = T->tgt[i];
+    } else {
+        for (int32_t t = s; x < 0 && t < T->n; t++) {
+            const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd
+                                 + (size_t)B->codes[t];
+            for (int32_t i = row[0]; x < 0 && i < row[1]; i++)
+                if (pattern_fits(E, B->codes, T->ltab_app[i]) && k-- == 0) x = T->ltab_app[i];
+        }
+    }
+    if (x < 0) return TP_ERR_ARG;
+    int32_t u = T->app_tile[x], mark = E->undo_top;
+    int r = put(E, B, u, T->maps[(size_t)T->wr_map[T->wr_off[x]] * (size_t)T->nd + (size_t)B->codes[u]]);
+    if (r == 0) {
+        int32_t nc = collect_changes(E, W);
+        r = found_key(E, E->tmp[0], E->tmp[0], nc, 0);
+    }
+    restore(E, B, mark);
+    return r;
+}
+
 /* One more move of the chain: 0 it repeats a position or a slide's tile (not taken), 1 taken, 2 taken and the walk
    stops, < 0 an error.  An attack walk visits a move without forced links before its links (the
    answer, whether some complete chain changes a target, does not depend on the order).  The clean-ups after each
@@ -1550,11 +1581,16 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
            walked (the other order, from an earlier entry, gives their turns); a forced link is still taken where one
            fits */
         int once = E->once[l] && first;
-        if (first && E->plain_on && E->paired[l] && !fly && !E->pair_on) {
+        if (first && E->paired[l] && !fly && !E->pair_on && (E->plain_on || E->cnt_on)) {
             /* a count's last ply: each follow-up on the entry's tile or after it that fits is a turn no other chain
                makes (paired_links), counted, made only where the count makes its leaves (paired_leaf); those before
-               it as once leaves them out */
+               it as once leaves them out.  In a playout's count by hash, their turns are ranks in cnt_order (-1 - the
+               rank among the link's), the picked one found again as the walk's order has it (paired_pick) */
             int32_t got = 0, s = T->app_tile[a];
+            if (!E->plain_on && E->cnt_find >= 0 && E->cnt_order[E->cnt_find] < 0) {
+                r = paired_pick(E, W, l, s, -1 - E->cnt_order[E->cnt_find]);
+                goto out;
+            }
             if (E->pair_code[l] >= 0 && (!E->make_leaves || E->pair_write[l] >= 0)) {
                 /* the tiles holding the code they read, on or after s, counted (made: each written) */
                 const uint64_t *f = E->pair_bits + (size_t)l * (size_t)E->words;
@@ -1595,7 +1631,15 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                     }
                 }
             }
-            E->solo_legal += got;
+            if (E->plain_on) {
+                E->solo_legal += got;
+            } else if (E->cnt_find < 0) {
+                if (2 * (E->cnt_n + got + 1) > E->ht_size) {
+                    r = TP_ERR_CAP;
+                    goto out;
+                }
+                for (int32_t j = 0; j < got; j++) E->cnt_order[E->cnt_n++] = -1 - j;
+            }
             if (got) took = 1;
             if (got && T->lnk_forced[l]) must = 1;
             continue;

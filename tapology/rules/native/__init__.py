@@ -248,6 +248,10 @@ class Engine:
         """How many links the walk follows in one order of two moves, the other order giving the same turns."""
         return int(self.lib.tp_once_links(self._engine))
 
+    def paired_links(self) -> int:
+        """How many links a bulk count's last ply follows by counting the follow-ups that fit, each its own turn."""
+        return int(self.lib.tp_paired_links(self._engine))
+
     def apart_links(self) -> int:
         """How many links the walk follows leaving out a second slide apart from the first, the other order giving it."""
         return int(self.lib.tp_apart_links(self._engine))

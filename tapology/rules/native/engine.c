@@ -231,6 +231,12 @@ struct tp_engine {
     uint8_t *solo;  /* [napps] a leaf whose turn no other chain of the same node can have (solo_apps) */
     uint8_t *once;  /* [nlinks] a table link of an entry whose two-move chains come in both orders (once_links): the
                        follow-ups on tiles before the entry's are not walked, the other order gives their turns */
+    uint8_t *paired; /* [nlinks] a link whose follow-ups a count's last ply counts where they fit, made only where the
+                        count makes its leaves (paired_links): each its own turn */
+    int32_t *pair_code; /* [nlinks] with paired 1, the code every follow-up reads where each is a single cell reading it
+                           (one_cell), one a tile: counted as popcounts of that code's tiles in pair_bits; else -1 */
+    int32_t *pair_write; /* [nlinks] with pair_code, the code every follow-up writes where they write one, else -1 */
+    uint64_t *pair_bits; /* [nlinks*words] those follow-ups' tiles; NULL where no link has a pair_code */
     uint8_t *apart; /* [nlinks] a table link of a slide whose chains of two slides come in both orders where their tiles
                        are apart (apart_slides): a second slide on a tile before the first's start whose reach misses
                        the first's tiles is not walked, the other order gives its turns; NULL where no link is */
@@ -283,7 +289,8 @@ struct tp_engine {
     uint64_t *cnt_hash; /* [ht_size] */
     uint32_t *cnt_stamp; /* [ht_size] */
     int32_t *cnt_woff;  /* [ht_size] the slot's witness in cnt_wit */
-    int32_t *cnt_order; /* [ht_size] the slot of the node's i-th turn counted */
+    int32_t *cnt_order; /* [ht_size] the slot of the node's i-th turn counted (-1 - k: the k-th of a paired link's
+                           turns after its entry, counted without a hash: paired_pick) */
     int32_t *cnt_wit;   /* [wit_cap] witnesses: start, end, resets, len, (tile, code) * len */
     int32_t cnt_nwit, wit_cap;
     uint32_t cnt_gen;
@@ -421,18 +428,24 @@ static inline int fits_tail(const tp_engine *E, const int32_t *codes, int32_t a)
     return 1;
 }
 
-/* Compiled.fits, over the checks as tp_new packs them: (tile, offset of the mask row), the most selective first
-   and the move's own tile last (an entry or a link target is placed where its piece stands). */
-static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
+/* fits' pattern checks alone: fits where the move has no line capture or capture by liberties. */
+static inline int pattern_fits(const tp_engine *E, const int32_t *codes, int32_t a) {
 #ifdef TP_GEN_PATTERN
-    if (!TP_GEN_PATTERN(codes, a)) return 0;
+    (void)E;
+    return TP_GEN_PATTERN(codes, a);
 #else
     const uint8_t *masks = TABLES(E)->masks;
     const int32_t *c = E->pk_chk + 2 * (size_t)TABLES(E)->chk_off[a], *c1 = E->pk_chk + 2 * (size_t)TABLES(E)->chk_off[a + 1];
     for (; c < c1; c += 2)
         if (!masks[(size_t)c[1] + (size_t)codes[c[0]]]) return 0;
+    return 1;
 #endif
-    return fits_tail(E, codes, a);
+}
+
+/* Compiled.fits, over the checks as tp_new packs them: (tile, offset of the mask row), the most selective first
+   and the move's own tile last (an entry or a link target is placed where its piece stands). */
+static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
+    return pattern_fits(E, codes, a) && fits_tail(E, codes, a);
 }
 
 /* ---- captures by liberties (Compiled.group_captures) ------------------------------------------------ */
@@ -861,6 +874,7 @@ enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
 /* E->solo's marks: a solo leaf (solo_apps, solo_by_changes); a plain one (solo_plain); an entry with links whose turn
    alone, where its links are closed, is its own (solo_by_changes: step_cond_leaf counts it without a hash) */
 enum { SOLO_LEAF = 1, SOLO_PLAIN = 2, SOLO_ALONE = 4 };
+static int paired_links(tp_engine *E);
 
 /* The picked turn's key (changes in E->tmp, nc of them; the classes of its chain reset `resets`), then
    TP_ERR_FOUND: the walk unwinds to pick_turn. */
@@ -1020,6 +1034,7 @@ static int count_turn(tp_engine *E, const Walk *W, uint64_t pos, int32_t start, 
     if (E->cnt_find >= 0) { /* picking: the node's chains walked again up to the picked turn (without witnesses,
                                each hash of the node is one chain's) */
         int32_t s = E->cnt_order[E->cnt_find];
+        if (s < 0) return 0; /* a paired link's turn (paired_pick finds it) */
         return E->cnt_hash[s] == h && (!wit || same_turn(E, W, start, end, nc, E->cnt_wit + E->cnt_woff[s]))
                    ? TP_ERR_FOUND : 0;
     }
@@ -1487,6 +1502,52 @@ static inline int budget_rows(const tp_engine *E, int32_t tb, int32_t left, cons
     return E->bl_any[l * (size_t)T->nltab + (size_t)tb];
 }
 
+/* A follow-up of a paired link (paired_links) that fits, at the last ply of a count that makes its leaves: its one
+   write, v on its own tile u, made on the board's codes and taken back (the piece counts, tile sets and hash left as
+   they are: nothing reads them at the last ply; a compiler barrier between, the position's codes in memory as made,
+   as the generated C makes its leaves). */
+static inline void paired_leaf(Board *B, int32_t u, int32_t v) {
+    int32_t old = B->codes[u];
+    B->codes[u] = v;
+    __asm__ __volatile__("" ::: "memory");
+    B->codes[u] = old;
+}
+
+/* paired_leaf of follow-up x: its one write, from its own tile to it. */
+static inline void paired_made(const tp_tables *T, Board *B, int32_t x) {
+    int32_t u = T->app_tile[x];
+    paired_leaf(B, u, T->maps[(size_t)T->wr_map[T->wr_off[x]] * (size_t)T->nd + (size_t)B->codes[u]]);
+}
+
+/* A playout's picked turn among those of paired link l after entry a (at tile s, its writes on the board): the
+   follow-up of rank k among those on s or after it that fit, in the walk's order, written, its key made as
+   count_chain makes it (keys by changes), and TP_ERR_FOUND; TP_ERR_ARG where none is. */
+static int paired_pick(tp_engine *E, const Walk *W, int32_t l, int32_t s, int32_t k) {
+    const tp_tables *T = TABLES(E);
+    Board *B = W->b;
+    int32_t tb = T->lnk_table[l], x = -1;
+    if (tb < 0) {
+        for (int32_t i = T->tgt_off[l]; x < 0 && i < T->tgt_off[l + 1]; i++)
+            if (T->app_tile[T->tgt[i]] >= s && pattern_fits(E, B->codes, T->tgt[i]) && k-- == 0) x = T->tgt[i];
+    } else {
+        for (int32_t t = s; x < 0 && t < T->n; t++) {
+            const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd
+                                 + (size_t)B->codes[t];
+            for (int32_t i = row[0]; x < 0 && i < row[1]; i++)
+                if (pattern_fits(E, B->codes, T->ltab_app[i]) && k-- == 0) x = T->ltab_app[i];
+        }
+    }
+    if (x < 0) return TP_ERR_ARG;
+    int32_t u = T->app_tile[x], mark = E->undo_top;
+    int r = put(E, B, u, T->maps[(size_t)T->wr_map[T->wr_off[x]] * (size_t)T->nd + (size_t)B->codes[u]]);
+    if (r == 0) {
+        int32_t nc = collect_changes(E, W);
+        r = found_key(E, E->tmp[0], E->tmp[0], nc, 0);
+    }
+    restore(E, B, mark);
+    return r;
+}
+
 /* One more move of the chain: 0 it repeats a position or a slide's tile (not taken), 1 taken, 2 taken and the walk
    stops, < 0 an error.  An attack walk visits a move without forced links before its links (the
    answer, whether some complete chain changes a target, does not depend on the order).  The clean-ups after each
@@ -1586,6 +1647,69 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
            walked (the other order, from an earlier entry, gives their turns); a forced link is still taken where one
            fits */
         int once = E->once[l] && first;
+        if (first && E->paired[l] && !fly && !E->pair_on && (E->plain_on || E->cnt_on)) {
+            /* a count's last ply: each follow-up on the entry's tile or after it that fits is a turn no other chain
+               makes (paired_links), counted, made only where the count makes its leaves (paired_leaf); those before
+               it as once leaves them out.  In a playout's count by hash, their turns are ranks in cnt_order (-1 - the
+               rank among the link's), the picked one found again as the walk's order has it (paired_pick) */
+            int32_t got = 0, s = T->app_tile[a];
+            if (!E->plain_on && E->cnt_find >= 0 && E->cnt_order[E->cnt_find] < 0) {
+                r = paired_pick(E, W, l, s, -1 - E->cnt_order[E->cnt_find]);
+                goto out;
+            }
+            if (E->pair_code[l] >= 0 && (!E->make_leaves || E->pair_write[l] >= 0)) {
+                /* the tiles holding the code they read, on or after s, counted (made: each written) */
+                const uint64_t *f = E->pair_bits + (size_t)l * (size_t)E->words;
+                const uint64_t *on = B->bits + (size_t)E->pair_code[l] * (size_t)E->words;
+                int32_t sw = s >> 6, early = 0;
+                uint64_t from = ~0ULL << (s & 63);
+                for (int32_t w = 0; w < E->words; w++) {
+                    uint64_t m = on[w] & f[w];
+                    uint64_t after = w < sw ? 0 : w == sw ? from : ~0ULL;
+                    got += __builtin_popcountll(m & after);
+                    early |= (m & ~after) != 0;
+                    for (uint64_t b = E->make_leaves ? m & after : 0; b; b &= b - 1)
+                        paired_leaf(B, 64 * w + __builtin_ctzll(b), E->pair_write[l]);
+                }
+                if (early && T->lnk_forced[l] && !must) must = took = 1;
+            } else if (tb < 0) {
+                for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1]; k++) {
+                    int32_t x = T->tgt[k];
+                    if (T->app_tile[x] < s) {
+                        if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, x);
+                    } else if (pattern_fits(E, B->codes, x)) {
+                        if (E->make_leaves) paired_made(T, B, x);
+                        got++;
+                    }
+                }
+            } else {
+                for (int32_t t = 0; t < T->n; t++) {
+                    const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd
+                                         + (size_t)B->codes[t];
+                    for (int32_t k = row[0]; k < row[1]; k++) {
+                        int32_t x = T->ltab_app[k];
+                        if (t < s) {
+                            if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, x);
+                        } else if (pattern_fits(E, B->codes, x)) {
+                            if (E->make_leaves) paired_made(T, B, x);
+                            got++;
+                        }
+                    }
+                }
+            }
+            if (E->plain_on) {
+                E->solo_legal += got;
+            } else if (E->cnt_find < 0) {
+                if (2 * (E->cnt_n + got + 1) > E->ht_size) {
+                    r = TP_ERR_CAP;
+                    goto out;
+                }
+                for (int32_t j = 0; j < got; j++) E->cnt_order[E->cnt_n++] = -1 - j;
+            }
+            if (got) took = 1;
+            if (got && T->lnk_forced[l]) must = 1;
+            continue;
+        }
         if (tb < 0) {
             for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1] && !stop; k++) {
                 if (once && T->app_tile[T->tgt[k]] < T->app_tile[a]) { /* the other way round gives its turn */
@@ -3854,11 +3978,19 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     }
     E->solo = calloc(na + 1, 1); /* filled by the first perft (solo_apps) */
     E->once = calloc((size_t)t->nlinks + 1, 1);
-    if (!E->solo || !E->once) {
+    E->paired = calloc((size_t)t->nlinks + 1, 1);
+    E->pair_code = malloc(((size_t)t->nlinks + 1) * sizeof *E->pair_code);
+    E->pair_write = malloc(((size_t)t->nlinks + 1) * sizeof *E->pair_write);
+    if (!E->solo || !E->once || !E->paired || !E->pair_code || !E->pair_write) {
         tp_free(E);
         return NULL;
     }
     once_links(E);
+    for (int32_t l = 0; l <= t->nlinks; l++) E->pair_code[l] = E->pair_write[l] = -1;
+    if (paired_links(E) < 0) {
+        tp_free(E);
+        return NULL;
+    }
     if (apart_slides(E) < 0) {
         tp_free(E);
         return NULL;
@@ -4003,6 +4135,10 @@ void tp_free(tp_engine *e) {
     free(e->es_off);
     free(e->leaf);
     free(e->solo);
+    free(e->paired);
+    free(e->pair_code);
+    free(e->pair_write);
+    free(e->pair_bits);
     free(e->plain_set);
     free(e->plain_mask);
     free(e->plain_off);
@@ -4053,6 +4189,14 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     E->chains_mode = chains;
     E->pair_on = E->pair_any = 0; /* set again by the count that uses them (a call that failed may have left them) */
     return 0;
+}
+
+/* How many links a count's last ply counts the follow-ups of where they fit (E->paired, paired_links): for
+   tests. */
+int32_t tp_paired_links(const tp_engine *e) {
+    int32_t k = 0;
+    for (int32_t l = 0; l < TABLES(e)->nlinks; l++) k += e->paired[l] > 0;
+    return k;
 }
 
 /* How many links the walk follows in one order of two moves (E->once, once_links): for tests. */
@@ -4130,6 +4274,118 @@ static int alone_cell(const tp_tables *t, const uint8_t *leaf, int32_t b) {
             if (!follow_cell(t, t->ltab_app[k], v)) return 0;
     }
     return 1;
+}
+
+/* 1 when link l has a follow-up on a tile before s. */
+static int before(const tp_tables *t, int32_t l, int32_t s) {
+    int32_t tb = t->lnk_table[l];
+    for (int32_t k = t->tgt_off[l]; tb < 0 && k < t->tgt_off[l + 1]; k++)
+        if (t->app_tile[t->tgt[k]] < s) return 1;
+    size_t nd = (size_t)t->nd, row = (size_t)tb * (size_t)t->n * nd;
+    return tb >= 0 && t->ltab_off[row + (size_t)s * nd] > t->ltab_off[row];
+}
+
+/* E->pair_code and pair_bits for paired link l where every follow-up is a single cell (one_cell)
+   reading one code, one a tile (each fits where its tile holds that code), and pair_write where they write one code;
+   < 0 out of memory. */
+static int pair_bits(tp_engine *E, int32_t l) {
+    const tp_tables *t = TABLES(E);
+    size_t nn = (size_t)t->n * (size_t)t->nd, words = (size_t)E->words;
+    int32_t tb = t->lnk_table[l], x = -1, wv = -2, k0 = tb < 0 ? t->tgt_off[l] : t->ltab_off[(size_t)tb * nn];
+    int32_t k1 = tb < 0 ? t->tgt_off[l + 1] : t->ltab_off[(size_t)(tb + 1) * nn];
+    const int32_t *apps = tb < 0 ? t->tgt : t->ltab_app;
+    int32_t *at = malloc(((size_t)t->n + 1) * sizeof *at); /* the follow-up on each tile, -1 none */
+    if (!at) return -1;
+    for (int32_t u = 0; u < t->n; u++) at[u] = -1;
+    int ok = k1 > k0;
+    for (int32_t k = k0; ok && k < k1; k++) {
+        int32_t y = apps[k], v = -1, c = one_cell(t, y, &v), u = t->app_tile[y];
+        ok = c >= 0 && (x < 0 || c == x) && (at[u] < 0 || at[u] == y);
+        x = c;
+        wv = wv == -2 || wv == v ? v : -1;
+        at[u] = y;
+    }
+    if (ok && !E->pair_bits) {
+        E->pair_bits = calloc((size_t)t->nlinks * words + 1, sizeof *E->pair_bits);
+        if (!E->pair_bits) ok = -1;
+    }
+    if (ok > 0) {
+        E->pair_code[l] = x;
+        E->pair_write[l] = wv;
+        for (int32_t u = 0; u < t->n; u++)
+            if (at[u] >= 0) E->pair_bits[(size_t)l * words + (size_t)(u >> 6)] |= 1ULL << (u & 63);
+    }
+    free(at);
+    return ok < 0 ? -1 : 0;
+}
+
+/* E->paired: the links whose follow-ups a count's last ply counts where they fit (step; made and taken back where it
+   makes its leaves, paired_leaf): the link is
+   its entry's only one, each follow-up on its row's tile (a table's), without conditions and ending the chain
+   (final, no links), no two
+   of a table's row writing one code there, no two of a list on one tile; in every entry set holding the entry, no
+   royal rule, clean-ups, counters, step budget or flying slides, every entry a single cell whose chains are it alone
+   or it and a follow-up cell (alone_cell: the follow-up cannot fit the entry's tile after it), every entry's link
+   once (once_links) or with no follow-up before its tile, and no entry with links a twin of another of its row (one
+   code read, the same written).  Then each chain walked, its follow-up on a tile after the entry's, changes two
+   tiles, and another chain of the same changes starts on the same (least) tile with the same entry and follow-up:
+   none, so each is a turn of its own.  Cost: one pass over the entry sets and the entries' follow-ups. */
+static int paired_links(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, nd = (size_t)t->nd, nn = n * nd;
+    int32_t nsets = (t->nphases + 1) * t->np;
+    if (!t->keyed_by_changes || t->has_royal || t->nctr || t->steps || t->flies_over || t->grp_off[t->np] > t->grp_off[0]
+        || t->mgrp_off[t->np] > t->mgrp_off[0])
+        return 0;
+    uint8_t *state = calloc((size_t)t->napps + 1, 1); /* 1 an entry of some set, 3 of a set that fails */
+    if (!state) return -1;
+    for (int32_t set = 0; set < nsets; set++) {
+        const int32_t *e0 = t->ent_off + (size_t)set * nn;
+        int ok = 1;
+        for (int32_t i = e0[0]; ok && i < e0[nn]; i++) {
+            int32_t a = t->ent_app[i];
+            ok = alone_cell(t, E->leaf, a);
+            for (int32_t l = t->lnk_off[a]; ok && l < t->lnk_off[a + 1]; l++) ok = E->once[l] || !before(t, l, t->app_tile[a]);
+        }
+        for (size_t r = 0; ok && r < nn; r++)
+            for (int32_t i = e0[r]; ok && i < e0[r + 1]; i++) {
+                int32_t a = t->ent_app[i], va = -1, xa = one_cell(t, a, &va);
+                for (int32_t j = e0[r]; ok && j < e0[r + 1]; j++) {
+                    int32_t vb = -1;
+                    ok = j == i || t->lnk_off[a + 1] == t->lnk_off[a] || one_cell(t, t->ent_app[j], &vb) != xa
+                         || vb != va;
+                }
+            }
+        for (int32_t i = e0[0]; i < e0[nn]; i++) state[t->ent_app[i]] |= ok ? 1 : 3;
+    }
+    for (int32_t a = 0; a < t->napps; a++) {
+        int32_t l = t->lnk_off[a], tb = t->lnk_table[l];
+        if (state[a] != 1 || t->lnk_off[a + 1] != l + 1) continue;
+        int ok = 1;
+        for (int32_t k = t->tgt_off[l]; ok && tb < 0 && k < t->tgt_off[l + 1]; k++) {
+            int32_t x = t->tgt[k];
+            ok = t->app_final[x] && t->lnk_off[x + 1] == t->lnk_off[x] && t->app_cond_off[x + 1] == t->app_cond_off[x];
+            for (int32_t j = t->tgt_off[l]; ok && j < k; j++) ok = t->app_tile[t->tgt[j]] != t->app_tile[x];
+        }
+        for (size_t r = 0; ok && tb >= 0 && r < nn; r++) {
+            const int32_t *row = t->ltab_off + (size_t)tb * nn + r;
+            for (int32_t i = row[0]; ok && i < row[1]; i++) {
+                int32_t x = t->ltab_app[i];
+                ok = t->app_final[x] && (size_t)t->app_tile[x] == r / nd && t->lnk_off[x + 1] == t->lnk_off[x]
+                     && t->app_cond_off[x + 1] == t->app_cond_off[x];
+                for (int32_t j = row[0]; ok && j < i; j++)
+                    ok = t->maps[(size_t)t->wr_map[t->wr_off[x]] * nd + r % nd]
+                         != t->maps[(size_t)t->wr_map[t->wr_off[t->ltab_app[j]]] * nd + r % nd];
+            }
+        }
+        E->paired[l] = (uint8_t)ok;
+        if (ok && pair_bits(E, l) < 0) {
+            free(state);
+            return -1;
+        }
+    }
+    free(state);
+    return 0;
 }
 
 /* E->solo where keys are by changes alone (solo_apps reads start and end): a single cell entry (one_cell) whose

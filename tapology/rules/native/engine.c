@@ -290,7 +290,8 @@ struct tp_engine {
     uint32_t *cnt_stamp; /* [ht_size] */
     int32_t *cnt_woff;  /* [ht_size] the slot's witness in cnt_wit */
     int32_t *cnt_order; /* [ht_size] the slot of the node's i-th turn counted (-1 - k: the k-th of a paired link's
-                           turns after its entry, counted without a hash: paired_pick) */
+                           turns after its entry, counted without a hash: paired_pick; SHUT_RANK: a shut cell's turn,
+                           its entry's own, counted without a hash: pick_turn) */
     int32_t *cnt_wit;   /* [wit_cap] witnesses: start, end, resets, len, (tile, code) * len */
     int32_t cnt_nwit, wit_cap;
     uint32_t cnt_gen;
@@ -874,6 +875,9 @@ enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
 /* E->solo's marks: a solo leaf (solo_apps, solo_by_changes); a plain one (solo_plain); an entry with links whose turn
    alone, where its links are closed, is its own (solo_by_changes: step_cond_leaf counts it without a hash) */
 enum { SOLO_LEAF = 1, SOLO_PLAIN = 2, SOLO_ALONE = 4 };
+/* cnt_order's mark of a shut cell's turn numbered without a hash (node_turns_in; a paired link's ranks are -1 - k,
+   k below ht_size) */
+#define SHUT_RANK INT32_MIN
 static int paired_links(tp_engine *E);
 
 /* The picked turn's key (changes in E->tmp, nc of them; the classes of its chain reset `resets`), then
@@ -2743,7 +2747,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                         E->path_top--;
                         return TP_ERR_CAP;
                     }
-                    E->cnt_order[E->cnt_n++] = -1 - a;
+                    E->cnt_order[E->cnt_n++] = SHUT_RANK;
                     E->cnt_ent[E->cnt_nent] = a;
                     E->cnt_upto[E->cnt_nent++] = E->cnt_n;
                     continue;
@@ -5127,8 +5131,8 @@ static int pick_turn(tp_engine *E, Board *B, int32_t p, int32_t pick) {
     while (i < E->cnt_nent && E->cnt_upto[i] <= pick) i++;
     if (i == E->cnt_nent) return TP_ERR_ARG;
     int32_t a = E->cnt_ent[i];
-    if (pick < E->cnt_n && E->cnt_order[pick] < 0) { /* a shut cell numbered without a hash (node_turns_in): its one
-                                                         change's key, as count_chain makes it */
+    if (pick < E->cnt_n && E->cnt_order[pick] == SHUT_RANK) { /* a shut cell numbered without a hash (node_turns_in):
+                                                                  its one change's key, as count_chain makes it */
         const tp_tables *T = TABLES(E);
         int32_t u = T->app_tile[a];
         E->tmp[0] = u;

@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import weakref
+from collections.abc import Iterator
 
 import pytest
 
@@ -641,10 +642,35 @@ def _table(source: str, name: str) -> list[int]:
     return [int(v) for v in got.group(1).split(",")]
 
 
+def _count_moves(prog: list[int], q: int, end: int) -> Iterator[tuple[int, int, int, int, int]]:
+    """Each move of gen_count's items (specialise._count_items) from q to end, follow-ups too: (its group's tile and
+    k_calt offset, its class (1-based), the offset of its list entry (size, 0, nt, checks, body) or -1 where its class
+    is its body alone, its body's offset); (-1, -1, 0, offset, body) for a move of no check."""
+    while q < end:
+        moves: list[tuple[int, int, int, int, int]] = []
+        if prog[q + 1]:
+            for a in range(1, prog[q + 4] + 1):
+                r = prog[q + 4 + a]
+                if r > 0:
+                    moves.append((prog[q + 2], prog[q + 3], a, -1, q + r))
+                    continue
+                m = q - r + 1
+                while m < q - r + prog[q - r]:
+                    moves.append((prog[q + 2], prog[q + 3], a, m, m + 3 + 2 * prog[m + 2]))
+                    m += prog[m]
+        else:
+            moves.append((-1, -1, 0, q, q + 3 + 2 * prog[q + 2]))
+        for move in moves:
+            yield move
+            body = move[4]
+            yield from _count_moves(prog, body + prog[body + 4], body + prog[body])
+        q += prog[q]
+
+
 # the last ply of a bulk count runs a move of several checks with the one whose mask takes a code the move itself writes
-# (the empty tile it leaves: common on a board) last (specialise._likely_last): en passant's passer checked before its
-# empty tile, so that the pawns' en passant, which almost never fits, stops at its first check; the counts, with pins
-# and discovered checks, the interpreter's and the Python chain walk's along playouts
+# (the empty tile it leaves: common on a board) last (specialise._likely_last): en passant's passer is its key (read
+# first), its empty tile checked after, so that the pawns' en passant, which almost never fits, stops at its first
+# check; the counts, with pins and discovered checks, the interpreter's and the Python chain walk's along playouts
 @needs_native
 def test_generated_c_checks_a_move_s_rarer_tile_first(tmp_path) -> None:
     rules = tmp_path / "royal-pins.toml"
@@ -652,18 +678,17 @@ def test_generated_c_checks_a_move_s_rarer_tile_first(tmp_path) -> None:
     g, chains, generic, spec = _engines(str(rules), "plane:5x5")
     assert spec is not None, specialise.declines(chains.comp.native_tables)
     source = specialise.generate(chains.comp.native_tables)
-    prog, off, masks = _table(source, "cprog"), _table(source, "coff"), _table(source, "masks")
+    prog, off, masks, calt = (_table(source, name) for name in ("cprog", "coff", "masks", "calt"))
     rarer = 0
     for r in range(len(off) - 1):
-        q = off[r]
-        while q < off[r + 1]:
-            if prog[q + 1] == 0 and prog[q + 2] == 2:  # a move of two checks: (mask, tile) twice, then its body
-                body = q + 7
-                wrote = {prog[body + 3 + 3 * k + 1] for k in range(prog[body + 2])}
-                takes = [any(masks[prog[q + 3 + 2 * i] + c] for c in wrote) for i in range(2)]
-                assert takes != [True, False], (r, prog[q:q + prog[q]])
-                rarer += takes == [False, True]
-            q += prog[q]
+        for _, base, a, m, body in _count_moves(prog, off[r], off[r + 1]):
+            if a and m >= 0 and prog[m + 2] == 1:  # a move of two checks: its key, then (mask, tile) once, its body
+                # the body: [size, sure, value on the entry tile or -1, 5 + 2 * np, 5 + 2 * (np + nq), (tile, value)
+                # * (np + nq), ...]
+                wrote = {prog[body + 2]} | {prog[v] for v in range(body + 6, body + prog[body + 4], 2)}
+                key = any(calt[base + c] == a for c in wrote)
+                rest = any(masks[prog[m + 3] + c] for c in wrote)
+                rarer += not key and rest
     assert rarer  # the en passant moves: the passer's check first, the empty tile's last
     for i in range(6):
         pos = playout_end(g, g.initial(), seed=23, index=i, max_plies=3 * i)
@@ -671,6 +696,32 @@ def test_generated_c_checks_a_move_s_rarer_tile_first(tmp_path) -> None:
         for depth in (1, 2, 3):
             assert spec.perft(codes, pos.to_move, pos.ply, depth) == count_leaves(g, pos, depth, native=False), (i, depth)
         assert spec.perft(codes, pos.to_move, pos.ply, 5) == generic.perft(codes, pos.to_move, pos.ply, 5), i
+
+
+# the last ply of a bulk count reads the moves keyed by one check alike (a tile and the codes its mask takes) as one
+# class, its tile read once (specialise._count_items): the pawn's push and its double push, both of the empty tile in
+# front, one class of two moves; every move of a class counted as the interpreter and the Python chain walk count it
+@needs_native
+def test_generated_c_counts_each_move_of_a_class_read_once(tmp_path) -> None:
+    rules = tmp_path / "royal-pins.toml"
+    rules.write_text(ROYAL_PINS)
+    g, chains, generic, spec = _engines(str(rules), "plane:5x5")
+    assert spec is not None, specialise.declines(chains.comp.native_tables)
+    source = specialise.generate(chains.comp.native_tables)
+    prog, off = _table(source, "cprog"), _table(source, "coff")
+    shared = 0
+    for r in range(len(off) - 1):
+        seen: dict[tuple[int, int, int], int] = {}
+        for tile, base, a, _, _ in _count_moves(prog, off[r], off[r + 1]):
+            seen[(tile, base, a)] = seen.get((tile, base, a), 0) + 1
+        shared += any(k[2] and n == 2 for k, n in seen.items())
+    assert shared  # the white pawn's rows: its push and double push
+    for i in range(8):
+        pos = playout_end(g, g.initial(), seed=5, index=i, max_plies=2 * i)
+        codes = g.codes(pos)
+        for depth in (1, 2):
+            assert spec.perft(codes, pos.to_move, pos.ply, depth) == count_leaves(g, pos, depth, native=False), (i, depth)
+        assert spec.perft(codes, pos.to_move, pos.ply, 4) == generic.perft(codes, pos.to_move, pos.ply, 4), i
 
 
 # the chess family with turn clean-ups (en passant's passer, castling rights) and slides: gardner's 5x5 is a compile of

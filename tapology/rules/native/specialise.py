@@ -975,40 +975,42 @@ def _gen_settled_perft(sizes: dict[str, int], found: tuple[dict[int, list[int]],
     prog, off, held, deepest = _programs(sizes, walker, quiet, walks, captured, conditioned, kept, steps)
     cprog, coff, calt = _count_program(sizes, steps, ends["masks"], kept)
     rest = {r: [a for a in row if (r, a) not in held] for r, row in quiet.items()}
+    cases = _quiet_cases(sizes, rest, checks, test, value, wr_off, wr_tile,
+                         " if (nc && (r = gen_quiet_turn(E, B, p, depth, ch, nc, listed)) < 0) return r;", "ch",
+                         captured, walks=walks, conditioned=conditioned,
+                         walk_call="if ((r = gen_walk_{name}(E, B, p, ply, depth, listed, &moves)) < 0) return r;")
     out = [_gen_ended(sizes, ends), _GEN_SETTLE,
-           f"#define GEN_DEPTH {deepest}\n#define GEN_MAXW {maxw}\n",
+           f"#define GEN_DEPTH {deepest}\n#define GEN_MAXW {maxw}\n#define GEN_N {n}\n#define GEN_ND {nd}\n"
+           f"#define GEN_WORDS {words}\n#define GEN_SURE {int(kept is not None)} /* 0: no move is sure */\n",
            _array("qprog", np.asarray(prog, np.int32)), _array("qoff", np.asarray(off, np.int32)), _GEN_RUN,
            _array("cprog", np.asarray(cprog, np.int32)), _array("coff", np.asarray(coff, np.int32)),
            _array("calt", np.asarray(calt, np.int32)), _GEN_COUNT,
            walk_functions({k: w for k, w in walks.items() if k not in held}, maxw, conditioned, False, settled=True),
            """
 /* The quiet moves and walks' chains of p that fit, settled, counted into *listed (and listed in E->chg unless
-   counted only): each row's program (gen_run), then its moves the program does not hold. */
+   counted only): the program (gen_count on a bulk count's last ply, else each row's: gen_run), then the moves it
+   does not hold. */
 static int gen_quiet(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t depth, int64_t *listed) {
     const int32_t *codes = B->codes;
     int32_t ch[""" + str(2 * maxw) + """], nc, v, r;
     int64_t moves = 0;
     const int quick = depth == 1 && E->lq >= 0 && !E->make_leaves; /* a bulk count's last ply: gen_count */
-    for (size_t w = 0; w < """ + str(words) + """; w++) {
+    if (quick && (r = gen_count(E, B, p, listed)) < 0) return r;
+""" + ("    if (quick) return 0; /* no move beside the program's */\n" if not cases.strip() else "")
+           + """    for (size_t w = 0; w < """ + str(words) + """; w++) {
         uint64_t m = 0;
         for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++) m |= B->bits[(size_t)E->ent_codes[k] * """
            + str(words) + """ + w];
         for (; m; m &= m - 1) {
             int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
             int32_t row = (p * """ + str(n) + """ + t) * """ + str(nd) + """ + codes[t];
-            if (quick) {
-                if (k_coff[row + 1] > k_coff[row] && (r = gen_count(E, B, p, t, listed, k_cprog + k_coff[row],
-                                                                    k_cprog + k_coff[row + 1])) < 0) return r;
-            } else if (k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, depth, listed, k_qprog + k_qoff[row],
-                                                                     k_qprog + k_qoff[row + 1])) < 0) {
+            if (!quick && k_qoff[row + 1] > k_qoff[row] && (r = gen_run(E, B, p, depth, listed, k_qprog + k_qoff[row],
+                                                                       k_qprog + k_qoff[row + 1])) < 0) {
                 return r;
             }
             switch (row) {
 """]
-    out.append(_quiet_cases(sizes, rest, checks, test, value, wr_off, wr_tile,
-                            " if (nc && (r = gen_quiet_turn(E, B, p, depth, ch, nc, listed)) < 0) return r;", "ch",
-                            captured, walks=walks, conditioned=conditioned,
-                            walk_call="if ((r = gen_walk_{name}(E, B, p, ply, depth, listed, &moves)) < 0) return r;"))
+    out.append(cases)
     out.append("""            default: break;
             }
         }
@@ -1140,52 +1142,87 @@ def _program(s: Step, conditioned: frozenset[int], kept: Callable[[int, int], bo
 
 
 def _count_items(steps: list[Step], nd: int, masks: list[int], kept: Callable[[int, int], bool] | None,
-                 combos: dict[tuple[int, ...], int]) -> list[int]:
-    """Moves of one level of walks (each one :func:`_program` takes) as gen_count's items, in any order: the moves
-    with one check on one tile whose masks accept no code in common as one group (the tile read once, ``combos``:
-    each group's masks in order, to its offset in k_calt, whose entry per code is the 1-based move that fits or 0)
-    ``[size, 1, tile, k_calt offset, k, (body offset from the item) * k, bodies...]``; each other move ``[size, 0,
-    nt, (mask offset, tile) * nt, body]`` (its checks in :func:`_likely_last`'s order); a body ``[size, sure, nc,
-    (tile, value, compared) * nc, its follow-ups' items...]``."""
-    order: list[Step | list[Step]] = []
-    groups: dict[int, list[list[Step]]] = {}
+                 combos: dict[tuple[tuple[int, ...], ...], int], t: int, code: int) -> list[int]:
+    """Moves of one level of walks (each one :func:`_program` takes) as gen_count's items, in any order.  Each move is
+    keyed by one of its checks (a tile and the codes its mask accepts; of a move of several checks, one another move
+    of the level is keyed by already where there is one, else its first in :func:`_likely_last`'s order); the moves
+    of one key are a class, read together; on one tile, classes whose codes are disjoint are one group, its tile read
+    once: ``[size, 1, tile, k_calt offset, k, (class offset from the item) * k, classes...]`` (``combos``: each group's
+    classes' codes, in order, to its offset in k_calt, whose entry per code is the 1-based class that takes it or 0).
+    A class of one move and no other check is its body (offset > 0); another, its moves as a list ``[size, (size, 0,
+    nt, (mask offset, tile) * nt, body) * moves]`` (offset < 0; nt: the move's other checks, in
+    :func:`_likely_last`'s order).  A move of no check is an item ``[size, 0, 0, body]``.  A body ``[size, sure, tv,
+    5 + 2 * np, 5 + 2 * (np + nq), (tile, value) * (np + nq), its follow-ups' items...]``: tv the value it writes on
+    the entry tile t (whose code is ``code``), or -1 where it writes none there or one compared and equal to
+    ``code``; then its changes on other tiles (those two offsets from the body: where each kind ends), the np made
+    always, the nq compared (made only where the node's code differs).  Cost: linear in the
+    moves (times the codes, for the keys)."""
+    def codes(off: int) -> tuple[int, ...]:
+        return tuple(c for c in range(nd) if masks[off + c])
+
+    classes: dict[tuple[int, tuple[int, ...]], list[tuple[Step, list[int]]]] = {}
+    free: list[Step] = []  # moves of no check: items of their own
     for s in steps:
         tests = _tests(s)
         assert tests is not None
-        if len(tests) != 2:
-            order.append(s)
+        if not tests:
+            free.append(s)
             continue
-        off, tile = tests
+        pairs = _likely_last(s, tests, masks)
+        keys = [(pairs[i + 1], codes(pairs[i])) for i in range(0, len(pairs), 2)]
+        i = next((j for j, k in enumerate(keys) if k in classes), 0)
+        classes.setdefault(keys[i], []).append((s, pairs[:2 * i] + pairs[2 * i + 2:]))
+    groups: dict[int, list[list[tuple[int, ...]]]] = {}
+    for tile, acc in classes:
         for g in groups.setdefault(tile, []):
-            if not any(masks[off + c] and masks[_tests(x)[0] + c] for x in g for c in range(nd)):  # type: ignore[index]
-                g.append(s)
+            if not any(set(acc) & set(x) for x in g):
+                g.append(acc)
                 break
         else:
-            groups[tile].append([s])
-            order.append(groups[tile][-1])
+            groups[tile].append([acc])
 
     def body(s: Step) -> list[int]:
         got = _changes(s, kept)
         assert got is not None
-        kids = _count_items([x for x in s.then if isinstance(x, Step)], nd, masks, kept, combos)
-        inner = [got[0], len(got[1]) // 3, *got[1], *kids]
+        kids = _count_items([x for x in s.then if isinstance(x, Step)], nd, masks, kept, combos, t, code)
+        tv = -1
+        plain: list[int] = []
+        compared: list[int] = []
+        for i in range(0, len(got[1]), 3):
+            u, v, c = got[1][i:i + 3]
+            if u == t:
+                assert tv == -1
+                tv = -1 if c and v == code else v
+            else:
+                (compared if c else plain).extend((u, v))
+        inner = [got[0], tv, 5 + len(plain), 5 + len(plain) + len(compared), *plain, *compared, *kids]
         return [len(inner) + 1, *inner]
 
-    out: list[int] = []
-    for x in order:
-        if isinstance(x, Step):
-            tests = _tests(x)
-            assert tests is not None
-            item = [0, len(tests) // 2, *_likely_last(x, tests, masks), *body(x)]
-        else:
-            offs = tuple(_tests(s)[0] for s in x)  # type: ignore[index]
-            if offs not in combos:
-                combos[offs] = len(combos) * nd
-            bodies = [body(s) for s in x]
-            head = 5 + len(x)
-            rel = [head + sum(len(b) for b in bodies[:i]) for i in range(len(x))]
-            item = [1, _tests(x[0])[1], combos[offs], len(x), *rel, *[v for b in bodies for v in b]]  # type: ignore[index]
-        out += [len(item) + 1, *item]
+    def move(s: Step, rest: list[int]) -> list[int]:
+        item = [0, len(rest) // 2, *rest, *body(s)]
+        return [len(item) + 1, *item]
+
+    out = [v for s in free for v in move(s, [])]
+    for tile, gs in groups.items():
+        for g in gs:
+            key = tuple(g)
+            if key not in combos:
+                combos[key] = len(combos) * nd
+            runs: list[list[int]] = []
+            sign: list[int] = []
+            for acc in g:
+                moves = classes[(tile, acc)]
+                if len(moves) == 1 and not moves[0][1]:  # one move, no other check: its body
+                    runs.append(body(moves[0][0]))
+                    sign.append(1)
+                else:
+                    run = [v for s, rest in moves for v in move(s, rest)]
+                    runs.append([len(run) + 1, *run])
+                    sign.append(-1)
+            head = 5 + len(g)
+            rel = [sign[i] * (head + sum(len(r) for r in runs[:i])) for i in range(len(g))]
+            item = [1, tile, combos[key], len(g), *rel, *[v for r in runs for v in r]]
+            out += [len(item) + 1, *item]
     return out
 
 
@@ -1201,23 +1238,22 @@ def _likely_last(s: Step, tests: list[int], masks: list[int]) -> list[int]:
 def _count_program(sizes: dict[str, int], steps: dict[int, list[Step]], masks: list[int],
                    kept: Callable[[int, int], bool] | None) -> tuple[list[int], list[int], list[int]]:
     """The walks :func:`_programs` holds (``steps``, per entry row) as gen_count's items (:func:`_count_items`): the
-    ints, each row's offset into them and k_calt (per group of masks, the 1-based move that fits each code, or 0).
-    Cost: linear in the walks' moves (times the codes, for the groups' masks)."""
+    ints, each row's offset into them and k_calt (per group of classes, the 1-based class that takes each code, or
+    0).  Cost: linear in the walks' moves (times the codes, for the classes' keys)."""
     nd = sizes["nd"]
     rows = _sets(sizes) * sizes["n"] * nd
     prog: list[int] = []
     off = [0] * (rows + 1)
-    combos: dict[tuple[int, ...], int] = {}
+    combos: dict[tuple[tuple[int, ...], ...], int] = {}
     for r in range(rows):
         off[r] = len(prog)
-        prog += _count_items(steps.get(r, []), nd, masks, kept, combos)
+        prog += _count_items(steps.get(r, []), nd, masks, kept, combos, r // nd % sizes["n"], r % nd)
     off[rows] = len(prog)
     calt = [0] * max(1, len(combos) * nd)
-    for offs, base in combos.items():
-        for i, m in enumerate(offs):
-            for c in range(nd):
-                if masks[m + c]:
-                    calt[base + c] = i + 1
+    for classes, base in combos.items():
+        for i, acc in enumerate(classes):
+            for c in acc:
+                calt[base + c] = i + 1
     return prog, off, calt
 
 
@@ -1337,80 +1373,104 @@ static int gen_run(tp_engine *E, Board *B, int32_t p, int32_t depth, int64_t *li
 
 _GEN_COUNT = """
 /* gen_run on a bulk count's last ply where leaf_plan answers (E->lq >= 0), from the same walks as items
-   (specialise._count_items): the chains at q (up to end) that fit counted into *listed, in any order; a group's tile
-   read once and the move that fits its code found in k_calt.  A move's turn is counted as gen_run counts it: sure, or
-   each change as the node (change_as_node; t, the entry tile, whose change every move of a piece shares, tested once
-   per value), else settled (gen_settle, as gen_quiet_turn counts it). */
-static int gen_count(tp_engine *E, Board *B, int32_t p, int32_t t, int64_t *listed, const int32_t *q,
-                     const int32_t *end) {
+   (specialise._count_items), for each entry tile t of p's entry codes in turn: the chains of its row that fit counted
+   into *listed, in any order; a group's tile read once and the class that takes its code found in k_calt (a class of
+   several moves, keyed by one check alike, run as a list).  A move's turn is counted as gen_run counts it: sure, or
+   each change as the node (change_as_node; t's change, which every move of a piece shares, tested once per value),
+   else settled (gen_settle, as gen_quiet_turn counts it). */
+static int gen_count(tp_engine *E, Board *B, int32_t p, int64_t *listed) {
     const int32_t *codes = B->codes;
-    const int32_t *next[GEN_DEPTH], *ends[GEN_DEPTH];
-    int32_t sp = 0, ch[2 * GEN_MAXW], tv = -1, tok = 0;
+    const int32_t *next[2 * GEN_DEPTH], *ends[2 * GEN_DEPTH]; /* per level: a class's list, its follow-ups */
+    int32_t ch[2 * GEN_MAXW];
     const uint8_t *mine = TABLES(E)->royal_mine + (size_t)p * (size_t)TABLES(E)->nd;
     const int64_t lq = E->lq;
     int64_t n = 0;
-    for (;;) {
-        if (q >= end) {
-            if (!sp) break;
-            sp--;
-            q = next[sp];
-            end = ends[sp];
-            continue;
-        }
-        const int32_t *b;
-        if (q[1]) { /* a group: the move that fits the tile's code, if any */
-            int32_t a = k_calt[q[3] + codes[q[2]]];
-            if (!a) {
-                q += q[0];
-                continue;
-            }
-            b = q + q[4 + a];
-        } else {
-            int32_t i = 0, nt = q[2];
-            while (i < nt && k_masks[q[3 + 2 * i] + codes[q[4 + 2 * i]]]) i++;
-            if (i < nt) {
-                q += q[0];
-                continue;
-            }
-            b = q + 3 + 2 * nt;
-        }
-        if (b[1]) { /* a turn whatever the clean-ups do */
-            n++;
-        } else {
-            int32_t nc = 0, k = 0, ok = 1;
-            for (; k < b[2]; k++) {
-                const int32_t *c = b + 3 + 3 * k;
-                if (c[2] && c[1] == codes[c[0]]) continue;
-                if (c[0] != t) {
-                    ok = change_as_node(E, codes, mine, c[0], c[1]);
-                } else {
-                    if (c[1] != tv) {
-                        tv = c[1];
-                        tok = change_as_node(E, codes, mine, t, tv);
-                    }
-                    ok = tok;
+    for (size_t w = 0; w < GEN_WORDS; w++) {
+        uint64_t m = 0;
+        for (int32_t k = E->ent_code_off[p]; k < E->ent_code_off[p + 1]; k++)
+            m |= B->bits[(size_t)E->ent_codes[k] * GEN_WORDS + w];
+        for (; m; m &= m - 1) {
+            const int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m)), row = (p * GEN_N + t) * GEN_ND + codes[t];
+            const int32_t *q = k_cprog + k_coff[row], *end = k_cprog + k_coff[row + 1];
+            int32_t sp = 0, tv = -1, tok = 0;
+            for (;;) {
+                if (q >= end) {
+                    if (!sp) break;
+                    sp--;
+                    q = next[sp];
+                    end = ends[sp];
+                    continue;
                 }
-                if (!ok) break;
-                nc++;
+                const int32_t *x = q, *b;
+                q += q[0];
+                if (x[1]) { /* a group: the class that takes the tile's code, if any */
+                    int32_t a = k_calt[x[3] + codes[x[2]]];
+                    if (!a) continue;
+                    int32_t r = x[4 + a];
+                    if (r < 0) { /* a class of several moves, or of other checks: run as a list, then the next item */
+                        next[sp] = q;
+                        ends[sp] = end;
+                        sp++;
+                        q = x - r + 1;
+                        end = x - r + x[-r];
+                        continue;
+                    }
+                    b = x + r; /* one move of no other check: its body */
+                } else {
+                    int32_t i = 0, nt = x[2];
+                    while (i < nt && k_masks[x[3 + 2 * i] + codes[x[4 + 2 * i]]]) i++;
+                    if (i < nt) continue;
+                    b = x + 3 + 2 * nt;
+                }
+                const int32_t *c = b + 5, *cp = b + b[3], *ce = b + b[4];
+                if (GEN_SURE && b[1]) { /* a turn whatever the clean-ups do */
+                    n++;
+                } else {
+                    int32_t nc = 0, ok = 1;
+                    if (b[2] >= 0) { /* its change on t */
+                        if (b[2] != tv) {
+                            tv = b[2];
+                            tok = change_as_node(E, codes, mine, t, tv);
+                        }
+                        ok = tok;
+                        nc = 1;
+                    }
+                    for (; ok && c < cp; c += 2, nc++) ok = change_as_node(E, codes, mine, c[0], c[1]);
+                    for (; ok && c < ce; c += 2) {
+                        if (c[1] == codes[c[0]]) continue;
+                        ok = change_as_node(E, codes, mine, c[0], c[1]);
+                        nc++;
+                    }
+                    if (ok) {
+                        if (nc) n += lq;
+                    } else { /* its changes settled */
+                        nc = 0;
+                        if (b[2] >= 0) {
+                            ch[0] = t;
+                            ch[1] = b[2];
+                            nc = 1;
+                        }
+                        for (c = b + 5; c < ce; c += 2) {
+                            if (c >= cp && c[1] == codes[c[0]]) continue;
+                            ch[2 * nc] = c[0];
+                            ch[2 * nc + 1] = c[1];
+                            nc++;
+                        }
+                        int32_t got = gen_settle(E, B, p, ch, nc); /* as gen_quiet_turn counts it, quiet_as_node 0 */
+                        if (got < 0) return got;
+                        n += got > 0;
+                        tv = -1; /* (the node's memos stay; asked again all the same) */
+                    }
+                }
+                const int32_t *kend = b + b[0];
+                if (ce < kend) { /* its follow-ups next, then its next sibling */
+                    next[sp] = q;
+                    ends[sp] = end;
+                    sp++;
+                    q = ce;
+                    end = kend;
+                }
             }
-            if (ok) {
-                if (nc) n += lq;
-            } else {
-                nc = gen_changes(codes, b + 2, ch);
-                int32_t m = gen_settle(E, B, p, ch, nc); /* as gen_quiet_turn counts it, quiet_as_node known 0 */
-                if (m < 0) return m;
-                n += m > 0;
-                tv = -1; /* (the node's memos stay; asked again all the same) */
-            }
-        }
-        const int32_t *kids = b + 3 + 3 * b[2], *kend = b + b[0];
-        q += q[0];
-        if (kids < kend) { /* its follow-ups next, then its next sibling */
-            next[sp] = q;
-            ends[sp] = end;
-            sp++;
-            q = kids;
-            end = kend;
         }
     }
     *listed += n;

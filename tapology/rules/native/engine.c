@@ -1628,12 +1628,12 @@ static inline int attack_entry(tp_engine *E, Walk *W, int32_t gi, size_t c, uint
 
 /* Chains.attacked: 1 when a player other than p has a complete chain changing one of the targets.  Where the engine
    keeps the attack index as bit sets (att_bits: boards of up to ATT_MAX tiles), each target's row visits only its
-   entry tiles holding a code some entry of q accepts (att_codes), in tile order: the entries it passes over hold a
-   code their mask refuses; else every entry of the row.  Tracked (the node's royal test) without att_acc, every entry
+   entry tiles holding a code some entry of q accepts (att_codes), in tile order, and with att_acc only those whose
+   own entry accepts it: the entries it passes over hold a code their mask refuses; else every entry of the row.  Tracked (the node's royal test) without att_acc, every entry
    tile of a row is stamped as scanned, with its mask (attack_reads; with att_acc, memo_attack reads the rows'). */
 static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p) {
     const tp_tables *T = TABLES(E);
-    size_t words = (size_t)E->words;
+    size_t words = (size_t)E->words, nd = (size_t)T->nd;
     int track = E->tracking == TRACK_ATTACK;
     for (int32_t i = 0; i < nt; i++) {
         E->tbase[i] = B->codes[targets[i]];
@@ -1658,11 +1658,20 @@ static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, 
                 continue;
             }
             const uint64_t *rb = E->att_bits + (size_t)row * words;
+            const uint64_t *acc = E->att_acc ? E->att_acc + (size_t)row * nd * words : NULL;
             const int32_t *pos = E->att_pos + (size_t)row * (size_t)T->n;
             for (size_t w = 0; w < words && r == 0; w++) {
                 uint64_t m = 0;
-                for (int32_t k = E->att_code_off[q]; k < E->att_code_off[q + 1]; k++) m |= B->bits[(size_t)E->att_codes[k] * words + w];
-                for (m &= rb[w]; m && r == 0; m &= m - 1) {
+                if (acc) { /* the entry tiles whose entry accepts the code they hold */
+                    for (int32_t k = E->att_code_off[q]; k < E->att_code_off[q + 1]; k++) {
+                        size_t c = (size_t)E->att_codes[k] * words + w;
+                        m |= B->bits[c] & acc[c];
+                    }
+                } else {
+                    for (int32_t k = E->att_code_off[q]; k < E->att_code_off[q + 1]; k++) m |= B->bits[(size_t)E->att_codes[k] * words + w];
+                    m &= rb[w];
+                }
+                for (; m && r == 0; m &= m - 1) {
                     int32_t gt = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
                     r = attack_entry(E, &W, pos[gt], (size_t)B->codes[gt], g, track);
                 }

@@ -1,6 +1,7 @@
 """The engines' royal test against the Python chain walk where a turn changes what the node's own test did not read:
-a piece that puts a foe's attacker where none stood (the node's memo answers only where no change reaches an entry
-tile of the royal tile's attack rows with a code that entry accepts, engine.c's attack_reads)."""
+a piece that puts a foe's attacker where none stood, or a royal piece of the mover's where none stood (the node's memo
+answers only where no change reaches an entry tile of the royal tile's attack rows with a code that entry accepts, or
+puts a royal code anywhere: engine.c's attack_reads and att_acc)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from tapology.rules.playouts import playout_end
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 
-# a white traitor steps one tile and turns into a black rook: next to its own king, or on the king's open line, the
-# step gives check and the royal rule forbids it, though the tile it lands on was empty (nothing the node's test read)
+# a white traitor steps one tile and turns into a black rook (next to its own king, or on the king's open line, the
+# step gives check and the royal rule forbids it, though the tile it lands on was empty: nothing the node's test read)
+# or is crowned a second white king (forbidden on a tile the black rook attacks)
 DEFECTORS = """
 name = "royal-defectors"
 grid = "square"
@@ -67,6 +69,12 @@ to = [0, 1]
 orientations = "rotations"
 cells = [[0, 0, "own:traitor", "empty"], [0, 1, "empty", "r"]]
 
+[[move]]
+name = "crown"
+to = [0, 1]
+orientations = "rotations"
+cells = [[0, 0, "own:traitor", "empty"], [0, 1, "empty", "K"]]
+
 [[end]]
 kind = "no-turns"
 check = true
@@ -93,9 +101,10 @@ def test_a_turn_that_puts_a_foe_s_attacker_where_none_stood_is_tested(tmp_path) 
     assert engines[0] is not None
     pos = g.initial()
     unruled = open_game(str(free))
-    # the royal rule forbids the traitor at a3 stepping to a2 or a4 and the one at d1 to c1 (a black rook on the king's
-    # open file or rank), and the king's step to a2 (the rook at e2's rank): four turns
-    assert count_leaves(g, pos, 1, native=False) == count_leaves(unruled, unruled.initial(), 1, native=False) - 4
+    # the royal rule forbids the traitor at a3 defecting to a2 or a4 and the one at d1 to c1 (a black rook on the
+    # king's open file or rank), the king's step to a2 and a traitor crowned on a2, c2 or d2 (the rook at e2's rank:
+    # a second royal piece where no royal piece stood): seven turns
+    assert count_leaves(g, pos, 1, native=False) == count_leaves(unruled, unruled.initial(), 1, native=False) - 7
     for i in range(5):
         at = pos if i == 0 else playout_end(g, pos, seed=3, index=i, max_plies=2 * i)
         codes = g.codes(at)

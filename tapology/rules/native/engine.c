@@ -134,7 +134,8 @@ struct tp_engine {
     int32_t *att_pos;   /* [np*n*n] */
     int32_t *att_code_off, *att_codes; /* [np+1], [np*nd] */
     uint64_t *att_acc;  /* [np*n*nd*words] per row and code v, its entry tiles whose mask accepts v (a change to v there
-                           may start an attack: attack_reads); NULL with att_bits, or where it would pass ATT_MAX / 4 */
+                           may start an attack: attack_reads), every tile where v is a royal code of a player other
+                           than the row's attacker; NULL with att_bits, or where it would pass ATT_MAX / 4 */
     Board main, scratch;
 
     int32_t *undo_tile, *undo_old;
@@ -1028,7 +1029,8 @@ static inline int cleanup_reads(const tp_engine *E, int32_t u, int32_t o, int32_
 }
 
 /* 1 when tile u changed to code v may change the node's royal test (memo_attack): a tile it read, or a scanned entry
-   tile now holding a code that enters there.  Cost: a bit test with att_acc. */
+   tile now holding a code that enters there; with att_acc also any tile for a royal code of the mover (or of a third
+   player: a caller then tests the turn in full, as it would).  Cost: a bit test with att_acc. */
 static inline int attack_reads(const tp_engine *E, int32_t u, int32_t v) {
     size_t w = (size_t)(u >> 6);
     if (E->att_acc) return (int)(((E->at_rbits[w] | E->at_acc[(size_t)v * (size_t)E->words + w]) >> (u & 63)) & 1);
@@ -1041,6 +1043,7 @@ static inline int attack_reads(const tp_engine *E, int32_t u, int32_t v) {
 /* 1 when a change (tile u from code o to code v) touches what the node's royal test answers for (mine: the mover's
    royal codes): a royal piece put or removed, or what the test read (attack_reads). */
 static inline int royal_reads(const tp_engine *E, const uint8_t *mine, int32_t u, int32_t o, int32_t v) {
+    if (E->att_acc) return attack_reads(E, u, v); /* mine[v]: att_acc's; mine[o]: u a royal tile, one the test read */
     return mine[v] || mine[o] || attack_reads(E, u, v);
 }
 
@@ -1667,6 +1670,7 @@ static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, 
                         size_t c = (size_t)E->att_codes[k] * words + w;
                         m |= B->bits[c] & acc[c];
                     }
+                    m &= rb[w]; /* acc holds every tile for a royal code of the defender */
                 } else {
                     for (int32_t k = E->att_code_off[q]; k < E->att_code_off[q + 1]; k++) m |= B->bits[(size_t)E->att_codes[k] * words + w];
                     m &= rb[w];
@@ -3720,6 +3724,10 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
                     if (t->masks[(size_t)t->att_mask[gi] * nd + c])
                         E->att_acc[(row * nd + c) * words + (size_t)(u >> 6)] |= 1ULL << (u & 63);
             }
+            for (int32_t p = 0; E->att_acc && p < t->np; p++) /* a royal piece of the defender put anywhere */
+                for (size_t c = 0; p != q && c < nd; c++)
+                    if (t->royal_mine[(size_t)p * nd + c])
+                        for (size_t w = 0; w < words; w++) E->att_acc[(row * nd + c) * words + w] = ~0ULL;
         }
         int32_t k = E->att_code_off[q];
         for (size_t c = 0; c < nd; c++)

@@ -221,6 +221,47 @@ def test_a_turn_of_one_change_no_other_chain_makes_is_counted_without_a_hash(tmp
     assert (eng.solos(4) > 0) == alone
 
 
+# the link (a removal, or a dot on an empty tile) followed where the stone is in no line of two (its count 0 holds:
+# open away from the lines), and where the stone stands outside every line: neither is shut away from the lines
+MILL_NONE = MILL.replace("line = 2, here = true, value = 1", 'line = 2, here = true, op = "==", value = 0').replace(
+    'moves = ["remove"]', 'moves = ["remove", "mark"]') + """
+[[move]]
+name = "mark"
+start = false
+orientations = "identity"
+cells = [[0, 0, "empty", "own:dot"]]
+"""
+MILL_OUTSIDE = MILL_NONE.replace('line = 2, here = true, op = "==", value = 0',
+                                 "line = 2, here = true, outside = true, value = 1")
+
+
+@needs_native
+@pytest.mark.parametrize(("text", "shut"), [(MILL, True), (MILL_NONE, False), (MILL_OUTSIDE, False)],
+                         ids=["mill", "none", "outside"])
+def test_a_placement_whose_link_opens_only_on_a_line_is_counted_by_tile_sets(tmp_path: Path, text: str,
+                                                                             shut: bool) -> None:
+    """A count's last ply counts (or makes) the placements whose links open only where the stone completes a line
+    (engine.c shut_cells) by tile sets, away from the tiles where a line lacks at most that one, and walks the rest:
+    counted and made as the Python chain walk counts; a playout numbers them without a hash and makes the one it
+    picks from its change (pick_turn), each ply one of the walk's turns.  A link that may open with no line (its count
+    0 holds) is not shut, nor one counting stones outside the lines."""
+    g = _open(tmp_path, text)
+    pos = g.initial()
+    for d in range(1, 5 if shut else 4):  # (a dot anywhere: some 10^5 leaves at depth 4, for the Python walk)
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == want, d
+        assert count_leaves(g, pos, d, bulk=False) == want, d
+    eng = native.engine(g.chains(g.board))
+    assert eng is not None
+    assert (eng.shut_sets() > 0) == shut
+    for index in range(6 if shut else 2):  # each ply of a playout one of the turns the chain walk lists
+        ends = [playout_end(g, pos, seed=2, index=index, max_plies=k) for k in range(7)]
+        for a, b in itertools.pairwise(ends):
+            if b.ply == a.ply:
+                break
+            assert (tuple(g.codes(b)), b.to_move) in {(tuple(g.codes(t.result)), t.result.to_move) for t in g.perft_turns(a)}
+
+
 @needs_native
 @pytest.mark.parametrize("name", ["flying", "moving"])
 def test_a_follow_up_whose_links_are_closed_ends_its_chain_counted_by_hash(name: str) -> None:
@@ -400,3 +441,87 @@ def test_arimaa_set_up_is_counted_by_popcounts() -> None:
     eng = native.engine(g.chains(g.board))
     assert eng is not None
     assert eng.solos(2) == 192
+
+
+# the second stone by either of two moves alike: two chains, one turn (the pairs are not counted as they fit)
+TWIN_SECOND = PAIR.replace('moves = ["second"]', 'moves = ["second", "second-again"]') + """
+[[move]]
+name = "second-again"
+start = false
+orientations = "identity"
+pattern = "*empty => *own:stone"
+"""
+
+# the first stone by either of two moves alike, each with the link: two chains of each pair
+TWIN_PLACE = PAIR + """
+[[move]]
+name = "place-again"
+orientations = "identity"
+pattern = "*empty => *own:stone"
+links = [{ moves = ["second"], anywhere = true, if = [{ states = ["X", "O"], op = ">=", value = 2 }] }]
+"""
+
+# the second stone while the mover holds at most one stone on the bottom row: a follow-up with its own condition
+SECOND_IF = PAIR.replace('name = "second"\nstart = false\norientations = "identity"\npattern = "*empty => *own:stone"',
+                         'name = "second"\nstart = false\norientations = "identity"\npattern = "*empty => *own:stone"\n'
+                         'if = [{ states = ["own"], region = "bottom", op = "<=", value = 1 }]')
+
+
+@needs_native
+@pytest.mark.parametrize(("text", "paired", "depth"), [(PAIR, True, 4), (FORCED, True, 4), (SECOND_IF, False, 3),
+                                                       (MARKS, False, 3), (TWIN_SECOND, False, 3),
+                                                       (TWIN_PLACE, False, 3)],
+                         ids=["pair", "forced", "second-if", "marks", "twin-second", "twin-place"])
+def test_the_last_ply_counts_the_follow_ups_of_a_pair_where_each_is_its_own_turn(tmp_path: Path, text: str,
+                                                                                  paired: bool, depth: int) -> None:
+    """A bulk count's last ply counts a two-stone turn's second stones where they fit, none made (engine.c
+    paired_links: by popcounts where each is one cell reading one code): only where each chain is a turn no other
+    chain makes; two moves alike as the second stone, or as the first, make one turn twice and are walked by hash, and
+    a second stone with its own condition (no one order of the two) or writing another code is walked.  Bulk, made
+    and the Python chain walk agree at every depth."""
+    assert len({PAIR, TWIN_SECOND, TWIN_PLACE, SECOND_IF}) == 4  # each replacement found its text
+    g = _open(tmp_path, text)
+    eng = native.engine(g.chains(g.board))
+    assert eng is not None
+    assert (eng.paired_links() > 0) == paired
+    pos = g.initial()
+    for p in [pos, playout_end(g, pos, seed=4, index=0, max_plies=2)]:
+        for d in range(1, depth + 1 - (p is not pos)):
+            want = count_leaves(g, p, d, native=False)
+            assert count_leaves(g, p, d) == want, d
+            assert count_leaves(g, p, d, bulk=False) == want, d
+
+
+@needs_native
+def test_connect6_counts_its_second_stones_by_popcounts() -> None:
+    """connect6's last ply: each first stone's second stones counted as the empty tiles after it (paired_links),
+    as the Python chain walk and tests/data/perft/connect6.perft count."""
+    g = open_game("connect6:5x5")
+    eng = native.engine(g.chains(g.board))
+    assert eng is not None and eng.paired_links() == 50  # every tile's first stone, for each player
+    pos = g.initial()
+    assert [count_leaves(g, pos, d) for d in (1, 2, 3)] == [25, 6900, 1593900]  # tests/data/perft/connect6.perft
+
+
+@needs_native
+def test_a_playout_picks_a_pair_s_turn_as_the_count_by_hash_picks_it(tmp_path: Path) -> None:
+    """A playout's node counts a paired link's turns as ranks, without hashes, and finds the picked one again in the
+    walk's order (engine.c paired_pick): the games are those of the same turns told apart by hash (TWIN_SECOND: each
+    pair walked twice, first found in the same order), and each ply one of the Python chain walk's turns."""
+    (tmp_path / "pairs").mkdir()
+    (tmp_path / "hashes").mkdir()
+    pairs = _open(tmp_path / "pairs", PAIR.replace("plane:3x3", "plane:4x4"))
+    hashes = _open(tmp_path / "hashes", TWIN_SECOND.replace("plane:3x3", "plane:4x4"))
+    for g, want in ((pairs, True), (hashes, False)):
+        eng = native.engine(g.chains(g.board))
+        assert eng is not None and (eng.paired_links() > 0) == want
+    for i in range(8):
+        a = playout_end(pairs, pairs.initial(), 5, i, max_plies=30)
+        b = playout_end(hashes, hashes.initial(), 5, i, max_plies=30)
+        assert (a.ply, pairs.codes(a)) == (b.ply, hashes.codes(b)), i
+    here = pairs.initial()
+    for k in range(1, 6):  # each ply of a playout one of the turns the chain walk lists
+        end = playout_end(pairs, pairs.initial(), 3, 0, max_plies=k)
+        assert (tuple(pairs.codes(end)), end.to_move) in {(tuple(pairs.codes(t.result)), t.result.to_move)
+                                                          for t in pairs.perft_turns(here)}, k
+        here = end

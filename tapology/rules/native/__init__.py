@@ -248,6 +248,10 @@ class Engine:
         """How many links the walk follows in one order of two moves, the other order giving the same turns."""
         return int(self.lib.tp_once_links(self._engine))
 
+    def paired_links(self) -> int:
+        """How many links a bulk count's last ply follows by counting the follow-ups that fit, each its own turn."""
+        return int(self.lib.tp_paired_links(self._engine))
+
     def apart_links(self) -> int:
         """How many links the walk follows leaving out a second slide apart from the first, the other order giving it."""
         return int(self.lib.tp_apart_links(self._engine))
@@ -260,6 +264,11 @@ class Engine:
         """How many moves hold the mark ``mark`` of the walk's moves whose turns no other chain makes (1 a leaf, 2 a
         leaf counted in the entry scan, 4 an entry with links counted alone), read after a first perft."""
         return int(self.lib.tp_solos(self._engine, mark))
+
+    def shut_sets(self) -> int:
+        """How many entry sets count the single cells whose links open only beside a line lacking at most their tile
+        by tile sets away from those tiles (engine.c shut_cells: the mill game's placement), read after a first perft."""
+        return int(self.lib.tp_shut_sets(self._engine))
 
     def pair_ok(self) -> bool:
         """Whether a count's last ply tells its turns apart by (start, end) alone (engine.c pair_ready), read after a

@@ -126,6 +126,11 @@ struct tp_engine {
     uint64_t *ent_tiles; /* [sets*words] per entry set, the tiles some entry starts on (a set-up's region, say) */
     int32_t *roy_off, *roy_codes; /* [np+1], [np*nd]: each player's royal codes (royal_mine) */
     uint8_t *cond_count; /* [nconds] 1: a count of codes over the whole board (cond_holds' COND_BOARD case alone) */
+    uint8_t *cond_free;  /* [nconds] 1: a condition reading no tile at hand (no here, no around): the same for every
+                            follow-up of one link loop (follow_conds) */
+    uint32_t *cf_stamp;  /* [nconds] the link loop whose board cf_val[c] was read on */
+    uint8_t *cf_val;     /* [nconds] */
+    uint32_t cf_gen, cf_cur; /* the last link loop's number; the one the next follow is called from (0: none) */
     uint64_t *grp_bits; /* [ngroups*words] an indexed clean-up group's tiles with applications keyed there */
     /* the attack index as bit sets: per row (attacker q, target) its entry tiles (att_tile) and each tile's entry in
        the row (-1 none); per attacker, the codes some entry of its rows accepts (att_mask); NULL where the index
@@ -233,6 +238,12 @@ struct tp_engine {
     uint8_t *solo;  /* [napps] a leaf whose turn no other chain of the same node can have (solo_apps) */
     uint8_t *once;  /* [nlinks] a table link of an entry whose two-move chains come in both orders (once_links): the
                        follow-ups on tiles before the entry's are not walked, the other order gives their turns */
+    uint8_t *paired; /* [nlinks] a link whose follow-ups a count's last ply counts where they fit, made only where the
+                        count makes its leaves (paired_links): each its own turn */
+    int32_t *pair_code; /* [nlinks] with paired 1, the code every follow-up reads where each is a single cell reading it
+                           (one_cell), one a tile: counted as popcounts of that code's tiles in pair_bits; else -1 */
+    int32_t *pair_write; /* [nlinks] with pair_code, the code every follow-up writes where they write one, else -1 */
+    uint64_t *pair_bits; /* [nlinks*words] those follow-ups' tiles; NULL where no link has a pair_code */
     uint8_t *apart; /* [nlinks] a table link of a slide whose chains of two slides come in both orders where their tiles
                        are apart (apart_slides): a second slide on a tile before the first's start whose reach misses
                        the first's tiles is not walked, the other order gives its turns; NULL where no link is */
@@ -252,6 +263,22 @@ struct tp_engine {
     int32_t *plain_app;   /* [classes] one of its entries (the conditions they share) */
     uint8_t *plain_set;   /* [sets] 1 where the classes hold the set */
     int32_t plain_any;    /* some application is a plain solo */
+    /* shut cells (shut_cells): per entry set whose every entry is a single cell counted alone (SOLO_ALONE) reading its
+       row's code, with conditions the same wherever it stands, whose links each read one condition on lines through
+       its tile that fails where no such line is full (the mill game's placement: a man, a removal after a mill), per
+       class of entries alike in code and conditions the tiles where one starts; a count's last ply counts (or makes)
+       them by these away from the tiles where a line lacks at most that tile (shut_near), and walks the rest */
+    uint8_t *shut_set;    /* [sets] 1 where the classes hold the set; NULL none */
+    int32_t *shut_off;    /* [sets+1] each set's classes */
+    int32_t *shut_code;   /* [classes] the code its entries read */
+    int32_t *shut_new;    /* [classes] the code they write */
+    int32_t *shut_app;    /* [classes] one of its entries (the conditions they share) */
+    uint64_t *shut_mask;  /* [classes*words] */
+    int32_t *shut_cond_off, *shut_cond; /* [sets+1], the set's links' conditions, each once */
+    int32_t *shut_line_off, *shut_line; /* [nlsets+1], each line set's lines (lset_tiles offsets), each once */
+    uint64_t *shut_tiles; /* [2*words] shut_near's tiles and the condition's codes' tiles */
+    uint64_t *shut_lmask; /* [lines] on a board of one word, each line of shut_line as a tile set; NULL else */
+    int32_t shut_keys;    /* a perft's inner node (perft): its shut cells away from those tiles keyed straight */
     int32_t *bl_off, *bl_app; /* where the rule set has a step budget: per steps left L (0..steps) the link tables'
                                  rows (ltab_off, ltab_app) with only the applications costing at most L, in their
                                  order (budget_rows); NULL none */
@@ -269,7 +296,9 @@ struct tp_engine {
     uint64_t *cnt_hash; /* [ht_size] */
     uint32_t *cnt_stamp; /* [ht_size] */
     int32_t *cnt_woff;  /* [ht_size] the slot's witness in cnt_wit */
-    int32_t *cnt_order; /* [ht_size] the slot of the node's i-th turn counted */
+    int32_t *cnt_order; /* [ht_size] the slot of the node's i-th turn counted (-1 - k: the k-th of a paired link's
+                           turns after its entry, counted without a hash: paired_pick; SHUT_RANK: a shut cell's turn,
+                           its entry's own, counted without a hash: pick_turn) */
     int32_t *cnt_wit;   /* [wit_cap] witnesses: start, end, resets, len, (tile, code) * len */
     int32_t cnt_nwit, wit_cap;
     uint32_t cnt_gen;
@@ -344,6 +373,17 @@ static inline int compare(int64_t n, int32_t op, int64_t v) {
     }
 }
 
+/* 1 when condition c reads no tile at hand (no here, no around; a disjunction: none of its alternatives): its answer
+   the same wherever the move it guards stands. */
+static int cond_tile_free(const tp_tables *t, int32_t c) {
+    if (t->cond_kind[c] == COND_ANY) {
+        for (int32_t k = t->cond_any_off[c]; k < t->cond_any_off[c + 1]; k++)
+            if (!cond_tile_free(t, t->cond_any[k])) return 0;
+        return 1;
+    }
+    return !t->cond_here[c] && !t->cond_around[c];
+}
+
 static inline void set_tile(const tp_engine *E, Board *B, int32_t u, int32_t v) {
     int32_t old = B->codes[u];
     const uint64_t *z = E->zob + (size_t)u * (size_t)TABLES(E)->nd;
@@ -396,18 +436,24 @@ static inline int fits_tail(const tp_engine *E, const int32_t *codes, int32_t a)
     return 1;
 }
 
-/* Compiled.fits, over the checks as tp_new packs them: (tile, offset of the mask row), the most selective first
-   and the move's own tile last (an entry or a link target is placed where its piece stands). */
-static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
+/* fits' pattern checks alone: fits where the move has no line capture or capture by liberties. */
+static inline int pattern_fits(const tp_engine *E, const int32_t *codes, int32_t a) {
 #ifdef TP_GEN_PATTERN
-    if (!TP_GEN_PATTERN(codes, a)) return 0;
+    (void)E;
+    return TP_GEN_PATTERN(codes, a);
 #else
     const uint8_t *masks = TABLES(E)->masks;
     const int32_t *c = E->pk_chk + 2 * (size_t)TABLES(E)->chk_off[a], *c1 = E->pk_chk + 2 * (size_t)TABLES(E)->chk_off[a + 1];
     for (; c < c1; c += 2)
         if (!masks[(size_t)c[1] + (size_t)codes[c[0]]]) return 0;
+    return 1;
 #endif
-    return fits_tail(E, codes, a);
+}
+
+/* Compiled.fits, over the checks as tp_new packs them: (tile, offset of the mask row), the most selective first
+   and the move's own tile last (an entry or a link target is placed where its piece stands). */
+static inline int fits(const tp_engine *E, const int32_t *codes, int32_t a) {
+    return pattern_fits(E, codes, a) && fits_tail(E, codes, a);
 }
 
 /* ---- captures by liberties (Compiled.group_captures) ------------------------------------------------ */
@@ -842,6 +888,10 @@ enum { FAST_NO = 3 }; /* step_leaf cannot answer: the general step runs */
 /* E->solo's marks: a solo leaf (solo_apps, solo_by_changes); a plain one (solo_plain); an entry with links whose turn
    alone, where its links are closed, is its own (solo_by_changes: step_cond_leaf counts it without a hash) */
 enum { SOLO_LEAF = 1, SOLO_PLAIN = 2, SOLO_ALONE = 4 };
+/* cnt_order's mark of a shut cell's turn numbered without a hash (node_turns_in; a paired link's ranks are -1 - k,
+   k below ht_size) */
+#define SHUT_RANK INT32_MIN
+static int paired_links(tp_engine *E);
 
 /* The picked turn's key (changes in E->tmp, nc of them; the classes of its chain reset `resets`), then
    TP_ERR_FOUND: the walk unwinds to pick_turn. */
@@ -1001,6 +1051,7 @@ static int count_turn(tp_engine *E, const Walk *W, uint64_t pos, int32_t start, 
     if (E->cnt_find >= 0) { /* picking: the node's chains walked again up to the picked turn (without witnesses,
                                each hash of the node is one chain's) */
         int32_t s = E->cnt_order[E->cnt_find];
+        if (s < 0) return 0; /* a paired link's turn (paired_pick finds it) */
         return E->cnt_hash[s] == h && (!wit || same_turn(E, W, start, end, nc, E->cnt_wit + E->cnt_woff[s]))
                    ? TP_ERR_FOUND : 0;
     }
@@ -1408,13 +1459,46 @@ static inline int slides_apart(const tp_engine *E, int32_t c) {
 
 /* A follow-up b of the move on path level `level` (sliding `slide`, flying over a stop where `fly`), with `left`
    steps of the budget left (step budgets): step's answer for it, 0 where it is not tried. */
+/* app_conds_hold for follow-up b of link loop `cur` (0: none): a condition reading no tile at hand (cond_free) read
+   once per loop, its answer kept for the loop's other follow-ups (the board is the same for each: every step
+   restores it). */
+static int follow_conds(tp_engine *E, const Board *B, int32_t b, uint32_t cur) {
+    const tp_tables *T = TABLES(E);
+    int32_t k0 = T->app_cond_off[b], k1 = T->app_cond_off[b + 1];
+    if (!cur) return app_conds_hold(E, B, b);
+    for (int32_t k = k0; k < k1; k++) {
+        int32_t c = T->app_cond[k];
+        if (!E->cond_free[c]) {
+            if (!conds_hold(E, B, T->app_cond, k, k + 1, T->app_tile[b])) return 0;
+            continue;
+        }
+        if (E->cf_stamp[c] != cur) {
+            E->cf_stamp[c] = cur;
+            E->cf_val[c] = (uint8_t)conds_hold(E, B, T->app_cond, k, k + 1, T->app_tile[b]);
+        }
+        if (!E->cf_val[c]) return 0;
+    }
+    return 1;
+}
+
+/* A link loop's number for follow_conds (never 0). */
+static inline uint32_t next_loop(tp_engine *E) {
+    if (++E->cf_gen == 0) {
+        memset(E->cf_stamp, 0, ((size_t)TABLES(E)->nconds + 1) * sizeof *E->cf_stamp);
+        E->cf_gen = 1;
+    }
+    return E->cf_gen;
+}
+
 static int follow(tp_engine *E, Walk *W, int32_t b, int32_t slide, int fly, int32_t level, int32_t end,
                   int32_t flagged, int32_t left) {
     const tp_tables *T = TABLES(E);
+    uint32_t cur = E->cf_cur; /* the loop's number, read once: the step below starts loops of its own */
+    E->cf_cur = 0;
     if (T->steps && T->app_cost[b] > left) return 0; /* the move costs more steps than the turn has left */
     if (pair_seen(E, W->start, b)) return 0;
     if (E->tracking) track_app(E, b);
-    if (!fits(E, W->b->codes, b) || !app_conds_hold(E, W->b, b)) return 0;
+    if (!fits(E, W->b->codes, b) || !follow_conds(E, W->b, b, cur)) return 0;
     int on = slide >= 0 && T->app_slide[b] == slide; /* the slide flies on */
     if (fly && !on) return 0;
     if (on && !fly) E->path_mid[level] = 1; /* every rule set: a later move may land where a slide flew through */
@@ -1437,6 +1521,52 @@ static inline int budget_rows(const tp_engine *E, int32_t tb, int32_t left, cons
     *off = E->bl_off + l * rows;
     *app = E->bl_app;
     return E->bl_any[l * (size_t)T->nltab + (size_t)tb];
+}
+
+/* A follow-up of a paired link (paired_links) that fits, at the last ply of a count that makes its leaves: its one
+   write, v on its own tile u, made on the board's codes and taken back (the piece counts, tile sets and hash left as
+   they are: nothing reads them at the last ply; a compiler barrier between, the position's codes in memory as made,
+   as the generated C makes its leaves). */
+static inline void paired_leaf(Board *B, int32_t u, int32_t v) {
+    int32_t old = B->codes[u];
+    B->codes[u] = v;
+    __asm__ __volatile__("" ::: "memory");
+    B->codes[u] = old;
+}
+
+/* paired_leaf of follow-up x: its one write, from its own tile to it. */
+static inline void paired_made(const tp_tables *T, Board *B, int32_t x) {
+    int32_t u = T->app_tile[x];
+    paired_leaf(B, u, T->maps[(size_t)T->wr_map[T->wr_off[x]] * (size_t)T->nd + (size_t)B->codes[u]]);
+}
+
+/* A playout's picked turn among those of paired link l after entry a (at tile s, its writes on the board): the
+   follow-up of rank k among those on s or after it that fit, in the walk's order, written, its key made as
+   count_chain makes it (keys by changes), and TP_ERR_FOUND; TP_ERR_ARG where none is. */
+static int paired_pick(tp_engine *E, const Walk *W, int32_t l, int32_t s, int32_t k) {
+    const tp_tables *T = TABLES(E);
+    Board *B = W->b;
+    int32_t tb = T->lnk_table[l], x = -1;
+    if (tb < 0) {
+        for (int32_t i = T->tgt_off[l]; x < 0 && i < T->tgt_off[l + 1]; i++)
+            if (T->app_tile[T->tgt[i]] >= s && pattern_fits(E, B->codes, T->tgt[i]) && k-- == 0) x = T->tgt[i];
+    } else {
+        for (int32_t t = s; x < 0 && t < T->n; t++) {
+            const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd
+                                 + (size_t)B->codes[t];
+            for (int32_t i = row[0]; x < 0 && i < row[1]; i++)
+                if (pattern_fits(E, B->codes, T->ltab_app[i]) && k-- == 0) x = T->ltab_app[i];
+        }
+    }
+    if (x < 0) return TP_ERR_ARG;
+    int32_t u = T->app_tile[x], mark = E->undo_top;
+    int r = put(E, B, u, T->maps[(size_t)T->wr_map[T->wr_off[x]] * (size_t)T->nd + (size_t)B->codes[u]]);
+    if (r == 0) {
+        int32_t nc = collect_changes(E, W);
+        r = found_key(E, E->tmp[0], E->tmp[0], nc, 0);
+    }
+    restore(E, B, mark);
+    return r;
 }
 
 /* One more move of the chain: 0 it repeats a position or a slide's tile (not taken), 1 taken, 2 taken and the walk
@@ -1530,6 +1660,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     }
     int first = E->seq_top - 1 == W->seq_base && W->mode == WALK_TURNS && !E->ways_mode && !E->chains_mode
                 && !E->tracking; /* the entry of a chain of turns: its follow-ups may come in one order (once) */
+    uint32_t loop = T->lnk_off[a + 1] > T->lnk_off[a] ? next_loop(E) : 0; /* the board each follow-up is read on */
     for (int32_t l = T->lnk_off[a]; !stop && l < T->lnk_off[a + 1]; l++) {
         if (!link_open(E, B, l, T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a], W->player)) continue;
         int32_t tb = T->lnk_table[l];
@@ -1537,12 +1668,76 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
            walked (the other order, from an earlier entry, gives their turns); a forced link is still taken where one
            fits */
         int once = E->once[l] && first;
+        if (first && E->paired[l] && !fly && !E->pair_on && (E->plain_on || E->cnt_on)) {
+            /* a count's last ply: each follow-up on the entry's tile or after it that fits is a turn no other chain
+               makes (paired_links), counted, made only where the count makes its leaves (paired_leaf); those before
+               it as once leaves them out.  In a playout's count by hash, their turns are ranks in cnt_order (-1 - the
+               rank among the link's), the picked one found again as the walk's order has it (paired_pick) */
+            int32_t got = 0, s = T->app_tile[a];
+            if (!E->plain_on && E->cnt_find >= 0 && E->cnt_order[E->cnt_find] < 0) {
+                r = paired_pick(E, W, l, s, -1 - E->cnt_order[E->cnt_find]);
+                goto out;
+            }
+            if (E->pair_code[l] >= 0 && (!E->make_leaves || E->pair_write[l] >= 0)) {
+                /* the tiles holding the code they read, on or after s, counted (made: each written) */
+                const uint64_t *f = E->pair_bits + (size_t)l * (size_t)E->words;
+                const uint64_t *on = B->bits + (size_t)E->pair_code[l] * (size_t)E->words;
+                int32_t sw = s >> 6, early = 0;
+                uint64_t from = ~0ULL << (s & 63);
+                for (int32_t w = 0; w < E->words; w++) {
+                    uint64_t m = on[w] & f[w];
+                    uint64_t after = w < sw ? 0 : w == sw ? from : ~0ULL;
+                    got += __builtin_popcountll(m & after);
+                    early |= (m & ~after) != 0;
+                    for (uint64_t b = E->make_leaves ? m & after : 0; b; b &= b - 1)
+                        paired_leaf(B, 64 * w + __builtin_ctzll(b), E->pair_write[l]);
+                }
+                if (early && T->lnk_forced[l] && !must) must = took = 1;
+            } else if (tb < 0) {
+                for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1]; k++) {
+                    int32_t x = T->tgt[k];
+                    if (T->app_tile[x] < s) {
+                        if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, x);
+                    } else if (pattern_fits(E, B->codes, x)) {
+                        if (E->make_leaves) paired_made(T, B, x);
+                        got++;
+                    }
+                }
+            } else {
+                for (int32_t t = 0; t < T->n; t++) {
+                    const int32_t *row = T->ltab_off + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd
+                                         + (size_t)B->codes[t];
+                    for (int32_t k = row[0]; k < row[1]; k++) {
+                        int32_t x = T->ltab_app[k];
+                        if (t < s) {
+                            if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, x);
+                        } else if (pattern_fits(E, B->codes, x)) {
+                            if (E->make_leaves) paired_made(T, B, x);
+                            got++;
+                        }
+                    }
+                }
+            }
+            if (E->plain_on) {
+                E->solo_legal += got;
+            } else if (E->cnt_find < 0) {
+                if (2 * (E->cnt_n + got + 1) > E->ht_size) {
+                    r = TP_ERR_CAP;
+                    goto out;
+                }
+                for (int32_t j = 0; j < got; j++) E->cnt_order[E->cnt_n++] = -1 - j;
+            }
+            if (got) took = 1;
+            if (got && T->lnk_forced[l]) must = 1;
+            continue;
+        }
         if (tb < 0) {
             for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1] && !stop; k++) {
                 if (once && T->app_tile[T->tgt[k]] < T->app_tile[a]) { /* the other way round gives its turn */
                     if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, T->tgt[k]);
                     continue;
                 }
+                E->cf_cur = loop;
                 r = follow(E, W, T->tgt[k], slide, fly, level, end, flagged, left);
                 if (r < 0) goto out;
                 took |= r > 0;
@@ -1583,6 +1778,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                     if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, lapp[k]);
                     continue;
                 }
+                E->cf_cur = loop;
                 r = follow(E, W, lapp[k], slide, fly, level, end, flagged, left);
                 if (r < 0) goto out;
                 took |= r > 0;
@@ -2309,6 +2505,7 @@ static int32_t next_player(const tp_tables *T, int32_t p, int32_t ply) {
 }
 
 static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase);
+static void shut_near(tp_engine *E, const Board *B, int32_t set);
 
 /* The tiles holding a royal piece of p into out, in tile order (read from the tile sets of p's royal codes); their
    number.  Cost: a word per 64 tiles and royal code, a step per royal tile. */
@@ -2488,6 +2685,69 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         }
         words = 0; /* no scan */
     }
+    const uint64_t *near = NULL; /* shut cells (shut_cells) counted, or made and taken back, away from these tiles */
+    const uint64_t *alone = NULL; /* a playout's: shut cells away from these tiles numbered without a hash */
+#ifndef TP_GEN_ENTRIES
+    if (words && E->shut_set && E->shut_set[set] && !E->plain_on && E->cnt_on && E->cnt_find < 0 && !E->tracking
+        && !E->pair_on && !E->chains_mode && !E->ways_mode) {
+        shut_near(E, B, set);
+        alone = E->shut_tiles;
+    }
+    if (words && E->shut_set && E->shut_set[set] && E->shut_keys && !E->cnt_on && !E->tracking && !E->pair_on
+        && !E->ways_mode && !E->chains_mode && !T->has_royal && !T->has_mandatory && !T->has_maximum) {
+        /* a perft's inner node: each its own turn of one change (no other chain's), keyed as finish keys it */
+        shut_near(E, B, set);
+        near = E->shut_tiles;
+        for (int32_t k = E->shut_off[set]; k < E->shut_off[set + 1]; k++) {
+            int32_t a = E->shut_app[k];
+            if (!app_conds_hold(E, B, a)) continue;
+            const uint64_t *sm = E->shut_mask + (size_t)k * words, *bits = B->bits + (size_t)E->shut_code[k] * words;
+            for (size_t w = 0; w < words; w++)
+                for (uint64_t x = bits[w] & sm[w] & ~near[w]; x; x &= x - 1) {
+                    int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(x));
+                    E->tmp[0] = t;
+                    E->tmp[1] = E->shut_new[k];
+                    E->tmp[2] = B->codes[t];
+                    int32_t key = find_key(E, E->se_now ? 0 : key_hash(E, t, t, 1), t, t, 1);
+                    if (key < 0) {
+                        E->path_top--;
+                        return key;
+                    }
+                    Key *K = &E->keys[key];
+                    K->pos_ok = 1;
+                    accept_resets(K, T->nctr ? T->app_reset[a] : 0);
+                    accept_most(K, 0);
+                    K->accepted = 1;
+                }
+        }
+    }
+    if (words && E->shut_set && E->shut_set[set] && E->plain_on && E->cnt_on && !E->tracking && !E->pair_on) {
+        shut_near(E, B, set);
+        near = E->shut_tiles;
+        for (int32_t k = E->shut_off[set]; k < E->shut_off[set + 1]; k++) {
+            int32_t a = E->shut_app[k];
+            if (!app_conds_hold(E, B, a)) continue;
+            const uint64_t *sm = E->shut_mask + (size_t)k * words, *bits = B->bits + (size_t)E->shut_code[k] * words;
+            for (size_t w = 0; w < words; w++) {
+                uint64_t x = bits[w] & sm[w] & ~near[w];
+                if (!E->make_leaves) {
+                    E->solo_legal += __builtin_popcountll(x);
+                    continue;
+                }
+                for (; x; x &= x - 1) { /* each written and taken back, as step_cond_leaf makes it */
+                    int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(x)), mark = E->undo_top;
+                    if (E->undo_top + 1 > E->undo_cap) {
+                        E->path_top--;
+                        return TP_ERR_CAP;
+                    }
+                    put(E, B, t, E->shut_new[k]);
+                    restore(E, B, mark);
+                    E->solo_legal++;
+                }
+            }
+        }
+    }
+#endif
 #ifndef TP_GEN_ENTRIES
     if (words && E->pair_any && E->pair_on) { /* a perft's count by (start, end): the entries found from triggers */
         r = pair_scan(E, &W, set);
@@ -2502,6 +2762,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
         for (const int32_t *k = ek; k < ek1; k++) m |= B->bits[(size_t)*k * words + w];
         m &= etiles[w];
+        if (near) m &= near[w]; /* the shut cells' tiles where a link may open: walked */
 #ifdef TP_GEN_OTHER_MASK
         if (E->quiet_apart) m &= TP_GEN_OTHER_MASK(B->bits, set); /* the tiles some such move fits at (one word) */
 #endif
@@ -2525,6 +2786,17 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                 if (pair_seen(E, T->app_tile[a], a)) continue;
                 while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
                 if (c < c1 || (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a)))) continue;
+                if (alone && !(alone[w] >> (t & 63) & 1)) { /* its own turn: numbered in the scan's order, its rank
+                                                              marked for pick_turn, no hash */
+                    if (2 * (E->cnt_n + 1) > E->ht_size) {
+                        E->path_top--;
+                        return TP_ERR_CAP;
+                    }
+                    E->cnt_order[E->cnt_n++] = SHUT_RANK;
+                    E->cnt_ent[E->cnt_nent] = a;
+                    E->cnt_upto[E->cnt_nent++] = E->cnt_n;
+                    continue;
+                }
                 r = walk_entry(E, &W, a);
                 if (r < 0) {
                     E->path_top--;
@@ -2850,6 +3122,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     /* and where two chains from one tile to one tile make one turn (pair_ready), by (start, end) alone */
     pair_begin(E);
     E->pair_any = E->pair_on; /* a perft's count: its turns in any order */
+    E->shut_keys = depth > 1; /* an inner node's shut cells keyed straight (node_turns_in): its keys in any order */
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     while (total == TP_ERR_DUP) { /* a hash seen twice: this node, and the later ones, with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -2862,6 +3135,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     E->cnt_on = 0;
     E->pair_on = 0;
     E->pair_any = 0;
+    E->shut_keys = 0;
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
@@ -3607,6 +3881,14 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     }
     for (int32_t c = 0; c < t->nconds; c++)
         E->cond_count[c] = t->cond_kind[c] == COND_BOARD && !t->cond_around[c] && !t->cond_here[c] && !t->cond_line[c];
+    E->cond_free = calloc((size_t)t->nconds + 1, 1);
+    E->cf_stamp = calloc((size_t)t->nconds + 1, sizeof(uint32_t));
+    E->cf_val = calloc((size_t)t->nconds + 1, 1);
+    if (!E->cond_free || !E->cf_stamp || !E->cf_val) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t c = 0; c < t->nconds; c++) E->cond_free[c] = (uint8_t)cond_tile_free(t, c);
     E->cond_rbits = calloc((size_t)t->nconds * (size_t)E->words + 1, sizeof(uint64_t));
     E->cond_region = calloc((size_t)t->nconds + 1, 1);
     if (!E->cond_rbits || !E->cond_region) {
@@ -3758,11 +4040,19 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     }
     E->solo = calloc(na + 1, 1); /* filled by the first perft (solo_apps) */
     E->once = calloc((size_t)t->nlinks + 1, 1);
-    if (!E->solo || !E->once) {
+    E->paired = calloc((size_t)t->nlinks + 1, 1);
+    E->pair_code = malloc(((size_t)t->nlinks + 1) * sizeof *E->pair_code);
+    E->pair_write = malloc(((size_t)t->nlinks + 1) * sizeof *E->pair_write);
+    if (!E->solo || !E->once || !E->paired || !E->pair_code || !E->pair_write) {
         tp_free(E);
         return NULL;
     }
     once_links(E);
+    for (int32_t l = 0; l <= t->nlinks; l++) E->pair_code[l] = E->pair_write[l] = -1;
+    if (paired_links(E) < 0) {
+        tp_free(E);
+        return NULL;
+    }
     if (apart_slides(E) < 0) {
         tp_free(E);
         return NULL;
@@ -3901,17 +4191,36 @@ void tp_free(tp_engine *e) {
     free(e->roy_off);
     free(e->roy_codes);
     free(e->cond_count);
+    free(e->cond_free);
+    free(e->cf_stamp);
+    free(e->cf_val);
     free(e->pk_chk);
     free(e->es);
     free(e->es_off);
     free(e->leaf);
     free(e->solo);
+    free(e->paired);
+    free(e->pair_code);
+    free(e->pair_write);
+    free(e->pair_bits);
     free(e->plain_set);
     free(e->plain_mask);
     free(e->plain_off);
     free(e->plain_tiles);
     free(e->plain_code);
     free(e->plain_app);
+    free(e->shut_set);
+    free(e->shut_off);
+    free(e->shut_code);
+    free(e->shut_new);
+    free(e->shut_app);
+    free(e->shut_mask);
+    free(e->shut_cond_off);
+    free(e->shut_cond);
+    free(e->shut_line_off);
+    free(e->shut_line);
+    free(e->shut_tiles);
+    free(e->shut_lmask);
     free(e->lnk_hl);
     free(e->cond_leaf);
     free(e->once);
@@ -3946,6 +4255,14 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     return 0;
 }
 
+/* How many links a count's last ply counts the follow-ups of where they fit (E->paired, paired_links): for
+   tests. */
+int32_t tp_paired_links(const tp_engine *e) {
+    int32_t k = 0;
+    for (int32_t l = 0; l < TABLES(e)->nlinks; l++) k += e->paired[l] > 0;
+    return k;
+}
+
 /* How many links the walk follows in one order of two moves (E->once, once_links): for tests. */
 int32_t tp_once_links(const tp_engine *e) {
     int32_t k = 0;
@@ -3975,6 +4292,13 @@ int32_t tp_budget_follow_ups(const tp_engine *e, int32_t left) {
 int32_t tp_solos(const tp_engine *e, int32_t mark) {
     int32_t k = 0;
     for (int32_t a = 0; a < TABLES(e)->napps; a++) k += e->solo[a] == mark;
+    return k;
+}
+
+/* How many entry sets count their shut cells by tile sets (shut_cells), read after a first perft. */
+int32_t tp_shut_sets(const tp_engine *e) {
+    int32_t k = 0, nsets = (TABLES(e)->nphases + 1) * TABLES(e)->np;
+    for (int32_t s = 0; e->shut_set && s < nsets; s++) k += e->shut_set[s];
     return k;
 }
 
@@ -4014,6 +4338,118 @@ static int alone_cell(const tp_tables *t, const uint8_t *leaf, int32_t b) {
             if (!follow_cell(t, t->ltab_app[k], v)) return 0;
     }
     return 1;
+}
+
+/* 1 when link l has a follow-up on a tile before s. */
+static int before(const tp_tables *t, int32_t l, int32_t s) {
+    int32_t tb = t->lnk_table[l];
+    for (int32_t k = t->tgt_off[l]; tb < 0 && k < t->tgt_off[l + 1]; k++)
+        if (t->app_tile[t->tgt[k]] < s) return 1;
+    size_t nd = (size_t)t->nd, row = (size_t)tb * (size_t)t->n * nd;
+    return tb >= 0 && t->ltab_off[row + (size_t)s * nd] > t->ltab_off[row];
+}
+
+/* E->pair_code and pair_bits for paired link l where every follow-up is a single cell (one_cell)
+   reading one code, one a tile (each fits where its tile holds that code), and pair_write where they write one code;
+   < 0 out of memory. */
+static int pair_bits(tp_engine *E, int32_t l) {
+    const tp_tables *t = TABLES(E);
+    size_t nn = (size_t)t->n * (size_t)t->nd, words = (size_t)E->words;
+    int32_t tb = t->lnk_table[l], x = -1, wv = -2, k0 = tb < 0 ? t->tgt_off[l] : t->ltab_off[(size_t)tb * nn];
+    int32_t k1 = tb < 0 ? t->tgt_off[l + 1] : t->ltab_off[(size_t)(tb + 1) * nn];
+    const int32_t *apps = tb < 0 ? t->tgt : t->ltab_app;
+    int32_t *at = malloc(((size_t)t->n + 1) * sizeof *at); /* the follow-up on each tile, -1 none */
+    if (!at) return -1;
+    for (int32_t u = 0; u < t->n; u++) at[u] = -1;
+    int ok = k1 > k0;
+    for (int32_t k = k0; ok && k < k1; k++) {
+        int32_t y = apps[k], v = -1, c = one_cell(t, y, &v), u = t->app_tile[y];
+        ok = c >= 0 && (x < 0 || c == x) && (at[u] < 0 || at[u] == y);
+        x = c;
+        wv = wv == -2 || wv == v ? v : -1;
+        at[u] = y;
+    }
+    if (ok && !E->pair_bits) {
+        E->pair_bits = calloc((size_t)t->nlinks * words + 1, sizeof *E->pair_bits);
+        if (!E->pair_bits) ok = -1;
+    }
+    if (ok > 0) {
+        E->pair_code[l] = x;
+        E->pair_write[l] = wv;
+        for (int32_t u = 0; u < t->n; u++)
+            if (at[u] >= 0) E->pair_bits[(size_t)l * words + (size_t)(u >> 6)] |= 1ULL << (u & 63);
+    }
+    free(at);
+    return ok < 0 ? -1 : 0;
+}
+
+/* E->paired: the links whose follow-ups a count's last ply counts where they fit (step; made and taken back where it
+   makes its leaves, paired_leaf): the link is
+   its entry's only one, each follow-up on its row's tile (a table's), without conditions and ending the chain
+   (final, no links), no two
+   of a table's row writing one code there, no two of a list on one tile; in every entry set holding the entry, no
+   royal rule, clean-ups, counters, step budget or flying slides, every entry a single cell whose chains are it alone
+   or it and a follow-up cell (alone_cell: the follow-up cannot fit the entry's tile after it), every entry's link
+   once (once_links) or with no follow-up before its tile, and no entry with links a twin of another of its row (one
+   code read, the same written).  Then each chain walked, its follow-up on a tile after the entry's, changes two
+   tiles, and another chain of the same changes starts on the same (least) tile with the same entry and follow-up:
+   none, so each is a turn of its own.  Cost: one pass over the entry sets and the entries' follow-ups. */
+static int paired_links(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, nd = (size_t)t->nd, nn = n * nd;
+    int32_t nsets = (t->nphases + 1) * t->np;
+    if (!t->keyed_by_changes || t->has_royal || t->nctr || t->steps || t->flies_over || t->grp_off[t->np] > t->grp_off[0]
+        || t->mgrp_off[t->np] > t->mgrp_off[0])
+        return 0;
+    uint8_t *state = calloc((size_t)t->napps + 1, 1); /* 1 an entry of some set, 3 of a set that fails */
+    if (!state) return -1;
+    for (int32_t set = 0; set < nsets; set++) {
+        const int32_t *e0 = t->ent_off + (size_t)set * nn;
+        int ok = 1;
+        for (int32_t i = e0[0]; ok && i < e0[nn]; i++) {
+            int32_t a = t->ent_app[i];
+            ok = alone_cell(t, E->leaf, a);
+            for (int32_t l = t->lnk_off[a]; ok && l < t->lnk_off[a + 1]; l++) ok = E->once[l] || !before(t, l, t->app_tile[a]);
+        }
+        for (size_t r = 0; ok && r < nn; r++)
+            for (int32_t i = e0[r]; ok && i < e0[r + 1]; i++) {
+                int32_t a = t->ent_app[i], va = -1, xa = one_cell(t, a, &va);
+                for (int32_t j = e0[r]; ok && j < e0[r + 1]; j++) {
+                    int32_t vb = -1;
+                    ok = j == i || t->lnk_off[a + 1] == t->lnk_off[a] || one_cell(t, t->ent_app[j], &vb) != xa
+                         || vb != va;
+                }
+            }
+        for (int32_t i = e0[0]; i < e0[nn]; i++) state[t->ent_app[i]] |= ok ? 1 : 3;
+    }
+    for (int32_t a = 0; a < t->napps; a++) {
+        int32_t l = t->lnk_off[a], tb = t->lnk_table[l];
+        if (state[a] != 1 || t->lnk_off[a + 1] != l + 1) continue;
+        int ok = 1;
+        for (int32_t k = t->tgt_off[l]; ok && tb < 0 && k < t->tgt_off[l + 1]; k++) {
+            int32_t x = t->tgt[k];
+            ok = t->app_final[x] && t->lnk_off[x + 1] == t->lnk_off[x] && t->app_cond_off[x + 1] == t->app_cond_off[x];
+            for (int32_t j = t->tgt_off[l]; ok && j < k; j++) ok = t->app_tile[t->tgt[j]] != t->app_tile[x];
+        }
+        for (size_t r = 0; ok && tb >= 0 && r < nn; r++) {
+            const int32_t *row = t->ltab_off + (size_t)tb * nn + r;
+            for (int32_t i = row[0]; ok && i < row[1]; i++) {
+                int32_t x = t->ltab_app[i];
+                ok = t->app_final[x] && (size_t)t->app_tile[x] == r / nd && t->lnk_off[x + 1] == t->lnk_off[x]
+                     && t->app_cond_off[x + 1] == t->app_cond_off[x];
+                for (int32_t j = row[0]; ok && j < i; j++)
+                    ok = t->maps[(size_t)t->wr_map[t->wr_off[x]] * nd + r % nd]
+                         != t->maps[(size_t)t->wr_map[t->wr_off[t->ltab_app[j]]] * nd + r % nd];
+            }
+        }
+        E->paired[l] = (uint8_t)ok;
+        if (ok && pair_bits(E, l) < 0) {
+            free(state);
+            return -1;
+        }
+    }
+    free(state);
+    return 0;
 }
 
 /* E->solo where keys are by changes alone (solo_apps reads start and end): a single cell entry (one_cell) whose
@@ -4201,6 +4637,155 @@ static void solo_plain(tp_engine *E) {
     for (int32_t i = 0; i < t->napps && !E->plain_any; i++) E->plain_any = E->solo[i] == SOLO_PLAIN;
 }
 
+/* 1 when entry a, on a row of code c, is a shut cell: a single cell counted alone (SOLO_ALONE) reading code c
+   (cond_cell), its own conditions the same wherever it stands (cond_fixed), each of its links followed only while one
+   condition on lines through its tile holds (link_open's lnk_hl, no until-line) that fails where the tile is on no
+   full line of the condition's codes (its count 0: no `outside`, and 0 fails the comparison), each line listed at
+   the tile lying on it: away from the tiles where some line lacks at most that tile, its links are shut and it is
+   its own turn (step_cond_leaf's answer: 1). */
+static int shut_cell(const tp_engine *E, int32_t a, int32_t c) {
+    const tp_tables *t = TABLES(E);
+    int32_t v = -1, u = t->app_tile[a];
+    if (E->solo[a] != SOLO_ALONE || cond_cell(t, a, &v) != c || (t->app_to[a] >= 0 && t->app_to[a] != u)) return 0;
+    for (int32_t j = t->app_cond_off[a]; j < t->app_cond_off[a + 1]; j++)
+        if (!cond_fixed(t, t->app_cond[j])) return 0;
+    for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) {
+        int32_t x = E->lnk_hl[l];
+        if (x < 0 || t->lnk_line[l] >= 0 || t->cond_outside[x] || compare(0, t->cond_op[x], t->cond_value[x])) return 0;
+        const int32_t *row = t->lset_off + (size_t)t->cond_lset[x] * (size_t)t->n + (size_t)u;
+        for (int32_t j = row[0]; j < row[1]; j++) {
+            int on = 0;
+            for (int32_t i = 0; i < t->cond_line[x] && !on; i++) on = t->lset_tiles[t->lset_line[j] + i] == u;
+            if (!on) return 0;
+        }
+    }
+    return 1;
+}
+
+/* E->shut_*: the entry sets whose every entry is a shut cell (shut_cell), their classes of entries alike in code and
+   conditions with the tiles where one starts, their links' conditions, and each line set's lines once.  Left NULL
+   (none) where memory runs out.  Cost: one pass over the entry rows and the line sets. */
+static void shut_cells(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, nd = (size_t)t->nd, words = (size_t)E->words, nsets = (size_t)(t->nphases + 1) * (size_t)t->np;
+    size_t rows = nsets * n * nd, cap = (size_t)t->ent_off[rows] + 1, lines = (size_t)t->nlset_line + 1;
+    uint8_t *set_ok = calloc(nsets + 1, 1), *seen = calloc((size_t)t->nlset_tiles + 1, 1);
+    int32_t *off = calloc(nsets + 1, sizeof(int32_t)), *code = malloc(cap * sizeof(int32_t));
+    int32_t *app = malloc(cap * sizeof(int32_t)), *nv = malloc(cap * sizeof(int32_t)), *coff = calloc(nsets + 1, sizeof(int32_t));
+    size_t ccap = (size_t)t->lnk_cond_off[t->nlinks] + 1;
+    int32_t *cond = malloc(ccap * sizeof(int32_t));
+    int32_t *loff = calloc((size_t)t->nlsets + 1, sizeof(int32_t)), *line = malloc(lines * sizeof(int32_t));
+    uint64_t *mask = calloc(cap * words, sizeof(uint64_t)), *tiles = calloc(2 * words + 1, sizeof(uint64_t));
+    int any = 0;
+    if (set_ok && seen && off && code && app && nv && coff && cond && loff && line && mask && tiles) {
+        int32_t k = 0, kc = 0;
+        for (size_t set = 0; set < nsets; set++) {
+            int ok = t->ent_off[(set + 1) * n * nd] > t->ent_off[set * n * nd];
+            int32_t k0 = k, kc0 = kc;
+            for (size_t u = 0; ok && u < n; u++)
+                for (size_t c = 0; ok && c < nd; c++) {
+                    const int32_t *row = t->ent_off + (set * n + u) * nd + c;
+                    for (int32_t i = row[0]; ok && i < row[1]; i++) {
+                        int32_t a = t->ent_app[i], c0 = t->app_cond_off[a], c1 = t->app_cond_off[a + 1], m = k0, v = -1;
+                        ok = shut_cell(E, a, (int32_t)c) && cond_cell(t, a, &v) >= 0;
+                        for (int32_t l = t->lnk_off[a]; ok && l < t->lnk_off[a + 1]; l++) {
+                            int32_t x = kc0;
+                            while (x < kc && cond[x] != E->lnk_hl[l]) x++;
+                            if (x == kc && (size_t)kc + 1 >= ccap) ok = 0; /* (out of room: not shut) */
+                            else if (x == kc) cond[kc++] = E->lnk_hl[l];
+                        }
+                        while (ok && m < k) { /* the class alike in codes read and written and conditions */
+                            int32_t b = app[m];
+                            if (code[m] == (int32_t)c && nv[m] == v && t->app_cond_off[b + 1] - t->app_cond_off[b] == c1 - c0
+                                && !memcmp(t->app_cond + t->app_cond_off[b], t->app_cond + c0, (size_t)(c1 - c0) * sizeof(int32_t)))
+                                break;
+                            m++;
+                        }
+                        if (!ok) break;
+                        if (m == k) {
+                            code[k] = (int32_t)c;
+                            nv[k] = v;
+                            app[k++] = a;
+                        }
+                        mask[(size_t)m * words + (u >> 6)] |= 1ULL << (u & 63);
+                    }
+                }
+            if (!ok) { /* the set's classes and conditions dropped */
+                memset(mask + (size_t)k0 * words, 0, (size_t)(k - k0) * words * sizeof(uint64_t));
+                k = k0;
+                kc = kc0;
+            }
+            set_ok[set] = (uint8_t)ok;
+            any |= ok;
+            off[set + 1] = k;
+            coff[set + 1] = kc;
+        }
+        int32_t nl = 0;
+        for (int32_t s = 0; s < t->nlsets; s++) { /* each line set's lines, each once */
+            for (int32_t j = t->lset_off[(size_t)s * n]; j < t->lset_off[(size_t)(s + 1) * n]; j++)
+                if (!seen[t->lset_line[j]]) {
+                    seen[t->lset_line[j]] = 1;
+                    line[nl++] = t->lset_line[j];
+                }
+            loff[s + 1] = nl;
+        }
+    }
+    free(seen);
+    if (!any) {
+        free(set_ok), free(off), free(code), free(app), free(nv), free(coff), free(cond), free(loff), free(line), free(mask);
+        free(tiles);
+        return;
+    }
+    E->shut_set = set_ok, E->shut_off = off, E->shut_code = code, E->shut_new = nv, E->shut_app = app, E->shut_mask = mask;
+    E->shut_cond_off = coff, E->shut_cond = cond, E->shut_line_off = loff, E->shut_line = line, E->shut_tiles = tiles;
+    int32_t nl = t->nlsets ? loff[t->nlsets] : 0;
+    E->shut_lmask = words == 1 ? calloc((size_t)nl + 1, sizeof(uint64_t)) : NULL;
+    for (int32_t s = 0; E->shut_lmask && s < t->nlsets; s++) { /* each line's tiles, its length that of its set's */
+        int32_t len = 0;
+        for (int32_t c = 0; c < t->nconds && !len; c++) len = t->cond_lset[c] == s ? t->cond_line[c] : 0;
+        for (int32_t j = loff[s]; j < loff[s + 1]; j++)
+            for (int32_t i = 0; i < len; i++) E->shut_lmask[j] |= 1ULL << t->lset_tiles[line[j] + i];
+    }
+}
+
+/* The tiles of entry set `set` where a shut cell's links may open (into E->shut_tiles): for each of its links'
+   conditions, the tiles of each line lacking none of the condition's codes, and the one tile a line lacks where it
+   lacks one.  Cost: the condition's codes' tile sets and each line's tiles. */
+static void shut_near(tp_engine *E, const Board *B, int32_t set) {
+    const tp_tables *T = TABLES(E);
+    size_t words = (size_t)E->words, nd = (size_t)T->nd;
+    uint64_t *near = E->shut_tiles, *own = E->shut_tiles + words;
+    memset(near, 0, words * sizeof *near);
+    for (int32_t k = E->shut_cond_off[set]; k < E->shut_cond_off[set + 1]; k++) {
+        int32_t c = E->shut_cond[k], s = T->cond_lset[c], len = T->cond_line[c];
+        const uint8_t *m = T->masks + (size_t)T->cond_mask[c] * nd;
+        memset(own, 0, words * sizeof *own);
+        for (size_t x = 0; x < nd; x++)
+            if (m[x])
+                for (size_t w = 0; w < words; w++) own[w] |= B->bits[x * words + w];
+        if (E->shut_lmask) { /* one word: a line's tiles off the codes' tiles, at most one of them */
+            for (int32_t j = E->shut_line_off[s]; j < E->shut_line_off[s + 1]; j++) {
+                uint64_t line = E->shut_lmask[j], miss = line & ~own[0];
+                if (!(miss & (miss - 1))) near[0] |= miss ? miss : line;
+            }
+            continue;
+        }
+        for (int32_t j = E->shut_line_off[s]; j < E->shut_line_off[s + 1]; j++) {
+            const int32_t *line = T->lset_tiles + E->shut_line[j];
+            int32_t miss = -1, out = 0;
+            for (int32_t i = 0; i < len && out < 2; i++)
+                if (!(own[line[i] >> 6] >> (line[i] & 63) & 1)) {
+                    miss = line[i];
+                    out++;
+                }
+            if (out == 1)
+                near[miss >> 6] |= 1ULL << (miss & 63);
+            else if (out == 0)
+                for (int32_t i = 0; i < len; i++) near[line[i] >> 6] |= 1ULL << (line[i] & 63);
+        }
+    }
+}
+
 /* E->solo filled on the first count (solo_apps, or solo_by_changes where keys are by changes alone; solo_plain);
    < 0 out of memory. */
 static int solo_ready(tp_engine *E) {
@@ -4208,6 +4793,7 @@ static int solo_ready(tp_engine *E) {
         if (E->se_head && solo_apps(E) < 0) return -1;
         if (TABLES(E)->keyed_by_changes) solo_by_changes(E);
         solo_plain(E);
+        if (TABLES(E)->keyed_by_changes) shut_cells(E);
         E->solo_ready = 1;
     }
     return 0;
@@ -4605,6 +5191,16 @@ static int pick_turn(tp_engine *E, Board *B, int32_t p, int32_t pick) {
     while (i < E->cnt_nent && E->cnt_upto[i] <= pick) i++;
     if (i == E->cnt_nent) return TP_ERR_ARG;
     int32_t a = E->cnt_ent[i];
+    if (pick < E->cnt_n && E->cnt_order[pick] == SHUT_RANK) { /* a shut cell numbered without a hash (node_turns_in):
+                                                                  its one change's key, as count_chain makes it */
+        const tp_tables *T = TABLES(E);
+        int32_t u = T->app_tile[a];
+        E->tmp[0] = u;
+        E->tmp[1] = T->maps[(size_t)T->wr_map[T->wr_off[a]] * (size_t)T->nd + (size_t)B->codes[u]];
+        E->tmp[2] = B->codes[u];
+        int r = found_key(E, u, u, 1, T->nctr ? T->app_reset[a] : 0);
+        return r == TP_ERR_FOUND ? 0 : r;
+    }
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, TABLES(E)->app_tile[a], NULL, NULL, 0};
     int r = push_level(E, B);
     if (r < 0) return r;

@@ -240,9 +240,10 @@ def _grow(w: Walks, ctx: _Ctx, b: int, seq: tuple[int, ...], env: dict[int, str]
     then: list[Step | Call] = []
     must: list[str] = []  # the C of each forced follow-up's fit
     for li in range(w.lo[b], w.lo[b + 1]):
-        if w.ltab[li] >= 0 or w.lcond[li + 1] > w.lcond[li] or w.lline[li] >= 0:
-            return (f"{where} has a link the generated C does not walk (with conditions, until a line or "
-                    "anywhere)")
+        kinds = [what for what, has in (("anywhere", w.ltab[li] >= 0), ("with conditions", w.lcond[li + 1] > w.lcond[li]),
+                                        ("until a line", w.lline[li] >= 0)) if has]
+        if kinds:
+            return f"{where} has a link the generated C does not walk ({', '.join(kinds)})"
         xs = w.tgt[w.to_off[li]:w.to_off[li + 1]]
         if w.forced[li]:
             must += [_fits_first(w, ctx, x, path, new, need) for x in xs]

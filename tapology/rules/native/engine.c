@@ -32,7 +32,9 @@
  *   memos      each node runs its turn clean-ups and its royal test once on its own position,
  *              recording what they read; a chain whose changes touch none of that gets the same
  *              answer (both runs are deterministic functions of what they read), any other chain
- *              runs them again.
+ *              runs them again.  The royal test's record is bit sets where the attack index is
+ *              (att_acc): the tiles it read, and per code the tiles where that code may start an
+ *              attack or put a royal piece (each change of a turn one bit test, attack_reads).
  *
  * Nothing is allocated after tp_new; a full arena returns TP_ERR_CAP (the caller grows the
  * capacities and asks again).

@@ -32,7 +32,9 @@
  *   memos      each node runs its turn clean-ups and its royal test once on its own position,
  *              recording what they read; a chain whose changes touch none of that gets the same
  *              answer (both runs are deterministic functions of what they read), any other chain
- *              runs them again.
+ *              runs them again.  The royal test's record is bit sets where the attack index is
+ *              (att_acc): the tiles it read, and per code the tiles where that code may start an
+ *              attack or put a royal piece (each change of a turn one bit test, attack_reads).
  *
  * Nothing is allocated after tp_new; a full arena returns TP_ERR_CAP (the caller grows the
  * capacities and asks again).
@@ -138,6 +140,9 @@ struct tp_engine {
     uint64_t *att_bits; /* [np*n*words] */
     int32_t *att_pos;   /* [np*n*n] */
     int32_t *att_code_off, *att_codes; /* [np+1], [np*nd] */
+    uint64_t *att_acc;  /* [np*n*nd*words] per row and code v, its entry tiles whose mask accepts v (a change to v there
+                           may start an attack: attack_reads), every tile where v is a royal code of a player other
+                           than the row's attacker; NULL with att_bits, or where it would pass ATT_MAX / 4 */
     Board main, scratch;
 
     int32_t *undo_tile, *undo_old;
@@ -203,8 +208,12 @@ struct tp_engine {
     int32_t tn_idx[TM_NODE], tn_nx[TM_NODE];
     int32_t tn_x[TM_NODE][2 * TM_MAXW];
     /* the node's royal test: whether the mover's royal tiles are attacked on the node's own position, and what
-       it read (tiles by stamp; entry tiles of the attack index rows scanned, with their masks, -1 for several) */
-    uint32_t *at_tread, *at_gstamp; /* [n] */
+       it read (tiles as bits; entry tiles of the attack index rows scanned, with their masks: per code v as bits in
+       at_rel with att_acc, else by stamp with the mask, -1 for several) */
+    uint64_t *at_rbits; /* [words] */
+    const uint64_t *at_acc; /* [nd*words] with att_acc: per code v, the scanned entry tiles whose entry accepts v */
+    uint64_t *at_rel;   /* [nd*words] at_acc where the node has several rows (royal tiles, attackers) */
+    uint32_t *at_gstamp; /* [n] */
     int32_t *at_gat;    /* [n] */
     uint32_t at_gen;
     int32_t at_ok, at_base;
@@ -687,17 +696,23 @@ static void track_group(tp_engine *E, int32_t g) {
     }
 }
 
+/* Tile u read by the tracked run: stamped for the clean-ups' memo, a bit for the royal test's. */
+static inline void mark_read(tp_engine *E, int32_t u) {
+    if (E->tracking == TRACK_CLEANUPS)
+        E->cm_tread[u] = E->cm_gen;
+    else
+        E->at_rbits[u >> 6] |= 1ULL << (u & 63);
+}
+
 static void track_app(tp_engine *E, int32_t a) {
     const tp_tables *T = TABLES(E);
-    uint32_t *read = E->tracking == TRACK_CLEANUPS ? E->cm_tread : E->at_tread;
-    uint32_t gen = E->tracking == TRACK_CLEANUPS ? E->cm_gen : E->at_gen;
-    for (int32_t k = T->chk_off[a]; k < T->chk_off[a + 1]; k++) read[T->chk_tile[k]] = gen;
+    for (int32_t k = T->chk_off[a]; k < T->chk_off[a + 1]; k++) mark_read(E, T->chk_tile[k]);
     for (int32_t k = T->wr_off[a]; k < T->wr_off[a + 1]; k++) {
-        read[T->wr_tile[k]] = gen;
-        read[T->wr_src[k]] = gen;
+        mark_read(E, T->wr_tile[k]);
+        mark_read(E, T->wr_src[k]);
     }
     for (int32_t k = T->ray_tile_off[T->app_ray_off[a]]; k < T->ray_tile_off[T->app_ray_off[a + 1]]; k++)
-        read[T->ray_tiles[k]] = gen;
+        mark_read(E, T->ray_tiles[k]);
 }
 
 /* False only when no tile holds a code without which no application of the group fits. */
@@ -1067,17 +1082,21 @@ static inline int cleanup_reads(const tp_engine *E, int32_t u, int32_t o, int32_
 }
 
 /* 1 when tile u changed to code v may change the node's royal test (memo_attack): a tile it read, or a scanned entry
-   tile now holding a code that enters there. */
+   tile now holding a code that enters there; with att_acc also any tile for a royal code of the mover (or of a third
+   player: a caller then tests the turn in full, as it would).  Cost: a bit test with att_acc. */
 static inline int attack_reads(const tp_engine *E, int32_t u, int32_t v) {
+    size_t w = (size_t)(u >> 6);
+    if (E->att_acc) return (int)(((E->at_rbits[w] | E->at_acc[(size_t)v * (size_t)E->words + w]) >> (u & 63)) & 1);
     const tp_tables *T = TABLES(E);
     uint32_t g = E->at_gen;
-    return E->at_tread[u] == g
+    return ((E->at_rbits[w] >> (u & 63)) & 1)
            || (E->at_gstamp[u] == g && (E->at_gat[u] < 0 || T->masks[(size_t)E->at_gat[u] * (size_t)T->nd + (size_t)v]));
 }
 
 /* 1 when a change (tile u from code o to code v) touches what the node's royal test answers for (mine: the mover's
    royal codes): a royal piece put or removed, or what the test read (attack_reads). */
 static inline int royal_reads(const tp_engine *E, const uint8_t *mine, int32_t u, int32_t o, int32_t v) {
+    if (E->att_acc) return attack_reads(E, u, v); /* mine[v]: att_acc's; mine[o]: u a royal tile, one the test read */
     return mine[v] || mine[o] || attack_reads(E, u, v);
 }
 
@@ -1794,7 +1813,7 @@ static inline int attack_entry(tp_engine *E, Walk *W, int32_t gi, size_t c, uint
     const tp_tables *T = TABLES(E);
     size_t nd = (size_t)T->nd;
     if (!T->masks[(size_t)T->att_mask[gi] * nd + c]) return 0;
-    if (track) E->at_tread[T->att_tile[gi]] = E->at_gen;
+    if (track) E->at_rbits[T->att_tile[gi] >> 6] |= 1ULL << (T->att_tile[gi] & 63);
     for (int32_t k = T->att_app_off[gi]; k < T->att_app_off[gi + 1]; k++) {
         int32_t a = T->att_app[k];
         if (!T->masks[(size_t)T->att_app_mask[k] * nd + c] || E->astamp[a] == g) continue;
@@ -1810,16 +1829,16 @@ static inline int attack_entry(tp_engine *E, Walk *W, int32_t gi, size_t c, uint
 
 /* Chains.attacked: 1 when a player other than p has a complete chain changing one of the targets.  Where the engine
    keeps the attack index as bit sets (att_bits: boards of up to ATT_MAX tiles), each target's row visits only its
-   entry tiles holding a code some entry of q accepts (att_codes), in tile order: the entries it passes over hold a
-   code their mask refuses; else every entry of the row.  Tracked (the node's royal test), every entry tile of a row
-   is stamped as scanned, with its mask (attack_reads). */
+   entry tiles holding a code some entry of q accepts (att_codes), in tile order, and with att_acc only those whose
+   own entry accepts it: the entries it passes over hold a code their mask refuses; else every entry of the row.  Tracked (the node's royal test) without att_acc, every entry
+   tile of a row is stamped as scanned, with its mask (attack_reads; with att_acc, memo_attack reads the rows'). */
 static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, int32_t p) {
     const tp_tables *T = TABLES(E);
-    size_t words = (size_t)E->words;
+    size_t words = (size_t)E->words, nd = (size_t)T->nd;
     int track = E->tracking == TRACK_ATTACK;
     for (int32_t i = 0; i < nt; i++) {
         E->tbase[i] = B->codes[targets[i]];
-        if (track) E->at_tread[targets[i]] = E->at_gen;
+        if (track) E->at_rbits[targets[i] >> 6] |= 1ULL << (targets[i] & 63);
     }
     for (int32_t q = 0; q < T->np; q++) {
         if (q == p) continue;
@@ -1829,7 +1848,7 @@ static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, 
         if (r < 0) return r;
         for (int32_t i = 0; i < nt && r == 0; i++) {
             int32_t row = q * T->n + targets[i];
-            for (int32_t gi = T->att_off[row]; track && gi < T->att_off[row + 1]; gi++) {
+            for (int32_t gi = T->att_off[row]; track && !E->att_acc && gi < T->att_off[row + 1]; gi++) {
                 int32_t gt = T->att_tile[gi]; /* a tile scanned here may later hold a code that starts an attack */
                 E->at_gat[gt] = E->at_gstamp[gt] == E->at_gen ? -1 : T->att_mask[gi];
                 E->at_gstamp[gt] = E->at_gen;
@@ -1840,11 +1859,21 @@ static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, 
                 continue;
             }
             const uint64_t *rb = E->att_bits + (size_t)row * words;
+            const uint64_t *acc = E->att_acc ? E->att_acc + (size_t)row * nd * words : NULL;
             const int32_t *pos = E->att_pos + (size_t)row * (size_t)T->n;
             for (size_t w = 0; w < words && r == 0; w++) {
                 uint64_t m = 0;
-                for (int32_t k = E->att_code_off[q]; k < E->att_code_off[q + 1]; k++) m |= B->bits[(size_t)E->att_codes[k] * words + w];
-                for (m &= rb[w]; m && r == 0; m &= m - 1) {
+                if (acc) { /* the entry tiles whose entry accepts the code they hold */
+                    for (int32_t k = E->att_code_off[q]; k < E->att_code_off[q + 1]; k++) {
+                        size_t c = (size_t)E->att_codes[k] * words + w;
+                        m |= B->bits[c] & acc[c];
+                    }
+                    m &= rb[w]; /* acc holds every tile for a royal code of the defender */
+                } else {
+                    for (int32_t k = E->att_code_off[q]; k < E->att_code_off[q + 1]; k++) m |= B->bits[(size_t)E->att_codes[k] * words + w];
+                    m &= rb[w];
+                }
+                for (; m && r == 0; m &= m - 1) {
                     int32_t gt = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
                     r = attack_entry(E, &W, pos[gt], (size_t)B->codes[gt], g, track);
                 }
@@ -2230,14 +2259,32 @@ static int memo_applies(tp_engine *E, const Walk *W) {
     return 1;
 }
 
-/* The node's royal test, tracked (at_ok = 1 once at_base holds its answer). */
+/* The node's royal test, tracked (at_ok = 1 once at_base holds its answer).  With att_acc, at_acc per code v: the
+   entry tiles of every row of a royal tile (each attacker's) whose entry accepts v (the row itself where it is one,
+   else their union in at_rel).  Cost: the test, and where there are several rows nd * words words each. */
 static int memo_attack(tp_engine *E, Board *B, int32_t p) {
-    next_gen(&E->at_gen, E->at_tread, (size_t)TABLES(E)->n);
-    if (E->at_gen == 1) memset(E->at_gstamp, 0, (size_t)TABLES(E)->n * sizeof *E->at_gstamp);
+    const tp_tables *T = TABLES(E);
+    size_t words = (size_t)E->words, nd = (size_t)T->nd;
+    next_gen(&E->at_gen, E->at_gstamp, (size_t)T->n);
+    memset(E->at_rbits, 0, words * sizeof *E->at_rbits);
     E->tracking = TRACK_ATTACK;
     int r = attacked(E, B, E->node_royal, E->n_node_royal, p);
     E->tracking = TRACK_NONE;
     if (r < 0) return r;
+    if (E->att_acc) { /* one row (one royal tile, one attacker): read in place, else their union */
+        int32_t rows = (T->np - 1) * E->n_node_royal;
+        if (rows != 1) memset(E->at_rel, 0, nd * words * sizeof *E->at_rel);
+        E->at_acc = E->at_rel;
+        for (int32_t q = 0; q < T->np; q++)
+            for (int32_t i = 0; q != p && i < E->n_node_royal; i++) {
+                const uint64_t *acc = E->att_acc + ((size_t)q * (size_t)T->n + (size_t)E->node_royal[i]) * nd * words;
+                if (rows == 1) {
+                    E->at_acc = acc;
+                    continue;
+                }
+                for (size_t k = 0; k < nd * words; k++) E->at_rel[k] |= acc[k];
+            }
+    }
     E->at_base = r;
     E->at_ok = 1;
     return 0;
@@ -3787,7 +3834,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     E->tm_bits = calloc((size_t)TM_SIZE * TM_MAXK * TM_WORDS, sizeof(uint64_t));
     E->tm_tread = calloc(n, sizeof(uint32_t));
     E->tm_cread = calloc(nd, sizeof(uint32_t));
-    E->at_tread = calloc(n, sizeof(uint32_t));
+    E->at_rbits = calloc((size_t)E->words + 1, sizeof(uint64_t));
     E->at_gstamp = calloc(n, sizeof(uint32_t));
     E->at_gat = malloc(n * sizeof(int32_t));
     E->chains_cap = cap_chains;
@@ -3800,7 +3847,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         || !E->undo_tile || !E->undo_old || !E->path_hash || !E->path_undo || !E->path_mid || !E->ctr || !E->seq || !E->nv || !E->keys || !E->chg
         || !E->ht || !E->ht_gen || !E->cnt_hash || !E->cnt_stamp || !E->cnt_woff || !E->cnt_order || !E->cnt_wit || !E->cnt_ent || !E->cnt_upto || !E->tmp || !E->ord || !E->way_key || !E->way_off || !E->way_len || !E->way_flag
         || !E->way_most || !E->way_hash || !E->way_seq || !E->way_ht || !E->way_ht_gen || !E->tstamp || !E->astamp || !E->node_royal || !E->mine || !E->tbase
-        || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->tm || !E->tm_bits || !E->tm_tread || !E->tm_cread || !E->at_tread || !E->at_gstamp
+        || !E->cm_tile || !E->cm_code || !E->cm_tread || !E->cm_cread || !E->tm || !E->tm_bits || !E->tm_tread || !E->tm_cread || !E->at_rbits || !E->at_gstamp
         || !E->at_gat || !E->chains || !E->lp_sep || !E->lp_tile || !E->acc_order || !E->capbuf || !E->cstack || !E->cseen || !E->gcbuf) {
         tp_free(E);
         return NULL;
@@ -3933,11 +3980,17 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     if (t->natt && arows * n <= ATT_MAX) { /* the attack index as bit sets (attacked) */
         E->att_bits = calloc(arows * words + 1, sizeof(uint64_t));
         E->att_pos = malloc(arows * n * sizeof(int32_t) + 1);
+        if (arows * nd * words <= ATT_MAX / 4) {
+            E->att_acc = calloc(arows * nd * words + 1, sizeof(uint64_t));
+            E->at_rel = calloc(nd * words + 1, sizeof(uint64_t));
+            E->at_acc = E->at_rel;
+        }
     }
     E->att_code_off = calloc((size_t)t->np + 1, sizeof(int32_t));
     E->att_codes = malloc((size_t)t->np * nd * sizeof(int32_t) + 1);
     uint8_t *acc = calloc(nd + 1, 1);
-    if ((E->att_bits == NULL) != (E->att_pos == NULL) || !E->att_code_off || !E->att_codes || !acc) {
+    if ((E->att_bits == NULL) != (E->att_pos == NULL) || (E->att_acc == NULL) != (E->at_rel == NULL) || !E->att_code_off
+        || !E->att_codes || !acc) {
         free(acc);
         tp_free(E);
         return NULL;
@@ -3951,7 +4004,14 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
                 E->att_bits[row * words + (size_t)(u >> 6)] |= 1ULL << (u & 63);
                 E->att_pos[row * n + (size_t)u] = gi;
                 for (size_t c = 0; c < nd; c++) acc[c] |= t->masks[(size_t)t->att_mask[gi] * nd + c];
+                for (size_t c = 0; E->att_acc && c < nd; c++)
+                    if (t->masks[(size_t)t->att_mask[gi] * nd + c])
+                        E->att_acc[(row * nd + c) * words + (size_t)(u >> 6)] |= 1ULL << (u & 63);
             }
+            for (int32_t p = 0; E->att_acc && p < t->np; p++) /* a royal piece of the defender put anywhere */
+                for (size_t c = 0; p != q && c < nd; c++)
+                    if (t->royal_mine[(size_t)p * nd + c])
+                        for (size_t w = 0; w < words; w++) E->att_acc[(row * nd + c) * words + w] = ~0ULL;
         }
         int32_t k = E->att_code_off[q];
         for (size_t c = 0; c < nd; c++)
@@ -4114,7 +4174,9 @@ void tp_free(tp_engine *e) {
     free(e->tm_bits);
     free(e->tm_tread);
     free(e->tm_cread);
-    free(e->at_tread);
+    free(e->at_rbits);
+    free(e->at_rel);
+    free(e->att_acc);
     free(e->at_gstamp);
     free(e->at_gat);
     free(e->att_bits);

@@ -306,6 +306,12 @@ struct tp_engine {
     uint32_t *pair_stamp; /* [n*n] */
     int32_t *pair_ord;    /* [n*n] the node's turns in the order counted, each as start * n + end (a playout picks) */
     uint32_t pair_gen;
+    /* where pair_hops proved it (chains of moves that only carry the piece): a chain's board at its end tile is the
+       same whatever its path, so a follow-up with links to a tile whose follow-ups the node's walk from that start has
+       walked already (hop_stamp, set when a walk from there finished) is not walked again */
+    int32_t pair_hops;
+    uint32_t *hop_stamp; /* [n*n] */
+    uint32_t hop_gen;
     uint64_t *pair_cw;    /* [np*words] per player, the tiles the turn clean-ups may write (all where one captures) */
     /* a perft's count in any order (pair_any, with pair_on): the entries found from a trigger each (pair_triggers),
        row (set*n + u)*nd + c of trig_off listing those whose trigger is tile u holding code c, each with its row's
@@ -922,10 +928,17 @@ static int keep_witness(tp_engine *E, const Walk *W, int32_t i, int32_t start, i
     return 1;
 }
 
+/* New (start, end) stamps for a node's count: none counted, no tile's follow-ups walked. */
+static inline void pair_fresh(tp_engine *E) {
+    size_t nn = (size_t)TABLES(E)->n * (size_t)TABLES(E)->n;
+    next_gen(&E->pair_gen, E->pair_stamp, nn);
+    if (E->pair_hops) next_gen(&E->hop_gen, E->hop_stamp, nn);
+}
+
 /* pair_on for the node about to be counted where the rule set allows it (pair_ready) and the count is by hash. */
 static inline void pair_begin(tp_engine *E) {
     E->pair_on = E->cnt_on && E->pair_state == 2;
-    if (E->pair_on) next_gen(&E->pair_gen, E->pair_stamp, (size_t)TABLES(E)->n * (size_t)TABLES(E)->n);
+    if (E->pair_on) pair_fresh(E);
 }
 
 /* A count's turn from tile s to tile e where pair_on (two chains of the node from s to e make one turn): 1 the first
@@ -973,12 +986,15 @@ static int pair_leaf(tp_engine *E, const Walk *W, int32_t a) {
     return 0;
 }
 
-/* 1 where pair_on, application b has no links and the node's count holds a turn from s to b's `to` tile already:
-   b's chain from s could only make that turn again, so it is not walked (a playout's pick walks every chain). */
+/* 1 where pair_on and application b has no links and the node's count holds a turn from s to b's `to` tile already,
+   or (pair_hops) b has links and the walk from s has walked the follow-ups on b's `to` tile already (hop_stamp): b's
+   chains from s could only make turns counted already, so they are not walked (a playout's pick walks every chain). */
 static inline int pair_seen(const tp_engine *E, int32_t s, int32_t b) {
     const tp_tables *T = TABLES(E);
-    return E->pair_on && E->cnt_on && E->cnt_find < 0 && T->lnk_off[b + 1] == T->lnk_off[b]
-           && E->pair_stamp[(size_t)s * (size_t)T->n + (size_t)T->app_to[b]] == E->pair_gen;
+    if (!E->pair_on || !E->cnt_on || E->cnt_find >= 0) return 0;
+    size_t i = (size_t)s * (size_t)T->n + (size_t)T->app_to[b];
+    if (T->lnk_off[b + 1] == T->lnk_off[b]) return E->pair_stamp[i] == E->pair_gen;
+    return E->pair_hops && E->hop_stamp[i] == E->hop_gen;
 }
 
 /* A turn of the node counted without a key (cnt_on): `pos` the hash of the position after it (Board.hash), from
@@ -1704,6 +1720,9 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
             stop = touched(W);
         else
             r = finish(E, W, end, flagged);
+        if (r >= 0 && E->pair_hops && E->pair_on && E->cnt_on && E->cnt_find < 0 && T->lnk_off[a + 1] > T->lnk_off[a]
+            && W->mode == WALK_TURNS) /* the follow-ups on a's `to` tile walked from this start (pair_seen) */
+            E->hop_stamp[(size_t)W->start * (size_t)T->n + (size_t)T->app_to[a]] = E->hop_gen;
     }
 out:
     E->seq_top--;
@@ -2487,7 +2506,7 @@ static int pair_locate(tp_engine *E, Board *B, int32_t p, int32_t phase, int32_t
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
     int r = push_level(E, B);
     if (r < 0) return r;
-    next_gen(&E->pair_gen, E->pair_stamp, (size_t)n * (size_t)n);
+    pair_fresh(E);
     E->cnt_n = before;
     E->cnt_nent = 0;
     E->cnt_on = 1;
@@ -3895,6 +3914,7 @@ void tp_free(tp_engine *e) {
     free(e->zob);
     free(e->forced);
     free(e->pair_stamp);
+    free(e->hop_stamp);
     free(e->pair_ord);
     free(e->pair_cw);
     free(e->pair_tcnt);
@@ -4571,6 +4591,80 @@ static int pair_triggers(tp_engine *E, const Board *B) {
     return 0;
 }
 
+/* 1 where every chain is a piece carried from tile to tile (pair_hops' proof), so that a chain's board at its end
+   tile is the same whatever its path, and a chain from s to e (e != s) changes s to `empty` and e to s's code:
+   every application `reach` marks has a `to` tile other than its own and two writes, `to` := its own tile's code and
+   its own tile := one code `empty` (the same for all), and checks that `to` holds `empty`, so each tile a chain
+   passes held `empty` before or was its start; each link is unconditional and its targets are placed on the `to`
+   tile of the move it follows, with the same slide (a chain never comes back to a tile: chains.revisits, or the
+   repeated position where there is no slide); and, among the applications a node's chains may hold (those of one
+   entry set and their follow-ups, found by a walk over the links), every two with links to one `to` tile have the
+   same follow-ups, so what a chain may do next depends on its end tile alone.  `first`: [n], `mark`: [napps]
+   scratch.  O(nsets * napps + links). */
+static int pair_hops_hold(const tp_engine *E, const uint8_t *reach, int32_t *first, uint32_t *mark) {
+    const tp_tables *t = TABLES(E);
+    size_t nd = (size_t)t->nd, na = (size_t)t->napps, nsets = (size_t)(t->nphases + 1) * (size_t)t->np;
+    int32_t empty = -1;
+    for (int32_t l = 0; l < t->nlinks; l++)
+        if (t->lnk_cond_off[l + 1] > t->lnk_cond_off[l] || E->lnk_hl[l] >= 0 || t->lnk_line[l] >= 0) return 0;
+    for (int32_t a = 0; a < t->napps; a++) {
+        if (!reach[a]) continue;
+        int32_t u = t->app_tile[a], to = t->app_to[a], w0 = t->wr_off[a], carried = 0, emptied = 0, checked = 0;
+        if (to < 0 || to == u || t->wr_off[a + 1] - w0 != 2) return 0;
+        for (int32_t k = w0; k < w0 + 2; k++) {
+            const int32_t *m = t->maps + (size_t)t->wr_map[k] * nd;
+            int same = 1, ident = 1;
+            for (size_t c = 0; c < nd; c++) same &= m[c] == m[0], ident &= m[c] == (int32_t)c;
+            if (t->wr_tile[k] == to && t->wr_src[k] == u && ident) carried = 1;
+            else if (t->wr_tile[k] == u && same && (empty < 0 || m[0] == empty)) emptied = 1, empty = m[0];
+        }
+        for (int32_t k = t->chk_off[a]; k < t->chk_off[a + 1]; k++) {
+            const uint8_t *m = t->masks + (size_t)t->chk_mask[k] * nd;
+            int only = 1;
+            for (size_t c = 0; c < nd; c++) only &= (m[c] != 0) == ((int32_t)c == empty);
+            checked |= t->chk_tile[k] == to && only;
+        }
+        if (!carried || !emptied || !checked) return 0;
+        for (int32_t k = t->tgt_off[t->lnk_off[a]]; k < t->tgt_off[t->lnk_off[a + 1]]; k++)
+            if (t->app_tile[t->tgt[k]] != to || t->app_slide[t->tgt[k]] != t->app_slide[a]) return 0;
+    }
+    int32_t *stk = malloc((na + 1) * sizeof(int32_t));
+    uint8_t *in = malloc(na + 1);
+    int ok = stk && in;
+    for (size_t set = 0; ok && set < nsets; set++) {
+        const int32_t *row = t->ent_off + set * (size_t)t->n * nd;
+        int32_t top = 0;
+        memset(in, 0, na + 1);
+        memset(mark, 0, (na + 1) * sizeof(uint32_t));
+        for (int32_t i = row[0]; i < row[(size_t)t->n * nd]; i++)
+            if (!in[t->ent_app[i]]) in[t->ent_app[i]] = 1, stk[top++] = t->ent_app[i];
+        for (int32_t i = 0; i < top; i++) { /* the set's applications: its entries and their follow-ups */
+            int32_t a = stk[i];
+            for (int32_t k = t->tgt_off[t->lnk_off[a]]; k < t->tgt_off[t->lnk_off[a + 1]]; k++)
+                if (!in[t->tgt[k]]) in[t->tgt[k]] = 1, stk[top++] = t->tgt[k];
+        }
+        for (int32_t i = 0; i < top; i++) first[t->app_to[stk[i]]] = -1;
+        for (int32_t i = 0; ok && i < top; i++) {
+            int32_t a = stk[i], b = first[t->app_to[a]];
+            if (t->lnk_off[a + 1] == t->lnk_off[a]) continue;
+            if (b < 0) {
+                first[t->app_to[a]] = a;
+                continue;
+            }
+            uint32_t g = 2 * (uint32_t)i + 1; /* the same follow-ups as b, as a set: b's stamped g, a's g + 1 */
+            int32_t nb = 0;
+            for (int32_t k = t->tgt_off[t->lnk_off[b]]; k < t->tgt_off[t->lnk_off[b + 1]]; k++)
+                if (mark[t->tgt[k]] != g) mark[t->tgt[k]] = g, nb++;
+            for (int32_t k = t->tgt_off[t->lnk_off[a]]; ok && k < t->tgt_off[t->lnk_off[a + 1]]; k++)
+                if (mark[t->tgt[k]] == g) mark[t->tgt[k]] = g + 1, nb--;
+                else ok = mark[t->tgt[k]] == g + 1;
+            ok = ok && nb == 0;
+        }
+    }
+    free(stk), free(in);
+    return ok;
+}
+
 /* E->pair_state (read at the first perft): 2 where a count's last ply may tell its turns apart by (start, end) alone
    (pair_on): keys are (start, end, changes), no rule reads a turn's chains beyond its key (mandatory classes, the
    maximum rule, royal safety, counters, step budgets, fly-overs), every link is unforced and listed (no table, not
@@ -4631,12 +4725,20 @@ static int pair_ready(tp_engine *E) {
         memset(mark, 0, (na + n + 1) * sizeof(uint32_t));
         ok = pair_paths(t, eoff, edge, soff, sent, mark, stk, cur);
     }
+    if (!ok) { /* or two chains from one tile to one tile alike */
+        memset(mark, 0, (na + n + 1) * sizeof(uint32_t));
+        E->pair_hops = ok = pair_hops_hold(E, reach, cur, mark);
+    } /* or two chains from one tile to one tile alike */
     if (ok) {
         size_t words = (size_t)E->words;
         E->pair_stamp = calloc(n * n, sizeof(uint32_t));
         E->pair_ord = malloc(n * n * sizeof(int32_t));
         E->pair_tcnt = malloc(n * sizeof(int32_t));
         E->pair_cw = calloc((size_t)t->np * words + 1, sizeof(uint64_t));
+        if (E->pair_hops && !(E->hop_stamp = calloc(n * n, sizeof(uint32_t)))) {
+            r = -1;
+            goto out;
+        }
         if (!E->pair_stamp || !E->pair_ord || !E->pair_cw || !E->pair_tcnt) {
             r = -1;
             goto out;
@@ -4665,7 +4767,7 @@ out:
 
 /* 1 where a count's last ply tells its turns apart by (start, end) (pair_ready, read after a first perft): for tests. */
 int32_t tp_pair_ok(const tp_engine *e) {
-    return e->pair_state == 2;
+    return e->pair_state == 2 ? 1 + e->pair_hops : 0;
 }
 
 /* Leaf turns at `depth` (>= 1) below the position, the strict end rules read at every node. */

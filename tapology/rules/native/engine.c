@@ -312,6 +312,8 @@ struct tp_engine {
     int32_t pair_hops;
     uint32_t *hop_stamp; /* [n*n] */
     uint32_t hop_gen;
+    int32_t hop_fast;    /* a perft's count whose chains from an entry with links are found by hop_flood */
+    int32_t *hop_stk;    /* [n] hop_flood's applications to read the follow-ups of */
     uint64_t *pair_cw;    /* [np*words] per player, the tiles the turn clean-ups may write (all where one captures) */
     /* a perft's count in any order (pair_any, with pair_on): the entries found from a trigger each (pair_triggers),
        row (set*n + u)*nd + c of trig_off listing those whose trigger is tile u holding code c, each with its row's
@@ -2427,6 +2429,40 @@ static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
 }
 
 #ifndef TP_GEN_ENTRIES
+/* A perft's count of the chains from entry a (which fits) where pair_hops_hold proved them a piece carried from tile
+   to tile and the node's turns need no clean-ups (hop_fast): each tile the piece may end on counted once by (start,
+   end), found by a walk over tiles (not chains), each tile's follow-ups read once (hop_stamp) on the node's codes with
+   the start emptied and the piece on that tile: the board every chain to it leaves.  The codes are written raw and
+   taken back (nothing else reads the board meanwhile; in a count that makes its leaves, that write is the leaf made,
+   as paired_leaf makes one).  O(tiles reached * follow-ups). */
+static void hop_flood(tp_engine *E, const Walk *W, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    int32_t *codes = W->b->codes, s = T->app_tile[a], piece = codes[s], top = 0;
+    size_t row = (size_t)s * (size_t)T->n;
+    uint32_t g = E->hop_gen, *hs = E->hop_stamp;
+    if (hs[row + (size_t)T->app_to[a]] == g) return;
+    hs[row + (size_t)s] = g; /* a chain never comes back to its start (pair_hops_hold) */
+    hs[row + (size_t)T->app_to[a]] = g;
+    pair_count(E, s, T->app_to[a]);
+    E->hop_stk[top++] = a;
+    int32_t empty = codes[T->app_to[a]];
+    codes[s] = empty;
+    while (top) {
+        int32_t b = E->hop_stk[--top], t = T->app_to[b];
+        codes[t] = piece;
+        __asm__ __volatile__("" ::: "memory");
+        for (int32_t k = T->tgt_off[T->lnk_off[b]]; k < T->tgt_off[T->lnk_off[b + 1]]; k++) {
+            int32_t y = T->tgt[k], u = T->app_to[y];
+            if (hs[row + (size_t)u] == g || !pattern_fits(E, codes, y)) continue;
+            hs[row + (size_t)u] = g;
+            pair_count(E, s, u);
+            E->hop_stk[top++] = y;
+        }
+        codes[t] = empty;
+    }
+    codes[s] = piece;
+}
+
 /* An entry a of the node that fits, walked as the node's scan walks it (its turns counted, or keyed): < 0 an error,
    else 0. */
 static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
@@ -2435,6 +2471,10 @@ static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
     int32_t t = T->app_tile[a];
     int r;
     W->start = t;
+    if (E->hop_fast && T->lnk_off[a + 1] > T->lnk_off[a]) { /* a perft's count of carried pieces */
+        hop_flood(E, W, a);
+        return 0;
+    }
     if (E->plain_on && E->solo[a] == SOLO_PLAIN) { /* a plain solo: one change, its own turn */
         if (E->make_leaves) { /* made and taken back */
             int32_t mark = E->undo_top;
@@ -2948,6 +2988,8 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     /* and where two chains from one tile to one tile make one turn (pair_ready), by (start, end) alone */
     pair_begin(E);
     E->pair_any = E->pair_on; /* a perft's count: its turns in any order */
+    E->hop_fast = E->pair_on && E->pair_hops && !E->tracking && TABLES(E)->grp_off[p + 1] == TABLES(E)->grp_off[p]
+                  && TABLES(E)->mgrp_off[p + 1] == TABLES(E)->mgrp_off[p]; /* no clean-ups: hop_flood */
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     while (total == TP_ERR_DUP) { /* a hash seen twice: this node, and the later ones, with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -2960,6 +3002,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     E->cnt_on = 0;
     E->pair_on = 0;
     E->pair_any = 0;
+    E->hop_fast = 0;
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
@@ -3915,6 +3958,7 @@ void tp_free(tp_engine *e) {
     free(e->forced);
     free(e->pair_stamp);
     free(e->hop_stamp);
+    free(e->hop_stk);
     free(e->pair_ord);
     free(e->pair_cw);
     free(e->pair_tcnt);
@@ -4593,7 +4637,7 @@ static int pair_triggers(tp_engine *E, const Board *B) {
 
 /* 1 where every chain is a piece carried from tile to tile (pair_hops' proof), so that a chain's board at its end
    tile is the same whatever its path, and a chain from s to e (e != s) changes s to `empty` and e to s's code:
-   every application `reach` marks has a `to` tile other than its own and two writes, `to` := its own tile's code and
+   every application `reach` marks has no condition, a `to` tile other than its own and two writes, `to` := its own tile's code and
    its own tile := one code `empty` (the same for all), and checks that `to` holds `empty`, so each tile a chain
    passes held `empty` before or was its start; each link is unconditional and its targets are placed on the `to`
    tile of the move it follows, with the same slide (a chain never comes back to a tile: chains.revisits, or the
@@ -4610,7 +4654,7 @@ static int pair_hops_hold(const tp_engine *E, const uint8_t *reach, int32_t *fir
     for (int32_t a = 0; a < t->napps; a++) {
         if (!reach[a]) continue;
         int32_t u = t->app_tile[a], to = t->app_to[a], w0 = t->wr_off[a], carried = 0, emptied = 0, checked = 0;
-        if (to < 0 || to == u || t->wr_off[a + 1] - w0 != 2) return 0;
+        if (to < 0 || to == u || t->wr_off[a + 1] - w0 != 2 || t->app_cond_off[a + 1] > t->app_cond_off[a]) return 0;
         for (int32_t k = w0; k < w0 + 2; k++) {
             const int32_t *m = t->maps + (size_t)t->wr_map[k] * nd;
             int same = 1, ident = 1;
@@ -4735,7 +4779,7 @@ static int pair_ready(tp_engine *E) {
         E->pair_ord = malloc(n * n * sizeof(int32_t));
         E->pair_tcnt = malloc(n * sizeof(int32_t));
         E->pair_cw = calloc((size_t)t->np * words + 1, sizeof(uint64_t));
-        if (E->pair_hops && !(E->hop_stamp = calloc(n * n, sizeof(uint32_t)))) {
+        if (E->pair_hops && (!(E->hop_stamp = calloc(n * n, sizeof(uint32_t))) || !(E->hop_stk = malloc(n * sizeof(int32_t))))) {
             r = -1;
             goto out;
         }

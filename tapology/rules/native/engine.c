@@ -312,7 +312,7 @@ struct tp_engine {
     int32_t pair_hops;
     uint32_t *hop_stamp; /* [n*n] */
     uint32_t hop_gen;
-    int32_t hop_fast;    /* a perft's count whose chains from an entry with links are found by hop_flood */
+    int32_t hop_fast;    /* a count whose chains from an entry with links are found by hop_flood (hop_fast_for) */
     int32_t *hop_stk;    /* [n] hop_flood's applications to read the follow-ups of */
     uint64_t *pair_cw;    /* [np*words] per player, the tiles the turn clean-ups may write (all where one captures) */
     /* a perft's count in any order (pair_any, with pair_on): the entries found from a trigger each (pair_triggers),
@@ -935,6 +935,14 @@ static inline void pair_fresh(tp_engine *E) {
     size_t nn = (size_t)TABLES(E)->n * (size_t)TABLES(E)->n;
     next_gen(&E->pair_gen, E->pair_stamp, nn);
     if (E->pair_hops) next_gen(&E->hop_gen, E->hop_stamp, nn);
+}
+
+/* 1 where the node's count (pair_on) of player p's turns may find the chains of an entry with links by hop_flood:
+   pair_hops_hold proved them carried pieces, and p's turns have no clean-ups. */
+static inline int hop_fast_for(const tp_engine *E, int32_t p) {
+    const tp_tables *T = TABLES(E);
+    return E->pair_on && E->pair_hops && !E->tracking && T->grp_off[p + 1] == T->grp_off[p]
+           && T->mgrp_off[p + 1] == T->mgrp_off[p];
 }
 
 /* pair_on for the node about to be counted where the rule set allows it (pair_ready) and the count is by hash. */
@@ -2429,12 +2437,12 @@ static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
 }
 
 #ifndef TP_GEN_ENTRIES
-/* A perft's count of the chains from entry a (which fits) where pair_hops_hold proved them a piece carried from tile
-   to tile and the node's turns need no clean-ups (hop_fast): each tile the piece may end on counted once by (start,
-   end), found by a walk over tiles (not chains), each tile's follow-ups read once (hop_stamp) on the node's codes with
-   the start emptied and the piece on that tile: the board every chain to it leaves.  The codes are written raw and
-   taken back (nothing else reads the board meanwhile; in a count that makes its leaves, that write is the leaf made,
-   as paired_leaf makes one).  O(tiles reached * follow-ups). */
+/* A count's chains from entry a (which fits; a perft's, or a playout's before its pick) where pair_hops_hold proved
+   them a piece carried from tile to tile and the node's turns need no clean-ups (hop_fast): each tile the piece may
+   end on counted once by (start, end), found by a walk over tiles (not chains), each tile's follow-ups read once
+   (hop_stamp) on the node's codes with the start emptied and the piece on that tile: the board every chain to it
+   leaves.  The codes are written raw and taken back (nothing else reads the board meanwhile; in a count that makes
+   its leaves, that write is the leaf made, as paired_leaf makes one).  O(tiles reached * follow-ups). */
 static void hop_flood(tp_engine *E, const Walk *W, int32_t a) {
     const tp_tables *T = TABLES(E);
     int32_t *codes = W->b->codes, s = T->app_tile[a], piece = codes[s], top = 0;
@@ -2990,8 +2998,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     /* a perft's count: its turns in any order, found from triggers (carried pieces, whose trigger is the piece on its
        row's own tile, row by row: fewer instructions) */
     E->pair_any = E->pair_on && !E->pair_hops;
-    E->hop_fast = E->pair_on && E->pair_hops && !E->tracking && TABLES(E)->grp_off[p + 1] == TABLES(E)->grp_off[p]
-                  && TABLES(E)->mgrp_off[p + 1] == TABLES(E)->mgrp_off[p]; /* no clean-ups: hop_flood */
+    E->hop_fast = hop_fast_for(E, p);
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     while (total == TP_ERR_DUP) { /* a hash seen twice: this node, and the later ones, with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -4084,7 +4091,8 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     E->nkeys = E->nchg = 0;
     E->chains_len = E->nacc = 0;
     E->chains_mode = chains;
-    E->pair_on = E->pair_any = 0; /* set again by the count that uses them (a call that failed may have left them) */
+    /* set again by the count that uses them (a call that failed may have left them) */
+    E->pair_on = E->pair_any = E->hop_fast = 0;
     return 0;
 }
 
@@ -4639,11 +4647,11 @@ static int pair_triggers(tp_engine *E, const Board *B) {
 
 /* 1 where every chain is a piece carried from tile to tile (pair_hops' proof), so that a chain's board at its end
    tile is the same whatever its path, and a chain from s to e (e != s) changes s to `empty` and e to s's code:
-   every application `reach` marks has no condition, a `to` tile other than its own and two writes, `to` := its own tile's code and
-   its own tile := one code `empty` (the same for all), and checks that `to` holds `empty`, so each tile a chain
-   passes held `empty` before or was its start; each link is unconditional and its targets are placed on the `to`
-   tile of the move it follows, with the same slide (a chain never comes back to a tile: chains.revisits, or the
-   repeated position where there is no slide); and, among the applications a node's chains may hold (those of one
+   every application `reach` marks has no condition, a `to` tile other than its own and two writes, `to` := its own
+   tile's code and its own tile := one code `empty` (the same for all), and checks that `to` holds `empty`, so each
+   tile a chain passes held `empty` before or was its start; each link is unconditional and its targets are placed on
+   the `to` tile of the move it follows, with the same slide (a chain never comes back to a tile: chains.revisits, or
+   the repeated position where there is no slide); and, among the applications a node's chains may hold (those of one
    entry set and their follow-ups, found by a walk over the links), every two with links to one `to` tile have the
    same follow-ups, so what a chain may do next depends on its end tile alone.  `first`: [n], `mark`: [napps]
    scratch.  O(nsets * napps + links). */
@@ -4781,7 +4789,8 @@ static int pair_ready(tp_engine *E) {
         E->pair_ord = malloc(n * n * sizeof(int32_t));
         E->pair_tcnt = malloc(n * sizeof(int32_t));
         E->pair_cw = calloc((size_t)t->np * words + 1, sizeof(uint64_t));
-        if (E->pair_hops && (!(E->hop_stamp = calloc(n * n, sizeof(uint32_t))) || !(E->hop_stk = malloc(n * sizeof(int32_t))))) {
+        if (E->pair_hops
+            && (!(E->hop_stamp = calloc(n * n, sizeof(uint32_t))) || !(E->hop_stk = malloc(n * sizeof(int32_t))))) {
             r = -1;
             goto out;
         }
@@ -5020,6 +5029,7 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
 #endif
     pair_begin(E);
     E->pair_any = E->pair_on; /* counted by triggers, the picked turn's tile walked again in order (pair_locate) */
+    E->hop_fast = hop_fast_for(E, p); /* the count only: pair_locate walks the chains in their order */
     int32_t legal = node_turns_in(E, B, p, phase);
     while (legal == TP_ERR_DUP) { /* as perft's: with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -5027,6 +5037,7 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
         E->nchg = c0;
         legal = node_turns_in(E, B, p, phase);
     }
+    E->hop_fast = 0;
     int by_hash = E->cnt_on;
     E->cnt_on = 0;
     if (legal < 0) return legal;

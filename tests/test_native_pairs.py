@@ -252,6 +252,11 @@ links = [{ moves = ["jump"], orientations = "rotations", forced = false }]
 # (start, end) does not name its turn
 TURNS = HOPS.replace('pattern = "*own own|foe empty => *empty _ @"', 'pattern = "*own own|foe empty => *empty own:stone @"')
 
+# a jump that needs the second tile behind it empty: going on straight, that tile is the chain's start, which the
+# stone has left (so the flood reads the board with the start emptied)
+BEHIND = HOPS.replace('pattern = "*own own|foe empty => *empty _ @"',
+                      'pattern = "empty any *own own|foe empty => _ _ *empty _ @"')
+
 # the step with a forced link to a move that never fits: the same turns in the same order, counted by hash
 HASHED = HOPS.replace('''pattern = "*own empty => *empty @"
 ''', '''pattern = "*own empty => *empty @"
@@ -266,8 +271,8 @@ pattern = "*empty => *own:stone"
 
 
 @needs_native
-@pytest.mark.parametrize(("text", "hops"), [(HOPS, True), (TURNS, False), (HASHED, False)],
-                         ids=["hops", "turns", "hashed"])
+@pytest.mark.parametrize(("text", "hops"), [(HOPS, True), (BEHIND, True), (TURNS, False), (HASHED, False)],
+                         ids=["hops", "behind", "turns", "hashed"])
 def test_carried_pieces_counted_by_start_and_end_only_where_the_tables_prove_it(tmp_path: Path, text: str,
                                                                                 hops: bool) -> None:
     g = _open(tmp_path, text)
@@ -301,5 +306,8 @@ def test_chinese_checkers_counts_its_hops_by_start_and_end() -> None:
     for d in (1, 2, 3):
         want = count_leaves(g, pos, d, native=False)
         assert count_leaves(g, pos, d) == count_leaves(g, pos, d, bulk=False) == want, d
+    mid = playout_end(g, pos, 7, 1, max_plies=80)  # long hop chains, several routes to a tile
+    want = count_leaves(g, mid, 2, native=False)
+    assert count_leaves(g, mid, 2) == count_leaves(g, mid, 2, bulk=False) == want
     eng = native.engine(g.chains(pos.board))
     assert eng is not None and eng.pair_by_hops()

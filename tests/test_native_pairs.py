@@ -199,3 +199,115 @@ def test_a_playout_counted_by_start_and_end_plays_the_games_the_count_by_hash_pl
 def test_gess_depth_two_as_the_chain_walk_counts_it() -> None:
     g, pos = open_position("gess", None, None)
     assert count_leaves(g, pos, 2, native=False) == count_leaves(g, pos, 2) == _rbg_perft("gess", 2)
+
+# a stone steps to a neighbouring empty tile, or jumps over any stone into the empty tile beyond, and may go on
+# jumping: around the block of stones a chain reaches one tile by two routes (right then down, down then right), with
+# the same changes (the stone carried from its start to its end), which pair_hops_hold proves from the tables, so the
+# walk from a start reads each tile's follow-ups once and a perft counts tiles rather than chains (hop_flood)
+HOPS = """
+name = "hops"
+grid = "square"
+players = ["X", "O"]
+board = "plane:7x7"
+
+[states]
+empty = 0
+X = { value = 1, owner = "X", kind = "stone" }
+O = { value = 2, owner = "O", kind = "stone" }
+
+[initial]
+to_move = "X"
+layout = \"\"\"
+. . . . . . .
+. X O . . . .
+. O . O . . .
+. . O . X . .
+. . . . . . .
+. O . X . O .
+. . . . . . .
+\"\"\"
+
+[[end]]
+kind = "plies"
+value = 40
+result = "draw"
+
+[[end]]
+kind = "no-turns"
+result = "loss"
+
+[[move]]
+name = "step"
+orientations = "rotations"
+pattern = "*own empty => *empty @"
+
+[[move]]
+name = "jump"
+orientations = "rotations"
+pattern = "*own own|foe empty => *empty _ @"
+links = [{ moves = ["jump"], orientations = "rotations", forced = false }]
+"""
+
+# a jump that also turns the stone it jumps into its own: three writes, so a chain's changes depend on its route and
+# (start, end) does not name its turn
+TURNS = HOPS.replace('pattern = "*own own|foe empty => *empty _ @"', 'pattern = "*own own|foe empty => *empty own:stone @"')
+
+# a jump that needs the second tile behind it empty: going on straight, that tile is the chain's start, which the
+# stone has left (so the flood reads the board with the start emptied)
+BEHIND = HOPS.replace('pattern = "*own own|foe empty => *empty _ @"',
+                      'pattern = "empty any *own own|foe empty => _ _ *empty _ @"')
+
+# the step with a forced link to a move that never fits: the same turns in the same order, counted by hash
+HASHED = HOPS.replace('''pattern = "*own empty => *empty @"
+''', '''pattern = "*own empty => *empty @"
+links = [{ moves = ["never"], orientations = [0], forced = true }]
+
+[[move]]
+name = "never"
+start = false
+orientations = "rotations"
+pattern = "*empty => *own:stone"
+''')
+
+
+@needs_native
+@pytest.mark.parametrize(("text", "hops"), [(HOPS, True), (BEHIND, True), (TURNS, False), (HASHED, False)],
+                         ids=["hops", "behind", "turns", "hashed"])
+def test_carried_pieces_counted_by_start_and_end_only_where_the_tables_prove_it(tmp_path: Path, text: str,
+                                                                                hops: bool) -> None:
+    g = _open(tmp_path, text)
+    assert native.why_not(g.chains(g.board), perft=True) == ""
+    pos = g.initial()
+    for d in range(1, 4):
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == want, d
+        assert count_leaves(g, pos, d, bulk=False) == want, d
+    eng = native.engine(g.chains(g.board))
+    assert eng is not None
+    assert (eng.pair_ok() and eng.pair_by_hops()) == hops
+
+
+@needs_native
+def test_a_playout_of_carried_pieces_plays_the_games_the_count_by_hash_plays(tmp_path: Path) -> None:
+    hops, hashed = _open(tmp_path / "hops", HOPS), _open(tmp_path / "hashed", HASHED)
+    for g, want in ((hops, True), (hashed, False)):
+        count_leaves(g, g.initial(), 1)
+        eng = native.engine(g.chains(g.board))
+        assert eng is not None and eng.pair_by_hops() == want
+    for i in range(8):
+        a = playout_end(hops, hops.initial(), 5, i)
+        b = playout_end(hashed, hashed.initial(), 5, i)
+        assert (a.ply, hops.codes(a)) == (b.ply, hashed.codes(b)), i
+
+
+@needs_native
+def test_chinese_checkers_counts_its_hops_by_start_and_end() -> None:
+    g, pos = open_position("chinese-checkers-6", None, None)
+    for d in (1, 2, 3):
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == count_leaves(g, pos, d, bulk=False) == want, d
+    mid = playout_end(g, pos, 7, 1, max_plies=80)  # long hop chains, several routes to a tile
+    want = count_leaves(g, mid, 2, native=False)
+    assert count_leaves(g, mid, 2) == count_leaves(g, mid, 2, bulk=False) == want
+    eng = native.engine(g.chains(pos.board))
+    assert eng is not None and eng.pair_by_hops()

@@ -275,6 +275,11 @@ class Engine:
         first perft."""
         return bool(self.lib.tp_pair_ok(self._engine))
 
+    def pair_by_hops(self) -> bool:
+        """Whether pair_ok holds by chains that only carry a piece (engine.c pair_hops_hold), the walk from a start not
+        going on again from a tile whose follow-ups it has walked; read after a first perft."""
+        return self.lib.tp_pair_ok(self._engine) == 2
+
     def turns(self, chains: Chains, codes: list[int], player: int, phase: int = -1) -> dict[Key, Found] | None:
         """The legal turns by key after the mandatory-class and maximum rules, each with its label path, moves and
         flag, as :meth:`Chains.turns` finds them in the phase of index ``phase`` (-1: the regular play) (None: not

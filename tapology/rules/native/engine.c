@@ -337,6 +337,14 @@ struct tp_engine {
     uint32_t *pair_stamp; /* [n*n] */
     int32_t *pair_ord;    /* [n*n] the node's turns in the order counted, each as start * n + end (a playout picks) */
     uint32_t pair_gen;
+    /* where pair_hops proved it (chains of moves that only carry the piece): a chain's board at its end tile is the
+       same whatever its path, so a follow-up with links to a tile whose follow-ups the node's walk from that start has
+       walked already (hop_stamp, set when a walk from there finished) is not walked again */
+    int32_t pair_hops;
+    uint32_t *hop_stamp; /* [n*n] */
+    uint32_t hop_gen;
+    int32_t hop_fast;    /* a count whose chains from an entry with links are found by hop_flood (hop_fast_for) */
+    int32_t *hop_stk;    /* [n] hop_flood's applications to read the follow-ups of */
     uint64_t *pair_cw;    /* [np*words] per player, the tiles the turn clean-ups may write (all where one captures) */
     /* a perft's count in any order (pair_any, with pair_on): the entries found from a trigger each (pair_triggers),
        row (set*n + u)*nd + c of trig_off listing those whose trigger is tile u holding code c, each with its row's
@@ -973,10 +981,25 @@ static int keep_witness(tp_engine *E, const Walk *W, int32_t i, int32_t start, i
     return 1;
 }
 
+/* New (start, end) stamps for a node's count: none counted, no tile's follow-ups walked. */
+static inline void pair_fresh(tp_engine *E) {
+    size_t nn = (size_t)TABLES(E)->n * (size_t)TABLES(E)->n;
+    next_gen(&E->pair_gen, E->pair_stamp, nn);
+    if (E->pair_hops) next_gen(&E->hop_gen, E->hop_stamp, nn);
+}
+
+/* 1 where the node's count (pair_on) of player p's turns may find the chains of an entry with links by hop_flood:
+   pair_hops_hold proved them carried pieces, and p's turns have no clean-ups. */
+static inline int hop_fast_for(const tp_engine *E, int32_t p) {
+    const tp_tables *T = TABLES(E);
+    return E->pair_on && E->pair_hops && !E->tracking && T->grp_off[p + 1] == T->grp_off[p]
+           && T->mgrp_off[p + 1] == T->mgrp_off[p];
+}
+
 /* pair_on for the node about to be counted where the rule set allows it (pair_ready) and the count is by hash. */
 static inline void pair_begin(tp_engine *E) {
     E->pair_on = E->cnt_on && E->pair_state == 2;
-    if (E->pair_on) next_gen(&E->pair_gen, E->pair_stamp, (size_t)TABLES(E)->n * (size_t)TABLES(E)->n);
+    if (E->pair_on) pair_fresh(E);
 }
 
 /* A count's turn from tile s to tile e where pair_on (two chains of the node from s to e make one turn): 1 the first
@@ -1024,12 +1047,15 @@ static int pair_leaf(tp_engine *E, const Walk *W, int32_t a) {
     return 0;
 }
 
-/* 1 where pair_on, application b has no links and the node's count holds a turn from s to b's `to` tile already:
-   b's chain from s could only make that turn again, so it is not walked (a playout's pick walks every chain). */
+/* 1 where pair_on and application b has no links and the node's count holds a turn from s to b's `to` tile already,
+   or (pair_hops) b has links and the walk from s has walked the follow-ups on b's `to` tile already (hop_stamp): b's
+   chains from s could only make turns counted already, so they are not walked (a playout's pick walks every chain). */
 static inline int pair_seen(const tp_engine *E, int32_t s, int32_t b) {
     const tp_tables *T = TABLES(E);
-    return E->pair_on && E->cnt_on && E->cnt_find < 0 && T->lnk_off[b + 1] == T->lnk_off[b]
-           && E->pair_stamp[(size_t)s * (size_t)T->n + (size_t)T->app_to[b]] == E->pair_gen;
+    if (!E->pair_on || !E->cnt_on || E->cnt_find >= 0) return 0;
+    size_t i = (size_t)s * (size_t)T->n + (size_t)T->app_to[b];
+    if (T->lnk_off[b + 1] == T->lnk_off[b]) return E->pair_stamp[i] == E->pair_gen;
+    return E->pair_hops && E->hop_stamp[i] == E->hop_gen;
 }
 
 /* A turn of the node counted without a key (cnt_on): `pos` the hash of the position after it (Board.hash), from
@@ -1795,6 +1821,9 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
             stop = touched(W);
         else
             r = finish(E, W, end, flagged);
+        if (r >= 0 && E->pair_hops && E->pair_on && E->cnt_on && E->cnt_find < 0 && T->lnk_off[a + 1] > T->lnk_off[a]
+            && W->mode == WALK_TURNS) /* the follow-ups on a's `to` tile walked from this start (pair_seen) */
+            E->hop_stamp[(size_t)W->start * (size_t)T->n + (size_t)T->app_to[a]] = E->hop_gen;
     }
 out:
     E->seq_top--;
@@ -2528,6 +2557,40 @@ static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
 }
 
 #ifndef TP_GEN_ENTRIES
+/* A count's chains from entry a (which fits; a perft's, or a playout's before its pick) where pair_hops_hold proved
+   them a piece carried from tile to tile and the node's turns need no clean-ups (hop_fast): each tile the piece may
+   end on counted once by (start, end), found by a walk over tiles (not chains), each tile's follow-ups read once
+   (hop_stamp) on the node's codes with the start emptied and the piece on that tile: the board every chain to it
+   leaves.  The codes are written raw and taken back (nothing else reads the board meanwhile; in a count that makes
+   its leaves, that write is the leaf made, as paired_leaf makes one).  O(tiles reached * follow-ups). */
+static void hop_flood(tp_engine *E, const Walk *W, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    int32_t *codes = W->b->codes, s = T->app_tile[a], piece = codes[s], top = 0;
+    size_t row = (size_t)s * (size_t)T->n;
+    uint32_t g = E->hop_gen, *hs = E->hop_stamp;
+    if (hs[row + (size_t)T->app_to[a]] == g) return;
+    hs[row + (size_t)s] = g; /* a chain never comes back to its start (pair_hops_hold) */
+    hs[row + (size_t)T->app_to[a]] = g;
+    pair_count(E, s, T->app_to[a]);
+    E->hop_stk[top++] = a;
+    int32_t empty = codes[T->app_to[a]];
+    codes[s] = empty;
+    while (top) {
+        int32_t b = E->hop_stk[--top], t = T->app_to[b];
+        codes[t] = piece;
+        __asm__ __volatile__("" ::: "memory");
+        for (int32_t k = T->tgt_off[T->lnk_off[b]]; k < T->tgt_off[T->lnk_off[b + 1]]; k++) {
+            int32_t y = T->tgt[k], u = T->app_to[y];
+            if (hs[row + (size_t)u] == g || !pattern_fits(E, codes, y)) continue;
+            hs[row + (size_t)u] = g;
+            pair_count(E, s, u);
+            E->hop_stk[top++] = y;
+        }
+        codes[t] = empty;
+    }
+    codes[s] = piece;
+}
+
 /* An entry a of the node that fits, walked as the node's scan walks it (its turns counted, or keyed): < 0 an error,
    else 0. */
 static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
@@ -2536,6 +2599,10 @@ static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
     int32_t t = T->app_tile[a];
     int r;
     W->start = t;
+    if (E->hop_fast && T->lnk_off[a + 1] > T->lnk_off[a]) { /* a perft's count of carried pieces */
+        hop_flood(E, W, a);
+        return 0;
+    }
     if (E->plain_on && E->solo[a] == SOLO_PLAIN) { /* a plain solo: one change, its own turn */
         if (E->make_leaves) { /* made and taken back */
             int32_t mark = E->undo_top;
@@ -2607,7 +2674,7 @@ static int pair_locate(tp_engine *E, Board *B, int32_t p, int32_t phase, int32_t
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
     int r = push_level(E, B);
     if (r < 0) return r;
-    next_gen(&E->pair_gen, E->pair_stamp, (size_t)n * (size_t)n);
+    pair_fresh(E);
     E->cnt_n = before;
     E->cnt_nent = 0;
     E->cnt_on = 1;
@@ -3123,7 +3190,10 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
         E->solo_on = E->plain_on = 0; /* plain solos (solo_plain) only where the clean-ups after each move are idle */
     /* and where two chains from one tile to one tile make one turn (pair_ready), by (start, end) alone */
     pair_begin(E);
-    E->pair_any = E->pair_on; /* a perft's count: its turns in any order */
+    /* a perft's count: its turns in any order, found from triggers (carried pieces, whose trigger is the piece on its
+       row's own tile, row by row: fewer instructions) */
+    E->pair_any = E->pair_on && !E->pair_hops;
+    E->hop_fast = hop_fast_for(E, p);
     E->shut_keys = depth > 1; /* an inner node's shut cells keyed straight (node_turns_in): its keys in any order */
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     while (total == TP_ERR_DUP) { /* a hash seen twice: this node, and the later ones, with witnesses, then keys */
@@ -3138,6 +3208,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     E->pair_on = 0;
     E->pair_any = 0;
     E->shut_keys = 0;
+    E->hop_fast = 0;
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
@@ -4113,6 +4184,8 @@ void tp_free(tp_engine *e) {
     free(e->zob);
     free(e->forced);
     free(e->pair_stamp);
+    free(e->hop_stamp);
+    free(e->hop_stk);
     free(e->pair_ord);
     free(e->pair_cw);
     free(e->pair_tcnt);
@@ -4253,7 +4326,8 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     E->nkeys = E->nchg = 0;
     E->chains_len = E->nacc = 0;
     E->chains_mode = chains;
-    E->pair_on = E->pair_any = 0; /* set again by the count that uses them (a call that failed may have left them) */
+    /* set again by the count that uses them (a call that failed may have left them) */
+    E->pair_on = E->pair_any = E->hop_fast = 0;
     return 0;
 }
 
@@ -4963,6 +5037,80 @@ static int pair_triggers(tp_engine *E, const Board *B) {
     return 0;
 }
 
+/* 1 where every chain is a piece carried from tile to tile (pair_hops' proof), so that a chain's board at its end
+   tile is the same whatever its path, and a chain from s to e (e != s) changes s to `empty` and e to s's code:
+   every application `reach` marks has no condition, a `to` tile other than its own and two writes, `to` := its own
+   tile's code and its own tile := one code `empty` (the same for all), and checks that `to` holds `empty`, so each
+   tile a chain passes held `empty` before or was its start; each link is unconditional and its targets are placed on
+   the `to` tile of the move it follows, with the same slide (a chain never comes back to a tile: chains.revisits, or
+   the repeated position where there is no slide); and, among the applications a node's chains may hold (those of one
+   entry set and their follow-ups, found by a walk over the links), every two with links to one `to` tile have the
+   same follow-ups, so what a chain may do next depends on its end tile alone.  `first`: [n], `mark`: [napps]
+   scratch.  O(nsets * napps + links). */
+static int pair_hops_hold(const tp_engine *E, const uint8_t *reach, int32_t *first, uint32_t *mark) {
+    const tp_tables *t = TABLES(E);
+    size_t nd = (size_t)t->nd, na = (size_t)t->napps, nsets = (size_t)(t->nphases + 1) * (size_t)t->np;
+    int32_t empty = -1;
+    for (int32_t l = 0; l < t->nlinks; l++)
+        if (t->lnk_cond_off[l + 1] > t->lnk_cond_off[l] || E->lnk_hl[l] >= 0 || t->lnk_line[l] >= 0) return 0;
+    for (int32_t a = 0; a < t->napps; a++) {
+        if (!reach[a]) continue;
+        int32_t u = t->app_tile[a], to = t->app_to[a], w0 = t->wr_off[a], carried = 0, emptied = 0, checked = 0;
+        if (to < 0 || to == u || t->wr_off[a + 1] - w0 != 2 || t->app_cond_off[a + 1] > t->app_cond_off[a]) return 0;
+        for (int32_t k = w0; k < w0 + 2; k++) {
+            const int32_t *m = t->maps + (size_t)t->wr_map[k] * nd;
+            int same = 1, ident = 1;
+            for (size_t c = 0; c < nd; c++) same &= m[c] == m[0], ident &= m[c] == (int32_t)c;
+            if (t->wr_tile[k] == to && t->wr_src[k] == u && ident) carried = 1;
+            else if (t->wr_tile[k] == u && same && (empty < 0 || m[0] == empty)) emptied = 1, empty = m[0];
+        }
+        for (int32_t k = t->chk_off[a]; k < t->chk_off[a + 1]; k++) {
+            const uint8_t *m = t->masks + (size_t)t->chk_mask[k] * nd;
+            int only = 1;
+            for (size_t c = 0; c < nd; c++) only &= (m[c] != 0) == ((int32_t)c == empty);
+            checked |= t->chk_tile[k] == to && only;
+        }
+        if (!carried || !emptied || !checked) return 0;
+        for (int32_t k = t->tgt_off[t->lnk_off[a]]; k < t->tgt_off[t->lnk_off[a + 1]]; k++)
+            if (t->app_tile[t->tgt[k]] != to || t->app_slide[t->tgt[k]] != t->app_slide[a]) return 0;
+    }
+    int32_t *stk = malloc((na + 1) * sizeof(int32_t));
+    uint8_t *in = malloc(na + 1);
+    int ok = stk && in;
+    for (size_t set = 0; ok && set < nsets; set++) {
+        const int32_t *row = t->ent_off + set * (size_t)t->n * nd;
+        int32_t top = 0;
+        memset(in, 0, na + 1);
+        memset(mark, 0, (na + 1) * sizeof(uint32_t));
+        for (int32_t i = row[0]; i < row[(size_t)t->n * nd]; i++)
+            if (!in[t->ent_app[i]]) in[t->ent_app[i]] = 1, stk[top++] = t->ent_app[i];
+        for (int32_t i = 0; i < top; i++) { /* the set's applications: its entries and their follow-ups */
+            int32_t a = stk[i];
+            for (int32_t k = t->tgt_off[t->lnk_off[a]]; k < t->tgt_off[t->lnk_off[a + 1]]; k++)
+                if (!in[t->tgt[k]]) in[t->tgt[k]] = 1, stk[top++] = t->tgt[k];
+        }
+        for (int32_t i = 0; i < top; i++) first[t->app_to[stk[i]]] = -1;
+        for (int32_t i = 0; ok && i < top; i++) {
+            int32_t a = stk[i], b = first[t->app_to[a]];
+            if (t->lnk_off[a + 1] == t->lnk_off[a]) continue;
+            if (b < 0) {
+                first[t->app_to[a]] = a;
+                continue;
+            }
+            uint32_t g = 2 * (uint32_t)i + 1; /* the same follow-ups as b, as a set: b's stamped g, a's g + 1 */
+            int32_t nb = 0;
+            for (int32_t k = t->tgt_off[t->lnk_off[b]]; k < t->tgt_off[t->lnk_off[b + 1]]; k++)
+                if (mark[t->tgt[k]] != g) mark[t->tgt[k]] = g, nb++;
+            for (int32_t k = t->tgt_off[t->lnk_off[a]]; ok && k < t->tgt_off[t->lnk_off[a + 1]]; k++)
+                if (mark[t->tgt[k]] == g) mark[t->tgt[k]] = g + 1, nb--;
+                else ok = mark[t->tgt[k]] == g + 1;
+            ok = ok && nb == 0;
+        }
+    }
+    free(stk), free(in);
+    return ok;
+}
+
 /* E->pair_state (read at the first perft): 2 where a count's last ply may tell its turns apart by (start, end) alone
    (pair_on): keys are (start, end, changes), no rule reads a turn's chains beyond its key (mandatory classes, the
    maximum rule, royal safety, counters, step budgets, fly-overs), every link is unforced and listed (no table, not
@@ -5023,12 +5171,21 @@ static int pair_ready(tp_engine *E) {
         memset(mark, 0, (na + n + 1) * sizeof(uint32_t));
         ok = pair_paths(t, eoff, edge, soff, sent, mark, stk, cur);
     }
+    if (!ok) { /* or two chains from one tile to one tile alike */
+        memset(mark, 0, (na + n + 1) * sizeof(uint32_t));
+        E->pair_hops = ok = pair_hops_hold(E, reach, cur, mark);
+    } /* or two chains from one tile to one tile alike */
     if (ok) {
         size_t words = (size_t)E->words;
         E->pair_stamp = calloc(n * n, sizeof(uint32_t));
         E->pair_ord = malloc(n * n * sizeof(int32_t));
         E->pair_tcnt = malloc(n * sizeof(int32_t));
         E->pair_cw = calloc((size_t)t->np * words + 1, sizeof(uint64_t));
+        if (E->pair_hops
+            && (!(E->hop_stamp = calloc(n * n, sizeof(uint32_t))) || !(E->hop_stk = malloc(n * sizeof(int32_t))))) {
+            r = -1;
+            goto out;
+        }
         if (!E->pair_stamp || !E->pair_ord || !E->pair_cw || !E->pair_tcnt) {
             r = -1;
             goto out;
@@ -5057,7 +5214,7 @@ out:
 
 /* 1 where a count's last ply tells its turns apart by (start, end) (pair_ready, read after a first perft): for tests. */
 int32_t tp_pair_ok(const tp_engine *e) {
-    return e->pair_state == 2;
+    return e->pair_state == 2 ? 1 + e->pair_hops : 0;
 }
 
 /* Leaf turns at `depth` (>= 1) below the position, the strict end rules read at every node. */
@@ -5274,6 +5431,7 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
 #endif
     pair_begin(E);
     E->pair_any = E->pair_on; /* counted by triggers, the picked turn's tile walked again in order (pair_locate) */
+    E->hop_fast = hop_fast_for(E, p); /* the count only: pair_locate walks the chains in their order */
     int32_t legal = node_turns_in(E, B, p, phase);
     while (legal == TP_ERR_DUP) { /* as perft's: with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -5281,6 +5439,7 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
         E->nchg = c0;
         legal = node_turns_in(E, B, p, phase);
     }
+    E->hop_fast = 0;
     int by_hash = E->cnt_on;
     E->cnt_on = 0;
     if (legal < 0) return legal;

@@ -145,7 +145,7 @@ def test_a_set_up_of_single_cells_counts_each_placement_once(tmp_path: Path, tex
 
 
 def test_the_variants_change_what_they_say() -> None:
-    assert len({PAIR, FORCED, MARKS, REGION, NEIGHBOUR, SETUP, SETUP_MIXED}) == 7  # each replacement found its text
+    assert len({PAIR, FORCED, MARKS, REGION, NEIGHBOUR, SETUP, SETUP_MIXED, SETUP_TWO}) == 8  # each replacement found its text
 
 
 @needs_native
@@ -159,6 +159,15 @@ def test_connect6_walks_one_order_of_its_two_stones() -> None:
 
 # a set-up of one move placing a dot: each placement is its own turn of one change (engine.c solo_plain)
 SETUP_ONE = SETUP.replace('moves = ["claim", "claim-again"]', 'moves = ["claim"]')
+
+# a set-up of two moves placing a dot or a stone on one tile: two turns a tile, told apart by what they write (engine.c
+# solo_plain's classes; a made count writes each leaf on the codes alone)
+SETUP_TWO = SETUP.replace('moves = ["claim", "claim-again"]', 'moves = ["claim", "stake"]') + """
+[[move]]
+name = "stake"
+orientations = "identity"
+pattern = "*empty => *own:stone"
+"""
 
 # the mill game's placement: a stone, and a removal of a foe's stone where it makes two in a row (engine.c
 # solo_by_changes, SOLO_ALONE: a stone alone is counted where the link is closed)
@@ -200,9 +209,9 @@ cells = [[0, 0, "own:stone", "own:dot"]]
 
 @needs_native
 @pytest.mark.parametrize(("text", "plain", "alone"), [(SETUP_ONE, True, True), (SETUP, False, True),
-                                                      (SETUP_MIXED, True, True), (MILL, False, True),
-                                                      (MILL_DOT, False, False)],
-                         ids=["one", "twins", "beside", "mill", "mill-dot"])
+                                                      (SETUP_MIXED, True, True), (SETUP_TWO, True, True),
+                                                      (MILL, False, True), (MILL_DOT, False, False)],
+                         ids=["one", "twins", "beside", "two-writes", "mill", "mill-dot"])
 def test_a_turn_of_one_change_no_other_chain_makes_is_counted_without_a_hash(tmp_path: Path, text: str, plain: bool,
                                                                            alone: bool) -> None:
     """Plain solos (one cell, no royal rule, no clean-ups) are counted, or made, in the entry scan, and a single

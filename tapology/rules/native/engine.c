@@ -258,12 +258,13 @@ struct tp_engine {
     int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
     int32_t plain_on;   /* and those of plain solo ones (SOLO_PLAIN), counted (and made) in the entry scan */
     uint64_t *plain_mask; /* [classes*words] per entry set whose every entry is a plain solo (solo_plain), per class of
-                             its entries alike in code and conditions, the tiles where one starts (a count is
-                             popcounts); NULL none */
+                             its entries alike in code, write and conditions, the tiles where one starts (a count is
+                             popcounts, a made count writes each leaf: paired_leaf); NULL none */
     int32_t *plain_off;   /* [sets+1] each set's classes */
     int32_t *plain_code;  /* [classes] the code its entries read */
     int32_t *plain_app;   /* [classes] one of its entries (the conditions they share) */
     uint8_t *plain_set;   /* [sets] 1 where the classes hold the set */
+    int32_t *plain_new;   /* [classes] the code its entries write on the code they read (a made leaf: paired_leaf) */
     int32_t plain_any;    /* some application is a plain solo */
     /* shut cells (shut_cells): per entry set whose every entry is a single cell counted alone (SOLO_ALONE) reading its
        row's code, with conditions the same wherever it stands, whose links each read one condition on lines through
@@ -2744,13 +2745,18 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         etiles = TP_GEN_OTHER_TILES + (size_t)set * words;
     }
 #endif
-    if (E->solo_on && E->plain_on && E->plain_set && E->plain_set[set]) { /* every entry a plain solo: the count of
-                                                                               those that fit (solo_plain's classes) */
+    if (E->plain_on && E->plain_set && E->plain_set[set]) { /* every entry a plain solo: the count of those that fit
+                                                               (solo_plain's classes), made where a count makes them */
         for (int32_t k = E->plain_off[set]; k < E->plain_off[set + 1]; k++) {
             int32_t a = E->plain_app[k];
             if (!app_conds_hold(E, B, a)) continue;
             const uint64_t *pm = E->plain_mask + (size_t)k * words, *bits = B->bits + (size_t)E->plain_code[k] * words;
-            for (size_t w = 0; w < words; w++) E->solo_legal += __builtin_popcountll(bits[w] & pm[w]);
+            for (size_t w = 0; w < words; w++) {
+                uint64_t x = bits[w] & pm[w];
+                E->solo_legal += __builtin_popcountll(x);
+                if (E->make_leaves) /* each leaf's one write made on the codes and taken back, as paired_leaf */
+                    for (; x; x &= x - 1) paired_leaf(B, (int32_t)(w * 64 + (size_t)__builtin_ctzll(x)), E->plain_new[k]);
+            }
         }
         words = 0; /* no scan */
     }
@@ -4284,6 +4290,7 @@ void tp_free(tp_engine *e) {
     free(e->plain_tiles);
     free(e->plain_code);
     free(e->plain_app);
+    free(e->plain_new);
     free(e->shut_set);
     free(e->shut_off);
     free(e->shut_code);
@@ -4656,12 +4663,14 @@ static void solo_plain(tp_engine *E) {
     size_t cap = (size_t)t->ent_off[rows] + 1; /* a class per entry at most */
     E->plain_code = malloc(cap * sizeof(int32_t));
     E->plain_app = malloc(cap * sizeof(int32_t));
+    E->plain_new = malloc(cap * sizeof(int32_t));
     E->plain_mask = calloc(cap * words, sizeof(uint64_t));
-    if (!cells || !E->plain_tiles || !E->plain_set || !E->plain_off || !E->plain_code || !E->plain_app || !E->plain_mask) {
+    if (!cells || !E->plain_tiles || !E->plain_set || !E->plain_off || !E->plain_code || !E->plain_app || !E->plain_mask
+        || !E->plain_new) {
         free(cells), free(E->plain_tiles), free(E->plain_set), free(E->plain_off), free(E->plain_code);
-        free(E->plain_app), free(E->plain_mask);
+        free(E->plain_app), free(E->plain_mask), free(E->plain_new);
         E->plain_tiles = NULL, E->plain_set = NULL, E->plain_off = NULL, E->plain_code = NULL, E->plain_app = NULL;
-        E->plain_mask = NULL;
+        E->plain_mask = NULL, E->plain_new = NULL;
         return;
     }
     for (size_t set = 0; set < nsets && cleanups_by_tiles(t); set++) {
@@ -4674,8 +4683,9 @@ static void solo_plain(tp_engine *E) {
         if (E->solo[a] == SOLO_PLAIN) E->plain_tiles[t->app_tile[a]] = 1;
     free(cells);
     /* the sets whose every entry is a plain solo reading its row's code (one code: it fits where its tile holds it),
-       its conditions the same wherever it stands (cond_fixed): a node's count in bulk is, per class of entries alike
-       in code and conditions, the tiles holding the code where an entry of the class starts, where they hold */
+       its conditions the same wherever it stands (cond_fixed), one entry of a class a tile: a node's count is, per
+       class of entries alike in code, write and conditions, the tiles holding the code where an entry of the class
+       starts, where they hold (two such entries at one tile writing other codes are two turns: classes apart) */
     int32_t k = 0;
     for (size_t set = 0; set < nsets; set++) {
         int ok = 1;
@@ -4687,10 +4697,11 @@ static void solo_plain(tp_engine *E) {
                     int32_t a = t->ent_app[i], v = -1, c0 = t->app_cond_off[a], c1 = t->app_cond_off[a + 1];
                     ok = E->solo[a] == SOLO_PLAIN && cond_cell(t, a, &v) == (int32_t)c;
                     for (int32_t j = c0; ok && j < c1; j++) ok = cond_fixed(t, t->app_cond[j]);
-                    int32_t m = k0;
-                    while (ok && m < k) { /* the class alike in code and conditions */
+                    int32_t m = k0, w = ok ? t->maps[(size_t)t->wr_map[t->wr_off[a]] * nd + c] : -1; /* its write */
+                    while (ok && m < k) { /* the class alike in code, write and conditions */
                         int32_t b = E->plain_app[m];
-                        if (E->plain_code[m] == (int32_t)c && t->app_cond_off[b + 1] - t->app_cond_off[b] == c1 - c0
+                        if (E->plain_code[m] == (int32_t)c && E->plain_new[m] == w
+                            && t->app_cond_off[b + 1] - t->app_cond_off[b] == c1 - c0
                             && !memcmp(t->app_cond + t->app_cond_off[b], t->app_cond + c0, (size_t)(c1 - c0) * sizeof(int32_t)))
                             break;
                         m++;
@@ -4698,8 +4709,10 @@ static void solo_plain(tp_engine *E) {
                     if (!ok) break;
                     if (m == k) {
                         E->plain_code[k] = (int32_t)c;
+                        E->plain_new[k] = w;
                         E->plain_app[k++] = a;
                     }
+                    ok = !(E->plain_mask[(size_t)m * words + (u >> 6)] >> (u & 63) & 1); /* one turn a tile */
                     E->plain_mask[(size_t)m * words + (u >> 6)] |= 1ULL << (u & 63);
                 }
             }

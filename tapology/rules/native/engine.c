@@ -2809,14 +2809,8 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                     E->solo_legal += __builtin_popcountll(x);
                     continue;
                 }
-                for (; x; x &= x - 1) { /* each written and taken back, as step_cond_leaf makes it */
-                    int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(x)), mark = E->undo_top;
-                    if (E->undo_top + 1 > E->undo_cap) {
-                        E->path_top--;
-                        return TP_ERR_CAP;
-                    }
-                    put(E, B, t, E->shut_new[k]);
-                    restore(E, B, mark);
+                for (; x; x &= x - 1) { /* each written on the codes and taken back, as paired_leaf makes a leaf */
+                    paired_leaf(B, (int32_t)(w * 64 + (size_t)__builtin_ctzll(x)), E->shut_new[k]);
                     E->solo_legal++;
                 }
             }

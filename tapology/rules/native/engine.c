@@ -2591,6 +2591,24 @@ static void hop_flood(tp_engine *E, const Walk *W, int32_t a) {
     codes[s] = piece;
 }
 
+/* An entry a without links of a count where hop_fast holds (pair_hops_hold proved it carries its own tile's piece to
+   its `to` tile, which holds `empty`): its turn (start, to) counted by pair_count, as step_leaf's pair_leaf counts it,
+   without its writes' new values or a hash; in a count that makes its leaves, written raw and taken back as hop_flood
+   makes its leaves.  0 (not counted: step_leaf's case) where the piece is the `empty` code, a move changing nothing. */
+static inline int hop_step(tp_engine *E, const Walk *W, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    int32_t *codes = W->b->codes, s = T->app_tile[a], to = T->app_to[a], piece = codes[s], empty = codes[to];
+    if (piece == empty) return 0;
+    if (pair_count(E, s, to) == 1 && E->make_leaves) {
+        codes[s] = empty;
+        codes[to] = piece;
+        __asm__ __volatile__("" ::: "memory");
+        codes[to] = empty;
+        codes[s] = piece;
+    }
+    return 1;
+}
+
 /* An entry a of the node that fits, walked as the node's scan walks it (its turns counted, or keyed): < 0 an error,
    else 0. */
 static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
@@ -2603,6 +2621,7 @@ static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
         hop_flood(E, W, a);
         return 0;
     }
+    if (E->hop_fast && hop_step(E, W, a)) return 0; /* a carried piece's single step */
     if (E->plain_on && E->solo[a] == SOLO_PLAIN) { /* a plain solo: one change, its own turn */
         if (E->make_leaves) { /* made and taken back */
             int32_t mark = E->undo_top;

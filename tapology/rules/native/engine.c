@@ -2871,9 +2871,9 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                 int32_t a = sp[0], slow = sp[2];
                 const int32_t *c = sp + 3, *c1 = c + sp[1];
                 sp = c1;
-                if (pair_seen(E, T->app_tile[a], a)) continue;
-                while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
-                if (c < c1 || (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a)))) continue;
+                while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2; /* most fail here: read first */
+                if (c < c1 || pair_seen(E, T->app_tile[a], a)) continue;
+                if (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a))) continue;
                 if (alone && !(alone[w] >> (t & 63) & 1)) { /* its own turn: numbered in the scan's order, its rank
                                                               marked for pick_turn, no hash */
                     if (2 * (E->cnt_n + 1) > E->ht_size) {

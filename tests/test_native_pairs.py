@@ -280,10 +280,29 @@ pattern = "*own any empty => *empty _ @"
 [[move]]
 name = "jump"''')
 
+# a stone on the far row wins: the end rule's count over a region, read after a turn only where it changed a tile
+# of that region (engine.c end_conds_touched)
+GOAL = HOPS.replace("""[[end]]
+kind = "plies\"""", """[regions]
+goal-X = "row:-1"
+goal-O = "row:1"
+
+[[end]]
+kind = "count"
+states = ["own"]
+region = "goal-{player}"
+op = ">="
+value = 1
+result = "win"
+
+[[end]]
+kind = "plies\"""")
+
 
 @needs_native
-@pytest.mark.parametrize(("text", "hops"), [(HOPS, True), (BEHIND, True), (LEAP, True), (TURNS, False),
-                                            (HASHED, False)], ids=["hops", "behind", "leap", "turns", "hashed"])
+@pytest.mark.parametrize(("text", "hops"), [(HOPS, True), (BEHIND, True), (LEAP, True), (GOAL, True),
+                                            (TURNS, False), (HASHED, False)],
+                         ids=["hops", "behind", "leap", "goal", "turns", "hashed"])
 def test_carried_pieces_counted_by_start_and_end_only_where_the_tables_prove_it(tmp_path: Path, text: str,
                                                                                 hops: bool) -> None:
     g = _open(tmp_path, text)

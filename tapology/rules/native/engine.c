@@ -3052,6 +3052,22 @@ static inline int end_conds_hold(const tp_engine *E, const Board *B, int32_t k0,
     return 1;
 }
 
+/* 1 where the last turn (chg: (tile, code) pairs) may have changed whether an end rule's conditions end_conds[k0 ..
+   k1) hold: one is a count over a region holding a changed tile, or not a count over a region (read in full); 0
+   where every one counts over a region the turn left alone, so they read as on the position before it.  O(conds *
+   nchg). */
+static inline int end_conds_touched(const tp_engine *E, int32_t k0, int32_t k1, const int32_t *chg, int32_t nchg) {
+    const tp_tables *T = TABLES(E);
+    for (int32_t k = k0; k < k1; k++) {
+        int32_t c = T->end_conds[k];
+        if (E->cond_count[c] || !E->cond_region[c]) return 1;
+        const uint64_t *r = E->cond_rbits + (size_t)c * (size_t)E->words;
+        for (int32_t j = 0; j < nchg; j++)
+            if (r[chg[2 * j] >> 6] >> (chg[2 * j] & 63) & 1) return 1;
+    }
+    return 0;
+}
+
 static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *chg, int32_t nchg) {
     const tp_tables *T = TABLES(E);
     int incheck = -1;
@@ -3100,8 +3116,13 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
             break;
         default: /* END_COUNT */
             for (int32_t q = 0; q < T->np; q++) {
-                int32_t i = e * T->np + q;
-                if (T->end_pmask[i] && end_conds_hold(E, B, T->end_cond_off[i], T->end_cond_off[i + 1])) return 1;
+                int32_t i = e * T->np + q, k0 = T->end_cond_off[i], k1 = T->end_cond_off[i + 1];
+                if (!T->end_pmask[i]) continue;
+                /* after a turn from a position that went on (the rule did not hold there: read there as here, no
+                   phase or royal test in the way), only where the turn changed what its conditions read */
+                if (chg && T->end_check[e] < 0 && !T->end_after[e] && !end_conds_touched(E, k0, k1, chg, nchg))
+                    continue;
+                if (end_conds_hold(E, B, k0, k1)) return 1;
             }
         }
     }

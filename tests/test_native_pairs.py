@@ -269,10 +269,40 @@ orientations = "rotations"
 pattern = "*empty => *own:stone"
 ''')
 
+# a leap over any tile (no links), found before the jump, that ends where a jump from the same start ends: a turn
+# (start, end) two moves reach, one without links (hop_step) and then a chain's (hop_flood), counted once
+LEAP = HOPS.replace('''[[move]]
+name = "jump"''', '''[[move]]
+name = "leap"
+orientations = "rotations"
+pattern = "*own any empty => *empty _ @"
+
+[[move]]
+name = "jump"''')
+
+# a stone on the far row wins: the end rule's count over a region, read after a turn only where it changed a tile
+# of that region (engine.c end_conds_touched)
+GOAL = HOPS.replace("""[[end]]
+kind = "plies\"""", """[regions]
+goal-X = "row:-1"
+goal-O = "row:1"
+
+[[end]]
+kind = "count"
+states = ["own"]
+region = "goal-{player}"
+op = ">="
+value = 1
+result = "win"
+
+[[end]]
+kind = "plies\"""")
+
 
 @needs_native
-@pytest.mark.parametrize(("text", "hops"), [(HOPS, True), (BEHIND, True), (TURNS, False), (HASHED, False)],
-                         ids=["hops", "behind", "turns", "hashed"])
+@pytest.mark.parametrize(("text", "hops"), [(HOPS, True), (BEHIND, True), (LEAP, True), (GOAL, True),
+                                            (TURNS, False), (HASHED, False)],
+                         ids=["hops", "behind", "leap", "goal", "turns", "hashed"])
 def test_carried_pieces_counted_by_start_and_end_only_where_the_tables_prove_it(tmp_path: Path, text: str,
                                                                                 hops: bool) -> None:
     g = _open(tmp_path, text)

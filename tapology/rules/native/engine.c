@@ -2592,6 +2592,24 @@ static void hop_flood(tp_engine *E, const Walk *W, int32_t a) {
     codes[s] = piece;
 }
 
+/* An entry a without links of a count where hop_fast holds (pair_hops_hold proved it carries its own tile's piece to
+   its `to` tile, which holds `empty`): its turn (start, to) counted by pair_count, as step_leaf's pair_leaf counts it,
+   without its writes' new values or a hash; in a count that makes its leaves, written raw and taken back as hop_flood
+   makes its leaves.  0 (not counted: step_leaf's case) where the piece is the `empty` code, a move changing nothing. */
+static inline int hop_step(tp_engine *E, const Walk *W, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    int32_t *codes = W->b->codes, s = T->app_tile[a], to = T->app_to[a], piece = codes[s], empty = codes[to];
+    if (piece == empty) return 0;
+    if (pair_count(E, s, to) == 1 && E->make_leaves) {
+        codes[s] = empty;
+        codes[to] = piece;
+        __asm__ __volatile__("" ::: "memory");
+        codes[to] = empty;
+        codes[s] = piece;
+    }
+    return 1;
+}
+
 /* An entry a of the node that fits, walked as the node's scan walks it (its turns counted, or keyed): < 0 an error,
    else 0. */
 static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
@@ -2604,6 +2622,7 @@ static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
         hop_flood(E, W, a);
         return 0;
     }
+    if (E->hop_fast && hop_step(E, W, a)) return 0; /* a carried piece's single step */
     if (E->plain_on && E->solo[a] == SOLO_PLAIN) { /* a plain solo: one change, its own turn */
         if (E->make_leaves) { /* made and taken back */
             int32_t mark = E->undo_top;
@@ -2852,9 +2871,9 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                 int32_t a = sp[0], slow = sp[2];
                 const int32_t *c = sp + 3, *c1 = c + sp[1];
                 sp = c1;
-                if (pair_seen(E, T->app_tile[a], a)) continue;
-                while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
-                if (c < c1 || (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a)))) continue;
+                while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2; /* most fail here: read first */
+                if (c < c1 || pair_seen(E, T->app_tile[a], a)) continue;
+                if (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a))) continue;
                 if (alone && !(alone[w] >> (t & 63) & 1)) { /* its own turn: numbered in the scan's order, its rank
                                                               marked for pick_turn, no hash */
                     if (2 * (E->cnt_n + 1) > E->ht_size) {
@@ -3033,6 +3052,22 @@ static inline int end_conds_hold(const tp_engine *E, const Board *B, int32_t k0,
     return 1;
 }
 
+/* 1 where the last turn (chg: (tile, code) pairs) may have changed whether an end rule's conditions end_conds[k0 ..
+   k1) hold: one is a count over a region holding a changed tile, or not a count over a region (read in full); 0
+   where every one counts over a region the turn left alone, so they read as on the position before it.  O(conds *
+   nchg). */
+static inline int end_conds_touched(const tp_engine *E, int32_t k0, int32_t k1, const int32_t *chg, int32_t nchg) {
+    const tp_tables *T = TABLES(E);
+    for (int32_t k = k0; k < k1; k++) {
+        int32_t c = T->end_conds[k];
+        if (E->cond_count[c] || !E->cond_region[c]) return 1;
+        const uint64_t *r = E->cond_rbits + (size_t)c * (size_t)E->words;
+        for (int32_t j = 0; j < nchg; j++)
+            if (r[chg[2 * j] >> 6] >> (chg[2 * j] & 63) & 1) return 1;
+    }
+    return 0;
+}
+
 static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *chg, int32_t nchg) {
     const tp_tables *T = TABLES(E);
     int incheck = -1;
@@ -3081,8 +3116,13 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
             break;
         default: /* END_COUNT */
             for (int32_t q = 0; q < T->np; q++) {
-                int32_t i = e * T->np + q;
-                if (T->end_pmask[i] && end_conds_hold(E, B, T->end_cond_off[i], T->end_cond_off[i + 1])) return 1;
+                int32_t i = e * T->np + q, k0 = T->end_cond_off[i], k1 = T->end_cond_off[i + 1];
+                if (!T->end_pmask[i]) continue;
+                /* after a turn from a position that went on (the rule did not hold there: read there as here, no
+                   phase or royal test in the way), only where the turn changed what its conditions read */
+                if (chg && T->end_check[e] < 0 && !T->end_after[e] && !end_conds_touched(E, k0, k1, chg, nchg))
+                    continue;
+                if (end_conds_hold(E, B, k0, k1)) return 1;
             }
         }
     }

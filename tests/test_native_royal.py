@@ -113,3 +113,100 @@ def test_a_turn_that_puts_a_foe_s_attacker_where_none_stood_is_tested(tmp_path) 
             for eng in engines:
                 for bulk in (True, False):
                     assert eng.perft(codes, at.to_move, at.ply, depth, bulk=bulk) == python, (eng, i, depth, bulk)
+
+
+# knights that leap (an attack entry with no links read from its writes, not walked: engine.c's leap_touches), a rook
+# that slides (walked), and kings that step; a king may not step where a knight, king or rook of the other side reaches
+LEAPERS = """
+name = "royal-leapers"
+grid = "square"
+players = ["white", "black"]
+board = "plane:5x5"
+royal = ["K", "k"]
+
+[states]
+empty = 0
+K = { value = 1, owner = "white", kind = "king" }
+N = { value = 2, owner = "white", kind = "knight" }
+R = { value = 3, owner = "white", kind = "rook" }
+k = { value = 11, owner = "black", kind = "king" }
+n = { value = 12, owner = "black", kind = "knight" }
+r = { value = 13, owner = "black", kind = "rook" }
+
+[initial]
+layout = \"\"\"
+. r . n k
+. . . . .
+. . n . .
+. . N . .
+K N . R .
+\"\"\"
+
+[[move]]
+name = "knight"
+cells = [[0, 0, "own:knight", "empty"], [1, 2, "empty|foe", "@"]]
+
+[[move]]
+name = "king"
+to = [0, 1]
+orientations = "rotations"
+cells = [[0, 0, "own:king", "empty"], [0, 1, "empty|foe", "own:king"]]
+
+[[move]]
+name = "king-diagonal"
+to = [1, 1]
+orientations = "rotations"
+cells = [[0, 0, "own:king", "empty"], [1, 1, "empty|foe", "own:king"]]
+
+[[move]]
+name = "rook"
+to = [0, 1]
+orientations = "rotations"
+repeat = "optional"
+cells = [[0, 0, "own:rook", "empty"], [0, 1, "empty", "own:rook"]]
+links = [{ moves = ["rook-capture"], orientations = [0], forced = false }]
+
+[[move]]
+name = "rook-capture"
+to = [0, 1]
+class = "capture"
+orientations = "rotations"
+cells = [[0, 0, "own:rook", "empty"], [0, 1, "foe", "own:rook"]]
+
+[[end]]
+kind = "no-turns"
+check = true
+result = "loss"
+
+[[end]]
+kind = "no-turns"
+result = "draw"
+"""
+
+
+@needs_native
+def test_a_leap_s_attack_is_read_from_its_writes(tmp_path) -> None:
+    rules = tmp_path / "royal-leapers.toml"
+    rules.write_text(LEAPERS)
+    free = tmp_path / "free-leapers.toml"  # the same moves without the royal rule
+    free.write_text(LEAPERS.replace('royal = ["K", "k"]\n', "").replace("check = true\n", ""))
+    g = open_game(str(rules))
+    chains = g.chains(g.board)
+    engines = [native.engine(chains, specialise=False)]
+    tabs = chains.comp.native_tables
+    if not specialise.declines(tabs):
+        engines.append(native.Engine(specialise.load(tabs), tabs, "native-specialised"))
+    assert engines[0] is not None
+    pos = g.initial()
+    unruled = open_game(str(free))
+    # the royal rule forbids the white king's steps to a2 (the black knight at c3 leaps there) and to b2 (the black
+    # rook at b5's file): two turns
+    assert count_leaves(g, pos, 1, native=False) == count_leaves(unruled, unruled.initial(), 1, native=False) - 2
+    for i in range(6):
+        at = pos if i == 0 else playout_end(g, pos, seed=5, index=i, max_plies=2 * i)
+        codes = g.codes(at)
+        for depth in (1, 2, 3):
+            python = count_leaves(g, at, depth, native=False)
+            for eng in engines:
+                for bulk in (True, False):
+                    assert eng.perft(codes, at.to_move, at.ply, depth, bulk=bulk) == python, (eng, i, depth, bulk)

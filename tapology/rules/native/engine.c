@@ -1835,19 +1835,6 @@ out:
     return stop ? 2 : fly && !took ? 0 : 1;
 }
 
-/* 1 when entry a of an attack walk, a leap (E->leaf: its writes, each on its own tile, are the whole move, with no
-   links, captures, safe cells or clean-ups after it; not a block, not a slide), changes one of the walk's targets:
-   step's answer for it (a move that changes no target ends where nothing is touched, however it stands), read from
-   its new values without writing the board.  Cost: its writes against the targets. */
-static inline int leap_touches(tp_engine *E, const Walk *W, int32_t a) {
-    const tp_tables *T = TABLES(E);
-    int32_t w0 = T->wr_off[a], nw = new_values(E, W->b, a);
-    for (int32_t k = 0; k < nw; k++)
-        for (int32_t i = 0; i < W->ntargets; i++)
-            if (T->wr_tile[w0 + k] == W->targets[i] && E->nv[k] != W->target_base[i]) return 1;
-    return 0;
-}
-
 /* Entry gi of an attack index row, its tile holding code c, for attacker W->player: each of its applications whose
    codes c is among and that fits (once per attack test, stamp g), walked by step; 2 when a chain changes a target,
    < 0 an error, else 0. */
@@ -1862,10 +1849,6 @@ static inline int attack_entry(tp_engine *E, Walk *W, int32_t gi, size_t c, uint
         E->astamp[a] = g;
         if (track) track_app(E, a);
         if (!fits(E, W->b->codes, a)) continue;
-        if (E->leaf[a] && !T->app_block[a] && T->app_slide[a] < 0) { /* a leap: its writes read, not walked */
-            if (leap_touches(E, W, a)) return 2;
-            continue;
-        }
         W->start = T->app_tile[a];
         int r = step(E, W, a, W->start, 0);
         if (r < 0 || r == 2) return r;

@@ -4501,16 +4501,15 @@ static int pair_bits(tp_engine *E, int32_t l) {
 }
 
 /* E->paired: the links whose follow-ups a count's last ply counts where they fit (step; made and taken back where it
-   makes its leaves, paired_leaf): the link is
-   its entry's only one, each follow-up on its row's tile (a table's), without conditions and ending the chain
-   (final, no links), no two
-   of a table's row writing one code there, no two of a list on one tile; in every entry set holding the entry, no
-   royal rule, clean-ups, counters, step budget or flying slides, every entry a single cell whose chains are it alone
-   or it and a follow-up cell (alone_cell: the follow-up cannot fit the entry's tile after it), every entry's link
-   once (once_links) or with no follow-up before its tile, and no entry with links a twin of another of its row (one
-   code read, the same written).  Then each chain walked, its follow-up on a tile after the entry's, changes two
-   tiles, and another chain of the same changes starts on the same (least) tile with the same entry and follow-up:
-   none, so each is a turn of its own.  Cost: one pass over the entry sets and the entries' follow-ups. */
+   makes its leaves, paired_leaf): the link is its entry's only one, each follow-up on its row's tile (a table's),
+   without conditions and ending the chain (final, no links), no two of a table's row writing one code there, no two of
+   a list on one tile; in every entry set holding the entry, no royal rule, clean-ups, counters, step budget or flying
+   slides, every entry a single cell whose chains are it alone or it and a follow-up cell (alone_cell: the follow-up
+   cannot fit the entry's tile after it), every entry's link once (once_links) or with no follow-up before its tile, and
+   no entry with links a twin of another of its row (one code read, the same written).  Then each chain walked, its
+   follow-up on a tile after the entry's, changes two tiles, and another chain of the same changes starts on the same
+   (least) tile with the same entry and follow-up: none, so each is a turn of its own.  Cost: one pass over the entry
+   sets and the entries' follow-ups. */
 static int paired_links(tp_engine *E) {
     const tp_tables *t = TABLES(E);
     size_t n = (size_t)t->n, nd = (size_t)t->nd, nn = n * nd;

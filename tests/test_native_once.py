@@ -145,7 +145,8 @@ def test_a_set_up_of_single_cells_counts_each_placement_once(tmp_path: Path, tex
 
 
 def test_the_variants_change_what_they_say() -> None:
-    assert len({PAIR, FORCED, MARKS, REGION, NEIGHBOUR, SETUP, SETUP_MIXED, SETUP_TWO}) == 8  # each replacement found its text
+    variants = {PAIR, FORCED, MARKS, REGION, NEIGHBOUR, SETUP, SETUP_MIXED, SETUP_TWO, SETUP_CAP}
+    assert len(variants) == 9  # each replacement found its text
 
 
 @needs_native
@@ -167,6 +168,11 @@ SETUP_TWO = SETUP.replace('moves = ["claim", "claim-again"]', 'moves = ["claim",
 name = "stake"
 orientations = "identity"
 pattern = "*empty => *own:stone"
+"""
+
+# a longer set-up whose stone is placed only while the mover has none: its condition read at the inner nodes too,
+# where the plain solos are keyed straight (engine.c plain_keys), not only at the last ply
+SETUP_CAP = SETUP_TWO.replace("plies = 2", "plies = 4") + """if = [{ states = ["own:stone"], op = "<", value = 1 }]
 """
 
 # the mill game's placement: a stone, and a removal of a foe's stone where it makes two in a row (engine.c
@@ -210,8 +216,9 @@ cells = [[0, 0, "own:stone", "own:dot"]]
 @needs_native
 @pytest.mark.parametrize(("text", "plain", "alone"), [(SETUP_ONE, True, True), (SETUP, False, True),
                                                       (SETUP_MIXED, True, True), (SETUP_TWO, True, True),
-                                                      (MILL, False, True), (MILL_DOT, False, False)],
-                         ids=["one", "twins", "beside", "two-writes", "mill", "mill-dot"])
+                                                      (SETUP_CAP, True, True), (MILL, False, True),
+                                                      (MILL_DOT, False, False)],
+                         ids=["one", "twins", "beside", "two-writes", "capped", "mill", "mill-dot"])
 def test_a_turn_of_one_change_no_other_chain_makes_is_counted_without_a_hash(tmp_path: Path, text: str, plain: bool,
                                                                            alone: bool) -> None:
     """Plain solos (one cell, no royal rule, no clean-ups) are counted, or made, in the entry scan, and a single

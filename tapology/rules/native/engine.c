@@ -282,6 +282,7 @@ struct tp_engine {
     uint64_t *shut_tiles; /* [2*words] shut_near's tiles and the condition's codes' tiles */
     uint64_t *shut_lmask; /* [lines] on a board of one word, each line of shut_line as a tile set; NULL else */
     int32_t shut_keys;    /* a perft's inner node (perft): its shut cells away from those tiles keyed straight */
+    int32_t plain_keys;   /* a perft's inner node (perft): its plain solos (solo_plain's classes) keyed straight */
     int32_t *bl_off, *bl_app; /* where the rule set has a step budget: per steps left L (0..steps) the link tables'
                                  rows (ltab_off, ltab_app) with only the applications costing at most L, in their
                                  order (budget_rows); NULL none */
@@ -2779,6 +2780,34 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         }
         words = 0; /* no scan */
     }
+    if (words && E->plain_keys && E->plain_set && E->plain_set[set] && !E->cnt_on && !E->tracking && !E->pair_on
+        && !T->nctr) {
+        /* a perft's inner node whose every entry is a plain solo: each its own turn of one change, keyed as finish
+           keys it, by classes (alike in code, write and conditions, not in resets: no counters) */
+        for (int32_t k = E->plain_off[set]; k < E->plain_off[set + 1]; k++) {
+            int32_t a = E->plain_app[k];
+            if (!app_conds_hold(E, B, a)) continue;
+            const uint64_t *pm = E->plain_mask + (size_t)k * words, *bits = B->bits + (size_t)E->plain_code[k] * words;
+            for (size_t w = 0; w < words; w++)
+                for (uint64_t x = bits[w] & pm[w]; x; x &= x - 1) {
+                    int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(x));
+                    E->tmp[0] = t;
+                    E->tmp[1] = E->plain_new[k];
+                    E->tmp[2] = B->codes[t];
+                    int32_t key = find_key(E, E->se_now ? 0 : key_hash(E, t, t, 1), t, t, 1);
+                    if (key < 0) {
+                        E->path_top--;
+                        return key;
+                    }
+                    Key *K = &E->keys[key];
+                    K->pos_ok = 1;
+                    accept_resets(K, T->app_reset[a]);
+                    accept_most(K, 0);
+                    K->accepted = 1;
+                }
+        }
+        words = 0; /* no scan */
+    }
     const uint64_t *near = NULL; /* shut cells (shut_cells) counted, or made and taken back, away from these tiles */
     const uint64_t *alone = NULL; /* a playout's: shut cells away from these tiles numbered without a hash */
 #ifndef TP_GEN_ENTRIES
@@ -3235,6 +3264,10 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     E->pair_any = E->pair_on && !E->pair_hops;
     E->hop_fast = hop_fast_for(E, p);
     E->shut_keys = depth > 1; /* an inner node's shut cells keyed straight (node_turns_in): its keys in any order */
+    /* and its plain solos, where a count's last ply would count them (plain_on's conditions at depth 1) */
+    E->plain_keys = depth > 1 && !E->ways_mode && !TABLES(E)->has_mandatory && !TABLES(E)->has_maximum
+                    && !E->chains_mode && !TABLES(E)->has_royal
+                    && !(E->plain_any && TABLES(E)->mgrp_off[p + 1] > TABLES(E)->mgrp_off[p] && !moves_idle(E, B, p));
     int64_t total = node_turns_in(E, B, p, phase_at(TABLES(E), ply));
     while (total == TP_ERR_DUP) { /* a hash seen twice: this node, and the later ones, with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -3248,6 +3281,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     E->pair_on = 0;
     E->pair_any = 0;
     E->shut_keys = 0;
+    E->plain_keys = 0;
     E->hop_fast = 0;
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */

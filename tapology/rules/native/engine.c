@@ -2716,6 +2716,22 @@ static int pair_locate(tp_engine *E, Board *B, int32_t p, int32_t phase, int32_t
 }
 #endif
 
+/* A perft's inner node's turn of the one change tile t := code v (its chain's classes reset `resets`), keyed as
+   finish keys it, the key accepted: its index, < 0 an error. */
+static inline int32_t key_one_change(tp_engine *E, const Board *B, int32_t t, int32_t v, int32_t resets) {
+    E->tmp[0] = t;
+    E->tmp[1] = v;
+    E->tmp[2] = B->codes[t];
+    int32_t key = find_key(E, E->se_now ? 0 : key_hash(E, t, t, 1), t, t, 1);
+    if (key < 0) return key;
+    Key *K = &E->keys[key];
+    K->pos_ok = 1;
+    accept_resets(K, resets);
+    accept_most(K, 0);
+    K->accepted = 1;
+    return key;
+}
+
 /* Chains.turns and the mandatory-class rule for the player to move, in the phase of index `phase` (-1: the regular
    play): keys appended at E->nkeys; returns how many are legal. */
 static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
@@ -2790,20 +2806,12 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
             const uint64_t *pm = E->plain_mask + (size_t)k * words, *bits = B->bits + (size_t)E->plain_code[k] * words;
             for (size_t w = 0; w < words; w++)
                 for (uint64_t x = bits[w] & pm[w]; x; x &= x - 1) {
-                    int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(x));
-                    E->tmp[0] = t;
-                    E->tmp[1] = E->plain_new[k];
-                    E->tmp[2] = B->codes[t];
-                    int32_t key = find_key(E, E->se_now ? 0 : key_hash(E, t, t, 1), t, t, 1);
+                    int32_t key = key_one_change(E, B, (int32_t)(w * 64 + (size_t)__builtin_ctzll(x)), E->plain_new[k],
+                                                 T->app_reset[a]);
                     if (key < 0) {
                         E->path_top--;
                         return key;
                     }
-                    Key *K = &E->keys[key];
-                    K->pos_ok = 1;
-                    accept_resets(K, T->app_reset[a]);
-                    accept_most(K, 0);
-                    K->accepted = 1;
                 }
         }
         words = 0; /* no scan */
@@ -2827,20 +2835,12 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
             const uint64_t *sm = E->shut_mask + (size_t)k * words, *bits = B->bits + (size_t)E->shut_code[k] * words;
             for (size_t w = 0; w < words; w++)
                 for (uint64_t x = bits[w] & sm[w] & ~near[w]; x; x &= x - 1) {
-                    int32_t t = (int32_t)(w * 64 + (size_t)__builtin_ctzll(x));
-                    E->tmp[0] = t;
-                    E->tmp[1] = E->shut_new[k];
-                    E->tmp[2] = B->codes[t];
-                    int32_t key = find_key(E, E->se_now ? 0 : key_hash(E, t, t, 1), t, t, 1);
+                    int32_t key = key_one_change(E, B, (int32_t)(w * 64 + (size_t)__builtin_ctzll(x)), E->shut_new[k],
+                                                 T->nctr ? T->app_reset[a] : 0);
                     if (key < 0) {
                         E->path_top--;
                         return key;
                     }
-                    Key *K = &E->keys[key];
-                    K->pos_ok = 1;
-                    accept_resets(K, T->nctr ? T->app_reset[a] : 0);
-                    accept_most(K, 0);
-                    K->accepted = 1;
                 }
         }
     }

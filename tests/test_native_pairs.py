@@ -126,11 +126,9 @@ def _open(tmp_path: Path, text: str) -> RuleGame:
     return open_game(str(path))
 
 
-@needs_native
-@pytest.mark.parametrize(("text", "pairs"), [(WALKS, True), (LEAPS, False)], ids=["walks", "leaps"])
-def test_turns_told_apart_by_start_and_end_only_where_the_classes_name_them(tmp_path: Path, text: str,
-                                                                              pairs: bool) -> None:
-    g = _open(tmp_path, text)
+def _counts_as_the_walk(g: RuleGame) -> native.Engine:
+    """The native engine of g's board, after checking its bulk and made counts from the start against the Python chain
+    walk's at depths 1-3."""
     assert native.why_not(g.chains(g.board), perft=True) == ""
     pos = g.initial()
     for d in range(1, 4):
@@ -139,6 +137,14 @@ def test_turns_told_apart_by_start_and_end_only_where_the_classes_name_them(tmp_
         assert count_leaves(g, pos, d, bulk=False) == want, d
     eng = native.engine(g.chains(g.board))
     assert eng is not None
+    return eng
+
+
+@needs_native
+@pytest.mark.parametrize(("text", "pairs"), [(WALKS, True), (LEAPS, False)], ids=["walks", "leaps"])
+def test_turns_told_apart_by_start_and_end_only_where_the_classes_name_them(tmp_path: Path, text: str,
+                                                                              pairs: bool) -> None:
+    eng = _counts_as_the_walk(_open(tmp_path, text))
     assert eng.pair_ok() == pairs
 
 
@@ -305,15 +311,7 @@ kind = "plies\"""")
                          ids=["hops", "behind", "leap", "goal", "turns", "hashed"])
 def test_carried_pieces_counted_by_start_and_end_only_where_the_tables_prove_it(tmp_path: Path, text: str,
                                                                                 hops: bool) -> None:
-    g = _open(tmp_path, text)
-    assert native.why_not(g.chains(g.board), perft=True) == ""
-    pos = g.initial()
-    for d in range(1, 4):
-        want = count_leaves(g, pos, d, native=False)
-        assert count_leaves(g, pos, d) == want, d
-        assert count_leaves(g, pos, d, bulk=False) == want, d
-    eng = native.engine(g.chains(g.board))
-    assert eng is not None
+    eng = _counts_as_the_walk(_open(tmp_path, text))
     assert (eng.pair_ok() and eng.pair_by_hops()) == hops
 
 

@@ -305,10 +305,28 @@ result = "win"
 kind = "plies\"""")
 
 
+# two counts over regions that must both hold (no stone of one's own on the left column, one on the far row): a turn
+# that changes a tile of the second region only is read again (the rule's tiles are the union of its regions)
+GOAL_TWO = HOPS.replace("""[[end]]
+kind = "plies\"""", """[regions]
+left = "column:1"
+goal-X = "row:-1"
+goal-O = "row:1"
+
+[[end]]
+kind = "count"
+result = "win"
+all = [{ states = ["own"], region = "left", op = "==", value = 0 },
+       { states = ["own"], region = "goal-{player}", op = ">=", value = 1 }]
+
+[[end]]
+kind = "plies\"""")
+
+
 @needs_native
 @pytest.mark.parametrize(("text", "hops"), [(HOPS, True), (BEHIND, True), (LEAP, True), (GOAL, True),
-                                            (TURNS, False), (HASHED, False)],
-                         ids=["hops", "behind", "leap", "goal", "turns", "hashed"])
+                                            (GOAL_TWO, True), (TURNS, False), (HASHED, False)],
+                         ids=["hops", "behind", "leap", "goal", "goal-two", "turns", "hashed"])
 def test_carried_pieces_counted_by_start_and_end_only_where_the_tables_prove_it(tmp_path: Path, text: str,
                                                                                 hops: bool) -> None:
     eng = _counts_as_the_walk(_open(tmp_path, text))

@@ -254,6 +254,11 @@ struct tp_engine {
     uint64_t *cond_rbits; /* [nconds*words] a condition counting its codes over a region (no lines, here or around):
                              the region's tiles, read by ended as bit sets; zero rows for the others */
     uint8_t *cond_region; /* [nconds] 1 where cond_rbits holds the condition's region */
+    int32_t *ec_off;  /* [nends+1] -> ec_rows: the (rule, player) pairs of a count end rule that apply (pmask 1) */
+    int32_t *ec_rows; /* [3*nends*np] per pair: its conditions end_conds[k0 .. k1), and its row of ec_bits, -1 where
+                         each read reads them all (a condition not a count over a region, a royal test or a rule read
+                         after the phases) */
+    uint64_t *ec_bits; /* [nends*np*words] per pair of a row: the union of its conditions' regions (end_conds_touched) */
     int32_t solo_ready; /* solo filled (at the first perft: other jobs do not read it) */
     int32_t solo_on;    /* the node's leaf turns of solo applications are counted in solo_legal, with no key */
     int32_t plain_on;   /* and those of plain solo ones (SOLO_PLAIN), counted (and made) in the entry scan */
@@ -3081,19 +3086,11 @@ static inline int end_conds_hold(const tp_engine *E, const Board *B, int32_t k0,
     return 1;
 }
 
-/* 1 where the last turn (chg: (tile, code) pairs) may have changed whether an end rule's conditions end_conds[k0 ..
-   k1) hold: one is a count over a region holding a changed tile, or not a count over a region (read in full); 0
-   where every one counts over a region the turn left alone, so they read as on the position before it.  O(conds *
-   nchg). */
-static inline int end_conds_touched(const tp_engine *E, int32_t k0, int32_t k1, const int32_t *chg, int32_t nchg) {
-    const tp_tables *T = TABLES(E);
-    for (int32_t k = k0; k < k1; k++) {
-        int32_t c = T->end_conds[k];
-        if (E->cond_count[c] || !E->cond_region[c]) return 1;
-        const uint64_t *r = E->cond_rbits + (size_t)c * (size_t)E->words;
-        for (int32_t j = 0; j < nchg; j++)
-            if (r[chg[2 * j] >> 6] >> (chg[2 * j] & 63) & 1) return 1;
-    }
+/* 1 where the last turn (chg: (tile, code) pairs) changed a tile of bit set `bits` (the union of a count end rule's
+   regions, ec_bits): 0 where it left them all alone, so its conditions read as on the position before it.  O(nchg). */
+static inline int end_conds_touched(const uint64_t *bits, const int32_t *chg, int32_t nchg) {
+    for (int32_t j = 0; j < nchg; j++)
+        if (bits[chg[2 * j] >> 6] >> (chg[2 * j] & 63) & 1) return 1;
     return 0;
 }
 
@@ -3144,14 +3141,13 @@ static int ended(tp_engine *E, Board *B, int32_t p, int32_t ply, const int32_t *
                 return 1;
             break;
         default: /* END_COUNT */
-            for (int32_t q = 0; q < T->np; q++) {
-                int32_t i = e * T->np + q, k0 = T->end_cond_off[i], k1 = T->end_cond_off[i + 1];
-                if (!T->end_pmask[i]) continue;
+            for (int32_t j = E->ec_off[e]; j < E->ec_off[e + 1]; j++) { /* the players the rule applies to */
+                const int32_t *row = E->ec_rows + 3 * (size_t)j;
                 /* after a turn from a position that went on (the rule did not hold there: read there as here, no
                    phase or royal test in the way), only where the turn changed what its conditions read */
-                if (chg && T->end_check[e] < 0 && !T->end_after[e] && !end_conds_touched(E, k0, k1, chg, nchg))
+                if (chg && row[2] >= 0 && !end_conds_touched(E->ec_bits + (size_t)row[2] * (size_t)E->words, chg, nchg))
                     continue;
-                if (end_conds_hold(E, B, k0, k1)) return 1;
+                if (end_conds_hold(E, B, row[0], row[1])) return 1;
             }
         }
     }
@@ -4047,6 +4043,31 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         for (int32_t k = t->cond_tile_off[c]; E->cond_region[c] && k < t->cond_tile_off[c + 1]; k++)
             E->cond_rbits[(size_t)c * (size_t)E->words + (size_t)t->cond_tiles[k] / 64] |= (uint64_t)1 << (t->cond_tiles[k] % 64);
     }
+    E->ec_off = calloc((size_t)t->nends + 1, sizeof(int32_t));
+    E->ec_rows = malloc(3 * (size_t)t->nends * (size_t)t->np * sizeof(int32_t) + 1);
+    E->ec_bits = calloc((size_t)t->nends * (size_t)t->np * (size_t)E->words + 1, sizeof(uint64_t));
+    if (!E->ec_off || !E->ec_rows || !E->ec_bits) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t e = 0, r = 0; e < t->nends; e++) { /* the pairs of count end rules that apply, decoded once (ended) */
+        for (int32_t q = 0; t->end_kind[e] == END_COUNT && q < t->np; q++) {
+            int32_t i = e * t->np + q, k0 = t->end_cond_off[i], k1 = t->end_cond_off[i + 1];
+            if (!t->end_pmask[i]) continue;
+            int32_t *row = E->ec_rows + 3 * (size_t)r;
+            uint64_t *bits = E->ec_bits + (size_t)r * (size_t)E->words;
+            row[0] = k0;
+            row[1] = k1;
+            row[2] = t->end_check[e] < 0 && !t->end_after[e] ? r : -1;
+            for (int32_t k = k0; row[2] >= 0 && k < k1; k++) {
+                int32_t c = t->end_conds[k];
+                if (E->cond_count[c] || !E->cond_region[c]) row[2] = -1;
+                for (size_t w = 0; w < (size_t)E->words; w++) bits[w] |= E->cond_rbits[(size_t)c * (size_t)E->words + w];
+            }
+            r++;
+        }
+        E->ec_off[e + 1] = r;
+    }
     E->roy_off = calloc((size_t)t->np + 1, sizeof(int32_t));
     E->roy_codes = malloc((size_t)t->np * nd * sizeof(int32_t) + 1);
     if (!E->roy_off || !E->roy_codes) {
@@ -4379,6 +4400,9 @@ void tp_free(tp_engine *e) {
     free(e->apart_fa);
     free(e->cond_rbits);
     free(e->cond_region);
+    free(e->ec_off);
+    free(e->ec_rows);
+    free(e->ec_bits);
     free(e->bl_off);
     free(e->bl_app);
     free(e->bl_any);

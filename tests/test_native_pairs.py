@@ -16,7 +16,7 @@ from tapology.games.registry import open_position
 from tapology.rules import native
 from tapology.rules.engine import RuleGame
 from tapology.rules.perft import count_leaves
-from tapology.rules.playouts import playout_end
+from tapology.rules.playouts import MAX_PLIES, playout_end
 
 PERFT = Path(__file__).parent / "data" / "perft"
 
@@ -187,6 +187,14 @@ def test_a_playout_counted_by_start_and_end_picks_a_legal_turn_each_ply(tmp_path
             here = end
 
 
+def _same_games(g: RuleGame, h: RuleGame, max_plies: int = MAX_PLIES) -> None:
+    """Eight playouts from seed 5 end alike (ply and codes) in g and in h, a rule set of the same turns."""
+    for i in range(8):
+        a = playout_end(g, g.initial(), 5, i, max_plies=max_plies)
+        b = playout_end(h, h.initial(), 5, i, max_plies=max_plies)
+        assert (a.ply, g.codes(a)) == (b.ply, h.codes(b)), i
+
+
 @needs_native
 def test_a_playout_counted_by_start_and_end_plays_the_games_the_count_by_hash_plays(tmp_path: Path) -> None:
     pairs, hashes = _open(tmp_path / "pairs", WALKS), _open(tmp_path / "hashes", FORCED)
@@ -194,10 +202,7 @@ def test_a_playout_counted_by_start_and_end_plays_the_games_the_count_by_hash_pl
         count_leaves(g, g.initial(), 1)
         eng = native.engine(g.chains(g.board))
         assert eng is not None and eng.pair_ok() == want
-    for i in range(8):
-        a = playout_end(pairs, pairs.initial(), 5, i, max_plies=30)
-        b = playout_end(hashes, hashes.initial(), 5, i, max_plies=30)
-        assert (a.ply, pairs.codes(a)) == (b.ply, hashes.codes(b)), i
+    _same_games(pairs, hashes, max_plies=30)
 
 
 @needs_native
@@ -340,10 +345,7 @@ def test_a_playout_of_carried_pieces_plays_the_games_the_count_by_hash_plays(tmp
         count_leaves(g, g.initial(), 1)
         eng = native.engine(g.chains(g.board))
         assert eng is not None and eng.pair_by_hops() == want
-    for i in range(8):
-        a = playout_end(hops, hops.initial(), 5, i)
-        b = playout_end(hashed, hashed.initial(), 5, i)
-        assert (a.ply, hops.codes(a)) == (b.ply, hashed.codes(b)), i
+    _same_games(hops, hashed)
 
 
 @needs_native

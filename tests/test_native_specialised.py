@@ -667,17 +667,22 @@ def _count_moves(prog: list[int], q: int, end: int) -> Iterator[tuple[int, int, 
         q += prog[q]
 
 
+def _royal_pins(tmp_path):
+    """ROYAL_PINS on plane:5x5: its game, interpreter, generated engine and the generated C's source."""
+    rules = tmp_path / "royal-pins.toml"
+    rules.write_text(ROYAL_PINS)
+    g, chains, generic, spec = _engines(str(rules), "plane:5x5")
+    assert spec is not None, specialise.declines(chains.comp.native_tables)
+    return g, generic, spec, specialise.generate(chains.comp.native_tables)
+
+
 # the last ply of a bulk count runs a move of several checks with the one whose mask takes a code the move itself writes
 # (the empty tile it leaves: common on a board) last (specialise._likely_last): en passant's passer is its key (read
 # first), its empty tile checked after, so that the pawns' en passant, which almost never fits, stops at its first
 # check; the counts, with pins and discovered checks, the interpreter's and the Python chain walk's along playouts
 @needs_native
 def test_generated_c_checks_a_move_s_rarer_tile_first(tmp_path) -> None:
-    rules = tmp_path / "royal-pins.toml"
-    rules.write_text(ROYAL_PINS)
-    g, chains, generic, spec = _engines(str(rules), "plane:5x5")
-    assert spec is not None, specialise.declines(chains.comp.native_tables)
-    source = specialise.generate(chains.comp.native_tables)
+    g, generic, spec, source = _royal_pins(tmp_path)
     prog, off, masks, calt = (_table(source, name) for name in ("cprog", "coff", "masks", "calt"))
     rarer = 0
     for r in range(len(off) - 1):
@@ -703,11 +708,7 @@ def test_generated_c_checks_a_move_s_rarer_tile_first(tmp_path) -> None:
 # front, one class of two moves; every move of a class counted as the interpreter and the Python chain walk count it
 @needs_native
 def test_generated_c_counts_each_move_of_a_class_read_once(tmp_path) -> None:
-    rules = tmp_path / "royal-pins.toml"
-    rules.write_text(ROYAL_PINS)
-    g, chains, generic, spec = _engines(str(rules), "plane:5x5")
-    assert spec is not None, specialise.declines(chains.comp.native_tables)
-    source = specialise.generate(chains.comp.native_tables)
+    g, generic, spec, source = _royal_pins(tmp_path)
     prog, off = _table(source, "cprog"), _table(source, "coff")
     shared = 0
     for r in range(len(off) - 1):

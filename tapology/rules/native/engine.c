@@ -351,6 +351,7 @@ struct tp_engine {
     uint32_t *hop_stamp; /* [n*n] */
     uint32_t hop_gen;
     int32_t hop_fast;    /* a count whose chains from an entry with links are found by hop_flood (hop_fast_for) */
+    int32_t hop_order;   /* with hop_fast: found by hop_post instead, in the chain walk's order (pair_locate) */
     int32_t *hop_stk;    /* [n] hop_flood's applications to read the follow-ups of */
     uint64_t *pair_cw;    /* [np*words] per player, the tiles the turn clean-ups may write (all where one captures) */
     /* a perft's count in any order (pair_any, with pair_on): the entries found from a trigger each (pair_triggers),
@@ -2598,6 +2599,44 @@ static void hop_flood(tp_engine *E, const Walk *W, int32_t a) {
     codes[s] = piece;
 }
 
+/* hop_flood's walk in the chain walk's order (step): from follow-up b (its `to` tile t stamped, the start emptied),
+   the piece put on t, each follow-up of b in link order whose `to` tile is not stamped (neither on the chain nor
+   walked: revisits and pair_seen refuse those) and that fits walked first, then (start, t) counted, as finish counts
+   a chain after its follow-ups.  The codes written raw and taken back.  Depth: the tiles of one chain. */
+static void hop_post(tp_engine *E, int32_t *codes, int32_t s, int32_t b, int32_t piece, int32_t empty) {
+    const tp_tables *T = TABLES(E);
+    size_t row = (size_t)s * (size_t)T->n;
+    uint32_t g = E->hop_gen, *hs = E->hop_stamp;
+    int32_t t = T->app_to[b];
+    codes[t] = piece;
+    for (int32_t k = T->tgt_off[T->lnk_off[b]]; k < T->tgt_off[T->lnk_off[b + 1]]; k++) {
+        int32_t y = T->tgt[k], u = T->app_to[y];
+        if (hs[row + (size_t)u] == g || !pattern_fits(E, codes, y)) continue;
+        hs[row + (size_t)u] = g;
+        codes[t] = empty;
+        hop_post(E, codes, s, y, piece, empty);
+        codes[t] = piece;
+    }
+    codes[t] = empty;
+    pair_count(E, s, t);
+}
+
+/* The picked turn of rank `pick` of a playout's node whose turns were all counted by (start, end) from carried pieces
+   (hop_post, hop_step): its key made straight from pair_ord, the start's code moved to the end and the start given
+   the end's (`empty`), as count_chain makes it from the chain's changes (pair_ready: no counters, keys by start and
+   end).  1 (E->cnt_key), or TP_ERR_CAP. */
+static int hop_key(tp_engine *E, const Board *B, int32_t pick) {
+    int32_t n = TABLES(E)->n, i = E->pair_ord[pick], s = i / n, e = i % n, lo = s < e ? s : e, hi = s ^ e ^ lo;
+    E->tmp[0] = lo;
+    E->tmp[1] = B->codes[hi];
+    E->tmp[2] = B->codes[lo];
+    E->tmp[3] = hi;
+    E->tmp[4] = B->codes[lo];
+    E->tmp[5] = B->codes[hi];
+    int r = found_key(E, s, e, 2, 0);
+    return r == TP_ERR_FOUND ? 1 : r;
+}
+
 /* An entry a without links of a count where hop_fast holds (pair_hops_hold proved it carries its own tile's piece to
    its `to` tile, which holds `empty`): its turn (start, to) counted by pair_count, as step_leaf's pair_leaf counts it,
    without its writes' new values or a hash; in a count that makes its leaves, written raw and taken back as hop_flood
@@ -2625,7 +2664,17 @@ static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
     int r;
     W->start = t;
     if (E->hop_fast && T->lnk_off[a + 1] > T->lnk_off[a]) { /* a perft's count of carried pieces */
-        hop_flood(E, W, a);
+        if (!E->hop_order) {
+            hop_flood(E, W, a);
+            return 0;
+        }
+        int32_t *codes = B->codes, piece = codes[t], empty = codes[T->app_to[a]];
+        size_t row = (size_t)t * (size_t)T->n;
+        if (E->hop_stamp[row + (size_t)T->app_to[a]] == E->hop_gen) return 0;
+        E->hop_stamp[row + (size_t)t] = E->hop_stamp[row + (size_t)T->app_to[a]] = E->hop_gen;
+        codes[t] = empty;
+        hop_post(E, codes, t, a, piece, empty);
+        codes[t] = piece;
         return 0;
     }
     if (E->hop_fast && hop_step(E, W, a)) return 0; /* a carried piece's single step */

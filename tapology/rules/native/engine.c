@@ -2738,7 +2738,8 @@ static int pair_scan(tp_engine *E, Walk *W, int32_t set) {
    found (pick_turn): the row scan meets the turns by start tile, in tile order, so the picked turn's start is the tile
    where the node's turns by start tile (pair_ord) add up past `pick`; that tile's row alone is walked again, the
    counts before it carried, so that cnt_ent, cnt_upto and pair_ord hold what the row scan would have left for it.
-   < 0 an error, else 0. */
+   Where hop_fast_for holds, the row's chains are walked by hop_post (their order) and the picked turn's key made
+   from pair_ord (hop_key): 1.  < 0 an error, else 0 (pick_turn finds the key). */
 static int pair_locate(tp_engine *E, Board *B, int32_t p, int32_t phase, int32_t pick) {
     const tp_tables *T = TABLES(E);
     int32_t n = T->n, set = (phase + 1) * T->np + p, before = 0, s = 0;
@@ -2747,13 +2748,15 @@ static int pair_locate(tp_engine *E, Board *B, int32_t p, int32_t phase, int32_t
     while (s < n && before + E->pair_tcnt[s] <= pick) before += E->pair_tcnt[s++];
     if (s == n) return TP_ERR_ARG;
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
-    int r = push_level(E, B);
+    int r = push_level(E, B), hop = hop_fast_for(E, p); /* carried pieces: walked by hop_post, in the chains' order */
     if (r < 0) return r;
+    const int32_t *e = T->ent_off + ((size_t)set * (size_t)n + (size_t)s) * (size_t)T->nd + (size_t)B->codes[s];
+again:
     pair_fresh(E);
     E->cnt_n = before;
     E->cnt_nent = 0;
     E->cnt_on = 1;
-    const int32_t *e = T->ent_off + ((size_t)set * (size_t)n + (size_t)s) * (size_t)T->nd + (size_t)B->codes[s];
+    E->hop_fast = E->hop_order = hop;
     const int32_t *sp = E->es + E->es_off[e[0]], *se = E->es + E->es_off[e[1]];
     while (sp < se && r >= 0) { /* the row's entries, as the row scan reads them */
         int32_t a = sp[0], slow = sp[2];
@@ -2764,8 +2767,14 @@ static int pair_locate(tp_engine *E, Board *B, int32_t p, int32_t phase, int32_t
         if (c < c1 || (slow && (!fits_tail(E, B->codes, a) || !app_conds_hold(E, B, a)))) continue;
         r = walk_entry(E, &W, a);
     }
+    E->hop_fast = E->hop_order = 0;
+    if (r >= 0 && hop && E->cnt_nent) { /* an entry walked as chains (pick_turn reads cnt_ent): every one so */
+        hop = 0;
+        goto again;
+    }
     E->cnt_on = 0;
     E->path_top--;
+    if (r >= 0 && hop) return pick < E->cnt_n ? hop_key(E, B, pick) : TP_ERR_ARG; /* the key, pick_turn not needed */
     return r < 0 ? r : 0;
 }
 #endif
@@ -5614,7 +5623,7 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
 #ifndef TP_GEN_ENTRIES
             if (E->pair_any) r = pair_locate(E, B, p, phase, pick);
 #endif
-            if (r == 0) r = pick_turn(E, B, p, pick);
+            if (r == 0) r = pick_turn(E, B, p, pick); /* r 1: pair_locate made the key */
             if (r < 0) return r;
             k = E->cnt_key;
         } else {

@@ -5592,8 +5592,10 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
                 && !E->ways_mode;
 #endif
     pair_begin(E);
-    E->pair_any = E->pair_on; /* counted by triggers, the picked turn's tile walked again in order (pair_locate) */
-    E->hop_fast = hop_fast_for(E, p); /* the count only: pair_locate walks the chains in their order */
+    /* carried pieces (hop_fast_for): counted row by row in the chains' order (hop_post), the key made from pair_ord
+       (hop_key); else counted by triggers, the picked turn's tile walked again in order (pair_locate) */
+    int hop = E->hop_fast = E->hop_order = hop_fast_for(E, p);
+    E->pair_any = E->pair_on && !hop;
     int32_t legal = node_turns_in(E, B, p, phase);
     while (legal == TP_ERR_DUP) { /* as perft's: with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -5601,7 +5603,7 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
         E->nchg = c0;
         legal = node_turns_in(E, B, p, phase);
     }
-    E->hop_fast = 0;
+    E->hop_fast = E->hop_order = 0;
     int by_hash = E->cnt_on;
     E->cnt_on = 0;
     if (legal < 0) return legal;
@@ -5621,7 +5623,8 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
         if (by_hash) {
             int r = 0;
 #ifndef TP_GEN_ENTRIES
-            if (E->pair_any) r = pair_locate(E, B, p, phase, pick);
+            if (hop && !E->cnt_nent) r = hop_key(E, B, pick); /* every entry by hop_post or hop_step */
+            else if (E->pair_any || hop) r = pair_locate(E, B, p, phase, pick);
 #endif
             if (r == 0) r = pick_turn(E, B, p, pick); /* r 1: pair_locate made the key */
             if (r < 0) return r;

@@ -352,6 +352,9 @@ struct tp_engine {
     uint32_t hop_gen;
     int32_t hop_fast;    /* a count whose chains from an entry with links are found by hop_flood (hop_fast_for) */
     int32_t hop_order;   /* with hop_fast: found by hop_post instead, in the chain walk's order (pair_locate) */
+    /* link target k (of tgt) packed for hop_flood and hop_post as [its application, its `to` tile, 2 * checks, then
+       its pk_chk pairs], from hop_fu_off[k] (hop_pack): a follow-up's record read in one pass over memory */
+    int32_t *hop_fu, *hop_fu_off; /* [ntgt * 3 + 2 * nchk], [ntgt + 1] */
     int32_t *hop_stk;    /* [n] hop_flood's applications to read the follow-ups of */
     uint64_t *pair_cw;    /* [np*words] per player, the tiles the turn clean-ups may write (all where one captures) */
     /* a perft's count in any order (pair_any, with pair_on): the entries found from a trigger each (pair_triggers),
@@ -2574,6 +2577,7 @@ static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
 static void hop_flood(tp_engine *E, const Walk *W, int32_t a) {
     const tp_tables *T = TABLES(E);
     int32_t *codes = W->b->codes, s = T->app_tile[a], piece = codes[s], top = 0;
+    const uint8_t *masks = T->masks;
     size_t row = (size_t)s * (size_t)T->n;
     uint32_t g = E->hop_gen, *hs = E->hop_stamp;
     if (hs[row + (size_t)T->app_to[a]] == g) return;
@@ -2587,9 +2591,15 @@ static void hop_flood(tp_engine *E, const Walk *W, int32_t a) {
         int32_t b = E->hop_stk[--top], t = T->app_to[b];
         codes[t] = piece;
         __asm__ __volatile__("" ::: "memory");
-        for (int32_t k = T->tgt_off[T->lnk_off[b]]; k < T->tgt_off[T->lnk_off[b + 1]]; k++) {
-            int32_t y = T->tgt[k], u = T->app_to[y];
-            if (hs[row + (size_t)u] == g || !pattern_fits(E, codes, y)) continue;
+        const int32_t *f = E->hop_fu + E->hop_fu_off[T->tgt_off[T->lnk_off[b]]];
+        const int32_t *f1 = E->hop_fu + E->hop_fu_off[T->tgt_off[T->lnk_off[b + 1]]];
+        while (f < f1) { /* b's follow-ups (hop_fu): pattern_fits over each one's packed checks */
+            int32_t y = f[0], u = f[1];
+            const int32_t *c = f + 3, *c1 = c + f[2];
+            f = c1;
+            if (hs[row + (size_t)u] == g) continue;
+            while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
+            if (c < c1) continue;
             hs[row + (size_t)u] = g;
             pair_count(E, s, u);
             E->hop_stk[top++] = y;
@@ -2608,10 +2618,17 @@ static void hop_post(tp_engine *E, int32_t *codes, int32_t s, int32_t b, int32_t
     size_t row = (size_t)s * (size_t)T->n;
     uint32_t g = E->hop_gen, *hs = E->hop_stamp;
     int32_t t = T->app_to[b];
+    const uint8_t *masks = T->masks;
+    const int32_t *f = E->hop_fu + E->hop_fu_off[T->tgt_off[T->lnk_off[b]]];
+    const int32_t *f1 = E->hop_fu + E->hop_fu_off[T->tgt_off[T->lnk_off[b + 1]]];
     codes[t] = piece;
-    for (int32_t k = T->tgt_off[T->lnk_off[b]]; k < T->tgt_off[T->lnk_off[b + 1]]; k++) {
-        int32_t y = T->tgt[k], u = T->app_to[y];
-        if (hs[row + (size_t)u] == g || !pattern_fits(E, codes, y)) continue;
+    while (f < f1) { /* b's follow-ups (hop_fu): pattern_fits over each one's packed checks */
+        int32_t y = f[0], u = f[1];
+        const int32_t *c = f + 3, *c1 = c + f[2];
+        f = c1;
+        if (hs[row + (size_t)u] == g) continue;
+        while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
+        if (c < c1) continue;
         hs[row + (size_t)u] = g;
         codes[t] = empty;
         hop_post(E, codes, s, y, piece, empty);
@@ -4339,6 +4356,7 @@ void tp_free(tp_engine *e) {
     free(e->pair_stamp);
     free(e->hop_stamp);
     free(e->hop_stk);
+    free(e->hop_fu), free(e->hop_fu_off);
     free(e->pair_ord);
     free(e->pair_cw);
     free(e->pair_tcnt);
@@ -5199,6 +5217,29 @@ static int pair_triggers(tp_engine *E, const Board *B) {
     return 0;
 }
 
+/* E->hop_fu and hop_fu_off from the tables: each link target's application, `to` tile and checks (pk_chk's, in
+   fits' order) packed in tgt's order.  O(targets + their checks); < 0 out of memory. */
+static int hop_pack(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    size_t nt = (size_t)t->tgt_off[t->nlinks], len = 0;
+    for (size_t k = 0; k < nt; k++) len += 3 + 2 * (size_t)(t->chk_off[t->tgt[k] + 1] - t->chk_off[t->tgt[k]]);
+    E->hop_fu = malloc((len + 1) * sizeof(int32_t));
+    E->hop_fu_off = malloc((nt + 1) * sizeof(int32_t));
+    if (!E->hop_fu || !E->hop_fu_off) return -1;
+    int32_t *f = E->hop_fu;
+    for (size_t k = 0; k < nt; k++) {
+        int32_t y = t->tgt[k], c0 = t->chk_off[y], c1 = t->chk_off[y + 1];
+        E->hop_fu_off[k] = (int32_t)(f - E->hop_fu);
+        f[0] = y;
+        f[1] = t->app_to[y];
+        f[2] = 2 * (c1 - c0);
+        memcpy(f + 3, E->pk_chk + 2 * (size_t)c0, 2 * (size_t)(c1 - c0) * sizeof(int32_t));
+        f += 3 + f[2];
+    }
+    E->hop_fu_off[nt] = (int32_t)(f - E->hop_fu);
+    return 0;
+}
+
 /* 1 where every chain is a piece carried from tile to tile (pair_hops' proof), so that a chain's board at its end
    tile is the same whatever its path, and a chain from s to e (e != s) changes s to `empty` and e to s's code:
    every application `reach` marks has no condition, a `to` tile other than its own and two writes, `to` := its own
@@ -5344,7 +5385,8 @@ static int pair_ready(tp_engine *E) {
         E->pair_tcnt = malloc(n * sizeof(int32_t));
         E->pair_cw = calloc((size_t)t->np * words + 1, sizeof(uint64_t));
         if (E->pair_hops
-            && (!(E->hop_stamp = calloc(n * n, sizeof(uint32_t))) || !(E->hop_stk = malloc(n * sizeof(int32_t))))) {
+            && (!(E->hop_stamp = calloc(n * n, sizeof(uint32_t))) || !(E->hop_stk = malloc(n * sizeof(int32_t)))
+                || hop_pack(E) < 0)) {
             r = -1;
             goto out;
         }

@@ -2994,6 +2994,8 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                     E->cnt_upto[E->cnt_nent++] = E->cnt_n;
                     continue;
                 }
+                if (E->hop_fast && T->lnk_off[a + 1] == T->lnk_off[a] && hop_step(E, &W, a)) continue; /* walk_entry's
+                                                                                                   step, not called */
                 r = walk_entry(E, &W, a);
                 if (r < 0) {
                     E->path_top--;

@@ -351,6 +351,8 @@ struct tp_engine {
     uint32_t *hop_stamp; /* [n*n] */
     uint32_t hop_gen;
     int32_t hop_fast;    /* a count whose chains from an entry with links are found by hop_flood (hop_fast_for) */
+    int32_t hop_keys;    /* a perft's inner node whose carried pieces' turns are keyed by (start, end), found by
+                            hop_flood (hop_keys_for) */
     int32_t hop_order;   /* with hop_fast: found by hop_post instead, in the chain walk's order (pair_locate) */
     /* link target k (of tgt) packed for hop_flood and hop_post as [its application, its `to` tile, 2 * checks, then
        its pk_chk pairs], from hop_fu_off[k] (hop_pack): a follow-up's record read in one pass over memory */
@@ -1005,6 +1007,15 @@ static inline int hop_fast_for(const tp_engine *E, int32_t p) {
     const tp_tables *T = TABLES(E);
     return E->pair_on && E->pair_hops && !E->tracking && T->grp_off[p + 1] == T->grp_off[p]
            && T->mgrp_off[p + 1] == T->mgrp_off[p];
+}
+
+/* 1 where a perft's inner node of player p may key its turns from entries of carried pieces by (start, end) alone,
+   found by hop_flood (hop_keyed): pair_ready and pair_hops_hold proved them, p's turns have no clean-ups, and no
+   walk mode reads the chains. */
+static inline int hop_keys_for(const tp_engine *E, int32_t p) {
+    const tp_tables *T = TABLES(E);
+    return E->pair_state == 2 && E->pair_hops && !E->tracking && !E->cnt_on && !E->ways_mode && !E->chains_mode
+           && T->grp_off[p + 1] == T->grp_off[p] && T->mgrp_off[p + 1] == T->mgrp_off[p];
 }
 
 /* pair_on for the node about to be counted where the rule set allows it (pair_ready) and the count is by hash. */
@@ -2568,24 +2579,48 @@ static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
 }
 
 #ifndef TP_GEN_ENTRIES
+/* A perft's inner node's turn of a carried piece (hop_keys): start s's code `piece` moved to e, which held `empty`,
+   keyed as finish keys its chains (pair_ready: no royal test, counters or maximum; the key accepted).  0, or < 0 an
+   error. */
+static int hop_key_made(tp_engine *E, int32_t s, int32_t e, int32_t piece, int32_t empty) {
+    int32_t lo = s < e ? s : e, hi = s ^ e ^ lo;
+    E->tmp[0] = lo;
+    E->tmp[1] = lo == s ? empty : piece;
+    E->tmp[2] = lo == s ? piece : empty;
+    E->tmp[3] = hi;
+    E->tmp[4] = hi == s ? empty : piece;
+    E->tmp[5] = hi == s ? piece : empty;
+    int32_t k = find_key(E, E->se_now ? 0 : key_hash(E, s, e, 2), s, e, 2);
+    if (k < 0) return k;
+    Key *K = &E->keys[k];
+    K->pos_ok = 1;
+    accept_resets(K, 0);
+    accept_most(K, 0);
+    K->accepted = 1;
+    return 0;
+}
+
 /* A count's chains from entry a (which fits; a perft's, or a playout's before its pick) where pair_hops_hold proved
    them a piece carried from tile to tile and the node's turns need no clean-ups (hop_fast): each tile the piece may
    end on counted once by (start, end), found by a walk over tiles (not chains), each tile's follow-ups read once
    (hop_stamp) on the node's codes with the start emptied and the piece on that tile: the board every chain to it
    leaves.  The codes are written raw and taken back (nothing else reads the board meanwhile; in a count that makes
-   its leaves, that write is the leaf made, as paired_leaf makes one).  O(tiles reached * follow-ups). */
-static void hop_flood(tp_engine *E, const Walk *W, int32_t a) {
+   its leaves, that write is the leaf made, as paired_leaf makes one).  At a perft's inner node (hop_keys) each end
+   keyed by hop_key_made instead.  0, or < 0 an error (a key's).  O(tiles reached * follow-ups). */
+static int hop_flood(tp_engine *E, const Walk *W, int32_t a) {
     const tp_tables *T = TABLES(E);
     int32_t *codes = W->b->codes, s = T->app_tile[a], piece = codes[s], top = 0;
     const uint8_t *masks = T->masks;
     size_t row = (size_t)s * (size_t)T->n;
     uint32_t g = E->hop_gen, *hs = E->hop_stamp;
-    if (hs[row + (size_t)T->app_to[a]] == g) return;
+    int keys = E->hop_keys, r = 0;
+    if (hs[row + (size_t)T->app_to[a]] == g) return 0;
     hs[row + (size_t)s] = g; /* a chain never comes back to its start (pair_hops_hold) */
     hs[row + (size_t)T->app_to[a]] = g;
-    pair_count(E, s, T->app_to[a]);
-    E->hop_stk[top++] = a;
     int32_t empty = codes[T->app_to[a]];
+    if (keys) r = hop_key_made(E, s, T->app_to[a], piece, empty);
+    else pair_count(E, s, T->app_to[a]);
+    E->hop_stk[top++] = a;
     codes[s] = empty;
     while (top) {
         int32_t b = E->hop_stk[--top], t = T->app_to[b];
@@ -2601,12 +2636,14 @@ static void hop_flood(tp_engine *E, const Walk *W, int32_t a) {
             while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
             if (c < c1) continue;
             hs[row + (size_t)u] = g;
-            pair_count(E, s, u);
+            if (!keys) pair_count(E, s, u);
+            else if (r >= 0) r = hop_key_made(E, s, u, piece, empty);
             E->hop_stk[top++] = y;
         }
         codes[t] = empty;
     }
     codes[s] = piece;
+    return r;
 }
 
 /* hop_flood's walk in the chain walk's order (step): from follow-up b (its `to` tile t stamped, the start emptied),
@@ -4504,7 +4541,7 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     E->chains_len = E->nacc = 0;
     E->chains_mode = chains;
     /* set again by the count that uses them (a call that failed may have left them) */
-    E->pair_on = E->pair_any = E->hop_fast = 0;
+    E->pair_on = E->pair_any = E->hop_fast = E->hop_keys = 0;
     return 0;
 }
 

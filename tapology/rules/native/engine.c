@@ -2717,6 +2717,10 @@ static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
     int32_t t = T->app_tile[a];
     int r;
     W->start = t;
+    if (E->hop_keys && B->codes[t] != B->codes[T->app_to[a]]) { /* an inner node's carried piece: keyed */
+        if (T->lnk_off[a + 1] > T->lnk_off[a]) return hop_flood(E, W, a);
+        return hop_key_made(E, t, T->app_to[a], B->codes[t], B->codes[T->app_to[a]]);
+    }
     if (E->hop_fast && T->lnk_off[a + 1] > T->lnk_off[a]) { /* a perft's count of carried pieces */
         if (!E->hop_order) {
             hop_flood(E, W, a);
@@ -3373,6 +3377,8 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
        row's own tile, row by row: fewer instructions) */
     E->pair_any = E->pair_on && !E->pair_hops;
     E->hop_fast = hop_fast_for(E, p);
+    E->hop_keys = depth > 1 && hop_keys_for(E, p); /* an inner node's carried pieces keyed from the floods */
+    if (E->hop_keys) pair_fresh(E);
     E->shut_keys = depth > 1; /* an inner node's shut cells keyed straight (node_turns_in): its keys in any order */
     /* and its plain solos, where a count's last ply would count them (plain_on's conditions at depth 1) */
     E->plain_keys = depth > 1 && !E->ways_mode && !TABLES(E)->has_mandatory && !TABLES(E)->has_maximum
@@ -3392,7 +3398,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     E->pair_any = 0;
     E->shut_keys = 0;
     E->plain_keys = 0;
-    E->hop_fast = 0;
+    E->hop_fast = E->hop_keys = 0;
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {

@@ -1615,9 +1615,9 @@ static int paired_pick(tp_engine *E, const Walk *W, int32_t l, int32_t s, int32_
     return r;
 }
 
-/* The quick follow-ups of the rule set (quick_leaf): applications with no links, ray or group captures, slide, step
-   cost or maximum class, final, each tile written once, where the rule set has no royal rule, counters or fly-over;
-   their tile sets.  0, or TP_ERR_CAP (no memory).  Cost: one pass over the applications' writes. */
+/* The quick follow-ups of the rule set (quick_leaf): applications with no links, conditions, ray or group captures,
+   slide, final, each tile written once, where the rule set has no royal rule, counters, fly-over, step budget or
+   maximum rule; their tile sets.  0, or TP_ERR_CAP (no memory).  Cost: one pass over the applications' writes. */
 static int quick_tables(tp_engine *E) {
     const tp_tables *T = TABLES(E);
     size_t na = (size_t)T->napps, words = (size_t)E->words;
@@ -1626,7 +1626,8 @@ static int quick_tables(tp_engine *E) {
     int32_t nq = 0;
     int rule_ok = !T->has_royal && !T->nctr && !T->flies_over && !T->steps && !T->has_maximum;
     for (size_t a = 0; a < na; a++) {
-        int ok = rule_ok && T->lnk_off[a + 1] == T->lnk_off[a] && T->app_final[a] && T->app_gc[a] < 0
+        int ok = rule_ok && T->lnk_off[a + 1] == T->lnk_off[a] && T->app_cond_off[a + 1] == T->app_cond_off[a]
+                 && T->app_final[a] && T->app_gc[a] < 0
                  && T->app_slide[a] < 0 && T->app_ray_off[a + 1] == T->app_ray_off[a] && T->wr_off[a + 1] > T->wr_off[a];
         for (int32_t k = T->wr_off[a]; ok && k < T->wr_off[a + 1]; k++)
             for (int32_t j = T->wr_off[a]; ok && j < k; j++) ok = T->wr_tile[j] != T->wr_tile[k];
@@ -1661,12 +1662,14 @@ static inline int quick_now(const tp_engine *E, const Walk *W) {
            && !E->tracking && !E->chains_mode && !E->ways_mode;
 }
 
-/* step for quick follow-up a (quick_tables) ending a chain, in a count by hash (not a playout's pick, not made) of
-   a player without clean-ups: the hash of the position after it, the board's and its writes' delta (read once per
-   node where none of its tiles changed since the node), counted as finish counts it (count_chain) where that hash
-   is new at the node and no position of the chain's path; its writes made only for the witness (kept from its new
-   values and the chain's undo entries, as keep_witness keeps them from the board).  1 counted, < 0 an error, or
-   FAST_NO: the general step walks it (a hash seen: compared there; a hash of the path; no change). */
+/* step for quick follow-up a (quick_tables) ending a chain, in a count by hash (quick_now) of a player without
+   clean-ups: the hash of the position after it, the board's and its writes' delta (read once per node where none of
+   its tiles changed since the node), counted as finish counts it (count_chain) where that hash is new at the node
+   and no position of the chain's path, its witness kept from its new values and the chain's undo entries (as
+   keep_witness keeps them from the board), its codes written and taken back where the count makes its leaves
+   (paired_leaf); where the hash was seen, its writes made and compared as finish compares them; a block left as it
+   was ends the chain on the board as it stands (still_step).  1 taken, < 0 an error, or FAST_NO: the general step
+   walks it (a hash of the path; no change but a block's). */
 static int quick_leaf(tp_engine *E, const Walk *W, int32_t a, int32_t end) {
     const tp_tables *T = TABLES(E);
     const Board *B = W->b;
@@ -1952,8 +1955,8 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                 }
                 int32_t b = T->tgt[k];
                 r = FAST_NO;
-                if (quick && E->qk[b] >= 0 && T->app_cond_off[b + 1] == T->app_cond_off[b]) {
-                    /* follow's and step's tests read as they answer for it: no step cost, slide, conditions */
+                if (quick && E->qk[b] >= 0) { /* follow's and step's tests read as they answer for it: no step
+                                                 cost, slide or conditions */
                     if (!fits(E, B->codes, b)) continue;
                     r = quick_leaf(E, W, b, end);
                 }
@@ -2001,8 +2004,8 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                 }
                 int32_t b = lapp[k];
                 r = FAST_NO;
-                if (quick && E->qk[b] >= 0 && T->app_cond_off[b + 1] == T->app_cond_off[b]) {
-                    /* follow's and step's tests read as they answer for it: no step cost, slide, conditions */
+                if (quick && E->qk[b] >= 0) { /* follow's and step's tests read as they answer for it: no step
+                                                 cost, slide or conditions */
                     if (!fits(E, B->codes, b)) continue;
                     r = quick_leaf(E, W, b, end);
                 }
@@ -4634,6 +4637,13 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
 int32_t tp_paired_links(const tp_engine *e) {
     int32_t k = 0;
     for (int32_t l = 0; l < TABLES(e)->nlinks; l++) k += e->paired[l] > 0;
+    return k;
+}
+
+/* How many applications a count by hash may count from their writes' hash delta (E->qk, quick_tables): for tests. */
+int32_t tp_quick_follow_ups(const tp_engine *e) {
+    int32_t k = 0;
+    for (int32_t a = 0; a < TABLES(e)->napps; a++) k += e->qk[a] >= 0;
     return k;
 }
 

@@ -369,6 +369,7 @@ struct tp_engine {
     uint64_t *qk_tiles, *qk_wr, *qk_delta, *qk_stamp;
     uint8_t *qk_same;  /* [quick] its writes leave the node's codes as they were (with qk_delta) */
     int32_t *qk_nv;    /* [writes] a quick follow-up's new values with qk_delta (by write, as wr_tile) */
+    uint8_t *qk_free;  /* [quick] each of its checks accepts every code: it fits wherever it is placed */
     uint64_t qk_node;
     uint32_t qk_cnt_gen;
 };
@@ -1640,10 +1641,16 @@ static int quick_tables(tp_engine *E) {
     E->qk_stamp = calloc((size_t)nq, sizeof(uint64_t));
     E->qk_same = calloc((size_t)nq, 1);
     E->qk_nv = malloc((size_t)T->wr_off[na] * sizeof(int32_t) + 1);
-    if (!E->qk_tiles || !E->qk_wr || !E->qk_delta || !E->qk_stamp || !E->qk_same || !E->qk_nv) return TP_ERR_CAP;
+    E->qk_free = calloc((size_t)nq, 1);
+    if (!E->qk_tiles || !E->qk_wr || !E->qk_delta || !E->qk_stamp || !E->qk_same || !E->qk_nv || !E->qk_free)
+        return TP_ERR_CAP;
     for (size_t a = 0; a < na; a++) {
         if (E->qk[a] < 0) continue;
         uint64_t *m = E->qk_tiles + (size_t)E->qk[a] * words, *w = E->qk_wr + (size_t)E->qk[a] * words;
+        int any = 1; /* fits' checks each accept every code (fits_tail: none of its captures) */
+        for (int32_t k = T->chk_off[a]; any && k < T->chk_off[a + 1]; k++)
+            for (size_t c = 0; any && c < (size_t)T->nd; c++) any = T->masks[(size_t)T->chk_mask[k] * (size_t)T->nd + c];
+        E->qk_free[E->qk[a]] = (uint8_t)any;
         for (int32_t k = T->wr_off[a]; k < T->wr_off[a + 1]; k++) {
             int32_t u = T->wr_tile[k], v = T->wr_src[k];
             w[u >> 6] |= 1ULL << (u & 63);
@@ -1957,7 +1964,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                 r = FAST_NO;
                 if (quick && E->qk[b] >= 0) { /* follow's and step's tests read as they answer for it: no step
                                                  cost, slide or conditions */
-                    if (!fits(E, B->codes, b)) continue;
+                    if (!E->qk_free[E->qk[b]] && !fits(E, B->codes, b)) continue;
                     r = quick_leaf(E, W, b, end);
                 }
                 E->cf_cur = loop;
@@ -2006,7 +2013,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                 r = FAST_NO;
                 if (quick && E->qk[b] >= 0) { /* follow's and step's tests read as they answer for it: no step
                                                  cost, slide or conditions */
-                    if (!fits(E, B->codes, b)) continue;
+                    if (!E->qk_free[E->qk[b]] && !fits(E, B->codes, b)) continue;
                     r = quick_leaf(E, W, b, end);
                 }
                 E->cf_cur = loop;
@@ -4594,7 +4601,7 @@ void tp_free(tp_engine *e) {
     free(e->shut_lmask);
     free(e->lnk_hl);
     free(e->qk), free(e->qk_tiles), free(e->qk_wr), free(e->qk_delta), free(e->qk_stamp), free(e->qk_same);
-    free(e->qk_nv);
+    free(e->qk_nv), free(e->qk_free);
     free(e->cond_leaf);
     free(e->once);
     free(e->apart);

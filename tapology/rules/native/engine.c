@@ -308,7 +308,8 @@ struct tp_engine {
     int32_t *cnt_order; /* [ht_size] the slot of the node's i-th turn counted (-1 - k: the k-th of a paired link's
                            turns after its entry, counted without a hash: paired_pick; SHUT_RANK: a shut cell's turn,
                            its entry's own, counted without a hash: pick_turn) */
-    int32_t *cnt_wit;   /* [wit_cap] witnesses: start, end, resets, len, (tile, code) * len */
+    int32_t *cnt_wit;   /* [wit_cap] witnesses: start, end, resets, len, (tile, code) * len; len < 0: -1 - len
+                           pairs, then a quick follow-up whose writes hold the node's new values (quick_leaf) */
     int32_t cnt_nwit, wit_cap;
     uint32_t cnt_gen;
     int32_t cnt_on, cnt_n, cnt_dup; /* cnt_dup: 0 hashes, 1 hashes and witnesses, 2 keys */
@@ -955,9 +956,18 @@ static int same_turn(tp_engine *E, const Walk *W, int32_t start, int32_t end, in
     if (w[0] != start || w[1] != end) return 0;
     uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)TABLES(E)->n);
     const int32_t *x = w + 4;
-    for (int32_t i = 0; i < w[3]; i++, x += 2) {
+    int32_t len = w[3] < 0 ? -1 - w[3] : w[3];
+    for (int32_t i = 0; i < len; i++, x += 2) {
         E->tstamp[x[0]] = g;
         if ((nc < 0 ? B->codes[x[0]] : turn_code(E, B, nc, x[0])) != x[1]) return 0;
+    }
+    if (w[3] < 0) { /* then quick follow-up x[0]'s writes, their new values the node's (quick_leaf) */
+        const tp_tables *T = TABLES(E);
+        for (int32_t k = T->wr_off[x[0]]; k < T->wr_off[x[0] + 1]; k++) {
+            int32_t u = T->wr_tile[k];
+            E->tstamp[u] = g;
+            if ((nc < 0 ? B->codes[u] : turn_code(E, B, nc, u)) != E->qk_nv[k]) return 0;
+        }
     }
     if (nc >= 0) { /* each change of the turn must be a tile the witness wrote */
         for (int32_t c = 0; c < nc; c++)
@@ -1760,18 +1770,21 @@ static int quick_leaf(tp_engine *E, const Walk *W, int32_t a, int32_t end) {
         for (int32_t k = 0; k < nw; k++) Bw->codes[T->wr_tile[w0 + k]] = E->tmp[k];
     }
     if (!E->cnt_dup) return 1;
-    int32_t len = nw; /* the witness: the chain's other writes (their codes now), then a's */
+    /* the witness: the chain's other writes (their codes now), then a's: as pairs, or where its new values are the
+       node's (fresh: kept in qk_nv for the node) a alone, len stored as -1 - the pairs (same_turn) */
+    int32_t len = fresh ? 0 : nw;
     for (int32_t j = W->undo_base; j < E->undo_top; j++) {
         int32_t u = E->undo_tile[j];
         len += !(wm[u >> 6] >> (u & 63) & 1);
     }
-    if (E->cnt_nwit + 4 + 2 * len > E->wit_cap) return TP_ERR_CAP;
+    int32_t size = 4 + 2 * len + fresh;
+    if (E->cnt_nwit + size > E->wit_cap) return TP_ERR_CAP;
     E->cnt_woff[i] = E->cnt_nwit;
     int32_t *x = E->cnt_wit + E->cnt_nwit;
     x[0] = start;
     x[1] = e;
     x[2] = 0;
-    x[3] = len;
+    x[3] = fresh ? -1 - len : len;
     x += 4;
     for (int32_t j = W->undo_base; j < E->undo_top; j++) {
         int32_t u = E->undo_tile[j];
@@ -1779,11 +1792,12 @@ static int quick_leaf(tp_engine *E, const Walk *W, int32_t a, int32_t end) {
         *x++ = u;
         *x++ = B->codes[u];
     }
-    for (int32_t k = 0; k < nw; k++) {
+    if (fresh) *x = a;
+    for (int32_t k = 0; !fresh && k < nw; k++) {
         *x++ = T->wr_tile[w0 + k];
         *x++ = nv[k];
     }
-    E->cnt_nwit += 4 + 2 * len;
+    E->cnt_nwit += size;
     return 1;
 }
 

@@ -252,6 +252,10 @@ class Engine:
         """How many links a bulk count's last ply follows by counting the follow-ups that fit, each its own turn."""
         return int(self.lib.tp_paired_links(self._engine))
 
+    def quick_follow_ups(self) -> int:
+        """How many applications a count by hash counts from their writes' hash delta, ending a chain (quick_leaf)."""
+        return int(self.lib.tp_quick_follow_ups(self._engine))
+
     def apart_links(self) -> int:
         """How many links the walk follows leaving out a second slide apart from the first, the other order giving it."""
         return int(self.lib.tp_apart_links(self._engine))

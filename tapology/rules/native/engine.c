@@ -308,7 +308,8 @@ struct tp_engine {
     int32_t *cnt_order; /* [ht_size] the slot of the node's i-th turn counted (-1 - k: the k-th of a paired link's
                            turns after its entry, counted without a hash: paired_pick; SHUT_RANK: a shut cell's turn,
                            its entry's own, counted without a hash: pick_turn) */
-    int32_t *cnt_wit;   /* [wit_cap] witnesses: start, end, resets, len, (tile, code) * len */
+    int32_t *cnt_wit;   /* [wit_cap] witnesses: start, end, resets, len, (tile, code) * len; len < 0: -1 - len
+                           pairs, then a quick follow-up whose writes hold the node's new values (quick_leaf) */
     int32_t cnt_nwit, wit_cap;
     uint32_t cnt_gen;
     int32_t cnt_on, cnt_n, cnt_dup; /* cnt_dup: 0 hashes, 1 hashes and witnesses, 2 keys */
@@ -366,6 +367,18 @@ struct tp_engine {
     int32_t *pair_tcnt; /* [n] a playout's node: its turns by start tile (pair_locate) */
     int32_t *trig_off, *trig_ent, *trig_at, *trig_code; /* [nsets*n*nd+1], [nent] x 3 */
     int32_t *trig_code_off, *trig_codes;                /* [nsets+1], [nsets*nd] */
+    /* quick follow-ups (quick_tables, quick_leaf): a follow-up without links, captures, slide or clean-ups, each tile
+       written once, counted by hash from its writes' hash delta, its writes made only where the general step must
+       compare (a hash seen at the node); qk[a] its index (-1: none), qk_tiles its tiles written or read by a write,
+       qk_wr those written, qk_delta its delta on the node's board where none of those tiles changed since the node
+       (stamp qk_stamp == qk_node, the node counted: qk_cnt_gen) */
+    int32_t *qk;
+    uint64_t *qk_tiles, *qk_wr, *qk_delta, *qk_stamp;
+    uint8_t *qk_same;  /* [quick] its writes leave the node's codes as they were (with qk_delta) */
+    int32_t *qk_nv;    /* [writes] a quick follow-up's new values with qk_delta (by write, as wr_tile) */
+    uint8_t *qk_free;  /* [quick] each of its checks accepts every code: it fits wherever it is placed */
+    uint64_t qk_node;
+    uint32_t qk_cnt_gen;
 };
 
 /* ---- small helpers --------------------------------------------------------------------- */
@@ -949,9 +962,18 @@ static int same_turn(tp_engine *E, const Walk *W, int32_t start, int32_t end, in
     if (w[0] != start || w[1] != end) return 0;
     uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)TABLES(E)->n);
     const int32_t *x = w + 4;
-    for (int32_t i = 0; i < w[3]; i++, x += 2) {
+    int32_t len = w[3] < 0 ? -1 - w[3] : w[3];
+    for (int32_t i = 0; i < len; i++, x += 2) {
         E->tstamp[x[0]] = g;
         if ((nc < 0 ? B->codes[x[0]] : turn_code(E, B, nc, x[0])) != x[1]) return 0;
+    }
+    if (w[3] < 0) { /* then quick follow-up x[0]'s writes, their new values the node's (quick_leaf) */
+        const tp_tables *T = TABLES(E);
+        for (int32_t k = T->wr_off[x[0]]; k < T->wr_off[x[0] + 1]; k++) {
+            int32_t u = T->wr_tile[k];
+            E->tstamp[u] = g;
+            if ((nc < 0 ? B->codes[u] : turn_code(E, B, nc, u)) != E->qk_nv[k]) return 0;
+        }
     }
     if (nc >= 0) { /* each change of the turn must be a tile the witness wrote */
         for (int32_t c = 0; c < nc; c++)
@@ -1619,6 +1641,181 @@ static int paired_pick(tp_engine *E, const Walk *W, int32_t l, int32_t s, int32_
     return r;
 }
 
+/* The quick follow-ups of the rule set (quick_leaf): applications with no links, conditions, ray or group captures,
+   slide, final, each tile written once, where the rule set has no royal rule, counters, fly-over, step budget or
+   maximum rule; their tile sets.  0, or TP_ERR_CAP (no memory).  Cost: one pass over the applications' writes. */
+static int quick_tables(tp_engine *E) {
+    const tp_tables *T = TABLES(E);
+    size_t na = (size_t)T->napps, words = (size_t)E->words;
+    E->qk = malloc(na * sizeof(int32_t) + 1);
+    if (!E->qk) return TP_ERR_CAP;
+    int32_t nq = 0;
+    int rule_ok = !T->has_royal && !T->nctr && !T->flies_over && !T->steps && !T->has_maximum;
+    for (size_t a = 0; a < na; a++) {
+        int ok = rule_ok && T->lnk_off[a + 1] == T->lnk_off[a] && T->app_cond_off[a + 1] == T->app_cond_off[a]
+                 && T->app_final[a] && T->app_gc[a] < 0
+                 && T->app_slide[a] < 0 && T->app_ray_off[a + 1] == T->app_ray_off[a] && T->wr_off[a + 1] > T->wr_off[a];
+        for (int32_t k = T->wr_off[a]; ok && k < T->wr_off[a + 1]; k++)
+            for (int32_t j = T->wr_off[a]; ok && j < k; j++) ok = T->wr_tile[j] != T->wr_tile[k];
+        E->qk[a] = ok ? nq++ : -1;
+    }
+    if (!nq) return 0;
+    E->qk_tiles = calloc((size_t)nq * words, sizeof(uint64_t));
+    E->qk_wr = calloc((size_t)nq * words, sizeof(uint64_t));
+    E->qk_delta = calloc((size_t)nq, sizeof(uint64_t));
+    E->qk_stamp = calloc((size_t)nq, sizeof(uint64_t));
+    E->qk_same = calloc((size_t)nq, 1);
+    E->qk_nv = malloc((size_t)T->wr_off[na] * sizeof(int32_t) + 1);
+    E->qk_free = calloc((size_t)nq, 1);
+    if (!E->qk_tiles || !E->qk_wr || !E->qk_delta || !E->qk_stamp || !E->qk_same || !E->qk_nv || !E->qk_free)
+        return TP_ERR_CAP;
+    for (size_t a = 0; a < na; a++) {
+        if (E->qk[a] < 0) continue;
+        uint64_t *m = E->qk_tiles + (size_t)E->qk[a] * words, *w = E->qk_wr + (size_t)E->qk[a] * words;
+        int any = 1; /* fits' checks each accept every code (fits_tail: none of its captures) */
+        for (int32_t k = T->chk_off[a]; any && k < T->chk_off[a + 1]; k++)
+            for (size_t c = 0; any && c < (size_t)T->nd; c++) any = T->masks[(size_t)T->chk_mask[k] * (size_t)T->nd + c];
+        E->qk_free[E->qk[a]] = (uint8_t)any;
+        for (int32_t k = T->wr_off[a]; k < T->wr_off[a + 1]; k++) {
+            int32_t u = T->wr_tile[k], v = T->wr_src[k];
+            w[u >> 6] |= 1ULL << (u & 63);
+            m[u >> 6] |= 1ULL << (u & 63);
+            m[v >> 6] |= 1ULL << (v & 63);
+        }
+    }
+    E->qk_node = 1;
+    return 0;
+}
+
+/* 1 where the walk's quick follow-ups may be counted by quick_leaf: a count by hash, not a playout's pick, not by
+   (start, end), a walk of turns with no tracking, chains or ways. */
+static inline int quick_now(const tp_engine *E, const Walk *W) {
+    return E->cnt_on && E->cnt_find < 0 && !E->pair_on && W->mode == WALK_TURNS
+           && !E->tracking && !E->chains_mode && !E->ways_mode;
+}
+
+/* step for quick follow-up a (quick_tables) ending a chain, in a count by hash (quick_now) of a player without
+   clean-ups: the hash of the position after it, the board's and its writes' delta (read once per node where none of
+   its tiles changed since the node), counted as finish counts it (count_chain) where that hash is new at the node
+   and no position of the chain's path, its witness kept from its new values and the chain's undo entries (as
+   keep_witness keeps them from the board), its codes written and taken back where the count makes its leaves
+   (paired_leaf); where the hash was seen, its writes made and compared as finish compares them; a block left as it
+   was ends the chain on the board as it stands (still_step).  1 taken, < 0 an error, or FAST_NO: the general step
+   walks it (a hash of the path; no change but a block's). */
+static int quick_leaf(tp_engine *E, const Walk *W, int32_t a, int32_t end) {
+    const tp_tables *T = TABLES(E);
+    const Board *B = W->b;
+    int32_t p = W->player, q = E->qk[a];
+    if (T->grp_off[p + 1] > T->grp_off[p] || T->mgrp_off[p + 1] > T->mgrp_off[p]) return FAST_NO;
+    if (E->qk_cnt_gen != E->cnt_gen) { /* a new node's count */
+        E->qk_cnt_gen = E->cnt_gen;
+        E->qk_node++;
+    }
+    size_t words = (size_t)E->words;
+    const uint64_t *m = E->qk_tiles + (size_t)q * words, *wm = E->qk_wr + (size_t)q * words;
+    int fresh = 1; /* none of a's tiles written since the node: its delta is the node's */
+    for (int32_t j = W->undo_base; fresh && j < E->undo_top; j++) {
+        int32_t u = E->undo_tile[j];
+        fresh = !(m[u >> 6] >> (u & 63) & 1);
+    }
+    int32_t w0 = T->wr_off[a], nw = T->wr_off[a + 1] - w0;
+    size_t nd = (size_t)T->nd;
+    uint64_t d;
+    int same;
+    const int32_t *nv = E->nv; /* a's new values */
+    if (fresh && E->qk_stamp[q] == E->qk_node) {
+        d = E->qk_delta[q];
+        same = E->qk_same[q];
+        nv = E->qk_nv + w0;
+    } else {
+        new_values(E, B, a);
+        d = 0;
+        same = 1;
+        for (int32_t k = 0; k < nw; k++) {
+            size_t u = (size_t)T->wr_tile[w0 + k];
+            d ^= E->zob[u * nd + (size_t)B->codes[u]] ^ E->zob[u * nd + (size_t)E->nv[k]];
+            same &= E->nv[k] == B->codes[u];
+        }
+        if (fresh) {
+            E->qk_stamp[q] = E->qk_node;
+            E->qk_delta[q] = d;
+            E->qk_same[q] = (uint8_t)same;
+            memcpy(E->qk_nv + w0, E->nv, (size_t)nw * sizeof(int32_t));
+        }
+    }
+    int32_t e = T->app_to[a] >= 0 ? T->app_to[a] : end; /* the chain's end, as step passes it to finish */
+    if (same && T->app_block[a]) { /* a block left as it was: the chain ends with the board as it stands (still_step,
+                                      finish) */
+        int r = 0;
+        if (B->hash != E->path_hash[W->path_base] || !same_as_at(E, B, W->undo_base)) r = count_chain(E, W, e, 0);
+        return r < 0 ? r : 1;
+    }
+    if (!d) return FAST_NO; /* no change (or one whose delta is 0): the general step decides */
+    uint64_t h = B->hash ^ d;
+    for (int32_t i = W->path_base; i < E->path_top; i++)
+        if (E->path_hash[i] == h) return FAST_NO;
+    int32_t start = -1; /* count_chain's key: by changes, else the chain's start and end */
+    if (!T->keyed_by_changes) {
+        start = W->start;
+        uint64_t seed = ((uint64_t)(uint32_t)start << 32) | (uint32_t)e;
+        h ^= splitmix(&seed);
+    } else {
+        e = 0;
+    }
+    uint32_t mask = (uint32_t)E->ht_size - 1, i = (uint32_t)(h ^ (h >> 32)) & mask;
+    for (; E->cnt_stamp[i] == E->cnt_gen; i = (i + 1) & mask)
+        if (E->cnt_hash[i] == h) { /* seen: written, and compared as finish compares it (count_turn) */
+            int32_t mark = E->undo_top;
+            if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
+            Board *Bw = W->b;
+            for (int32_t k = 0; k < nw; k++) put(E, Bw, T->wr_tile[w0 + k], nv[k]);
+            int r = count_chain(E, W, T->app_to[a] >= 0 ? T->app_to[a] : end, 0);
+            restore(E, Bw, mark);
+            return r < 0 ? r : 1;
+        }
+    if (2 * (E->cnt_n + 1) > E->ht_size) return TP_ERR_CAP;
+    E->cnt_stamp[i] = E->cnt_gen;
+    E->cnt_hash[i] = h;
+    E->cnt_order[E->cnt_n++] = (int32_t)i;
+    if (E->make_leaves) { /* a count that makes its leaves: a's new codes written and taken back (paired_leaf) */
+        Board *Bw = W->b;
+        for (int32_t k = 0; k < nw; k++) E->tmp[k] = Bw->codes[T->wr_tile[w0 + k]];
+        for (int32_t k = 0; k < nw; k++) Bw->codes[T->wr_tile[w0 + k]] = nv[k];
+        __asm__ __volatile__("" ::: "memory");
+        for (int32_t k = 0; k < nw; k++) Bw->codes[T->wr_tile[w0 + k]] = E->tmp[k];
+    }
+    if (!E->cnt_dup) return 1;
+    /* the witness: the chain's other writes (their codes now), then a's: as pairs, or where its new values are the
+       node's (fresh: kept in qk_nv for the node) a alone, len stored as -1 - the pairs (same_turn) */
+    int32_t len = fresh ? 0 : nw;
+    for (int32_t j = W->undo_base; j < E->undo_top; j++) {
+        int32_t u = E->undo_tile[j];
+        len += !(wm[u >> 6] >> (u & 63) & 1);
+    }
+    int32_t size = 4 + 2 * len + fresh;
+    if (E->cnt_nwit + size > E->wit_cap) return TP_ERR_CAP;
+    E->cnt_woff[i] = E->cnt_nwit;
+    int32_t *x = E->cnt_wit + E->cnt_nwit;
+    x[0] = start;
+    x[1] = e;
+    x[2] = 0;
+    x[3] = fresh ? -1 - len : len;
+    x += 4;
+    for (int32_t j = W->undo_base; j < E->undo_top; j++) {
+        int32_t u = E->undo_tile[j];
+        if (wm[u >> 6] >> (u & 63) & 1) continue;
+        *x++ = u;
+        *x++ = B->codes[u];
+    }
+    if (fresh) *x = a;
+    for (int32_t k = 0; !fresh && k < nw; k++) {
+        *x++ = T->wr_tile[w0 + k];
+        *x++ = nv[k];
+    }
+    E->cnt_nwit += size;
+    return 1;
+}
+
 /* One more move of the chain: 0 it repeats a position or a slide's tile (not taken), 1 taken, 2 taken and the walk
    stops, < 0 an error.  An attack walk visits a move without forced links before its links (the
    answer, whether some complete chain changes a target, does not depend on the order).  The clean-ups after each
@@ -1637,6 +1834,10 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
             int r = step_cond_leaf(E, W, a);
             if (r != FAST_NO) return r;
         }
+    }
+    if (E->qk[a] >= 0 && E->seq_top > W->seq_base && quick_now(E, W)) {
+        int r = quick_leaf(E, W, a, end); /* a follow-up ending its chain, counted by hash without its writes */
+        if (r != FAST_NO) return r;
     }
     int32_t mark = E->undo_top;
     int32_t nw = new_values(E, B, a), ncap = 0;
@@ -1782,13 +1983,21 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
             continue;
         }
         if (tb < 0) {
+            int quick = !fly && quick_now(E, W); /* follow-ups counted by quick_leaf where they fit */
             for (int32_t k = T->tgt_off[l]; k < T->tgt_off[l + 1] && !stop; k++) {
                 if (once && T->app_tile[T->tgt[k]] < T->app_tile[a]) { /* the other way round gives its turn */
                     if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, T->tgt[k]);
                     continue;
                 }
+                int32_t b = T->tgt[k];
+                r = FAST_NO;
+                if (quick && E->qk[b] >= 0) { /* follow's and step's tests read as they answer for it: no step
+                                                 cost, slide or conditions */
+                    if (!E->qk_free[E->qk[b]] && !fits(E, B->codes, b)) continue;
+                    r = quick_leaf(E, W, b, end);
+                }
                 E->cf_cur = loop;
-                r = follow(E, W, T->tgt[k], slide, fly, level, end, flagged, left);
+                if (r == FAST_NO) r = follow(E, W, b, slide, fly, level, end, flagged, left);
                 if (r < 0) goto out;
                 took |= r > 0;
                 stop = r == 2;
@@ -1821,6 +2030,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                 for (int32_t k = row[0]; k < row[1] && !must; k++) must = took = fits(E, B->codes, lapp[k]);
             }
         }
+        int quick = !fly && quick_now(E, W); /* follow-ups counted by quick_leaf where they fit */
         for (int32_t t = t0; t < T->n && !stop; t++) {
             const int32_t *row = loff + ((size_t)tb * (size_t)T->n + (size_t)t) * (size_t)T->nd + (size_t)B->codes[t];
             for (int32_t k = row[0]; k < row[1] && !stop; k++) {
@@ -1828,8 +2038,15 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                     if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, lapp[k]);
                     continue;
                 }
+                int32_t b = lapp[k];
+                r = FAST_NO;
+                if (quick && E->qk[b] >= 0) { /* follow's and step's tests read as they answer for it: no step
+                                                 cost, slide or conditions */
+                    if (!E->qk_free[E->qk[b]] && !fits(E, B->codes, b)) continue;
+                    r = quick_leaf(E, W, b, end);
+                }
                 E->cf_cur = loop;
-                r = follow(E, W, lapp[k], slide, fly, level, end, flagged, left);
+                if (r == FAST_NO) r = follow(E, W, b, slide, fly, level, end, flagged, left);
                 if (r < 0) goto out;
                 took |= r > 0;
                 stop = r == 2;
@@ -4389,6 +4606,10 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
     }
     uint64_t seed = 0x7461706F6C6F6779ULL; /* fixed: runs are reproducible */
     for (size_t i = 0; i < n * nd; i++) E->zob[i] = splitmix(&seed);
+    if (quick_tables(E) < 0) {
+        tp_free(E);
+        return NULL;
+    }
     for (size_t a = 0; a < na; a++)
         for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) E->forced[a] |= t->lnk_forced[l];
     return E;
@@ -4514,6 +4735,8 @@ void tp_free(tp_engine *e) {
     free(e->shut_tiles);
     free(e->shut_lmask);
     free(e->lnk_hl);
+    free(e->qk), free(e->qk_tiles), free(e->qk_wr), free(e->qk_delta), free(e->qk_stamp), free(e->qk_same);
+    free(e->qk_nv), free(e->qk_free);
     free(e->cond_leaf);
     free(e->once);
     free(e->apart);
@@ -4556,6 +4779,13 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
 int32_t tp_paired_links(const tp_engine *e) {
     int32_t k = 0;
     for (int32_t l = 0; l < TABLES(e)->nlinks; l++) k += e->paired[l] > 0;
+    return k;
+}
+
+/* How many applications a count by hash may count from their writes' hash delta (E->qk, quick_tables): for tests. */
+int32_t tp_quick_follow_ups(const tp_engine *e) {
+    int32_t k = 0;
+    for (int32_t a = 0; a < TABLES(e)->napps; a++) k += e->qk[a] >= 0;
     return k;
 }
 

@@ -360,9 +360,9 @@ struct tp_engine {
     int32_t *pair_tcnt; /* [n] a playout's node: its turns by start tile (pair_locate) */
     int32_t *trig_off, *trig_ent, *trig_at, *trig_code; /* [nsets*n*nd+1], [nent] x 3 */
     int32_t *trig_code_off, *trig_codes;                /* [nsets+1], [nsets*nd] */
-    /* a count's chains written on the codes and hash alone (raw_ready): where no follow-up, link or per-move clean-up
-       reads the board's counts or tile sets, a chain's writes leave them as at the node until its turn clean-ups run
-       (raw_sync brings them level for those and back) */
+    /* a count's chains written on the codes alone (raw_ready): where no follow-up, link or per-move clean-up reads
+       the board's counts or tile sets, a chain's writes leave them and the hash as at the node until its turn clean-ups
+       run (raw_sync brings them level for those and back; raw_stands compares the path's positions without it) */
     int32_t raw_ok; /* the rule set allows it (pair_ready) */
     int32_t raw;    /* the chain walked now is written so (walk_entry) */
     int32_t *raw_w; /* [n] how many of the chain's writes (put_raw) are on each tile */
@@ -436,33 +436,30 @@ static inline void restore(tp_engine *E, Board *B, int32_t mark) {
     }
 }
 
-/* put on the codes and hash alone (E->raw: the counts and tile sets stay as they were; raw_sync). */
+/* put on the codes alone (E->raw: the hash, counts and tile sets stay the node's; raw_stands, raw_sync). */
 static inline void put_raw(tp_engine *E, Board *B, int32_t u, int32_t v) {
-    const uint64_t *z = E->zob + (size_t)u * (size_t)TABLES(E)->nd;
     E->undo_tile[E->undo_top] = u;
     E->undo_old[E->undo_top++] = B->codes[u];
     E->raw_w[u]++;
-    B->hash ^= z[B->codes[u]] ^ z[v];
     B->codes[u] = v;
 }
 
-/* restore for a step's writes: on the codes and hash alone where the chain is written so (E->raw). */
+/* restore for a step's writes: on the codes alone where the chain is written so (E->raw). */
 static inline void unwrite(tp_engine *E, Board *B, int32_t mark) {
     if (!E->raw) {
         restore(E, B, mark);
         return;
     }
-    const size_t nd = (size_t)TABLES(E)->nd;
     while (E->undo_top > mark) {
-        int32_t u = E->undo_tile[--E->undo_top], v = E->undo_old[E->undo_top];
-        B->hash ^= E->zob[(size_t)u * nd + (size_t)B->codes[u]] ^ E->zob[(size_t)u * nd + (size_t)v];
-        B->codes[u] = v;
+        int32_t u = E->undo_tile[--E->undo_top];
+        B->codes[u] = E->undo_old[E->undo_top];
         E->raw_w[u]--;
     }
 }
 
-/* The counts and tile sets of a board whose undo entries from..to were written on the codes alone (put_raw): each
-   tile's change from its code before them (its first entry's) to its code now applied (dir 1) or taken back (-1). */
+/* The hash, counts and tile sets of a board whose undo entries from..to were written on the codes alone (put_raw):
+   each tile's change from its code before them (its first entry's) to its code now applied (dir 1) or taken back
+   (-1). */
 static void raw_sync(tp_engine *E, Board *B, int32_t from, int32_t to, int dir) {
     uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)TABLES(E)->n);
     size_t words = (size_t)E->words;
@@ -473,6 +470,8 @@ static void raw_sync(tp_engine *E, Board *B, int32_t from, int32_t to, int dir) 
         if (old == now) continue;
         int32_t o = dir > 0 ? old : now, v = dir > 0 ? now : old;
         uint64_t bit = 1ULL << (u & 63);
+        const uint64_t *z = E->zob + (size_t)u * (size_t)TABLES(E)->nd;
+        B->hash ^= z[o] ^ z[v];
         B->count[o]--;
         B->count[v]++;
         B->bits[(size_t)o * words + (size_t)(u >> 6)] &= ~bit;
@@ -889,6 +888,11 @@ static int same_as_at(tp_engine *E, const Board *B, int32_t mark) {
     return 1;
 }
 
+/* stands for a raw chain's step (E->raw: the board's hash is the node's), `fresh` 1 where the step put a new code on a
+   tile no earlier move of the chain wrote: every position of the path holds the old code there, so it stands nowhere;
+   else each level is compared tile by tile (same_as_at).  Defined after stands. */
+static int raw_stands(tp_engine *E, const Walk *W, int fresh, int32_t *mid);
+
 /* 1 when the position stands on the chain's path, with *mid the level where a slide flies on from it (-1 none: the
    position is a stop; a slide may only fly over it). */
 static inline int stands(tp_engine *E, const Walk *W, int32_t *mid) {
@@ -897,6 +901,17 @@ static inline int stands(tp_engine *E, const Walk *W, int32_t *mid) {
     *mid = -1;
     for (int32_t i = W->path_base; i < E->path_top; i++)
         if (E->path_hash[i] == h && same_as_at(E, W->b, E->path_undo[i])) {
+            seen = 1;
+            if (E->path_mid[i]) *mid = i;
+        }
+    return seen;
+}
+
+static int raw_stands(tp_engine *E, const Walk *W, int fresh, int32_t *mid) {
+    int seen = 0;
+    *mid = -1;
+    for (int32_t i = W->path_base; !fresh && i < E->path_top; i++)
+        if (same_as_at(E, W->b, E->path_undo[i])) {
             seen = 1;
             if (E->path_mid[i]) *mid = i;
         }
@@ -1707,9 +1722,14 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     int32_t ngc = T->app_gc[a] >= 0 ? group_captures(E, B->codes, a, E->gcbuf, NULL) : 0;
     if (E->undo_top + nw + ncap + ngc > E->undo_cap) return TP_ERR_CAP;
     if (E->tracking) track_app(E, a);
-    if (E->raw) /* a count's chain: its writes on the codes and hash alone (raw_ready) */
+    int fresh = 0; /* raw: a new code on a tile the chain never wrote (raw_stands) */
+    if (E->raw) { /* a count's chain: its writes on the codes alone (raw_ready) */
+        for (int32_t k = 0; k < nw && !fresh; k++) {
+            int32_t u = T->wr_tile[T->wr_off[a] + k];
+            fresh = !E->raw_w[u] && E->nv[k] != B->codes[u];
+        }
         for (int32_t k = 0; k < nw; k++) put_raw(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
-    else
+    } else
         for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
     for (int32_t k = 0; k < ncap; k++) put(E, B, E->capbuf[2 * k], E->capbuf[2 * k + 1]);
     for (int32_t k = 0; k < ngc; k++) put(E, B, E->gcbuf[k], T->gc_becomes[T->app_gc[a]]);
@@ -1729,7 +1749,8 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     if (!T->flies_over) {
         /* a position on the path is read as where flies_over: a move may land where a slide only flew through,
            and only a slide may fly over a stop (path_mid is kept in every rule set) */
-        if (!(T->steps && E->ways_mode && W->mode == WALK_TURNS) && stands(E, W, &landed)) {
+        if (!(T->steps && E->ways_mode && W->mode == WALK_TURNS)
+            && (E->raw ? raw_stands(E, W, fresh, &landed) : stands(E, W, &landed))) {
             fly = landed < 0;
             if (fly && slide < 0) {
                 unwrite(E, B, mark);
@@ -1743,7 +1764,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                 return r;
             }
         }
-    } else if (stands(E, W, &landed)) {
+    } else if (E->raw ? raw_stands(E, W, fresh, &landed) : stands(E, W, &landed)) {
         fly = landed < 0;
         if (fly && slide < 0) {
             unwrite(E, B, mark);
@@ -2731,7 +2752,7 @@ static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
     if (E->cnt_on && !E->tracking && E->solo[a] == SOLO_ALONE) r = step_cond_leaf(E, W, a);
     if (r == FAST_NO) {
         E->raw = E->raw_ok && E->pair_on && E->cnt_on && !E->make_leaves && !E->tracking && W->mode == WALK_TURNS
-                 && !E->chains_mode && !E->ways_mode; /* a count's chain on the codes and hash alone (raw_ready) */
+                 && !E->chains_mode && !E->ways_mode; /* a count's chain on the codes alone (raw_ready) */
         r = step(E, W, a, W->start, 0);
         E->raw = 0;
     }
@@ -5406,10 +5427,11 @@ out:
     return r;
 }
 
-/* raw_ok for a rule set whose chains (a count's, pair_on) read nothing of the board but its codes and hash between
-   their first move and their turn clean-ups: no link with conditions or a line, no follow-up with conditions, no
-   captures by rays or liberties, no clean-ups after each move.  Such a chain is written by put_raw (walk_entry sets
-   E->raw), finish brings the counts and tile sets level before the clean-ups (raw_sync).  O(links + napps). */
+/* raw_ok for a rule set whose chains (a count's, pair_on) read nothing of the board but its codes between their first
+   move and their turn clean-ups: no link with conditions or a line, no follow-up with conditions, no captures by rays
+   or liberties, no clean-ups after each move.  Such a chain is written by put_raw (walk_entry sets E->raw), its path's
+   positions compared without the hash (raw_stands), and finish brings the hash, counts and tile sets level before the
+   clean-ups (raw_sync).  O(links + napps). */
 static void raw_ready(tp_engine *E) {
     const tp_tables *t = TABLES(E);
     E->raw_ok = 0;
@@ -5430,7 +5452,7 @@ int32_t tp_pair_ok(const tp_engine *e) {
     return e->pair_state == 2 ? 1 + e->pair_hops : 0;
 }
 
-/* 1 where a count's chains are written on the codes and hash alone (raw_ready, read after a first perft): for tests. */
+/* 1 where a count's chains are written on the codes alone (raw_ready, read after a first perft): for tests. */
 int32_t tp_raw_ok(const tp_engine *e) {
     return e->pair_state == 2 && e->raw_ok;
 }

@@ -1091,11 +1091,6 @@ static inline int pair_count(tp_engine *E, int32_t s, int32_t e) {
 static int pair_kept(const tp_engine *E, const Walk *W) {
     if (!E->pair_on || !E->cnt_on || E->make_leaves || E->cnt_find >= 0) return 0;
     const uint64_t *cw = E->pair_cw + (size_t)W->player * (size_t)E->words;
-    for (int32_t i = E->undo_top - 1; E->raw && i >= W->undo_base; i--) { /* a raw chain: latest writes first, a tile
-                                                                           written once (raw_w) read at once */
-        int32_t u = E->undo_tile[i];
-        if (E->raw_w[u] == 1 && !(cw[u >> 6] >> (u & 63) & 1) && W->b->codes[u] != E->undo_old[i]) return 1;
-    }
     for (int32_t i = W->undo_base; i < E->undo_top; i++) {
         int32_t u = E->undo_tile[i], first = 1;
         if (cw[u >> 6] >> (u & 63) & 1 || W->b->codes[u] == E->undo_old[i]) continue;

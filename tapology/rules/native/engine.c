@@ -351,6 +351,12 @@ struct tp_engine {
     uint32_t *hop_stamp; /* [n*n] */
     uint32_t hop_gen;
     int32_t hop_fast;    /* a count whose chains from an entry with links are found by hop_flood (hop_fast_for) */
+    int32_t hop_keys;    /* a perft's inner node whose carried pieces' turns are keyed by (start, end), found by
+                            hop_flood (hop_keys_for) */
+    int32_t hop_order;   /* with hop_fast: found by hop_post instead, in the chain walk's order (pair_locate) */
+    /* link target k (of tgt) packed for hop_flood and hop_post as [its application, its `to` tile, 2 * checks, then
+       its pk_chk pairs], from hop_fu_off[k] (hop_pack): a follow-up's record read in one pass over memory */
+    int32_t *hop_fu, *hop_fu_off; /* [ntgt * 3 + 2 * nchk], [ntgt + 1] */
     int32_t *hop_stk;    /* [n] hop_flood's applications to read the follow-ups of */
     uint64_t *pair_cw;    /* [np*words] per player, the tiles the turn clean-ups may write (all where one captures) */
     /* a perft's count in any order (pair_any, with pair_on): the entries found from a trigger each (pair_triggers),
@@ -1066,6 +1072,15 @@ static inline int hop_fast_for(const tp_engine *E, int32_t p) {
     const tp_tables *T = TABLES(E);
     return E->pair_on && E->pair_hops && !E->tracking && T->grp_off[p + 1] == T->grp_off[p]
            && T->mgrp_off[p + 1] == T->mgrp_off[p];
+}
+
+/* 1 where a perft's inner node of player p may key its turns from entries of carried pieces by (start, end) alone,
+   found by hop_flood (hop_keyed): pair_ready and pair_hops_hold proved them, p's turns have no clean-ups, and no
+   walk mode reads the chains. */
+static inline int hop_keys_for(const tp_engine *E, int32_t p) {
+    const tp_tables *T = TABLES(E);
+    return E->pair_state == 2 && E->pair_hops && !E->tracking && !E->cnt_on && !E->ways_mode && !E->chains_mode
+           && T->grp_off[p + 1] == T->grp_off[p] && T->mgrp_off[p + 1] == T->mgrp_off[p];
 }
 
 /* pair_on for the node about to be counted where the rule set allows it (pair_ready) and the count is by hash. */
@@ -2666,38 +2681,116 @@ static inline int32_t node_turns(tp_engine *E, Board *B, int32_t p) {
 }
 
 #ifndef TP_GEN_ENTRIES
+/* A perft's inner node's turn of a carried piece (hop_keys): start s's code `piece` moved to e, which held `empty`,
+   keyed as finish keys its chains (pair_ready: no royal test, counters or maximum; the key accepted).  0, or < 0 an
+   error. */
+static int hop_key_made(tp_engine *E, int32_t s, int32_t e, int32_t piece, int32_t empty) {
+    int32_t lo = s < e ? s : e, hi = s ^ e ^ lo;
+    E->tmp[0] = lo;
+    E->tmp[1] = lo == s ? empty : piece;
+    E->tmp[2] = lo == s ? piece : empty;
+    E->tmp[3] = hi;
+    E->tmp[4] = hi == s ? empty : piece;
+    E->tmp[5] = hi == s ? piece : empty;
+    int32_t k = find_key(E, E->se_now ? 0 : key_hash(E, s, e, 2), s, e, 2);
+    if (k < 0) return k;
+    Key *K = &E->keys[k];
+    K->pos_ok = 1;
+    accept_resets(K, 0);
+    accept_most(K, 0);
+    K->accepted = 1;
+    return 0;
+}
+
 /* A count's chains from entry a (which fits; a perft's, or a playout's before its pick) where pair_hops_hold proved
    them a piece carried from tile to tile and the node's turns need no clean-ups (hop_fast): each tile the piece may
    end on counted once by (start, end), found by a walk over tiles (not chains), each tile's follow-ups read once
    (hop_stamp) on the node's codes with the start emptied and the piece on that tile: the board every chain to it
    leaves.  The codes are written raw and taken back (nothing else reads the board meanwhile; in a count that makes
-   its leaves, that write is the leaf made, as paired_leaf makes one).  O(tiles reached * follow-ups). */
-static void hop_flood(tp_engine *E, const Walk *W, int32_t a) {
+   its leaves, that write is the leaf made, as paired_leaf makes one).  At a perft's inner node (hop_keys) each end
+   keyed by hop_key_made instead.  0, or < 0 an error (a key's).  O(tiles reached * follow-ups). */
+static int hop_flood(tp_engine *E, const Walk *W, int32_t a) {
     const tp_tables *T = TABLES(E);
     int32_t *codes = W->b->codes, s = T->app_tile[a], piece = codes[s], top = 0;
+    const uint8_t *masks = T->masks;
     size_t row = (size_t)s * (size_t)T->n;
     uint32_t g = E->hop_gen, *hs = E->hop_stamp;
-    if (hs[row + (size_t)T->app_to[a]] == g) return;
+    int keys = E->hop_keys, r = 0;
+    if (hs[row + (size_t)T->app_to[a]] == g) return 0;
     hs[row + (size_t)s] = g; /* a chain never comes back to its start (pair_hops_hold) */
     hs[row + (size_t)T->app_to[a]] = g;
-    pair_count(E, s, T->app_to[a]);
-    E->hop_stk[top++] = a;
     int32_t empty = codes[T->app_to[a]];
+    if (keys) r = hop_key_made(E, s, T->app_to[a], piece, empty);
+    else pair_count(E, s, T->app_to[a]);
+    E->hop_stk[top++] = a;
     codes[s] = empty;
     while (top) {
         int32_t b = E->hop_stk[--top], t = T->app_to[b];
         codes[t] = piece;
         __asm__ __volatile__("" ::: "memory");
-        for (int32_t k = T->tgt_off[T->lnk_off[b]]; k < T->tgt_off[T->lnk_off[b + 1]]; k++) {
-            int32_t y = T->tgt[k], u = T->app_to[y];
-            if (hs[row + (size_t)u] == g || !pattern_fits(E, codes, y)) continue;
+        const int32_t *f = E->hop_fu + E->hop_fu_off[T->tgt_off[T->lnk_off[b]]];
+        const int32_t *f1 = E->hop_fu + E->hop_fu_off[T->tgt_off[T->lnk_off[b + 1]]];
+        while (f < f1) { /* b's follow-ups (hop_fu): pattern_fits over each one's packed checks */
+            int32_t y = f[0], u = f[1];
+            const int32_t *c = f + 3, *c1 = c + f[2];
+            f = c1;
+            if (hs[row + (size_t)u] == g) continue;
+            while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
+            if (c < c1) continue;
             hs[row + (size_t)u] = g;
-            pair_count(E, s, u);
+            if (!keys) pair_count(E, s, u);
+            else if (r >= 0) r = hop_key_made(E, s, u, piece, empty);
             E->hop_stk[top++] = y;
         }
         codes[t] = empty;
     }
     codes[s] = piece;
+    return r;
+}
+
+/* hop_flood's walk in the chain walk's order (step): from follow-up b (its `to` tile t stamped, the start emptied),
+   the piece put on t, each follow-up of b in link order whose `to` tile is not stamped (neither on the chain nor
+   walked: revisits and pair_seen refuse those) and that fits walked first, then (start, t) counted, as finish counts
+   a chain after its follow-ups.  The codes written raw and taken back.  Depth: the tiles of one chain. */
+static void hop_post(tp_engine *E, int32_t *codes, int32_t s, int32_t b, int32_t piece, int32_t empty) {
+    const tp_tables *T = TABLES(E);
+    size_t row = (size_t)s * (size_t)T->n;
+    uint32_t g = E->hop_gen, *hs = E->hop_stamp;
+    int32_t t = T->app_to[b];
+    const uint8_t *masks = T->masks;
+    const int32_t *f = E->hop_fu + E->hop_fu_off[T->tgt_off[T->lnk_off[b]]];
+    const int32_t *f1 = E->hop_fu + E->hop_fu_off[T->tgt_off[T->lnk_off[b + 1]]];
+    codes[t] = piece;
+    while (f < f1) { /* b's follow-ups (hop_fu): pattern_fits over each one's packed checks */
+        int32_t y = f[0], u = f[1];
+        const int32_t *c = f + 3, *c1 = c + f[2];
+        f = c1;
+        if (hs[row + (size_t)u] == g) continue;
+        while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
+        if (c < c1) continue;
+        hs[row + (size_t)u] = g;
+        codes[t] = empty;
+        hop_post(E, codes, s, y, piece, empty);
+        codes[t] = piece;
+    }
+    codes[t] = empty;
+    pair_count(E, s, t);
+}
+
+/* The picked turn of rank `pick` of a playout's node whose turns were all counted by (start, end) from carried pieces
+   (hop_post, hop_step): its key made straight from pair_ord, the start's code moved to the end and the start given
+   the end's (`empty`), as count_chain makes it from the chain's changes (pair_ready: no counters, keys by start and
+   end).  1 (E->cnt_key), or TP_ERR_CAP. */
+static int hop_key(tp_engine *E, const Board *B, int32_t pick) {
+    int32_t n = TABLES(E)->n, i = E->pair_ord[pick], s = i / n, e = i % n, lo = s < e ? s : e, hi = s ^ e ^ lo;
+    E->tmp[0] = lo;
+    E->tmp[1] = B->codes[hi];
+    E->tmp[2] = B->codes[lo];
+    E->tmp[3] = hi;
+    E->tmp[4] = B->codes[lo];
+    E->tmp[5] = B->codes[hi];
+    int r = found_key(E, s, e, 2, 0);
+    return r == TP_ERR_FOUND ? 1 : r;
 }
 
 /* An entry a without links of a count where hop_fast holds (pair_hops_hold proved it carries its own tile's piece to
@@ -2726,8 +2819,22 @@ static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
     int32_t t = T->app_tile[a];
     int r;
     W->start = t;
+    if (E->hop_keys && B->codes[t] != B->codes[T->app_to[a]]) { /* an inner node's carried piece: keyed */
+        if (T->lnk_off[a + 1] > T->lnk_off[a]) return hop_flood(E, W, a);
+        return hop_key_made(E, t, T->app_to[a], B->codes[t], B->codes[T->app_to[a]]);
+    }
     if (E->hop_fast && T->lnk_off[a + 1] > T->lnk_off[a]) { /* a perft's count of carried pieces */
-        hop_flood(E, W, a);
+        if (!E->hop_order) {
+            hop_flood(E, W, a);
+            return 0;
+        }
+        int32_t *codes = B->codes, piece = codes[t], empty = codes[T->app_to[a]];
+        size_t row = (size_t)t * (size_t)T->n;
+        if (E->hop_stamp[row + (size_t)T->app_to[a]] == E->hop_gen) return 0;
+        E->hop_stamp[row + (size_t)t] = E->hop_stamp[row + (size_t)T->app_to[a]] = E->hop_gen;
+        codes[t] = empty;
+        hop_post(E, codes, t, a, piece, empty);
+        codes[t] = piece;
         return 0;
     }
     if (E->hop_fast && hop_step(E, W, a)) return 0; /* a carried piece's single step */
@@ -2796,7 +2903,8 @@ static int pair_scan(tp_engine *E, Walk *W, int32_t set) {
    found (pick_turn): the row scan meets the turns by start tile, in tile order, so the picked turn's start is the tile
    where the node's turns by start tile (pair_ord) add up past `pick`; that tile's row alone is walked again, the
    counts before it carried, so that cnt_ent, cnt_upto and pair_ord hold what the row scan would have left for it.
-   < 0 an error, else 0. */
+   Where hop_fast_for holds, the row's chains are walked by hop_post (their order) and the picked turn's key made
+   from pair_ord (hop_key): 1.  < 0 an error, else 0 (pick_turn finds the key). */
 static int pair_locate(tp_engine *E, Board *B, int32_t p, int32_t phase, int32_t pick) {
     const tp_tables *T = TABLES(E);
     int32_t n = T->n, set = (phase + 1) * T->np + p, before = 0, s = 0;
@@ -2805,13 +2913,15 @@ static int pair_locate(tp_engine *E, Board *B, int32_t p, int32_t phase, int32_t
     while (s < n && before + E->pair_tcnt[s] <= pick) before += E->pair_tcnt[s++];
     if (s == n) return TP_ERR_ARG;
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, -1, NULL, NULL, 0};
-    int r = push_level(E, B);
+    int r = push_level(E, B), hop = hop_fast_for(E, p); /* carried pieces: walked by hop_post, in the chains' order */
     if (r < 0) return r;
+    const int32_t *e = T->ent_off + ((size_t)set * (size_t)n + (size_t)s) * (size_t)T->nd + (size_t)B->codes[s];
+again:
     pair_fresh(E);
     E->cnt_n = before;
     E->cnt_nent = 0;
     E->cnt_on = 1;
-    const int32_t *e = T->ent_off + ((size_t)set * (size_t)n + (size_t)s) * (size_t)T->nd + (size_t)B->codes[s];
+    E->hop_fast = E->hop_order = hop;
     const int32_t *sp = E->es + E->es_off[e[0]], *se = E->es + E->es_off[e[1]];
     while (sp < se && r >= 0) { /* the row's entries, as the row scan reads them */
         int32_t a = sp[0], slow = sp[2];
@@ -2822,8 +2932,14 @@ static int pair_locate(tp_engine *E, Board *B, int32_t p, int32_t phase, int32_t
         if (c < c1 || (slow && (!fits_tail(E, B->codes, a) || !app_conds_hold(E, B, a)))) continue;
         r = walk_entry(E, &W, a);
     }
+    E->hop_fast = E->hop_order = 0;
+    if (r >= 0 && hop && E->cnt_nent) { /* an entry walked as chains (pick_turn reads cnt_ent): every one so */
+        hop = 0;
+        goto again;
+    }
     E->cnt_on = 0;
     E->path_top--;
+    if (r >= 0 && hop) return pick < E->cnt_n ? hop_key(E, B, pick) : TP_ERR_ARG; /* the key, pick_turn not needed */
     return r < 0 ? r : 0;
 }
 #endif
@@ -3026,6 +3142,8 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                     E->cnt_upto[E->cnt_nent++] = E->cnt_n;
                     continue;
                 }
+                if (E->hop_fast && T->lnk_off[a + 1] == T->lnk_off[a] && hop_step(E, &W, a)) continue; /* walk_entry's
+                                                                                                   step, not called */
                 r = walk_entry(E, &W, a);
                 if (r < 0) {
                     E->path_top--;
@@ -3366,6 +3484,8 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
        row's own tile, row by row: fewer instructions) */
     E->pair_any = E->pair_on && !E->pair_hops;
     E->hop_fast = hop_fast_for(E, p);
+    E->hop_keys = depth > 1 && hop_keys_for(E, p); /* an inner node's carried pieces keyed from the floods */
+    if (E->hop_keys) pair_fresh(E);
     E->shut_keys = depth > 1; /* an inner node's shut cells keyed straight (node_turns_in): its keys in any order */
     /* and its plain solos, where a count's last ply would count them (plain_on's conditions at depth 1) */
     E->plain_keys = depth > 1 && !E->ways_mode && !TABLES(E)->has_mandatory && !TABLES(E)->has_maximum
@@ -3385,7 +3505,7 @@ static int64_t perft(tp_engine *E, Board *B, int32_t p, int32_t ply, int32_t dep
     E->pair_any = 0;
     E->shut_keys = 0;
     E->plain_keys = 0;
-    E->hop_fast = 0;
+    E->hop_fast = E->hop_keys = 0;
     int stuck = total == 0;
     if (total >= 0 && depth == 1 && E->make_leaves) { /* every leaf turn made and taken back, not only counted */
         for (int32_t k = k0; k < E->nkeys && total >= 0; k++) {
@@ -4388,6 +4508,7 @@ void tp_free(tp_engine *e) {
     free(e->pair_stamp);
     free(e->hop_stamp);
     free(e->hop_stk);
+    free(e->hop_fu), free(e->hop_fu_off);
     free(e->pair_ord);
     free(e->pair_cw);
     free(e->raw_w);
@@ -4534,7 +4655,7 @@ static int start(tp_engine *E, const int32_t *codes, int32_t player, int32_t cha
     E->chains_len = E->nacc = 0;
     E->chains_mode = chains;
     /* set again by the count that uses them (a call that failed may have left them) */
-    E->pair_on = E->pair_any = E->hop_fast = 0;
+    E->pair_on = E->pair_any = E->hop_fast = E->hop_keys = 0;
     return 0;
 }
 
@@ -5249,6 +5370,29 @@ static int pair_triggers(tp_engine *E, const Board *B) {
     return 0;
 }
 
+/* E->hop_fu and hop_fu_off from the tables: each link target's application, `to` tile and checks (pk_chk's, in
+   fits' order) packed in tgt's order.  O(targets + their checks); < 0 out of memory. */
+static int hop_pack(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    size_t nt = (size_t)t->tgt_off[t->nlinks], len = 0;
+    for (size_t k = 0; k < nt; k++) len += 3 + 2 * (size_t)(t->chk_off[t->tgt[k] + 1] - t->chk_off[t->tgt[k]]);
+    E->hop_fu = malloc((len + 1) * sizeof(int32_t));
+    E->hop_fu_off = malloc((nt + 1) * sizeof(int32_t));
+    if (!E->hop_fu || !E->hop_fu_off) return -1;
+    int32_t *f = E->hop_fu;
+    for (size_t k = 0; k < nt; k++) {
+        int32_t y = t->tgt[k], c0 = t->chk_off[y], c1 = t->chk_off[y + 1];
+        E->hop_fu_off[k] = (int32_t)(f - E->hop_fu);
+        f[0] = y;
+        f[1] = t->app_to[y];
+        f[2] = 2 * (c1 - c0);
+        memcpy(f + 3, E->pk_chk + 2 * (size_t)c0, 2 * (size_t)(c1 - c0) * sizeof(int32_t));
+        f += 3 + f[2];
+    }
+    E->hop_fu_off[nt] = (int32_t)(f - E->hop_fu);
+    return 0;
+}
+
 /* 1 where every chain is a piece carried from tile to tile (pair_hops' proof), so that a chain's board at its end
    tile is the same whatever its path, and a chain from s to e (e != s) changes s to `empty` and e to s's code:
    every application `reach` marks has no condition, a `to` tile other than its own and two writes, `to` := its own
@@ -5396,7 +5540,8 @@ static int pair_ready(tp_engine *E) {
         E->pair_tcnt = malloc(n * sizeof(int32_t));
         E->pair_cw = calloc((size_t)t->np * words + 1, sizeof(uint64_t));
         if (E->pair_hops
-            && (!(E->hop_stamp = calloc(n * n, sizeof(uint32_t))) || !(E->hop_stk = malloc(n * sizeof(int32_t))))) {
+            && (!(E->hop_stamp = calloc(n * n, sizeof(uint32_t))) || !(E->hop_stk = malloc(n * sizeof(int32_t)))
+                || hop_pack(E) < 0)) {
             r = -1;
             goto out;
         }
@@ -5670,8 +5815,10 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
                 && !E->ways_mode;
 #endif
     pair_begin(E);
-    E->pair_any = E->pair_on; /* counted by triggers, the picked turn's tile walked again in order (pair_locate) */
-    E->hop_fast = hop_fast_for(E, p); /* the count only: pair_locate walks the chains in their order */
+    /* carried pieces (hop_fast_for): counted row by row in the chains' order (hop_post), the key made from pair_ord
+       (hop_key); else counted by triggers, the picked turn's tile walked again in order (pair_locate) */
+    int hop = E->hop_fast = E->hop_order = hop_fast_for(E, p);
+    E->pair_any = E->pair_on && !hop;
     int32_t legal = node_turns_in(E, B, p, phase);
     while (legal == TP_ERR_DUP) { /* as perft's: with witnesses, then keys */
         E->cnt_on = ++E->cnt_dup < 2;
@@ -5679,7 +5826,7 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
         E->nchg = c0;
         legal = node_turns_in(E, B, p, phase);
     }
-    E->hop_fast = 0;
+    E->hop_fast = E->hop_order = 0;
     int by_hash = E->cnt_on;
     E->cnt_on = 0;
     if (legal < 0) return legal;
@@ -5699,9 +5846,10 @@ static int32_t playout_turn(tp_engine *E, Board *B, int32_t p, int32_t q, uint64
         if (by_hash) {
             int r = 0;
 #ifndef TP_GEN_ENTRIES
-            if (E->pair_any) r = pair_locate(E, B, p, phase, pick);
+            if (hop && !E->cnt_nent) r = hop_key(E, B, pick); /* every entry by hop_post or hop_step */
+            else if (E->pair_any || hop) r = pair_locate(E, B, p, phase, pick);
 #endif
-            if (r == 0) r = pick_turn(E, B, p, pick);
+            if (r == 0) r = pick_turn(E, B, p, pick); /* r 1: pair_locate made the key */
             if (r < 0) return r;
             k = E->cnt_key;
         } else {

@@ -205,6 +205,31 @@ def test_a_playout_counted_by_start_and_end_plays_the_games_the_count_by_hash_pl
     _same_games(pairs, hashes, max_plies=30)
 
 
+# walks whose links hold only while a stone is on the board (always, here): the same turns, but a link that reads the
+# board's counts keeps the chains written in full (no raw chains)
+COUNTED = WALKS.replace('links = [{ moves = ["walk-on"], at = [1, 0], orientations = [0], forced = false }]',
+                        'links = [{ moves = ["walk-on"], at = [1, 0], orientations = [0], forced = false, '
+                        'if = [{ states = ["X", "O"], op = ">=", value = 1 }] }]')
+
+
+@needs_native
+def test_chains_written_on_the_codes_alone_only_where_nothing_reads_the_counts(tmp_path: Path) -> None:
+    raw, full = _open(tmp_path / "raw", WALKS), _open(tmp_path / "full", COUNTED)
+    assert COUNTED != WALKS
+    for g, want in ((raw, True), (full, False)):
+        eng = _counts_as_the_walk(g)
+        assert eng.pair_ok() and eng.raw_chains() == want
+    _same_games(raw, full, max_plies=30)  # the clean-ups of the picked turns read the tile sets brought level
+
+
+@needs_native
+def test_gess_writes_its_chains_on_the_codes_alone() -> None:
+    g, pos = open_position("gess", None, None)
+    assert count_leaves(g, pos, 1) == _rbg_perft("gess", 1)
+    eng = native.engine(g.chains(pos.board))
+    assert eng is not None and eng.raw_chains()
+
+
 @needs_native
 @pytest.mark.slow
 def test_gess_depth_two_as_the_chain_walk_counts_it() -> None:

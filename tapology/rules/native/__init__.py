@@ -279,6 +279,11 @@ class Engine:
         first perft."""
         return bool(self.lib.tp_pair_ok(self._engine))
 
+    def raw_chains(self) -> bool:
+        """Whether a count's chains are written on the board's codes and hash alone, its counts and tile sets brought
+        level only for the turn clean-ups (engine.c raw_ready), read after a first perft."""
+        return bool(self.lib.tp_raw_ok(self._engine))
+
     def pair_by_hops(self) -> bool:
         """Whether pair_ok holds by chains that only carry a piece (engine.c pair_hops_hold), the walk from a start not
         going on again from a tile whose follow-ups it has walked; read after a first perft."""

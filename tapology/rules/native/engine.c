@@ -379,6 +379,13 @@ struct tp_engine {
     uint8_t *qk_free;  /* [quick] each of its checks accepts every code: it fits wherever it is placed */
     uint64_t qk_node;
     uint32_t qk_cnt_gen;
+
+    /* a count's chains written on the codes alone (raw_ready): where no follow-up, link or per-move clean-up reads
+       the board's counts or tile sets, a chain's writes leave them and the hash as at the node until its turn clean-ups
+       run (raw_sync brings them level for those and back; raw_stands compares the path's positions without it) */
+    int32_t raw_ok; /* the rule set allows it (pair_ready) */
+    int32_t raw;    /* the chain walked now is written so (walk_entry) */
+    int32_t *raw_w; /* [n] how many of the chain's writes (put_raw) are on each tile */
 };
 
 /* ---- small helpers --------------------------------------------------------------------- */
@@ -446,6 +453,49 @@ static inline void restore(tp_engine *E, Board *B, int32_t mark) {
     while (E->undo_top > mark) {
         E->undo_top--;
         set_tile(E, B, E->undo_tile[E->undo_top], E->undo_old[E->undo_top]);
+    }
+}
+
+/* put on the codes alone (E->raw: the hash, counts and tile sets stay the node's; raw_stands, raw_sync). */
+static inline void put_raw(tp_engine *E, Board *B, int32_t u, int32_t v) {
+    E->undo_tile[E->undo_top] = u;
+    E->undo_old[E->undo_top++] = B->codes[u];
+    E->raw_w[u]++;
+    B->codes[u] = v;
+}
+
+/* restore for a step's writes: on the codes alone where the chain is written so (E->raw). */
+static inline void unwrite(tp_engine *E, Board *B, int32_t mark) {
+    if (!E->raw) {
+        restore(E, B, mark);
+        return;
+    }
+    while (E->undo_top > mark) {
+        int32_t u = E->undo_tile[--E->undo_top];
+        B->codes[u] = E->undo_old[E->undo_top];
+        E->raw_w[u]--;
+    }
+}
+
+/* The hash, counts and tile sets of a board whose undo entries from..to were written on the codes alone (put_raw):
+   each tile's change from its code before them (its first entry's) to its code now applied (dir 1) or taken back
+   (-1). */
+static void raw_sync(tp_engine *E, Board *B, int32_t from, int32_t to, int dir) {
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)TABLES(E)->n);
+    size_t words = (size_t)E->words;
+    for (int32_t j = from; j < to; j++) {
+        int32_t u = E->undo_tile[j], old = E->undo_old[j], now = B->codes[u];
+        if (E->tstamp[u] == g) continue;
+        E->tstamp[u] = g;
+        if (old == now) continue;
+        int32_t o = dir > 0 ? old : now, v = dir > 0 ? now : old;
+        uint64_t bit = 1ULL << (u & 63);
+        const uint64_t *z = E->zob + (size_t)u * (size_t)TABLES(E)->nd;
+        B->hash ^= z[o] ^ z[v];
+        B->count[o]--;
+        B->count[v]++;
+        B->bits[(size_t)o * words + (size_t)(u >> 6)] &= ~bit;
+        B->bits[(size_t)v * words + (size_t)(u >> 6)] |= bit;
     }
 }
 
@@ -858,6 +908,11 @@ static int same_as_at(tp_engine *E, const Board *B, int32_t mark) {
     return 1;
 }
 
+/* stands for a raw chain's step (E->raw: the board's hash is the node's), `fresh` 1 where the step put a new code on a
+   tile no earlier move of the chain wrote: every position of the path holds the old code there, so it stands nowhere;
+   else each level is compared tile by tile (same_as_at).  Defined after stands. */
+static int raw_stands(tp_engine *E, const Walk *W, int fresh, int32_t *mid);
+
 /* 1 when the position stands on the chain's path, with *mid the level where a slide flies on from it (-1 none: the
    position is a stop; a slide may only fly over it). */
 static inline int stands(tp_engine *E, const Walk *W, int32_t *mid) {
@@ -866,6 +921,17 @@ static inline int stands(tp_engine *E, const Walk *W, int32_t *mid) {
     *mid = -1;
     for (int32_t i = W->path_base; i < E->path_top; i++)
         if (E->path_hash[i] == h && same_as_at(E, W->b, E->path_undo[i])) {
+            seen = 1;
+            if (E->path_mid[i]) *mid = i;
+        }
+    return seen;
+}
+
+static int raw_stands(tp_engine *E, const Walk *W, int fresh, int32_t *mid) {
+    int seen = 0;
+    *mid = -1;
+    for (int32_t i = W->path_base; !fresh && i < E->path_top; i++)
+        if (same_as_at(E, W->b, E->path_undo[i])) {
             seen = 1;
             if (E->path_mid[i]) *mid = i;
         }
@@ -1562,6 +1628,28 @@ static inline uint32_t next_loop(tp_engine *E) {
     return E->cf_gen;
 }
 
+/* A follow-up b without links of a raw chain (E->raw) that fits, in a count (not a playout's pick): 1 where it is
+   counted by (start, b's end) without being written, else FAST_NO (step walks it).  It is where one of its writes puts
+   a new code on a tile no move of the chain wrote (raw_w) and the mover's turn clean-ups never write (pair_cw): every
+   position of the chain's path and the node's hold the old code there, so the position after b changes something
+   (not a still block), stands nowhere on the path and is not the node's after the clean-ups (pair_kept's answer). */
+static int raw_leaf(tp_engine *E, const Walk *W, int32_t b, int32_t end) {
+    const tp_tables *T = TABLES(E);
+    if (E->cnt_find >= 0 || T->lnk_off[b + 1] > T->lnk_off[b] || !T->app_final[b]) return FAST_NO;
+    if (revisits(E, W, b)) return 0;
+    const uint64_t *cw = E->pair_cw + (size_t)W->player * (size_t)E->words;
+    const int32_t *codes = W->b->codes;
+    for (int32_t k = T->wr_off[b]; k < T->wr_off[b + 1]; k++) {
+        int32_t u = T->wr_tile[k];
+        if (E->raw_w[u] || cw[u >> 6] >> (u & 63) & 1
+            || T->maps[(size_t)T->wr_map[k] * (size_t)T->nd + (size_t)codes[T->wr_src[k]]] == codes[u])
+            continue;
+        pair_count(E, W->start, T->app_to[b] >= 0 ? T->app_to[b] : end);
+        return 1;
+    }
+    return FAST_NO;
+}
+
 static int follow(tp_engine *E, Walk *W, int32_t b, int32_t slide, int fly, int32_t level, int32_t end,
                   int32_t flagged, int32_t left) {
     const tp_tables *T = TABLES(E);
@@ -1574,7 +1662,8 @@ static int follow(tp_engine *E, Walk *W, int32_t b, int32_t slide, int fly, int3
     int on = slide >= 0 && T->app_slide[b] == slide; /* the slide flies on */
     if (fly && !on) return 0;
     if (on && !fly) E->path_mid[level] = 1; /* every rule set: a later move may land where a slide flew through */
-    int r = step(E, W, b, end, flagged);
+    int r = E->raw ? raw_leaf(E, W, b, end) : FAST_NO;
+    if (r == FAST_NO) r = step(E, W, b, end, flagged);
     E->path_mid[level] = 0;
     return r;
 }
@@ -1850,14 +1939,22 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     int32_t ngc = T->app_gc[a] >= 0 ? group_captures(E, B->codes, a, E->gcbuf, NULL) : 0;
     if (E->undo_top + nw + ncap + ngc > E->undo_cap) return TP_ERR_CAP;
     if (E->tracking) track_app(E, a);
-    for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
+    int fresh = 0; /* raw: a new code on a tile the chain never wrote (raw_stands) */
+    if (E->raw) { /* a count's chain: its writes on the codes alone (raw_ready) */
+        for (int32_t k = 0; k < nw && !fresh; k++) {
+            int32_t u = T->wr_tile[T->wr_off[a] + k];
+            fresh = !E->raw_w[u] && E->nv[k] != B->codes[u];
+        }
+        for (int32_t k = 0; k < nw; k++) put_raw(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
+    } else
+        for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
     for (int32_t k = 0; k < ncap; k++) put(E, B, E->capbuf[2 * k], E->capbuf[2 * k + 1]);
     for (int32_t k = 0; k < ngc; k++) put(E, B, E->gcbuf[k], T->gc_becomes[T->app_gc[a]]);
     int32_t mg0 = T->mgrp_off[W->player], mg1 = T->mgrp_off[W->player + 1];
     if (mg1 > mg0) { /* the clean-ups after each move (when = "move") */
         int rc = run_groups(E, B, mg0, mg1);
         if (rc < 0) {
-            restore(E, B, mark);
+            unwrite(E, B, mark);
             return rc;
         }
     }
@@ -1869,30 +1966,31 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     if (!T->flies_over) {
         /* a position on the path is read as where flies_over: a move may land where a slide only flew through,
            and only a slide may fly over a stop (path_mid is kept in every rule set) */
-        if (!(T->steps && E->ways_mode && W->mode == WALK_TURNS) && stands(E, W, &landed)) {
+        if (!(T->steps && E->ways_mode && W->mode == WALK_TURNS)
+            && (E->raw ? raw_stands(E, W, fresh, &landed) : stands(E, W, &landed))) {
             fly = landed < 0;
             if (fly && slide < 0) {
-                restore(E, B, mark);
+                unwrite(E, B, mark);
                 return 0;
             }
-        } else if (E->cnt_on && (E->leaf[a] || E->cond_leaf[a]) && !T->steps && T->app_slide[a] < 0 && !T->app_block[a]
+        } else if (E->cnt_on && !E->raw && (E->leaf[a] || E->cond_leaf[a]) && !T->steps && T->app_slide[a] < 0 && !T->app_block[a]
             && W->mode == WALK_TURNS && !E->tracking && T->grp_off[W->player + 1] == T->grp_off[W->player]) {
             int r = closed_count(E, W, a, end);
             if (r != FAST_NO) {
-                restore(E, B, mark);
+                unwrite(E, B, mark);
                 return r;
             }
         }
-    } else if (stands(E, W, &landed)) {
+    } else if (E->raw ? raw_stands(E, W, fresh, &landed) : stands(E, W, &landed)) {
         fly = landed < 0;
         if (fly && slide < 0) {
-            restore(E, B, mark);
+            unwrite(E, B, mark);
             return 0;
         }
     }
     int r = push_level(E, B);
     if (r < 0) {
-        restore(E, B, mark);
+        unwrite(E, B, mark);
         return r;
     }
     int32_t level = E->path_top - 1;
@@ -2069,7 +2167,7 @@ out:
     if (label) undo_label(E, len0, tile0);
     E->path_top--;
     if (landed >= 0) E->path_mid[landed] = 1;
-    restore(E, B, mark);
+    unwrite(E, B, mark);
     if (r < 0) return r;
     return stop ? 2 : fly && !took ? 0 : 1;
 }
@@ -2651,9 +2749,13 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
         pair_count(E, W->start, end);
         return 0;
     }
+    if (E->raw) raw_sync(E, B, W->undo_base, mark, 1); /* the clean-ups and what follows read a level board */
     if (T->grp_off[p + 1] > T->grp_off[p]) {
         if (memo_applies(E, W)) {
-            if (E->undo_top + E->cm_len > E->undo_cap) return TP_ERR_CAP;
+            if (E->undo_top + E->cm_len > E->undo_cap) {
+                r = TP_ERR_CAP;
+                goto out;
+            }
             for (int32_t i = 0; i < E->cm_len; i++) put(E, B, E->cm_tile[i], E->cm_code[i]);
         } else {
             r = run_cleanups(E, B, p);
@@ -2747,6 +2849,7 @@ static int finish(tp_engine *E, Walk *W, int32_t end, int32_t flagged) {
     }
 out:
     restore(E, B, mark);
+    if (E->raw) raw_sync(E, B, W->undo_base, mark, -1);
     return r;
 }
 
@@ -2972,7 +3075,12 @@ static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
     r = FAST_NO; /* a single cell counted alone: step's own first case, without its tests (any count by hash: a bulk
                     count, a made one, a playout's) */
     if (E->cnt_on && !E->tracking && E->solo[a] == SOLO_ALONE) r = step_cond_leaf(E, W, a);
-    if (r == FAST_NO) r = step(E, W, a, W->start, 0);
+    if (r == FAST_NO) {
+        E->raw = E->raw_ok && E->pair_on && E->cnt_on && !E->make_leaves && !E->tracking && W->mode == WALK_TURNS
+                 && !E->chains_mode && !E->ways_mode; /* a count's chain on the codes alone (raw_ready) */
+        r = step(E, W, a, W->start, 0);
+        E->raw = 0;
+    }
     if (r < 0) return r;
     if (E->cnt_on) { /* where a playout's pick_turn finds the picked turn again */
         E->cnt_ent[E->cnt_nent] = a;
@@ -4625,6 +4733,7 @@ void tp_free(tp_engine *e) {
     free(e->hop_fu), free(e->hop_fu_off);
     free(e->pair_ord);
     free(e->pair_cw);
+    free(e->raw_w);
     free(e->pair_tcnt);
     free(e->trig_off), free(e->trig_ent), free(e->trig_at), free(e->trig_code), free(e->trig_code_off);
     free(e->trig_codes);
@@ -5589,6 +5698,8 @@ static int pair_hops_hold(const tp_engine *E, const uint8_t *reach, int32_t *fir
     return ok;
 }
 
+static void raw_ready(tp_engine *E);
+
 /* E->pair_state (read at the first perft): 2 where a count's last ply may tell its turns apart by (start, end) alone
    (pair_on): keys are (start, end, changes), no rule reads a turn's chains beyond its key (mandatory classes, the
    maximum rule, royal safety, counters, step budgets, fly-overs), every link is unforced and listed (no table, not
@@ -5685,15 +5796,41 @@ static int pair_ready(tp_engine *E) {
             goto out;
         }
         E->pair_state = 2;
+        raw_ready(E);
     }
 out:
     free(reach), free(cls), free(ht), free(eoff), free(edge), free(soff), free(sent), free(stk), free(cur), free(mark);
     return r;
 }
 
+/* raw_ok for a rule set whose chains (a count's, pair_on) read nothing of the board but its codes between their first
+   move and their turn clean-ups: no link with conditions or a line, no follow-up with conditions, no captures by rays
+   or liberties, no clean-ups after each move.  Such a chain is written by put_raw (walk_entry sets E->raw), its path's
+   positions compared without the hash (raw_stands), and finish brings the hash, counts and tile sets level before the
+   clean-ups (raw_sync).  O(links + napps). */
+static void raw_ready(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    E->raw_ok = 0;
+    if (t->mgrp_off[t->np] > t->mgrp_off[0]) return;
+    for (int32_t l = 0; l < t->nlinks; l++) {
+        if (t->lnk_cond_off[l + 1] > t->lnk_cond_off[l] || E->lnk_hl[l] >= 0 || t->lnk_line[l] >= 0) return;
+        for (int32_t k = t->tgt_off[l]; k < t->tgt_off[l + 1]; k++)
+            if (t->app_cond_off[t->tgt[k] + 1] > t->app_cond_off[t->tgt[k]]) return;
+    }
+    for (int32_t a = 0; a < t->napps; a++)
+        if (t->app_ray_off[a + 1] > t->app_ray_off[a] || t->app_gc[a] >= 0) return;
+    E->raw_w = calloc((size_t)t->n + 1, sizeof(int32_t));
+    E->raw_ok = E->raw_w != NULL;
+}
+
 /* 1 where a count's last ply tells its turns apart by (start, end) (pair_ready, read after a first perft): for tests. */
 int32_t tp_pair_ok(const tp_engine *e) {
     return e->pair_state == 2 ? 1 + e->pair_hops : 0;
+}
+
+/* 1 where a count's chains are written on the codes alone (raw_ready, read after a first perft): for tests. */
+int32_t tp_raw_ok(const tp_engine *e) {
+    return e->pair_state == 2 && e->raw_ok;
 }
 
 /* Leaf turns at `depth` (>= 1) below the position, the strict end rules read at every node. */

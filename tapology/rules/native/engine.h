@@ -275,4 +275,5 @@ int32_t tp_apart_links(const tp_engine *e);
 int32_t tp_solos(const tp_engine *e, int32_t mark);
 int32_t tp_shut_sets(const tp_engine *e);
 int32_t tp_pair_ok(const tp_engine *e);
+int32_t tp_raw_ok(const tp_engine *e);
 int32_t tp_budget_follow_ups(const tp_engine *e, int32_t left);

@@ -264,6 +264,7 @@ struct tp_engine {
     int32_t *ac_first, *ac_num, *ac_reset, *ac_coff, *ac_nc, *ac_chg;
     uint64_t *ac_hash;
     int32_t ac_n, ac_cap, ac_nchg, ac_chg_cap, ac_rec, ac_seq, ac_over;
+    int64_t ac_used; /* how many chain ends apart_second counted from its records since tp_new (for tests) */
     uint64_t *cond_rbits; /* [nconds*words] a condition counting its codes over a region (no lines, here or around):
                              the region's tiles, read by ended as bit sets; zero rows for the others */
     uint8_t *cond_region; /* [nconds] 1 where cond_rbits holds the condition's region */
@@ -1649,6 +1650,7 @@ static int apart_second(tp_engine *E, const Walk *W, int32_t x) {
         if (r == TP_ERR_FOUND) r = found_key(E, E->tmp[0], E->tmp[0], nc, resets);
         if (r < 0) return r;
     }
+    E->ac_used += E->ac_num[x];
     return 1;
 }
 
@@ -4646,6 +4648,12 @@ int32_t tp_apart_links(const tp_engine *e) {
     int32_t k = 0;
     for (int32_t l = 0; e->apart && l < TABLES(e)->nlinks; l++) k += e->apart[l];
     return k;
+}
+
+/* How many chain ends of second slides apart from the first were counted from the node's records (apart_second)
+   since the engine was made: for tests. */
+int64_t tp_apart_replays(const tp_engine *e) {
+    return e->ac_used;
 }
 
 /* How many follow-ups the link tables offer a move with `left` steps left (budget_rows; -1 where the rule set has no

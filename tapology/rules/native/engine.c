@@ -1636,13 +1636,18 @@ static int apart_second(tp_engine *E, const Walk *W, int32_t x) {
     int32_t nf = E->apart_nfc;
     for (int32_t i = E->ac_first[x], i1 = i + E->ac_num[x]; i < i1; i++) {
         const int32_t *gc = E->ac_chg + E->ac_coff[i];
-        int32_t ng = E->ac_nc[i], nc = 0, j = 0, k = 0;
-        while (j < nf || k < ng) { /* the two sorted lists merged (apart: no tile in both) */
-            const int32_t *y = k == ng || (j < nf && fc[3 * j] < gc[3 * k]) ? fc + 3 * j++ : gc + 3 * k++;
+        int32_t ng = E->ac_nc[i], nc = nf;
+        for (int32_t j = 0; j < 3 * nf; j++) E->tmp[j] = fc[j];
+        for (int32_t k = 0; k < ng; k++, gc += 3) { /* each of the second's inserted by tile (apart: no tile in both) */
             int32_t *o = E->tmp + 3 * nc++;
-            o[0] = y[0];
-            o[1] = y[1];
-            o[2] = y[2];
+            for (; o > E->tmp && o[-3] > gc[0]; o -= 3) {
+                o[0] = o[-3];
+                o[1] = o[-2];
+                o[2] = o[-1];
+            }
+            o[0] = gc[0];
+            o[1] = gc[1];
+            o[2] = gc[2];
         }
         if (nc == 0) continue; /* the node's position again: no turn */
         int32_t resets = res ? E->apart_fr | E->ac_reset[i] : 0;

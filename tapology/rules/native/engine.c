@@ -255,6 +255,9 @@ struct tp_engine {
                           where its apart second slides are counted on the codes (apart_step) */
     int32_t apart_nfc; /* their number */
     int32_t apart_fr; /* the counter resets of the first slide's moves (read where count_turn reads resets) */
+    uint64_t *apart_fw; /* [words] the tiles the first slide writes (apart_meet: a second slide starting elsewhere) */
+    uint8_t *meet_ok; /* [napps] a slide step whose writes, and its continuations' (list links only), are on its own
+                         tile and its `to` tile (apart_meet) */
     /* A node's apart second slides (apart_second): each entry step's chain ends on the node's codes, walked once per
        node (ac_gen, new at each node_turns_in and pick_turn) and replayed after each first slide apart from it:
        ac_stamp [napps] (ac_gen: walked), ac_first, ac_num [napps] its ends' records (ac_num -1: more than fit, walked
@@ -1531,7 +1534,18 @@ static int apart_count(tp_engine *E, const Walk *W, int32_t gmark) {
         E->tstamp[u] = g;
         if (v == old) continue;
         h ^= E->zob[(size_t)u * nd + (size_t)old] ^ E->zob[(size_t)u * nd + (size_t)v];
-        int32_t *x = E->tmp + 3 * nc;
+        int32_t *x = E->tmp, *x1 = E->tmp + 3 * nc;
+        while (x < x1 && x[0] != u) x += 3;
+        if (x < x1) { /* a tile the first slide changed (apart_meet): the turn's code there, or none (as at the node) */
+            if (v != x[2]) {
+                x[1] = v;
+            } else {
+                memmove(x, x + 3, (size_t)(x1 - x - 3) * sizeof *x);
+                nc--;
+            }
+            continue;
+        }
+        x = x1;
         int32_t i = nc++;
         for (; i > 0 && x[-3] > u; i--, x -= 3) memcpy(x, x - 3, 3 * sizeof *x);
         x[0] = u;
@@ -1657,6 +1671,22 @@ static int apart_second(tp_engine *E, const Walk *W, int32_t x) {
     }
     E->ac_used += E->ac_num[x];
     return 1;
+}
+
+/* apart_step for a second slide's entry step x that fits but meets the first slide (its reach holds a tile the first
+   checks or writes), walked on the codes after it where its own tile t is one the first slide does not write, x
+   changes it, and x and its continuations write only their own and `to` tiles (meet_ok): every position of the
+   chain's path before x holds t's code at the node, every one after x another (no later step lands on t: revisits),
+   so no position of the chain repeats and step's tests of the path (stands) answer no.  The turn's changes merge the
+   two slides' (apart_count: a tile both wrote holds the second's code, or is no change).  FAST_NO where x leaves t as
+   it is (step walks it), else apart_step's answer. */
+static int apart_meet(tp_engine *E, const Walk *W, int32_t x) {
+    const tp_tables *T = TABLES(E);
+    int32_t t = T->app_tile[x], k = T->wr_off[x], k1 = T->wr_off[x + 1];
+    new_values(E, W->b, x);
+    while (k < k1 && T->wr_tile[k] != t) k++;
+    if (k == k1 || E->nv[k - T->wr_off[x]] == W->b->codes[t]) return FAST_NO;
+    return apart_step(E, W, x, E->undo_top);
 }
 
 /* A follow-up b of the move on path level `level` (sliding `slide`, flying over a stop where `fly`), with `left`
@@ -1972,6 +2002,10 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                 memcpy(E->apart_fc, E->tmp, 3 * (size_t)E->apart_nfc * sizeof *E->tmp);
                 E->apart_fr = 0;
                 for (int32_t i = W->seq_base; T->nctr && i < E->seq_top; i++) E->apart_fr |= T->app_reset[E->seq[i]];
+                memset(E->apart_fw, 0, words * sizeof *E->apart_fw);
+                for (int32_t i = W->seq_base; i < E->seq_top; i++)
+                    for (int32_t k = T->wr_off[E->seq[i]]; k < T->wr_off[E->seq[i] + 1]; k++)
+                        E->apart_fw[T->wr_tile[k] / 64] |= (uint64_t)1 << (T->wr_tile[k] % 64);
             }
         }
         if (once) {
@@ -1988,12 +2022,20 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                     if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, lapp[k]);
                     continue;
                 }
-                if (lean && slides_apart(E, lapp[k])) { /* follow's tests: the step fits (no conditions, budget) */
-                    if (!fits(E, B->codes, lapp[k])) continue;
-                    r = apart_second(E, W, lapp[k]);
+                int32_t x = lapp[k], xt = T->app_tile[x];
+                if (lean && slides_apart(E, x)) { /* follow's tests: the step fits (no conditions, budget) */
+                    if (!fits(E, B->codes, x)) continue;
+                    r = apart_second(E, W, x);
                 } else {
-                    E->cf_cur = loop;
-                    r = follow(E, W, lapp[k], slide, fly, level, end, flagged, left);
+                    r = FAST_NO;
+                    if (lean && E->meet_ok[x] && !((E->apart_fw[xt / 64] >> (xt % 64)) & 1)) {
+                        if (!fits(E, B->codes, x)) continue;
+                        r = apart_meet(E, W, x);
+                    }
+                    if (r == FAST_NO) {
+                        E->cf_cur = loop;
+                        r = follow(E, W, x, slide, fly, level, end, flagged, left);
+                    }
                 }
                 if (r < 0) goto out;
                 took |= r > 0;
@@ -3967,8 +4009,10 @@ static int apart_slides(tp_engine *E) {
     E->ac_nc = malloc((size_t)E->ac_cap * sizeof(int32_t));
     E->ac_hash = malloc((size_t)E->ac_cap * sizeof(uint64_t));
     E->ac_chg = malloc((size_t)E->ac_chg_cap * sizeof(int32_t));
+    E->apart_fw = calloc(words + 1, sizeof(uint64_t));
+    E->meet_ok = calloc(na + 1, 1);
     if (!E->reach || !E->apart_fa || !E->apart_fc || !E->ac_stamp || !E->ac_first || !E->ac_num || !E->ac_reset
-        || !E->ac_coff || !E->ac_nc || !E->ac_hash || !E->ac_chg) {
+        || !E->ac_coff || !E->ac_nc || !E->ac_hash || !E->ac_chg || !E->apart_fw || !E->meet_ok) {
         rc = -1;
         goto out;
     }
@@ -3987,6 +4031,23 @@ static int apart_slides(tp_engine *E) {
                         uint64_t *r = E->reach + a * words + w, x = *r | E->reach[(size_t)t->tgt[k] * words + w];
                         changed |= x != *r;
                         *r = x;
+                    }
+    }
+    for (size_t a = 0; a < na; a++) { /* meet_ok: the slide steps writing their own and `to` tiles alone, */
+        int ok = slide_step(t, (int32_t)a);
+        for (int32_t k = t->wr_off[a]; ok && k < t->wr_off[a + 1]; k++)
+            ok = t->wr_tile[k] == t->app_tile[a] || t->wr_tile[k] == t->app_to[a];
+        for (int32_t l = t->lnk_off[a]; ok && l < t->lnk_off[a + 1]; l++) ok = t->lnk_table[l] < 0;
+        E->meet_ok[a] = (uint8_t)ok;
+    }
+    for (int changed = 1; changed;) { /* then those whose continuations are such steps, to a fixed point */
+        changed = 0;
+        for (size_t a = 0; a < na; a++)
+            for (int32_t l = t->lnk_off[a]; E->meet_ok[a] && l < t->lnk_off[a + 1]; l++)
+                for (int32_t k = t->tgt_off[l]; E->meet_ok[a] && k < t->tgt_off[l + 1]; k++)
+                    if (!E->meet_ok[t->tgt[k]]) {
+                        E->meet_ok[a] = 0;
+                        changed = 1;
                     }
     }
 out:
@@ -4600,6 +4661,8 @@ void tp_free(tp_engine *e) {
     free(e->ac_nc);
     free(e->ac_hash);
     free(e->ac_chg);
+    free(e->apart_fw);
+    free(e->meet_ok);
     free(e->cond_rbits);
     free(e->cond_region);
     free(e->ec_off);

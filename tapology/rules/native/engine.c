@@ -1516,10 +1516,13 @@ static inline int slides_apart(const tp_engine *E, int32_t c) {
 }
 
 /* finish's count of the turn of a chain whose first slide is written on the board (its changes since the node in
-   E->apart_fc) and whose apart second slide is written on the codes alone since undo height gmark (apart_step): the
-   position's hash the board's with the second slide's net changes, the turn's changes (both slides', apart: no tile
-   in both) in E->tmp, sorted by tile, as count_turn reads a turn of nc changes and count_chain keys the picked one.
-   0 (counted, seen, or the node's position again: no turn), < 0 an error or TP_ERR_FOUND at a playout's pick. */
+   E->apart_fc) and whose second slide is written on the codes alone since undo height gmark (apart_step): the
+   position's hash the board's with the second slide's net changes, the turn's changes in E->tmp, sorted by tile, as
+   count_turn reads a turn of nc changes and count_chain keys the picked one: the first slide's with the second's
+   inserted (a tile both changed holds the second's code, or is no change where that is its code at the node: a
+   second slide meeting the first, apart_meet); the codes of the tiles not in E->tmp are the node's.  While
+   apart_second records (ac_rec), the end's record kept instead (a second slide apart: no tile in both).  0 (counted,
+   seen, or the node's position again: no turn), < 0 an error or TP_ERR_FOUND at a playout's pick. */
 static int apart_count(tp_engine *E, const Walk *W, int32_t gmark) {
     const tp_tables *T = TABLES(E);
     const Board *B = W->b;
@@ -1582,7 +1585,8 @@ static int apart_count(tp_engine *E, const Walk *W, int32_t gmark) {
 }
 
 /* step for a second slide's step x that fits, after a first slide written on the board whose tiles x's reach misses
-   (slides_apart), in a count by hash with keys by changes (the walk's where apart_slides proved the slide moves):
+   (slides_apart) or that x meets from a tile the first does not write (apart_meet), in a count by hash with keys by
+   changes (the walk's where apart_slides proved the slide moves):
    x's writes made on the codes alone (fits and new_values read codes; the undo stack keeps the old ones), its
    continuations that fit walked first, then its own stop counted (apart_count), as step walks them in that order.
    What step tests besides holds by apart_slides' proof: no position of the chain repeats (no stop flown over or

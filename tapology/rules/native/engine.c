@@ -255,9 +255,8 @@ struct tp_engine {
                           where its apart second slides are counted on the codes (apart_step) */
     int32_t apart_nfc; /* their number */
     int32_t apart_fr; /* the counter resets of the first slide's moves (read where count_turn reads resets) */
-    uint64_t *apart_fw; /* [words] the tiles the first slide writes (apart_meet: a second slide starting elsewhere) */
     uint8_t *meet_ok; /* [napps] a slide step whose writes, and its continuations' (list links only), are on its own
-                         tile and its `to` tile (apart_meet) */
+                         tile and its `to` tile, each a change (writes_change): apart_second, apart_meet */
     /* A node's apart second slides (apart_second): each entry step's chain ends on the node's codes, walked once per
        node (ac_gen, new at each node_turns_in and pick_turn) and replayed after each first slide apart from it:
        ac_stamp [napps] (ac_gen: walked), ac_first, ac_num [napps] its ends' records (ac_num -1: more than fit, walked
@@ -1522,7 +1521,7 @@ static inline int slides_apart(const tp_engine *E, int32_t c) {
    inserted (a tile both changed holds the second's code, or is no change where that is its code at the node: a
    second slide meeting the first, apart_meet); the codes of the tiles not in E->tmp are the node's.  While
    apart_second records (ac_rec), the end's record kept instead (a second slide apart: no tile in both).  0 (counted,
-   seen, or the node's position again: no turn), < 0 an error or TP_ERR_FOUND at a playout's pick. */
+   seen), 2 (the node's position again: no turn), < 0 an error or TP_ERR_FOUND at a playout's pick. */
 static int apart_count(tp_engine *E, const Walk *W, int32_t gmark) {
     const tp_tables *T = TABLES(E);
     const Board *B = W->b;
@@ -1575,7 +1574,7 @@ static int apart_count(tp_engine *E, const Walk *W, int32_t gmark) {
         E->ac_n++;
         return 0;
     }
-    if (nc == 0) return 0;
+    if (nc == 0) return 2;
     int32_t resets = 0; /* read by the witnesses and the picked turn's key only, as finish reads them */
     for (int32_t i = W->seq_base; T->nctr && (E->cnt_dup || E->cnt_find >= 0) && i < E->seq_top; i++)
         resets |= T->app_reset[E->seq[i]];
@@ -1607,17 +1606,21 @@ static int apart_step(tp_engine *E, const Walk *W, int32_t x, int32_t gmark) {
         B->codes[u] = E->nv[k];
     }
     E->seq[E->seq_top++] = x;
-    int r = 0;
+    int r = 0, took = 0;
     for (int32_t l = T->lnk_off[x]; r >= 0 && l < T->lnk_off[x + 1]; l++)
         for (int32_t k = T->tgt_off[l]; r >= 0 && k < T->tgt_off[l + 1]; k++)
-            if (fits(E, B->codes, T->tgt[k])) r = apart_step(E, W, T->tgt[k], gmark);
+            if (fits(E, B->codes, T->tgt[k])) {
+                r = apart_step(E, W, T->tgt[k], gmark);
+                took |= r > 0;
+            }
     if (r >= 0 && T->app_final[x]) r = apart_count(E, W, gmark);
     E->seq_top--;
     while (E->undo_top > mark) {
         E->undo_top--;
         B->codes[E->undo_tile[E->undo_top]] = E->undo_old[E->undo_top];
     }
-    return r < 0 ? r : 1;
+    return r < 0 ? r : r == 2 && !took ? 0 : 1; /* at the node's position, as step flies over it: taken where it
+                                                    went on */
 }
 
 /* apart_step for a second slide's entry step x that fits, apart from the first slide on the board (slides_apart):
@@ -1678,18 +1681,17 @@ static int apart_second(tp_engine *E, const Walk *W, int32_t x) {
 }
 
 /* apart_step for a second slide's entry step x that fits but meets the first slide (its reach holds a tile the first
-   checks or writes), walked on the codes after it where its own tile t is one the first slide does not write, x
-   changes it, and x and its continuations write only their own and `to` tiles (meet_ok): every position of the
-   chain's path before x holds t's code at the node, every one after x another (no later step lands on t: revisits),
-   so no position of the chain repeats and step's tests of the path (stands) answer no.  The turn's changes merge the
-   two slides' (apart_count: a tile both wrote holds the second's code, or is no change).  FAST_NO where x leaves t as
-   it is (step walks it), else apart_step's answer. */
+   checks or writes), walked on the codes after it where x and its continuations write only their own and `to` tiles,
+   each write a change (meet_ok), and each level of the chain's path between the node's and the one at hand is one a
+   slide flew through (path_mid: the first slide's stops before its last).  x's own tile t then differs after x from
+   the position at hand and is never written again (no later step lands on t: revisits), and each later step changes
+   its `to` tile, unwritten before, so the second slide's positions differ from each other and from the position at
+   hand; one equal to a flown-through level is a stop as step lands there, one equal to the node's is flown over (no
+   turn, apart_count's 2; taken where it goes on), as step's path tests (stands) answer.  The turn's changes merge
+   the two slides' (apart_count).  FAST_NO where the path has another stop (step walks x), else apart_step's answer. */
 static int apart_meet(tp_engine *E, const Walk *W, int32_t x) {
-    const tp_tables *T = TABLES(E);
-    int32_t t = T->app_tile[x], k = T->wr_off[x], k1 = T->wr_off[x + 1];
-    new_values(E, W->b, x);
-    while (k < k1 && T->wr_tile[k] != t) k++;
-    if (k == k1 || E->nv[k - T->wr_off[x]] == W->b->codes[t]) return FAST_NO;
+    for (int32_t i = W->path_base + 1; i < E->path_top - 1; i++)
+        if (!E->path_mid[i]) return FAST_NO;
     return apart_step(E, W, x, E->undo_top);
 }
 
@@ -2006,10 +2008,6 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                 memcpy(E->apart_fc, E->tmp, 3 * (size_t)E->apart_nfc * sizeof *E->tmp);
                 E->apart_fr = 0;
                 for (int32_t i = W->seq_base; T->nctr && i < E->seq_top; i++) E->apart_fr |= T->app_reset[E->seq[i]];
-                memset(E->apart_fw, 0, words * sizeof *E->apart_fw);
-                for (int32_t i = W->seq_base; i < E->seq_top; i++)
-                    for (int32_t k = T->wr_off[E->seq[i]]; k < T->wr_off[E->seq[i] + 1]; k++)
-                        E->apart_fw[T->wr_tile[k] / 64] |= (uint64_t)1 << (T->wr_tile[k] % 64);
             }
         }
         if (once) {
@@ -2026,13 +2024,14 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                     if (T->lnk_forced[l] && !must) must = took = fits(E, B->codes, lapp[k]);
                     continue;
                 }
-                int32_t x = lapp[k], xt = T->app_tile[x];
-                if (lean && slides_apart(E, x)) { /* follow's tests: the step fits (no conditions, budget) */
+                int32_t x = lapp[k];
+                if (lean && E->meet_ok[x] && slides_apart(E, x)) { /* follow's tests: the step fits (no conditions,
+                                                                       budget) */
                     if (!fits(E, B->codes, x)) continue;
                     r = apart_second(E, W, x);
                 } else {
                     r = FAST_NO;
-                    if (lean && E->meet_ok[x] && !((E->apart_fw[xt / 64] >> (xt % 64)) & 1)) {
+                    if (lean && E->meet_ok[x]) {
                         if (!fits(E, B->codes, x)) continue;
                         r = apart_meet(E, W, x);
                     }
@@ -3963,6 +3962,30 @@ static int apart_move(const tp_tables *t, int32_t m, int32_t *tw, int32_t *seen,
     return 1;
 }
 
+/* 1 when tile u may hold code c where application a fits (every check of a on u admits it). */
+static int check_admits(const tp_tables *t, int32_t a, int32_t u, int32_t c) {
+    for (int32_t k = t->chk_off[a]; k < t->chk_off[a + 1]; k++)
+        if (t->chk_tile[k] == u && !t->masks[(size_t)t->chk_mask[k] * (size_t)t->nd + (size_t)c]) return 0;
+    return 1;
+}
+
+/* 1 when every write of application a changes its tile's code, on every board a fits (each code its checks admit
+   there and at the write's source).  Cost: per write, nd^2 pairs of codes. */
+static int writes_change(const tp_tables *t, int32_t a) {
+    int32_t nd = t->nd;
+    for (int32_t k = t->wr_off[a]; k < t->wr_off[a + 1]; k++) {
+        int32_t u = t->wr_tile[k], src = t->wr_src[k];
+        for (int32_t c = 0; c < nd; c++) {
+            if (!check_admits(t, a, u, c)) continue;
+            for (int32_t d = 0; d < nd; d++) {
+                if (src == u ? d != c : !check_admits(t, a, src, d)) continue;
+                if (t->maps[(size_t)t->wr_map[k] * (size_t)nd + (size_t)d] == c) return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 /* E->apart, E->reach: the anywhere links of slides whose chains of two slides, a first slide A (from an entry at s)
    then a second C from a tile u < s, are each also walked the other way round where their tiles are apart: keys by
    changes alone; no steps or clean-ups after each move; and the slide's moves proved alike (apart_move).  Where C's
@@ -4013,10 +4036,9 @@ static int apart_slides(tp_engine *E) {
     E->ac_nc = malloc((size_t)E->ac_cap * sizeof(int32_t));
     E->ac_hash = malloc((size_t)E->ac_cap * sizeof(uint64_t));
     E->ac_chg = malloc((size_t)E->ac_chg_cap * sizeof(int32_t));
-    E->apart_fw = calloc(words + 1, sizeof(uint64_t));
     E->meet_ok = calloc(na + 1, 1);
     if (!E->reach || !E->apart_fa || !E->apart_fc || !E->ac_stamp || !E->ac_first || !E->ac_num || !E->ac_reset
-        || !E->ac_coff || !E->ac_nc || !E->ac_hash || !E->ac_chg || !E->apart_fw || !E->meet_ok) {
+        || !E->ac_coff || !E->ac_nc || !E->ac_hash || !E->ac_chg || !E->meet_ok) {
         rc = -1;
         goto out;
     }
@@ -4037,8 +4059,9 @@ static int apart_slides(tp_engine *E) {
                         *r = x;
                     }
     }
-    for (size_t a = 0; a < na; a++) { /* meet_ok: the slide steps writing their own and `to` tiles alone, */
-        int ok = slide_step(t, (int32_t)a);
+    for (size_t a = 0; a < na; a++) { /* meet_ok: the slide steps writing their own and `to` tiles alone, each
+                                          write a change, */
+        int ok = slide_step(t, (int32_t)a) && writes_change(t, (int32_t)a);
         for (int32_t k = t->wr_off[a]; ok && k < t->wr_off[a + 1]; k++)
             ok = t->wr_tile[k] == t->app_tile[a] || t->wr_tile[k] == t->app_to[a];
         for (int32_t l = t->lnk_off[a]; ok && l < t->lnk_off[a + 1]; l++) ok = t->lnk_table[l] < 0;
@@ -4665,7 +4688,6 @@ void tp_free(tp_engine *e) {
     free(e->ac_nc);
     free(e->ac_hash);
     free(e->ac_chg);
-    free(e->apart_fw);
     free(e->meet_ok);
     free(e->cond_rbits);
     free(e->cond_region);

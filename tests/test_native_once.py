@@ -19,6 +19,7 @@ from tapology.rules import native
 from tapology.rules.engine import RuleGame
 from tapology.rules.perft import count_leaves
 from tapology.rules.playouts import playout_end
+from tests.helpers import native_pick_playout
 
 PERFT = Path(__file__).parent / "data" / "perft"
 
@@ -413,6 +414,33 @@ def test_two_slides_apart_are_walked_in_one_order(tmp_path: Path, text: str, pai
         ends = [playout_end(g, pos, seed=9, index=index, max_plies=k) for k in range(6)]
         for a, b in itertools.pairwise(ends):
             assert (tuple(g.codes(b)), b.to_move) in {(tuple(g.codes(t.result)), t.result.to_move) for t in g.perft_turns(a)}
+
+
+@needs_native
+@pytest.mark.parametrize("board", ["plane:4x4", "cylinder:4x4", "mobius:4x4"])
+def test_second_slides_apart_are_counted_from_the_nodes_records(tmp_path: Path, board: str) -> None:
+    """A second slide apart from the first reads and writes only tiles the first left as at the node: its chains are
+    walked once per node and their ends counted from those records after each first slide (engine.c apart_second), in
+    the walk's order.  The playouts draw the turns of the Python chain walk's order (the same rank each ply) and the counts
+    are the walk's; on the cylinder a slide comes round its row to its start (refused), on the Möbius band a tile holds
+    two steps alike of one slide."""
+    text = SLIDES.replace('board = "plane:4x4"', f'board = "{board}"')
+    assert text != SLIDES or board == "plane:4x4"
+    g = _open(tmp_path, text)
+    eng = native.engine(g.chains(g.board))
+    assert eng is not None and eng.apart_links() > 0
+    pos = g.initial()
+    ch, codes = g.chains(pos.board), g.codes(pos)
+    for index in range(3):  # plies before the end rule (12 plies)
+        before = eng.apart_replays()
+        got = playout_end(g, pos, 13, index, max_plies=8)
+        assert (g.codes(got), got.to_move) == native_pick_playout(ch, codes, pos.to_move, 13, index, 8), index
+        assert eng.apart_replays() > before, index  # not sent to keys: no two turns alike by hash that are not
+    mid = playout_end(g, pos, 13, 1, max_plies=3)
+    for d in (1, 2):
+        want = count_leaves(g, mid, d, native=False)
+        assert count_leaves(g, mid, d) == want, d
+        assert count_leaves(g, mid, d, bulk=False) == want, d
 
 
 @needs_native

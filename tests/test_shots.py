@@ -12,12 +12,12 @@ import pytest
 from tapology.errors import RuleError
 from tapology.games import open_game
 from tapology.rules import RuleGame, native
-from tapology.rules.chains import Chains
 from tapology.rules.cspenum import csp_chains
 from tapology.rules.model import Initial
 from tapology.rules.parse import parse_rules
 from tapology.rules.perft import count_leaves
 from tapology.rules.playouts import playout_end
+from tests.helpers import native_pick_playout
 
 SHOT = '''name = "shot"
 players = ["a", "b"]
@@ -108,30 +108,6 @@ def test_amazons_z3_agrees_on_a_small_board() -> None:
     assert set(g.turn_keys(pos, "z3")) == set(g.turn_keys(pos))
 
 
-MASK = (1 << 64) - 1
-
-
-def _splitmix(s: int) -> tuple[int, int]:
-    """engine.c splitmix: the stream's next state and value."""
-    s = (s + 0x9E3779B97F4A7C15) & MASK
-    z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return s, z ^ (z >> 31)
-
-
-def _native_pick_playout(ch: Chains, codes: list[int], player: int, seed: int, index: int) -> tuple[list[int], int]:
-    """The native engine's playout `index` of stream `seed` (engine.c tp_playouts: the turn picked by its rank among
-    the legal turns in the order the chain walk finds them) over the Python walk's turns, to the end (no turn)."""
-    s = (seed ^ (index * 0xD1B54A32D192ED03)) & MASK
-    codes = list(codes)
-    while turns := list(ch.turns(codes, player)):
-        s, r = _splitmix(s)
-        for u, v in turns[r % len(turns)][2]:
-            codes[u] = v
-        player = 1 - player
-    return codes, player
-
-
 @pytest.mark.parametrize("board", ["plane:4x4", "torus:4x4"])
 def test_amazons_turns_counted_without_keys_match_python(board: str) -> None:
     """The native engine counts a bulk count's last ply, and a playout's turns, by the hash of each chain's position
@@ -148,6 +124,6 @@ def test_amazons_turns_counted_without_keys_match_python(board: str) -> None:
     assert (len(chains) > len(ch.turns(codes, pos.to_move))) == board.startswith("torus")  # chains alike
     for i in range(3):  # playouts first: a node where chains are alike sends the engine's later ones to keys
         got = playout_end(g, pos, 3, i)
-        assert (g.codes(got), got.to_move) == _native_pick_playout(ch, codes, pos.to_move, 3, i)
+        assert (g.codes(got), got.to_move) == native_pick_playout(ch, codes, pos.to_move, 3, i)
     for depth in (1, 2):
         assert count_leaves(g, pos, depth) == count_leaves(g, pos, depth, native=False)

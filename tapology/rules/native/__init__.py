@@ -260,6 +260,11 @@ class Engine:
         """How many links the walk follows leaving out a second slide apart from the first, the other order giving it."""
         return int(self.lib.tp_apart_links(self._engine))
 
+    def apart_replays(self) -> int:
+        """How many chain ends of second slides apart from the first were counted from a node's records since the
+        engine was made (the second slide walked once per node, not once per first slide)."""
+        return int(self.lib.tp_apart_replays(self._engine))
+
     def budget_follow_ups(self, left: int) -> int:
         """How many follow-ups the link tables offer a move with ``left`` steps of the budget left (-1: no budget)."""
         return int(self.lib.tp_budget_follow_ups(self._engine, left))

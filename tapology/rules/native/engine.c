@@ -251,6 +251,22 @@ struct tp_engine {
                        the first's tiles is not walked, the other order gives its turns; NULL where no link is */
     uint64_t *reach; /* [napps*words] with apart: the tiles a second slide and its continuations check or write */
     uint64_t *apart_fa; /* [words] with apart: the tiles the first slide of the chain at hand checks or writes */
+    int32_t *apart_fc; /* [3n] with apart: the first slide's changes since the node, as collect_changes sorts them,
+                          where its apart second slides are counted on the codes (apart_step) */
+    int32_t apart_nfc; /* their number */
+    int32_t apart_fr; /* the counter resets of the first slide's moves (read where count_turn reads resets) */
+    uint8_t *meet_ok; /* [napps] a slide step whose writes, and its continuations' (list links only), are on its own
+                         tile and its `to` tile, each a change (writes_change): apart_second, apart_meet */
+    /* A node's apart second slides (apart_second): each entry step's chain ends on the node's codes, walked once per
+       node (ac_gen, new at each node_turns_in and pick_turn) and replayed after each first slide apart from it:
+       ac_stamp [napps] (ac_gen: walked), ac_first, ac_num [napps] its ends' records (ac_num -1: more than fit, walked
+       each time), a record's hash change, counter resets, and changes (ac_coff into ac_chg, ac_nc of them: tile,
+       new, old, sorted by tile); ac_rec 1 while apart_step records, from seq height ac_seq */
+    uint32_t *ac_stamp, ac_gen;
+    int32_t *ac_first, *ac_num, *ac_reset, *ac_coff, *ac_nc, *ac_chg;
+    uint64_t *ac_hash;
+    int32_t ac_n, ac_cap, ac_nchg, ac_chg_cap, ac_rec, ac_seq, ac_over;
+    int64_t ac_used; /* how many chain ends apart_second counted from its records since tp_new (for tests) */
     uint64_t *cond_rbits; /* [nconds*words] a condition counting its codes over a region (no lines, here or around):
                              the region's tiles, read by ended as bit sets; zero rows for the others */
     uint8_t *cond_region; /* [nconds] 1 where cond_rbits holds the condition's region */
@@ -1587,12 +1603,199 @@ static int still_step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t fla
 
 static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged);
 
+/* A new node for apart_second's records: none kept. */
+static inline void apart_fresh(tp_engine *E) {
+    next_gen(&E->ac_gen, E->ac_stamp, (size_t)TABLES(E)->napps);
+    E->ac_n = E->ac_nchg = 0;
+}
+
 /* 1 when second slide c's reach misses the tiles of the chain's first slide (E->apart_fa): the two commute. */
 static inline int slides_apart(const tp_engine *E, int32_t c) {
     const uint64_t *r = E->reach + (size_t)c * (size_t)E->words;
     for (int32_t w = 0; w < E->words; w++)
         if (r[w] & E->apart_fa[w]) return 0;
     return 1;
+}
+
+/* finish's count of the turn of a chain whose first slide is written on the board (its changes since the node in
+   E->apart_fc) and whose second slide is written on the codes alone since undo height gmark (apart_step): the
+   position's hash the board's with the second slide's net changes, the turn's changes in E->tmp, sorted by tile, as
+   count_turn reads a turn of nc changes and count_chain keys the picked one: the first slide's with the second's
+   inserted (a tile both changed holds the second's code, or is no change where that is its code at the node: a
+   second slide meeting the first, apart_meet); the codes of the tiles not in E->tmp are the node's.  While
+   apart_second records (ac_rec), the end's record kept instead (a second slide apart: no tile in both).  0 (counted,
+   seen), 2 (the node's position again: no turn), < 0 an error or TP_ERR_FOUND at a playout's pick. */
+static int apart_count(tp_engine *E, const Walk *W, int32_t gmark) {
+    const tp_tables *T = TABLES(E);
+    const Board *B = W->b;
+    size_t nd = (size_t)T->nd;
+    uint64_t h = B->hash;
+    int32_t nc = E->apart_nfc;
+    memcpy(E->tmp, E->apart_fc, 3 * (size_t)nc * sizeof *E->tmp);
+    uint32_t g = next_gen(&E->tgen, E->tstamp, (size_t)T->n);
+    for (int32_t j = gmark; j < E->undo_top; j++) { /* a tile's first write holds its code at the node */
+        int32_t u = E->undo_tile[j], old = E->undo_old[j], v = B->codes[u];
+        if (E->tstamp[u] == g) continue;
+        E->tstamp[u] = g;
+        if (v == old) continue;
+        h ^= E->zob[(size_t)u * nd + (size_t)old] ^ E->zob[(size_t)u * nd + (size_t)v];
+        int32_t *x = E->tmp, *x1 = E->tmp + 3 * nc;
+        while (x < x1 && x[0] != u) x += 3;
+        if (x < x1) { /* a tile the first slide changed (apart_meet): the turn's code there, or none (as at the node) */
+            if (v != x[2]) {
+                x[1] = v;
+            } else {
+                memmove(x, x + 3, (size_t)(x1 - x - 3) * sizeof *x);
+                nc--;
+            }
+            continue;
+        }
+        x = x1;
+        int32_t i = nc++;
+        for (; i > 0 && x[-3] > u; i--, x -= 3) memcpy(x, x - 3, 3 * sizeof *x);
+        x[0] = u;
+        x[1] = v;
+        x[2] = old;
+    }
+    if (E->ac_rec) { /* apart_second's record of the end: the second slide's part alone (no first slide's) */
+        int32_t gr = 0, k = E->ac_n, ng = nc - E->apart_nfc;
+        for (int32_t i = E->ac_seq; T->nctr && i < E->seq_top; i++) gr |= T->app_reset[E->seq[i]];
+        if (k >= E->ac_cap || E->ac_nchg + 3 * ng > E->ac_chg_cap) {
+            E->ac_over = 1;
+            return 0;
+        }
+        E->ac_hash[k] = h ^ B->hash;
+        E->ac_reset[k] = gr;
+        E->ac_coff[k] = E->ac_nchg;
+        E->ac_nc[k] = ng;
+        for (int32_t c = 0, j = 0; c < nc; c++) { /* the second slide's changes: the tiles apart_fc has not */
+            while (j < E->apart_nfc && E->apart_fc[3 * j] < E->tmp[3 * c]) j++;
+            if (j < E->apart_nfc && E->apart_fc[3 * j] == E->tmp[3 * c]) continue;
+            memcpy(E->ac_chg + E->ac_nchg, E->tmp + 3 * c, 3 * sizeof *E->tmp);
+            E->ac_nchg += 3;
+        }
+        E->ac_n++;
+        return 0;
+    }
+    if (nc == 0) return 2;
+    int32_t resets = 0; /* read by the witnesses and the picked turn's key only, as finish reads them */
+    for (int32_t i = W->seq_base; T->nctr && (E->cnt_dup || E->cnt_find >= 0) && i < E->seq_top; i++)
+        resets |= T->app_reset[E->seq[i]];
+    int r = count_turn(E, W, h, -1, 0, resets, nc);
+    if (r != TP_ERR_FOUND) return r < 0 ? r : 0;
+    return found_key(E, E->tmp[0], E->tmp[0], nc, resets);
+}
+
+/* step for a second slide's step x that fits, after a first slide written on the board whose tiles x's reach misses
+   (slides_apart) or that x meets from a tile the first does not write (apart_meet), in a count by hash with keys by
+   changes (the walk's where apart_slides proved the slide moves):
+   x's writes made on the codes alone (fits and new_values read codes; the undo stack keeps the old ones), its
+   continuations that fit walked first, then its own stop counted (apart_count), as step walks them in that order.
+   What step tests besides holds by apart_slides' proof: no position of the chain repeats (no stop flown over or
+   landed on again), the second slide's steps are final plain slide steps whose links continue it, plain, not forced,
+   no clean-ups after each move; a slide passing its own tiles is refused (revisits), as step refuses it.  1 taken, 0
+   not, < 0 an error (TP_ERR_FOUND at a playout's pick). */
+static int apart_step(tp_engine *E, const Walk *W, int32_t x, int32_t gmark) {
+    const tp_tables *T = TABLES(E);
+    Board *B = W->b;
+    if (revisits(E, W, x)) return 0;
+    if (E->seq_top >= E->depth_cap) return TP_ERR_CAP;
+    int32_t mark = E->undo_top, nw = new_values(E, B, x);
+    if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
+    for (int32_t k = 0; k < nw; k++) {
+        int32_t u = T->wr_tile[T->wr_off[x] + k];
+        E->undo_tile[E->undo_top] = u;
+        E->undo_old[E->undo_top++] = B->codes[u];
+        B->codes[u] = E->nv[k];
+    }
+    E->seq[E->seq_top++] = x;
+    int r = 0, took = 0;
+    for (int32_t l = T->lnk_off[x]; r >= 0 && l < T->lnk_off[x + 1]; l++)
+        for (int32_t k = T->tgt_off[l]; r >= 0 && k < T->tgt_off[l + 1]; k++)
+            if (fits(E, B->codes, T->tgt[k])) {
+                r = apart_step(E, W, T->tgt[k], gmark);
+                took |= r > 0;
+            }
+    if (r >= 0 && T->app_final[x]) r = apart_count(E, W, gmark);
+    E->seq_top--;
+    while (E->undo_top > mark) {
+        E->undo_top--;
+        B->codes[E->undo_tile[E->undo_top]] = E->undo_old[E->undo_top];
+    }
+    return r < 0 ? r : r == 2 && !took ? 0 : 1; /* at the node's position, as step flies over it: taken where it
+                                                    went on */
+}
+
+/* apart_step for a second slide's entry step x that fits, apart from the first slide on the board (slides_apart):
+   x's chains read and write only tiles of its reach, which the first slide left as at the node, so their ends (each
+   one's hash change and changes) are the same after every first slide apart from x: walked once per node on the
+   codes (recorded by apart_count, ac_*), then for each first slide each end's turn counted from its record, its
+   changes merged with the first slide's (apart_fc) in E->tmp, in the order apart_step counts them.  Where the records
+   do not fit, apart_step walks x each time.  1 taken, < 0 an error (TP_ERR_FOUND at a playout's pick).  Cost: per
+   end, the merge of the two slides' changes and count_turn. */
+static int apart_second(tp_engine *E, const Walk *W, int32_t x) {
+    const tp_tables *T = TABLES(E);
+    if (E->ac_stamp[x] != E->ac_gen) {
+        int32_t n0 = E->ac_n, c0 = E->ac_nchg;
+        E->ac_stamp[x] = E->ac_gen;
+        E->ac_rec = 1;
+        E->ac_over = 0;
+        E->ac_seq = E->seq_top;
+        int r = apart_step(E, W, x, E->undo_top);
+        E->ac_rec = 0;
+        if (r < 0) {
+            E->ac_stamp[x] = 0;
+            return r;
+        }
+        E->ac_first[x] = n0;
+        E->ac_num[x] = E->ac_over ? -1 : E->ac_n - n0;
+        if (E->ac_over) {
+            E->ac_n = n0;
+            E->ac_nchg = c0;
+        }
+    }
+    if (E->ac_num[x] < 0) return apart_step(E, W, x, E->undo_top);
+    int res = T->nctr && (E->cnt_dup || E->cnt_find >= 0);
+    const int32_t *fc = E->apart_fc;
+    int32_t nf = E->apart_nfc;
+    for (int32_t i = E->ac_first[x], i1 = i + E->ac_num[x]; i < i1; i++) {
+        const int32_t *gc = E->ac_chg + E->ac_coff[i];
+        int32_t ng = E->ac_nc[i], nc = nf;
+        for (int32_t j = 0; j < 3 * nf; j++) E->tmp[j] = fc[j];
+        for (int32_t k = 0; k < ng; k++, gc += 3) { /* each of the second's inserted by tile (apart: no tile in both) */
+            int32_t *o = E->tmp + 3 * nc++;
+            for (; o > E->tmp && o[-3] > gc[0]; o -= 3) {
+                o[0] = o[-3];
+                o[1] = o[-2];
+                o[2] = o[-1];
+            }
+            o[0] = gc[0];
+            o[1] = gc[1];
+            o[2] = gc[2];
+        }
+        if (nc == 0) continue; /* the node's position again: no turn */
+        int32_t resets = res ? E->apart_fr | E->ac_reset[i] : 0;
+        int r = count_turn(E, W, W->b->hash ^ E->ac_hash[i], -1, 0, resets, nc);
+        if (r == TP_ERR_FOUND) r = found_key(E, E->tmp[0], E->tmp[0], nc, resets);
+        if (r < 0) return r;
+    }
+    E->ac_used += E->ac_num[x];
+    return 1;
+}
+
+/* apart_step for a second slide's entry step x that fits but meets the first slide (its reach holds a tile the first
+   checks or writes), walked on the codes after it where x and its continuations write only their own and `to` tiles,
+   each write a change (meet_ok), and each level of the chain's path between the node's and the one at hand is one a
+   slide flew through (path_mid: the first slide's stops before its last).  x's own tile t then differs after x from
+   the position at hand and is never written again (no later step lands on t: revisits), and each later step changes
+   its `to` tile, unwritten before, so the second slide's positions differ from each other and from the position at
+   hand; one equal to a flown-through level is a stop as step lands there, one equal to the node's is flown over (no
+   turn, apart_count's 2; taken where it goes on), as step's path tests (stands) answer.  The turn's changes merge
+   the two slides' (apart_count).  FAST_NO where the path has another stop (step walks x), else apart_step's answer. */
+static int apart_meet(tp_engine *E, const Walk *W, int32_t x) {
+    for (int32_t i = W->path_base + 1; i < E->path_top - 1; i++)
+        if (!E->path_mid[i]) return FAST_NO;
+    return apart_step(E, W, x, E->undo_top);
 }
 
 /* A follow-up b of the move on path level `level` (sliding `slide`, flying over a stop where `fly`), with `left`
@@ -2108,6 +2311,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
         const int32_t *loff, *lapp;
         if (!budget_rows(E, tb, left, &loff, &lapp)) continue;
         int32_t t0 = 0, s0 = -1;
+        int lean = 0; /* the apart second slides counted on the codes (apart_step) */
         if (E->apart && E->apart[l] && W->mode == WALK_TURNS && !E->ways_mode && !E->chains_mode && !E->tracking
             && T->app_slide[E->seq[W->seq_base]] == slide) { /* two slides apart come in both orders (apart_slides) */
             size_t words = (size_t)E->words;
@@ -2119,6 +2323,13 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                     E->apart_fa[T->chk_tile[k] / 64] |= (uint64_t)1 << (T->chk_tile[k] % 64);
                 for (int32_t k = T->wr_off[b]; k < T->wr_off[b + 1]; k++)
                     E->apart_fa[T->wr_tile[k] / 64] |= (uint64_t)1 << (T->wr_tile[k] % 64);
+            }
+            lean = E->cnt_on && !fly && !E->pair_on && T->grp_off[W->player + 1] == T->grp_off[W->player];
+            if (lean) {
+                E->apart_nfc = collect_changes(E, W);
+                memcpy(E->apart_fc, E->tmp, 3 * (size_t)E->apart_nfc * sizeof *E->tmp);
+                E->apart_fr = 0;
+                for (int32_t i = W->seq_base; T->nctr && i < E->seq_top; i++) E->apart_fr |= T->app_reset[E->seq[i]];
             }
         }
         if (once) {
@@ -2137,14 +2348,26 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
                     continue;
                 }
                 int32_t b = lapp[k];
-                r = FAST_NO;
-                if (quick && E->qk[b] >= 0) { /* follow's and step's tests read as they answer for it: no step
-                                                 cost, slide or conditions */
-                    if (!E->qk_free[E->qk[b]] && !fits(E, B->codes, b)) continue;
-                    r = quick_leaf(E, W, b, end);
+                if (lean && E->meet_ok[b] && slides_apart(E, b)) { /* follow's tests: the step fits (no conditions,
+                                                                       budget) */
+                    if (!fits(E, B->codes, b)) continue;
+                    r = apart_second(E, W, b);
+                } else {
+                    r = FAST_NO;
+                    if (lean && E->meet_ok[b]) {
+                        if (!fits(E, B->codes, b)) continue;
+                        r = apart_meet(E, W, b);
+                    }
+                    if (r == FAST_NO && quick && E->qk[b] >= 0) { /* follow's and step's tests read as they answer
+                                                                     for it: no step cost, slide or conditions */
+                        if (!E->qk_free[E->qk[b]] && !fits(E, B->codes, b)) continue;
+                        r = quick_leaf(E, W, b, end);
+                    }
+                    if (r == FAST_NO) {
+                        E->cf_cur = loop;
+                        r = follow(E, W, b, slide, fly, level, end, flagged, left);
+                    }
                 }
-                E->cf_cur = loop;
-                if (r == FAST_NO) r = follow(E, W, b, slide, fly, level, end, flagged, left);
                 if (r < 0) goto out;
                 took |= r > 0;
                 stop = r == 2;
@@ -3195,6 +3418,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         next_gen(&E->gen, E->ht_gen, (size_t)E->ht_size);
     E->node_keys = 0;
     E->solo_legal = 0;
+    if (E->ac_stamp) apart_fresh(E);
     E->cnt_n = 0;
     E->cnt_nwit = 0;
     E->cnt_nent = 0;
@@ -4181,6 +4405,30 @@ static int apart_move(const tp_tables *t, int32_t m, int32_t *tw, int32_t *seen,
     return 1;
 }
 
+/* 1 when tile u may hold code c where application a fits (every check of a on u admits it). */
+static int check_admits(const tp_tables *t, int32_t a, int32_t u, int32_t c) {
+    for (int32_t k = t->chk_off[a]; k < t->chk_off[a + 1]; k++)
+        if (t->chk_tile[k] == u && !t->masks[(size_t)t->chk_mask[k] * (size_t)t->nd + (size_t)c]) return 0;
+    return 1;
+}
+
+/* 1 when every write of application a changes its tile's code, on every board a fits (each code its checks admit
+   there and at the write's source).  Cost: per write, nd^2 pairs of codes. */
+static int writes_change(const tp_tables *t, int32_t a) {
+    int32_t nd = t->nd;
+    for (int32_t k = t->wr_off[a]; k < t->wr_off[a + 1]; k++) {
+        int32_t u = t->wr_tile[k], src = t->wr_src[k];
+        for (int32_t c = 0; c < nd; c++) {
+            if (!check_admits(t, a, u, c)) continue;
+            for (int32_t d = 0; d < nd; d++) {
+                if (src == u ? d != c : !check_admits(t, a, src, d)) continue;
+                if (t->maps[(size_t)t->wr_map[k] * (size_t)nd + (size_t)d] == c) return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 /* E->apart, E->reach: the anywhere links of slides whose chains of two slides, a first slide A (from an entry at s)
    then a second C from a tile u < s, are each also walked the other way round where their tiles are apart: keys by
    changes alone; no steps or clean-ups after each move; and the slide's moves proved alike (apart_move).  Where C's
@@ -4220,7 +4468,20 @@ static int apart_slides(tp_engine *E) {
     if (!E->apart) goto out;
     E->reach = calloc(na * words + 1, sizeof(uint64_t));
     E->apart_fa = calloc(words + 1, sizeof(uint64_t));
-    if (!E->reach || !E->apart_fa) {
+    E->apart_fc = malloc((3 * n + 3) * sizeof(int32_t));
+    E->ac_cap = (int32_t)(8 * na + 64);
+    E->ac_chg_cap = 6 * E->ac_cap;
+    E->ac_stamp = calloc(na + 1, sizeof(uint32_t));
+    E->ac_first = malloc((na + 1) * sizeof(int32_t));
+    E->ac_num = malloc((na + 1) * sizeof(int32_t));
+    E->ac_reset = malloc((size_t)E->ac_cap * sizeof(int32_t));
+    E->ac_coff = malloc((size_t)E->ac_cap * sizeof(int32_t));
+    E->ac_nc = malloc((size_t)E->ac_cap * sizeof(int32_t));
+    E->ac_hash = malloc((size_t)E->ac_cap * sizeof(uint64_t));
+    E->ac_chg = malloc((size_t)E->ac_chg_cap * sizeof(int32_t));
+    E->meet_ok = calloc(na + 1, 1);
+    if (!E->reach || !E->apart_fa || !E->apart_fc || !E->ac_stamp || !E->ac_first || !E->ac_num || !E->ac_reset
+        || !E->ac_coff || !E->ac_nc || !E->ac_hash || !E->ac_chg || !E->meet_ok) {
         rc = -1;
         goto out;
     }
@@ -4239,6 +4500,24 @@ static int apart_slides(tp_engine *E) {
                         uint64_t *r = E->reach + a * words + w, x = *r | E->reach[(size_t)t->tgt[k] * words + w];
                         changed |= x != *r;
                         *r = x;
+                    }
+    }
+    for (size_t a = 0; a < na; a++) { /* meet_ok: the slide steps writing their own and `to` tiles alone, each
+                                          write a change, */
+        int ok = slide_step(t, (int32_t)a) && writes_change(t, (int32_t)a);
+        for (int32_t k = t->wr_off[a]; ok && k < t->wr_off[a + 1]; k++)
+            ok = t->wr_tile[k] == t->app_tile[a] || t->wr_tile[k] == t->app_to[a];
+        for (int32_t l = t->lnk_off[a]; ok && l < t->lnk_off[a + 1]; l++) ok = t->lnk_table[l] < 0;
+        E->meet_ok[a] = (uint8_t)ok;
+    }
+    for (int changed = 1; changed;) { /* then those whose continuations are such steps, to a fixed point */
+        changed = 0;
+        for (size_t a = 0; a < na; a++)
+            for (int32_t l = t->lnk_off[a]; E->meet_ok[a] && l < t->lnk_off[a + 1]; l++)
+                for (int32_t k = t->tgt_off[l]; E->meet_ok[a] && k < t->tgt_off[l + 1]; k++)
+                    if (!E->meet_ok[t->tgt[k]]) {
+                        E->meet_ok[a] = 0;
+                        changed = 1;
                     }
     }
 out:
@@ -4851,6 +5130,16 @@ void tp_free(tp_engine *e) {
     free(e->apart);
     free(e->reach);
     free(e->apart_fa);
+    free(e->apart_fc);
+    free(e->ac_stamp);
+    free(e->ac_first);
+    free(e->ac_num);
+    free(e->ac_reset);
+    free(e->ac_coff);
+    free(e->ac_nc);
+    free(e->ac_hash);
+    free(e->ac_chg);
+    free(e->meet_ok);
     free(e->cond_rbits);
     free(e->cond_region);
     free(e->ec_off);
@@ -4911,6 +5200,12 @@ int32_t tp_apart_links(const tp_engine *e) {
     int32_t k = 0;
     for (int32_t l = 0; e->apart && l < TABLES(e)->nlinks; l++) k += e->apart[l];
     return k;
+}
+
+/* How many chain ends of second slides apart from the first were counted from the node's records (apart_second)
+   since the engine was made: for tests. */
+int64_t tp_apart_replays(const tp_engine *e) {
+    return e->ac_used;
 }
 
 /* How many follow-ups the link tables offer a move with `left` steps left (budget_rows; -1 where the rule set has no
@@ -5963,6 +6258,7 @@ int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player) {
    error. */
 static int pick_turn(tp_engine *E, Board *B, int32_t p, int32_t pick) {
     int32_t i = 0;
+    if (E->ac_stamp) apart_fresh(E);
     while (i < E->cnt_nent && E->cnt_upto[i] <= pick) i++;
     if (i == E->cnt_nent) return TP_ERR_ARG;
     int32_t a = E->cnt_ent[i];

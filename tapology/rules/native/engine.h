@@ -272,6 +272,7 @@ int32_t tp_once_links(const tp_engine *e);
 int32_t tp_paired_links(const tp_engine *e);
 int32_t tp_quick_follow_ups(const tp_engine *e);
 int32_t tp_apart_links(const tp_engine *e);
+int64_t tp_apart_replays(const tp_engine *e);
 int32_t tp_solos(const tp_engine *e, int32_t mark);
 int32_t tp_shut_sets(const tp_engine *e);
 int32_t tp_pair_ok(const tp_engine *e);

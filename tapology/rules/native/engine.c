@@ -1454,11 +1454,12 @@ out:
     return r;
 }
 
-/* step for a later move a of a chain (not its first) that closed_follows admits, in a count by hash (cnt_on,
-   counting, no witnesses, leaves not made): the hash of the position after it from its changes, unwritten; where
+/* step for a later move a of a chain (not its first) that closed_follows admits, in a count by hash (cnt_on, no
+   witnesses, leaves not made; a playout's pick walks its chains so too): the hash of the position after it from its
+   changes, unwritten; where
    that position is on the chain's path (a hash of its levels), a change writes nothing, it has more than 8 writes or
    one of its links opens (read on its codes written alone: they read codes only), FAST_NO and step walks it;
-   else its turn counted as closed_count counts it (1, or < 0). */
+   else its turn counted as closed_count counts it (1, or < 0; at the picked turn FAST_NO, step finds it again). */
 static int closed_follow(tp_engine *E, const Walk *W, int32_t a, int32_t end) {
     const tp_tables *T = TABLES(E);
     Board *B = W->b;
@@ -1483,6 +1484,7 @@ static int closed_follow(tp_engine *E, const Walk *W, int32_t a, int32_t end) {
     }
     if (T->app_to[a] >= 0) end = T->app_to[a];
     int r = T->keyed_by_changes ? count_turn(E, W, h, -1, 0, 0, -1) : count_turn(E, W, h, W->start, end, 0, -1);
+    if (r == TP_ERR_FOUND) return FAST_NO; /* a playout's picked turn: step writes it and makes its key */
     return r < 0 ? r : 1;
 }
 
@@ -1708,7 +1710,7 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     const tp_tables *T = TABLES(E);
     Board *B = W->b;
     if (revisits(E, W, a)) return 0;
-    if (E->cfol && E->cfol[a] && E->seq_top > W->seq_base && E->cnt_on && E->cnt_find < 0 && !E->cnt_dup
+    if (E->cfol && E->cfol[a] && E->seq_top > W->seq_base && E->cnt_on && !E->cnt_dup
         && !E->make_leaves && !E->pair_on && W->mode == WALK_TURNS && !E->tracking && !E->chains_mode && !E->ways_mode) {
         int r = closed_follow(E, W, a, end); /* a later move whose links are shut: counted unwritten */
         if (r != FAST_NO) return r;

@@ -1409,21 +1409,32 @@ static int step_cond_leaf(tp_engine *E, const Walk *W, int32_t a) {
         }
     }
     int32_t here = T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a];
-    if (E->sstep_node && E->sstep[a] && !(E->sstep_near[here >> 6] >> (here & 63) & 1) && E->cnt_find < 0
-        && !E->cnt_dup && !E->make_leaves && !E->pair_on) {
-        /* a shut step away from the node's lines (shut_steps_near): its links shut, counted as below by the hash of
-           the position after it, unwritten */
+    if (E->sstep_node && E->sstep[a] && E->cnt_find < 0 && !E->cnt_dup && !E->make_leaves && !E->pair_on) {
+        /* a shut step: away from the node's lines (shut_steps_near) its links are shut; beside them, read on its
+           codes written alone (they read codes only: lnk_hl), and where one opens FAST_NO, step walks it.  Where
+           shut, counted as below by the hash of the position after it, unwritten */
+        int32_t nw = new_values(E, B, a), nc = 0, w0 = T->wr_off[a], old[8];
+        if (nw > 8) return FAST_NO;
+        if (E->sstep_near[here >> 6] >> (here & 63) & 1) {
+            int open = 0;
+            for (int32_t k = 0; k < nw; k++) {
+                old[k] = B->codes[T->wr_tile[w0 + k]];
+                B->codes[T->wr_tile[w0 + k]] = E->nv[k];
+            }
+            for (int32_t l = T->lnk_off[a]; !open && l < T->lnk_off[a + 1]; l++) open = link_open(E, B, l, here, W->player);
+            for (int32_t k = nw - 1; k >= 0; k--) B->codes[T->wr_tile[w0 + k]] = old[k];
+            if (open) return FAST_NO;
+        }
         if (E->plain_on && E->solo[a] == SOLO_ALONE) {
             E->solo_legal++;
             return 1;
         }
-        int32_t nw = new_values(E, B, a), nc = 0;
         uint64_t h = B->hash;
         for (int32_t k = 0; k < nw; k++) {
-            int32_t u = T->wr_tile[T->wr_off[a] + k], old = B->codes[u];
-            if (E->nv[k] == old) continue;
+            int32_t u = T->wr_tile[w0 + k], o = B->codes[u];
+            if (E->nv[k] == o) continue;
             const uint64_t *z = E->zob + (size_t)u * (size_t)T->nd;
-            h ^= z[old] ^ z[E->nv[k]];
+            h ^= z[o] ^ z[E->nv[k]];
             nc++;
         }
         if (nc == 0) return 0; /* the start again */

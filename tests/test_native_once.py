@@ -335,7 +335,8 @@ cells = [[0, 0, "empty", "own:dot"]]
 @needs_native
 def test_a_step_or_follow_up_whose_links_are_shut_is_counted_by_hash_unwritten(tmp_path: Path) -> None:
     """A step of several writes whose links read lines through its `to` tile is counted by the hash of the position
-    after it, unwritten, away from the tiles where a line lacks at most that one (engine.c shut_steps); a pair whose
+    after it, unwritten, away from the tiles where a line lacks at most that one (engine.c shut_steps) and, beside
+    them, where its links read on its codes alone stay shut; a pair whose
     other write puts a stone of the line is not (its line may be full away from those tiles); a later move whose
     links are shut (a removal, here with a link of its own) is counted unwritten too (closed_follow), its links read
     on its codes alone; the removal's condition on lines through its tile read from the loop's full lines

@@ -5256,8 +5256,8 @@ static void closed_follows(tp_engine *E) {
 /* The node's tiles where a shut step of entry set `set` may open a link (E->sstep_near), and E->sstep_node, where
    the node is a count by hash that step_cond_leaf may count them in unwritten (0 else).  Cost: near_lines. */
 static void shut_steps_near(tp_engine *E, const Board *B, int32_t set, int scan) {
-    E->sstep_node = scan && E->sstep_set && E->sstep_set[set] && E->cnt_on && E->cnt_find < 0 && !E->tracking
-                    && !E->pair_on && !E->chains_mode && !E->ways_mode;
+    E->sstep_node = scan && E->sstep_set && E->sstep_set[set] && E->cnt_on && E->cnt_find < 0 && !E->cnt_dup
+                    && !E->make_leaves && !E->tracking && !E->pair_on && !E->chains_mode && !E->ways_mode;
     if (E->sstep_node)
         near_lines(E, B, E->sstep_cond, E->sstep_cond_off[set], E->sstep_cond_off[set + 1], E->sstep_near);
 }

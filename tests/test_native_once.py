@@ -299,6 +299,64 @@ def test_a_follow_up_whose_links_are_closed_ends_its_chain_counted_by_hash(name:
             assert (tuple(g.codes(b)), b.to_move) in {(tuple(g.codes(t.result)), t.result.to_move) for t in g.perft_turns(a)}
 
 
+
+# from two stones each, a stone steps to a free neighbour or a player puts two in a row; a line of two
+# through the tile a move ends on (a step's `to`, the pair's first tile) removes a stone of the opponent in no such
+# line, and a line of two free tiles through the tile freed puts a dot anywhere
+MILL_STEPS = HEAD.replace('[regions]', '[initial]\nlayout = """\nX . O\n. X .\nO . .\n"""\n\n[regions]') + """
+[[move]]
+name = "step"
+orientations = "rotations"
+to = [0, 1]
+cells = [[0, 0, "own:stone", "empty"], [0, 1, "empty", "own:stone"]]
+links = [{ moves = ["remove"], anywhere = true, if = [{ states = ["own"], line = 2, here = true, value = 1 }] }]
+
+[[move]]
+name = "pair"
+orientations = "identity"
+cells = [[0, 0, "empty", "own:stone"], [0, 1, "empty", "own:stone"]]
+links = [{ moves = ["remove"], anywhere = true, if = [{ states = ["own"], line = 2, here = true, value = 1 }] }]
+
+[[move]]
+name = "remove"
+start = false
+orientations = "identity"
+cells = [[0, 0, "foe", "empty"]]
+if = [{ states = ["foe"], line = 2, here = true, op = "==", value = 0 }]
+links = [{ moves = ["mark"], anywhere = true, if = [{ states = ["empty"], line = 2, here = true, value = 1 }] }]
+
+[[move]]
+name = "mark"
+start = false
+orientations = "identity"
+cells = [[0, 0, "empty", "own:dot"]]
+"""
+
+
+@needs_native
+def test_a_step_or_follow_up_whose_links_are_shut_is_counted_by_hash_unwritten(tmp_path: Path) -> None:
+    """A step of several writes whose links read lines through its `to` tile is counted by the hash of the position
+    after it, unwritten, away from the tiles where a line lacks at most that one (engine.c shut_steps) and, beside
+    them, where its links read on its codes alone stay shut; a pair whose
+    other write puts a stone of the line is not (its line may be full away from those tiles); a later move whose
+    links are shut (a removal, here with a link of its own) is counted unwritten too (closed_follow), its links read
+    on its codes alone; the removal's condition on lines through its tile read from the loop's full lines
+    (full_lines).  Counted and made as the Python chain walk counts, and each ply of a playout one of its
+    turns."""
+    g = _open(tmp_path, MILL_STEPS)
+    pos = g.initial()
+    for d in range(1, 4):
+        want = count_leaves(g, pos, d, native=False)
+        assert count_leaves(g, pos, d) == want, d
+        assert count_leaves(g, pos, d, bulk=False) == want, d
+    for index in range(6):  # each ply of a playout one of the turns the chain walk lists
+        ends = [playout_end(g, pos, seed=4, index=index, max_plies=k) for k in range(12)]
+        for a, b in itertools.pairwise(ends):
+            if b.ply == a.ply:
+                break
+            assert (tuple(g.codes(b)), b.to_move) in {(tuple(g.codes(t.result)), t.result.to_move) for t in g.perft_turns(a)}
+
+
 # two slides a turn (breakthru's): a ship slides like a rook, then a ship (any tile: an anywhere link, forced) slides
 SLIDES = """
 name = "slides"

@@ -132,6 +132,10 @@ struct tp_engine {
                             follow-up of one link loop (follow_conds) */
     uint32_t *cf_stamp;  /* [nconds] the link loop whose board cf_val[c] was read on */
     uint8_t *cf_val;     /* [nconds] */
+    uint64_t *lh_full;   /* [nconds] on a board of one word, for a condition on lines through the tile at hand whose
+                            lines are each listed at every tile on them (line_conds): the tiles on a full line of its
+                            codes, read once per link loop (cf_stamp); NULL none, or 0 bits where not such */
+    uint8_t *lh_ok;      /* [nconds] 1 for such a condition */
     uint32_t cf_gen, cf_cur; /* the last link loop's number; the one the next follow is called from (0: none) */
     uint64_t *grp_bits; /* [ngroups*words] an indexed clean-up group's tiles with applications keyed there */
     /* the attack index as bit sets: per row (attacker q, target) its entry tiles (att_tile) and each tile's entry in
@@ -302,6 +306,18 @@ struct tp_engine {
     int32_t *shut_line_off, *shut_line; /* [nlsets+1], each line set's lines (lset_tiles offsets), each once */
     uint64_t *shut_tiles; /* [2*words] shut_near's tiles and the condition's codes' tiles */
     uint64_t *shut_lmask; /* [lines] on a board of one word, each line of shut_line as a tile set; NULL else */
+    /* shut steps (shut_steps): entries of several writes counted alone (cond_leaf) whose links each read one
+       condition on lines through the tile at hand that fails where no such line is full, and whose writes elsewhere
+       put none of the condition's codes (the mill game's step of a man): away from the tiles where a line lacks at
+       most that tile (shut_near on the node), a count by hash counts such a step by the hash of the position after
+       it, unwritten (step_cond_leaf) */
+    uint8_t *sstep;       /* [napps] 1 for a shut step; NULL none */
+    uint8_t *sstep_set;   /* [sets] 1 where the set has one */
+    int32_t *sstep_cond_off, *sstep_cond; /* [sets+1], the set's shut steps' links' conditions, each once */
+    uint64_t *sstep_near; /* [2*words] the node's tiles where a shut step's links may open, and scratch */
+    int32_t sstep_node;   /* sstep_near holds the node's (node_turns_in's scan, a count by hash) */
+    uint8_t *cfol;        /* [napps] 1 for a closed follow-up (closed_follows): a later move of a chain counted by
+                             the hash of the position after it, unwritten (closed_follow); NULL none */
     int32_t shut_keys;    /* a perft's inner node (perft): its shut cells away from those tiles keyed straight */
     int32_t plain_keys;   /* a perft's inner node (perft): its plain solos (solo_plain's classes) keyed straight */
     int32_t *bl_off, *bl_app; /* where the rule set has a step budget: per steps left L (0..steps) the link tables'
@@ -1511,7 +1527,41 @@ static int step_cond_leaf(tp_engine *E, const Walk *W, int32_t a) {
             return 1;
         }
     }
-    int32_t mark = E->undo_top, nw = new_values(E, B, a), here = T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a];
+    int32_t here = T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a];
+    if (E->sstep_node && E->sstep[a] && E->cnt_find < 0 && !E->cnt_dup && !E->make_leaves && !E->pair_on) {
+        /* a shut step: away from the node's lines (shut_steps_near) its links are shut; beside them, read on its
+           codes written alone (they read codes only: lnk_hl), and where one opens FAST_NO, step walks it.  Where
+           shut, counted as below by the hash of the position after it, unwritten */
+        int32_t nw = new_values(E, B, a), nc = 0, w0 = T->wr_off[a], old[8];
+        if (nw > 8) return FAST_NO;
+        if (E->sstep_near[here >> 6] >> (here & 63) & 1) {
+            int open = 0;
+            for (int32_t k = 0; k < nw; k++) {
+                old[k] = B->codes[T->wr_tile[w0 + k]];
+                B->codes[T->wr_tile[w0 + k]] = E->nv[k];
+            }
+            for (int32_t l = T->lnk_off[a]; !open && l < T->lnk_off[a + 1]; l++) open = link_open(E, B, l, here, W->player);
+            for (int32_t k = nw - 1; k >= 0; k--) B->codes[T->wr_tile[w0 + k]] = old[k];
+            if (open) return FAST_NO;
+        }
+        if (E->plain_on && E->solo[a] == SOLO_ALONE) {
+            E->solo_legal++;
+            return 1;
+        }
+        uint64_t h = B->hash;
+        for (int32_t k = 0; k < nw; k++) {
+            int32_t u = T->wr_tile[w0 + k], o = B->codes[u];
+            if (E->nv[k] == o) continue;
+            const uint64_t *z = E->zob + (size_t)u * (size_t)T->nd;
+            h ^= z[o] ^ z[E->nv[k]];
+            nc++;
+        }
+        if (nc == 0) return 0; /* the start again */
+        int r = T->keyed_by_changes ? count_turn(E, W, h, -1, 0, 0, -1)
+                                    : count_turn(E, W, h, W->start, T->app_to[a] >= 0 ? T->app_to[a] : W->start, 0, -1);
+        return r < 0 ? r : 1;
+    }
+    int32_t mark = E->undo_top, nw = new_values(E, B, a);
     if (E->undo_top + nw > E->undo_cap) return TP_ERR_CAP;
     for (int32_t k = 0; k < nw; k++) put(E, B, T->wr_tile[T->wr_off[a] + k], E->nv[k]);
     int r = 0;
@@ -1532,6 +1582,40 @@ static int step_cond_leaf(tp_engine *E, const Walk *W, int32_t a) {
 out:
     restore(E, B, mark);
     return r;
+}
+
+/* step for a later move a of a chain (not its first) that closed_follows admits, in a count by hash (cnt_on, no
+   witnesses, leaves not made; a playout's pick walks its chains so too): the hash of the position after it from its
+   changes, unwritten; where
+   that position is on the chain's path (a hash of its levels), a change writes nothing, it has more than 8 writes or
+   one of its links opens (read on its codes written alone: they read codes only), FAST_NO and step walks it;
+   else its turn counted as closed_count counts it (1, or < 0; at the picked turn FAST_NO, step finds it again). */
+static int closed_follow(tp_engine *E, const Walk *W, int32_t a, int32_t end) {
+    const tp_tables *T = TABLES(E);
+    Board *B = W->b;
+    int32_t nw = new_values(E, B, a), w0 = T->wr_off[a], old[8];
+    if (nw > 8) return FAST_NO;
+    uint64_t h = B->hash;
+    for (int32_t k = 0; k < nw; k++) {
+        int32_t u = T->wr_tile[w0 + k];
+        old[k] = B->codes[u];
+        if (E->nv[k] == old[k]) return FAST_NO;
+        const uint64_t *z = E->zob + (size_t)u * (size_t)T->nd;
+        h ^= z[old[k]] ^ z[E->nv[k]];
+    }
+    for (int32_t i = W->path_base; i < E->path_top; i++)
+        if (E->path_hash[i] == h) return FAST_NO; /* (stands, or the start again: step reads it) */
+    if (T->lnk_off[a + 1] > T->lnk_off[a]) {
+        int32_t here = T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a], open = 0;
+        for (int32_t k = 0; k < nw; k++) B->codes[T->wr_tile[w0 + k]] = E->nv[k];
+        for (int32_t l = T->lnk_off[a]; !open && l < T->lnk_off[a + 1]; l++) open = link_open(E, B, l, here, W->player);
+        for (int32_t k = nw - 1; k >= 0; k--) B->codes[T->wr_tile[w0 + k]] = old[k];
+        if (open) return FAST_NO;
+    }
+    if (T->app_to[a] >= 0) end = T->app_to[a];
+    int r = T->keyed_by_changes ? count_turn(E, W, h, -1, 0, 0, -1) : count_turn(E, W, h, W->start, end, 0, -1);
+    if (r == TP_ERR_FOUND) return FAST_NO; /* a playout's picked turn: step writes it and makes its key */
+    return r < 0 ? r : 1;
 }
 
 /* chains.revisits: 1 when application a would continue a slide (the run of applications of its repeated
@@ -1800,6 +1884,19 @@ static int apart_meet(tp_engine *E, const Walk *W, int32_t x) {
 
 /* A follow-up b of the move on path level `level` (sliding `slide`, flying over a stop where `fly`), with `left`
    steps of the budget left (step budgets): step's answer for it, 0 where it is not tried. */
+/* For a condition of line_conds (lh_ok), the tiles on a line of its set whose tiles all hold its codes (one word). */
+static inline uint64_t full_lines(const tp_engine *E, const Board *B, int32_t c) {
+    const tp_tables *T = TABLES(E);
+    const uint8_t *m = T->masks + (size_t)T->cond_mask[c] * (size_t)T->nd;
+    uint64_t own = 0, full = 0;
+    for (int32_t x = 0; x < T->nd; x++)
+        if (m[x]) own |= B->bits[x];
+    int32_t s = T->cond_lset[c];
+    for (int32_t j = E->shut_line_off[s]; j < E->shut_line_off[s + 1]; j++)
+        if (!(E->shut_lmask[j] & ~own)) full |= E->shut_lmask[j];
+    return full;
+}
+
 /* app_conds_hold for follow-up b of link loop `cur` (0: none): a condition reading no tile at hand (cond_free) read
    once per loop, its answer kept for the loop's other follow-ups (the board is the same for each: every step
    restores it). */
@@ -1809,6 +1906,17 @@ static int follow_conds(tp_engine *E, const Board *B, int32_t b, uint32_t cur) {
     if (!cur) return app_conds_hold(E, B, b);
     for (int32_t k = k0; k < k1; k++) {
         int32_t c = T->app_cond[k];
+        if (E->lh_ok && E->lh_ok[c]) { /* lines through the tile at hand: the loop's full lines, then one tile */
+            if (E->cf_stamp[c] != cur) {
+                E->cf_stamp[c] = cur;
+                E->lh_full[c] = full_lines(E, B, c);
+            }
+            int32_t u = T->app_tile[b];
+            int64_t n = T->masks[(size_t)T->cond_mask[c] * (size_t)T->nd + (size_t)B->codes[u]]
+                        && (int)(E->lh_full[c] >> u & 1) != T->cond_outside[c];
+            if (!compare(n, T->cond_op[c], T->cond_value[c])) return 0;
+            continue;
+        }
         if (!E->cond_free[c]) {
             if (!conds_hold(E, B, T->app_cond, k, k + 1, T->app_tile[b])) return 0;
             continue;
@@ -2117,6 +2225,11 @@ static int step(tp_engine *E, Walk *W, int32_t a, int32_t end, int32_t flagged) 
     const tp_tables *T = TABLES(E);
     Board *B = W->b;
     if (revisits(E, W, a)) return 0;
+    if (E->cfol && E->cfol[a] && E->seq_top > W->seq_base && E->cnt_on && !E->cnt_dup
+        && !E->make_leaves && !E->pair_on && W->mode == WALK_TURNS && !E->tracking && !E->chains_mode && !E->ways_mode) {
+        int r = closed_follow(E, W, a, end); /* a later move whose links are shut: counted unwritten */
+        if (r != FAST_NO) return r;
+    }
     if (E->seq_top == W->seq_base && W->mode == WALK_TURNS && !E->tracking) { /* the chain's first move */
         if (E->leaf[a] && !E->chains_mode && !E->ways_mode) {
             int r = step_leaf(E, W, a);
@@ -3102,6 +3215,7 @@ static int32_t next_player(const tp_tables *T, int32_t p, int32_t ply) {
 
 static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase);
 static void shut_near(tp_engine *E, const Board *B, int32_t set);
+static void shut_steps_near(tp_engine *E, const Board *B, int32_t set, int scan);
 
 /* The tiles holding a royal piece of p into out, in tile order (read from the tile sets of p's royal codes); their
    number.  Cost: a word per 64 tiles and royal code, a step per royal tile. */
@@ -3545,6 +3659,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
         words = 0;
     }
 #endif
+    shut_steps_near(E, B, set, words > 0); /* where shut steps are counted unwritten (step_cond_leaf) */
     for (size_t w = 0; w < words; w++) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
         for (const int32_t *k = ek; k < ek1; k++) m |= B->bits[(size_t)*k * words + w];
@@ -3595,6 +3710,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
 #endif
         }
     }
+    E->sstep_node = 0;
     E->path_top--;
     if (E->ways_mode) { /* play_paths: the ways, only the flagged ones where some way is, then those with the most */
         int any = 0;
@@ -5094,6 +5210,8 @@ void tp_free(tp_engine *e) {
     free(e->cond_free);
     free(e->cf_stamp);
     free(e->cf_val);
+    free(e->lh_full);
+    free(e->lh_ok);
     free(e->pk_chk);
     free(e->es);
     free(e->es_off);
@@ -5122,6 +5240,12 @@ void tp_free(tp_engine *e) {
     free(e->shut_line);
     free(e->shut_tiles);
     free(e->shut_lmask);
+    free(e->sstep);
+    free(e->sstep_set);
+    free(e->sstep_cond_off);
+    free(e->sstep_cond);
+    free(e->sstep_near);
+    free(e->cfol);
     free(e->lnk_hl);
     free(e->qk), free(e->qk_tiles), free(e->qk_wr), free(e->qk_delta), free(e->qk_stamp), free(e->qk_same);
     free(e->qk_nv), free(e->qk_free);
@@ -5572,6 +5696,39 @@ static void solo_plain(tp_engine *E) {
     for (int32_t i = 0; i < t->napps && !E->plain_any; i++) E->plain_any = E->solo[i] == SOLO_PLAIN;
 }
 
+/* E->shut_line_off, E->shut_line: each line set's lines, each once; E->shut_lmask where the board is one word (built
+   once, for shut cells and shut steps).  < 0 out of memory (none built). */
+static int shut_lines(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    if (E->shut_line_off) return 0;
+    size_t n = (size_t)t->n;
+    uint8_t *seen = calloc((size_t)t->nlset_tiles + 1, 1);
+    int32_t *loff = calloc((size_t)t->nlsets + 1, sizeof(int32_t)), *line = malloc(((size_t)t->nlset_line + 1) * sizeof(int32_t));
+    if (!seen || !loff || !line) {
+        free(seen), free(loff), free(line);
+        return -1;
+    }
+    int32_t nl = 0;
+    for (int32_t s = 0; s < t->nlsets; s++) { /* each line set's lines, each once */
+        for (int32_t j = t->lset_off[(size_t)s * n]; j < t->lset_off[(size_t)(s + 1) * n]; j++)
+            if (!seen[t->lset_line[j]]) {
+                seen[t->lset_line[j]] = 1;
+                line[nl++] = t->lset_line[j];
+            }
+        loff[s + 1] = nl;
+    }
+    free(seen);
+    E->shut_line_off = loff, E->shut_line = line;
+    E->shut_lmask = E->words == 1 ? calloc((size_t)nl + 1, sizeof(uint64_t)) : NULL;
+    for (int32_t s = 0; E->shut_lmask && s < t->nlsets; s++) { /* each line's tiles, its length that of its set's */
+        int32_t len = 0;
+        for (int32_t c = 0; c < t->nconds && !len; c++) len = t->cond_lset[c] == s ? t->cond_line[c] : 0;
+        for (int32_t j = loff[s]; j < loff[s + 1]; j++)
+            for (int32_t i = 0; i < len; i++) E->shut_lmask[j] |= 1ULL << t->lset_tiles[line[j] + i];
+    }
+    return 0;
+}
+
 /* 1 when entry a, on a row of code c, is a shut cell: a single cell counted alone (SOLO_ALONE) reading code c
    (cond_cell), its own conditions the same wherever it stands (cond_fixed), each of its links followed only while one
    condition on lines through its tile holds (link_open's lnk_hl, no until-line) that fails where the tile is on no
@@ -5603,16 +5760,15 @@ static int shut_cell(const tp_engine *E, int32_t a, int32_t c) {
 static void shut_cells(tp_engine *E) {
     const tp_tables *t = TABLES(E);
     size_t n = (size_t)t->n, nd = (size_t)t->nd, words = (size_t)E->words, nsets = (size_t)(t->nphases + 1) * (size_t)t->np;
-    size_t rows = nsets * n * nd, cap = (size_t)t->ent_off[rows] + 1, lines = (size_t)t->nlset_line + 1;
-    uint8_t *set_ok = calloc(nsets + 1, 1), *seen = calloc((size_t)t->nlset_tiles + 1, 1);
+    size_t rows = nsets * n * nd, cap = (size_t)t->ent_off[rows] + 1;
+    uint8_t *set_ok = calloc(nsets + 1, 1);
     int32_t *off = calloc(nsets + 1, sizeof(int32_t)), *code = malloc(cap * sizeof(int32_t));
     int32_t *app = malloc(cap * sizeof(int32_t)), *nv = malloc(cap * sizeof(int32_t)), *coff = calloc(nsets + 1, sizeof(int32_t));
     size_t ccap = (size_t)t->lnk_cond_off[t->nlinks] + 1;
     int32_t *cond = malloc(ccap * sizeof(int32_t));
-    int32_t *loff = calloc((size_t)t->nlsets + 1, sizeof(int32_t)), *line = malloc(lines * sizeof(int32_t));
     uint64_t *mask = calloc(cap * words, sizeof(uint64_t)), *tiles = calloc(2 * words + 1, sizeof(uint64_t));
     int any = 0;
-    if (set_ok && seen && off && code && app && nv && coff && cond && loff && line && mask && tiles) {
+    if (set_ok && off && code && app && nv && coff && cond && mask && tiles) {
         int32_t k = 0, kc = 0;
         for (size_t set = 0; set < nsets; set++) {
             int ok = t->ent_off[(set + 1) * n * nd] > t->ent_off[set * n * nd];
@@ -5655,44 +5811,26 @@ static void shut_cells(tp_engine *E) {
             off[set + 1] = k;
             coff[set + 1] = kc;
         }
-        int32_t nl = 0;
-        for (int32_t s = 0; s < t->nlsets; s++) { /* each line set's lines, each once */
-            for (int32_t j = t->lset_off[(size_t)s * n]; j < t->lset_off[(size_t)(s + 1) * n]; j++)
-                if (!seen[t->lset_line[j]]) {
-                    seen[t->lset_line[j]] = 1;
-                    line[nl++] = t->lset_line[j];
-                }
-            loff[s + 1] = nl;
-        }
     }
-    free(seen);
-    if (!any) {
-        free(set_ok), free(off), free(code), free(app), free(nv), free(coff), free(cond), free(loff), free(line), free(mask);
-        free(tiles);
+    if (!any || shut_lines(E) < 0) {
+        free(set_ok), free(off), free(code), free(app), free(nv), free(coff), free(cond), free(mask), free(tiles);
         return;
     }
     E->shut_set = set_ok, E->shut_off = off, E->shut_code = code, E->shut_new = nv, E->shut_app = app, E->shut_mask = mask;
-    E->shut_cond_off = coff, E->shut_cond = cond, E->shut_line_off = loff, E->shut_line = line, E->shut_tiles = tiles;
-    int32_t nl = t->nlsets ? loff[t->nlsets] : 0;
-    E->shut_lmask = words == 1 ? calloc((size_t)nl + 1, sizeof(uint64_t)) : NULL;
-    for (int32_t s = 0; E->shut_lmask && s < t->nlsets; s++) { /* each line's tiles, its length that of its set's */
-        int32_t len = 0;
-        for (int32_t c = 0; c < t->nconds && !len; c++) len = t->cond_lset[c] == s ? t->cond_line[c] : 0;
-        for (int32_t j = loff[s]; j < loff[s + 1]; j++)
-            for (int32_t i = 0; i < len; i++) E->shut_lmask[j] |= 1ULL << t->lset_tiles[line[j] + i];
-    }
+    E->shut_cond_off = coff, E->shut_cond = cond, E->shut_tiles = tiles;
 }
 
-/* The tiles of entry set `set` where a shut cell's links may open (into E->shut_tiles): for each of its links'
-   conditions, the tiles of each line lacking none of the condition's codes, and the one tile a line lacks where it
-   lacks one.  Cost: the condition's codes' tile sets and each line's tiles. */
-static void shut_near(tp_engine *E, const Board *B, int32_t set) {
+/* The tiles where a link reading one of conditions conds[k0..k1) (each on lines through the tile at hand) may open
+   (into near; near + words: scratch): for each condition, the tiles of each line lacking none of the condition's
+   codes, and the one tile a line lacks where it lacks one.  Cost: the condition's codes' tile sets and each line's
+   tiles. */
+static void near_lines(tp_engine *E, const Board *B, const int32_t *conds, int32_t k0, int32_t k1, uint64_t *near) {
     const tp_tables *T = TABLES(E);
     size_t words = (size_t)E->words, nd = (size_t)T->nd;
-    uint64_t *near = E->shut_tiles, *own = E->shut_tiles + words;
+    uint64_t *own = near + words;
     memset(near, 0, words * sizeof *near);
-    for (int32_t k = E->shut_cond_off[set]; k < E->shut_cond_off[set + 1]; k++) {
-        int32_t c = E->shut_cond[k], s = T->cond_lset[c], len = T->cond_line[c];
+    for (int32_t k = k0; k < k1; k++) {
+        int32_t c = conds[k], s = T->cond_lset[c], len = T->cond_line[c];
         const uint8_t *m = T->masks + (size_t)T->cond_mask[c] * nd;
         memset(own, 0, words * sizeof *own);
         for (size_t x = 0; x < nd; x++)
@@ -5721,6 +5859,164 @@ static void shut_near(tp_engine *E, const Board *B, int32_t set) {
     }
 }
 
+/* The tiles of entry set `set` where a shut cell's links may open (into E->shut_tiles): near_lines for the set's
+   shut cells' link conditions. */
+static void shut_near(tp_engine *E, const Board *B, int32_t set) {
+    near_lines(E, B, E->shut_cond, E->shut_cond_off[set], E->shut_cond_off[set + 1], E->shut_tiles);
+}
+
+/* 1 when application a is a shut step: counted alone from the entry scan (cond_leaf: final, its links followed only
+   while their conditions hold; no captures, slide, block or clean-ups), its writes on tiles apart, each link reading
+   one condition on lines through its tile at hand (lnk_hl, no until-line) that fails where no such line is full (no
+   `outside`, a count of 0 failing it), each line listed at that tile lying on it, and its writes off that tile
+   putting none of the conditions' codes on a code its checks admit there.  A line through the tile full after its
+   writes then lacked at most that tile before them (the other tiles' codes are kept or written off the condition's
+   codes), so away from near_lines' tiles of the node its links are shut. */
+static int shut_step(const tp_engine *E, int32_t a) {
+    const tp_tables *t = TABLES(E);
+    size_t nd = (size_t)t->nd;
+    int32_t here = t->app_to[a] >= 0 ? t->app_to[a] : t->app_tile[a];
+    if (!E->cond_leaf[a] || t->app_ray_off[a + 1] > t->app_ray_off[a] || t->app_gc[a] >= 0 || t->app_slide[a] >= 0
+        || t->app_block[a] || t->safe_off[a + 1] > t->safe_off[a])
+        return 0;
+    for (int32_t i = t->wr_off[a]; i < t->wr_off[a + 1]; i++)
+        for (int32_t j = t->wr_off[a]; j < i; j++)
+            if (t->wr_tile[j] == t->wr_tile[i]) return 0;
+    for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) {
+        int32_t x = E->lnk_hl[l];
+        if (x < 0 || t->lnk_line[l] >= 0 || t->cond_outside[x] || compare(0, t->cond_op[x], t->cond_value[x])) return 0;
+        const int32_t *row = t->lset_off + (size_t)t->cond_lset[x] * (size_t)t->n + (size_t)here;
+        for (int32_t j = row[0]; j < row[1]; j++) {
+            int on = 0;
+            for (int32_t i = 0; i < t->cond_line[x] && !on; i++) on = t->lset_tiles[t->lset_line[j] + i] == here;
+            if (!on) return 0;
+        }
+        const uint8_t *m = t->masks + (size_t)t->cond_mask[x] * nd;
+        for (int32_t k = t->wr_off[a]; k < t->wr_off[a + 1]; k++) {
+            int32_t u = t->wr_tile[k], src = t->wr_src[k];
+            if (u == here) continue;
+            for (size_t y = 0; y < nd; y++) { /* each code the checks admit on the source: its write off the codes */
+                int in = 1;
+                for (int32_t i = t->chk_off[a]; in && i < t->chk_off[a + 1]; i++)
+                    in = t->chk_tile[i] != src || t->masks[(size_t)t->chk_mask[i] * nd + y];
+                if (in && m[t->maps[(size_t)t->wr_map[k] * nd + y]]) return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* E->sstep_*: the shut steps (shut_step) and, per entry set holding one, their links' conditions.  Left NULL (none)
+   where there is none or memory runs out.  Cost: one pass over the applications and the entry rows. */
+static void shut_steps(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    size_t n = (size_t)t->n, nd = (size_t)t->nd, nsets = (size_t)(t->nphases + 1) * (size_t)t->np;
+    size_t cap = nsets * (size_t)t->nconds + 1;
+    uint8_t *ok = calloc((size_t)t->napps + 1, 1), *set_ok = calloc(nsets + 1, 1);
+    int32_t *coff = calloc(nsets + 1, sizeof(int32_t)), *cond = malloc(cap * sizeof(int32_t));
+    uint64_t *near = calloc(2 * (size_t)E->words + 1, sizeof(uint64_t));
+    int any = 0;
+    if (ok && set_ok && coff && cond && near) {
+        for (int32_t a = 0; a < t->napps; a++) ok[a] = (uint8_t)shut_step(E, a);
+        int32_t kc = 0;
+        for (size_t set = 0; set < nsets; set++) {
+            int32_t kc0 = kc;
+            if (E->shut_set && E->shut_set[set]) { /* shut cells: counted by shut_near's tiles already */
+                coff[set + 1] = kc;
+                continue;
+            }
+            for (int32_t i = t->ent_off[set * n * nd]; i < t->ent_off[(set + 1) * n * nd]; i++) {
+                int32_t a = t->ent_app[i];
+                if (!ok[a]) continue;
+                set_ok[set] = 1;
+                for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) {
+                    int32_t x = kc0;
+                    while (x < kc && cond[x] != E->lnk_hl[l]) x++;
+                    if (x == kc) cond[kc++] = E->lnk_hl[l]; /* (at most nconds a set) */
+                }
+            }
+            any |= set_ok[set];
+            coff[set + 1] = kc;
+        }
+    }
+    if (!any || shut_lines(E) < 0) {
+        free(ok), free(set_ok), free(coff), free(cond), free(near);
+        return;
+    }
+    E->sstep = ok, E->sstep_set = set_ok, E->sstep_cond_off = coff, E->sstep_cond = cond, E->sstep_near = near;
+}
+
+/* E->lh_ok, E->lh_full: on a board of one word, the conditions follow_conds reads per link loop as a tile set
+   (full_lines): on lines (of shut_lines' line masks, their length the condition's) through the tile at hand of the
+   whole board, each line of its set listed at every tile on it, so that a tile lies on a full line of the set where
+   tile_counts finds one among its row's.  Cost: one pass over the conditions' line sets. */
+static void line_conds(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    if (E->words != 1 || !t->nconds) return;
+    uint8_t *ok = calloc((size_t)t->nconds + 1, 1);
+    int any = 0;
+    for (int32_t c = 0; ok && c < t->nconds; c++)
+        any |= ok[c] = (uint8_t)(t->cond_kind[c] == COND_BOARD && t->cond_here[c] && t->cond_line[c] > 0
+                                 && !t->cond_around[c] && t->cond_lset[c] >= 0);
+    if (!any || shut_lines(E) < 0 || !E->shut_lmask) {
+        free(ok);
+        return;
+    }
+    size_t n = (size_t)t->n;
+    for (int32_t c = 0; c < t->nconds; c++) {
+        int32_t s = t->cond_lset[c], len = 0;
+        if (!ok[c]) continue;
+        for (int32_t d = 0; d < t->nconds && !len; d++) len = t->cond_lset[d] == s ? t->cond_line[d] : 0;
+        if (len != t->cond_line[c]) ok[c] = 0; /* (the line masks are of another length) */
+        for (int32_t j = t->lset_off[(size_t)s * n]; ok[c] && j < t->lset_off[(size_t)(s + 1) * n]; j++)
+            for (int32_t i = 0; ok[c] && i < len; i++) { /* the line listed at each of its tiles */
+                int32_t u = t->lset_tiles[t->lset_line[j] + i], on = 0;
+                for (int32_t r = t->lset_off[(size_t)s * n + (size_t)u]; r < t->lset_off[(size_t)s * n + (size_t)u + 1] && !on; r++)
+                    on = t->lset_line[r] == t->lset_line[j];
+                ok[c] = (uint8_t)on;
+            }
+    }
+    E->lh_full = calloc((size_t)t->nconds + 1, sizeof(uint64_t));
+    if (!E->lh_full) {
+        free(ok);
+        return;
+    }
+    E->lh_ok = ok;
+}
+
+/* E->cfol: the applications closed_follow may count, in a rule set with no turn clean-ups, fly-over or step budget:
+   a move with no slide, block, captures, safe cells or clean-ups after it, its writes on tiles apart, final, with no
+   links (leaf) or links each followed only while one condition on lines through the tile at hand holds (cond_leaf,
+   lnk_hl, no until-line: read on codes alone).  closed_count counts such a move's turn where its links are shut. */
+static void closed_follows(tp_engine *E) {
+    const tp_tables *t = TABLES(E);
+    if (t->flies_over || t->steps || t->grp_off[t->np] > t->grp_off[0]) return;
+    uint8_t *ok = calloc((size_t)t->napps + 1, 1);
+    int any = 0;
+    for (int32_t a = 0; ok && a < t->napps; a++) {
+        int yes = (E->leaf[a] || E->cond_leaf[a]) && t->app_slide[a] < 0 && !t->app_block[a];
+        for (int32_t i = t->wr_off[a]; yes && i < t->wr_off[a + 1]; i++)
+            for (int32_t j = t->wr_off[a]; j < i; j++) yes &= t->wr_tile[j] != t->wr_tile[i];
+        for (int32_t l = t->lnk_off[a]; yes && l < t->lnk_off[a + 1]; l++) yes = E->lnk_hl[l] >= 0 && t->lnk_line[l] < 0;
+        ok[a] = (uint8_t)yes;
+        any |= yes;
+    }
+    if (!any) {
+        free(ok);
+        return;
+    }
+    E->cfol = ok;
+}
+
+/* The node's tiles where a shut step of entry set `set` may open a link (E->sstep_near), and E->sstep_node, where
+   the node is a count by hash that step_cond_leaf may count them in unwritten (0 else).  Cost: near_lines. */
+static void shut_steps_near(tp_engine *E, const Board *B, int32_t set, int scan) {
+    E->sstep_node = scan && E->sstep_set && E->sstep_set[set] && E->cnt_on && E->cnt_find < 0 && !E->cnt_dup
+                    && !E->make_leaves && !E->tracking && !E->pair_on && !E->chains_mode && !E->ways_mode;
+    if (E->sstep_node)
+        near_lines(E, B, E->sstep_cond, E->sstep_cond_off[set], E->sstep_cond_off[set + 1], E->sstep_near);
+}
+
 /* E->solo filled on the first count (solo_apps, or solo_by_changes where keys are by changes alone; solo_plain);
    < 0 out of memory. */
 static int solo_ready(tp_engine *E) {
@@ -5729,6 +6025,9 @@ static int solo_ready(tp_engine *E) {
         if (TABLES(E)->keyed_by_changes) solo_by_changes(E);
         solo_plain(E);
         if (TABLES(E)->keyed_by_changes) shut_cells(E);
+        shut_steps(E);
+        closed_follows(E);
+        line_conds(E);
         E->solo_ready = 1;
     }
     return 0;

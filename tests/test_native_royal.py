@@ -113,3 +113,47 @@ def test_a_turn_that_puts_a_foe_s_attacker_where_none_stood_is_tested(tmp_path) 
             for eng in engines:
                 for bulk in (True, False):
                     assert eng.perft(codes, at.to_move, at.ply, depth, bulk=bulk) == python, (eng, i, depth, bulk)
+
+
+# the kept attack walks (engine.c's attack_kept): a rook's walk toward a king is kept with the tiles it read, and
+# answers again only while they hold the same codes; each rook's slide opens and shuts as pieces step on and off
+# its lines
+SLIDERS = DEFECTORS.replace('''T . T . .
+. . . . r
+K . . T R''', '''T . T . .
+. . . . .
+K . . R .''').replace('''. . . . k
+. . . . .
+T''', '''. . . . k
+r . . . .
+T''').replace('''[[move]]
+name = "crown"''', '''[[move]]
+name = "traitor"
+to = [0, 1]
+orientations = "rotations"
+cells = [[0, 0, "own:traitor", "empty"], [0, 1, "empty", "own:traitor"]]
+
+[[move]]
+name = "crown"''')
+
+
+@needs_native
+def test_a_kept_attack_walk_answers_only_while_the_tiles_it_read_hold_the_same(tmp_path) -> None:
+    rules = tmp_path / "royal-sliders.toml"
+    rules.write_text(SLIDERS)
+    g = open_game(str(rules))
+    chains = g.chains(g.board)
+    engines = [native.engine(chains, specialise=False)]
+    tabs = chains.comp.native_tables
+    if not specialise.declines(tabs):
+        engines.append(native.Engine(specialise.load(tabs), tabs, "native-specialised"))
+    assert engines[0] is not None
+    pos = g.initial()
+    for i in range(6):
+        at = pos if i == 0 else playout_end(g, pos, seed=5, index=i, max_plies=i + 1)
+        codes = g.codes(at)
+        for depth in (1, 2, 3):
+            python = count_leaves(g, at, depth, native=False)
+            for eng in engines:
+                for bulk in (True, False):
+                    assert eng.perft(codes, at.to_move, at.ply, depth, bulk=bulk) == python, (eng, i, depth, bulk)

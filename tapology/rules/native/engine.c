@@ -82,6 +82,8 @@ typedef struct {
 #define SE_LONG 8 /* the longest list of keys of one (start, end) pair before the engine turns to the hash table */
 #define SE_MAX ((size_t)1 << 22) /* the most (start, end) pairs keys are listed by (16 MiB of tables), else by hash */
 #define ATT_MAX ((size_t)1 << 22) /* the most (row, tile) pairs the attack index is kept for as bit sets (16 MiB) */
+#define AC_READS 24 /* the most tiles an attack entry's kept walk may have read (attack_kept) */
+#define AC_WAYS 2 /* the walks kept per attack entry (attack_kept) */
 
 typedef struct {
     int32_t *codes; /* [n] */
@@ -221,6 +223,13 @@ struct tp_engine {
     int32_t *at_gat;    /* [n] */
     uint32_t at_gen;
     int32_t at_ok, at_base;
+    /* the attack entries' kept walks (attack_kept, NULL where ac_proof fails): AC_WAYS per entry gi of the attack
+       index, each the code its tile held (-1 none kept), whether a chain changed the row's target, and the tiles the
+       walk read (up to AC_READS, the target and the entry tile among them) with the codes they held; ac_last: the
+       way that answered last; ac_save: at_rbits during a walk */
+    int32_t *ac_code, *ac_tile, *ac_val;
+    uint8_t *ac_n, *ac_hit, *ac_last;
+    uint64_t *ac_save; /* [words] */
     /* the last ply of a bulk count on the generated C (leaf_plan): what gen_settle answers for each quiet move
        quiet_as_node passes (1 a turn, 0 none), -1 where every move is settled; lq_groups: the mover has clean-ups */
     int32_t lq, lq_groups;
@@ -2511,10 +2520,9 @@ out:
 /* Entry gi of an attack index row, its tile holding code c, for attacker W->player: each of its applications whose
    codes c is among and that fits (once per attack test, stamp g), walked by step; 2 when a chain changes a target,
    < 0 an error, else 0. */
-static inline int attack_entry(tp_engine *E, Walk *W, int32_t gi, size_t c, uint32_t g, int track) {
+static inline int attack_walk(tp_engine *E, Walk *W, int32_t gi, size_t c, uint32_t g, int track) {
     const tp_tables *T = TABLES(E);
     size_t nd = (size_t)T->nd;
-    if (!T->masks[(size_t)T->att_mask[gi] * nd + c]) return 0;
     if (track) E->at_rbits[T->att_tile[gi] >> 6] |= 1ULL << (T->att_tile[gi] & 63);
     for (int32_t k = T->att_app_off[gi]; k < T->att_app_off[gi + 1]; k++) {
         int32_t a = T->att_app[k];
@@ -2527,6 +2535,73 @@ static inline int attack_entry(tp_engine *E, Walk *W, int32_t gi, size_t c, uint
         if (r < 0 || r == 2) return r;
     }
     return 0;
+}
+
+/* attack_walk's answer for entry gi (code c) where the engine keeps its walks (ac_code) and the test has one target:
+   the kept answer where every tile the kept walk read holds the code it held then (a walk reads only those: the
+   tracking memo_attack's answer rests on, ac_proof; the stamps g skip nothing with one target, whose row holds each
+   application once), the tiles marked read when tracked; else walked with its reads tracked apart and kept (in
+   place of the kept walk that did not answer last: AC_WAYS per entry) where they are at most AC_READS tiles.
+   Cost: a compare per tile read, against a walk (a slide's: some 1,700 instructions). */
+static int attack_kept(tp_engine *E, Walk *W, int32_t gi, size_t c, uint32_t g, int track) {
+    const int32_t *codes = W->b->codes;
+    size_t words = (size_t)E->words;
+    for (int32_t way = 0; way < AC_WAYS; way++) {
+        size_t s = (size_t)gi * AC_WAYS + (size_t)way, o = s * AC_READS;
+        if (E->ac_code[s] != (int32_t)c) continue;
+        int32_t k = 0, nr = E->ac_n[s];
+        while (k < nr && codes[E->ac_tile[o + (size_t)k]] == E->ac_val[o + (size_t)k]) k++;
+        if (k < nr) continue;
+        for (k = 0; track && k < nr; k++) E->at_rbits[E->ac_tile[o + (size_t)k] >> 6] |= 1ULL << (E->ac_tile[o + (size_t)k] & 63);
+        E->ac_last[gi] = (uint8_t)way;
+        return E->ac_hit[s] ? 2 : 0;
+    }
+    memcpy(E->ac_save, E->at_rbits, words * sizeof *E->ac_save);
+    memset(E->at_rbits, 0, words * sizeof *E->at_rbits);
+    int32_t was = E->tracking, t = W->targets[0];
+    E->tracking = TRACK_ATTACK;
+    int r = attack_walk(E, W, gi, c, g, 1);
+    E->tracking = was;
+    E->at_rbits[t >> 6] |= 1ULL << (t & 63);
+    int32_t nr = 0;
+    for (size_t w = 0; w < words; w++) nr += __builtin_popcountll(E->at_rbits[w]);
+    int32_t way = AC_WAYS - 1 - E->ac_last[gi]; /* the way not answered last */
+    size_t s = (size_t)gi * AC_WAYS + (size_t)way, o = s * AC_READS;
+    E->ac_code[s] = -1;
+    if (r >= 0 && nr <= AC_READS) {
+        nr = 0;
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t m = E->at_rbits[w]; m; m &= m - 1) {
+                int32_t u = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+                E->ac_tile[o + (size_t)nr] = u;
+                E->ac_val[o + (size_t)nr++] = codes[u];
+            }
+        E->ac_n[s] = (uint8_t)nr;
+        E->ac_hit[s] = r == 2;
+        E->ac_code[s] = (int32_t)c;
+        E->ac_last[gi] = (uint8_t)way;
+    }
+    for (size_t w = 0; w < words; w++) E->at_rbits[w] = E->ac_save[w] | (track ? E->at_rbits[w] : 0);
+    return r;
+}
+
+/* attack_walk where the entry's mask accepts c, through attack_kept where the engine keeps the walks (not inside a
+   clean-up run's tracking, whose memo must see the walk's reads; not in a count of paired links, whose walks skip
+   what the count saw). */
+static inline int attack_entry(tp_engine *E, Walk *W, int32_t gi, size_t c, uint32_t g, int track) {
+    const tp_tables *T = TABLES(E);
+    if (!T->masks[(size_t)T->att_mask[gi] * (size_t)T->nd + c]) return 0;
+    if (E->ac_code && W->ntargets == 1 && E->tracking != TRACK_CLEANUPS && !E->pair_on)
+        return attack_kept(E, W, gi, c, g, track);
+    return attack_walk(E, W, gi, c, g, track);
+}
+
+/* attacked's walk for attacker q set up (W, its stamps g) and its level pushed; < 0 an error. */
+static inline int attack_level(tp_engine *E, Board *B, Walk *W, uint32_t *g, int32_t q, const int32_t *targets,
+                               int32_t nt) {
+    *W = (Walk){B, q, WALK_ATTACK, E->path_top, E->undo_top, E->seq_top, -1, targets, E->tbase, nt};
+    *g = next_gen(&E->agen, E->astamp, (size_t)TABLES(E)->napps);
+    return push_level(E, B);
 }
 
 /* Chains.attacked: 1 when a player other than p has a complete chain changing one of the targets.  Where the engine
@@ -2544,10 +2619,9 @@ static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, 
     }
     for (int32_t q = 0; q < T->np; q++) {
         if (q == p) continue;
-        Walk W = {B, q, WALK_ATTACK, E->path_top, E->undo_top, E->seq_top, -1, targets, E->tbase, nt};
-        uint32_t g = next_gen(&E->agen, E->astamp, (size_t)T->napps);
-        int r = push_level(E, B);
-        if (r < 0) return r;
+        Walk W; /* its level and stamps set up before the first entry walked (most tests walk none) */
+        uint32_t g = 0;
+        int r = 0, level = 0;
         for (int32_t i = 0; i < nt && r == 0; i++) {
             int32_t row = q * T->n + targets[i];
             for (int32_t gi = T->att_off[row]; track && !E->att_acc && gi < T->att_off[row + 1]; gi++) {
@@ -2556,6 +2630,7 @@ static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, 
                 E->at_gstamp[gt] = E->at_gen;
             }
             if (!E->att_bits) {
+                if (!level++ && attack_level(E, B, &W, &g, q, targets, nt) < 0) return TP_ERR_CAP;
                 for (int32_t gi = T->att_off[row]; gi < T->att_off[row + 1] && r == 0; gi++)
                     r = attack_entry(E, &W, gi, (size_t)B->codes[T->att_tile[gi]], g, track);
                 continue;
@@ -2577,11 +2652,12 @@ static int attacked(tp_engine *E, Board *B, const int32_t *targets, int32_t nt, 
                 }
                 for (; m && r == 0; m &= m - 1) {
                     int32_t gt = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+                    if (!level++ && attack_level(E, B, &W, &g, q, targets, nt) < 0) return TP_ERR_CAP;
                     r = attack_entry(E, &W, pos[gt], (size_t)B->codes[gt], g, track);
                 }
             }
         }
-        E->path_top--;
+        if (level) E->path_top--;
         if (r < 0) return r;
         if (r == 2) return 1;
     }
@@ -4726,6 +4802,19 @@ static int solo_apps(tp_engine *E) {
     return 0;
 }
 
+/* 1 where an attack walk reads only the tiles the tracking marks (track_app: each move's checks, writes and rays),
+   so that its answer holds while those tiles hold the same codes (attack_kept): no move or link reads a condition
+   (counts over the board or lines), a link's end-rule lines, a group's captures (a flood) or a link table (the code
+   of every tile), and no clean-up runs after each move (its triggers count codes). */
+static int ac_proof(const tp_tables *t) {
+    if (!t->natt || t->nlnk_cond || t->napp_cond || t->mgrp_off[t->np] != t->mgrp_off[0]) return 0;
+    for (int32_t l = 0; l < t->nlinks; l++)
+        if (t->lnk_line[l] >= 0 || t->lnk_table[l] >= 0) return 0;
+    for (int32_t a = 0; a < t->napps; a++)
+        if (t->app_gc[a] >= 0) return 0;
+    return 1;
+}
+
 tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int32_t cap_undo, int32_t cap_depth,
                   int32_t cap_hash, int32_t cap_chains) {
     if (tp_check(t) != 0 || cap_keys < 1 || cap_changes < 1 || cap_undo < 1 || cap_depth < 2 || cap_chains < 1
@@ -5025,6 +5114,21 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         E->att_code_off[q + 1] = k;
     }
     free(acc);
+    if (ac_proof(t)) { /* the attack entries' kept walks (attack_kept) */
+        size_t slots = (size_t)t->natt * AC_WAYS;
+        E->ac_code = malloc(slots * sizeof(int32_t) + 1);
+        E->ac_tile = malloc(slots * AC_READS * sizeof(int32_t) + 1);
+        E->ac_val = malloc(slots * AC_READS * sizeof(int32_t) + 1);
+        E->ac_n = calloc(slots + 1, 1);
+        E->ac_hit = calloc(slots + 1, 1);
+        E->ac_last = calloc((size_t)t->natt + 1, 1);
+        E->ac_save = calloc(words + 1, sizeof(uint64_t));
+        if (!E->ac_code || !E->ac_tile || !E->ac_val || !E->ac_n || !E->ac_hit || !E->ac_last || !E->ac_save) {
+            tp_free(E);
+            return NULL;
+        }
+        for (size_t s = 0; s < slots; s++) E->ac_code[s] = -1;
+    }
     for (size_t a = 0; a < na; a++) {
         int ok = t->lnk_off[a + 1] == t->lnk_off[a] && t->safe_off[a + 1] == t->safe_off[a]
                  && t->app_ray_off[a + 1] == t->app_ray_off[a] && t->app_gc[a] < 0 /* captures write more */
@@ -5120,6 +5224,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
 
 void tp_free(tp_engine *e) {
     if (!e) return;
+    free(e->ac_code), free(e->ac_tile), free(e->ac_val), free(e->ac_n), free(e->ac_hit), free(e->ac_last), free(e->ac_save);
     free(e->zob);
     free(e->forced);
     free(e->pair_stamp);

@@ -243,7 +243,8 @@ def tap_cli(args: list[str]) -> tuple[str, float]:
     return out, time.perf_counter() - t
 
 
-def stockfish_perft(depth: int) -> tuple[int, float] | None:
+def stockfish_perft(depth: int) -> tuple[int, float, str] | None:
+    """Stockfish's perft: (nodes, seconds, the version its banner names)."""
     exe = shutil.which("stockfish") or ("/usr/games/stockfish" if Path("/usr/games/stockfish").exists() else None)
     if exe is None:
         return None
@@ -252,7 +253,8 @@ def stockfish_perft(depth: int) -> tuple[int, float] | None:
     text = got.stdout + got.stderr
     ms = min(int(m) for m in re.findall(r"Total time \(ms\)\s*:\s*(\d+)", text))
     n = int(re.findall(r"Nodes searched\s*:\s*(\d+)", text)[-1])
-    return n, ms / 1000
+    version = re.search(r"Stockfish (\S+)", text)
+    return n, ms / 1000, version.group(1) if version else "?"
 
 
 # ---- the run ------------------------------------------------------------------------------------
@@ -318,6 +320,7 @@ def measure_long(rounds: int) -> dict[str, object]:
         got = stockfish_perft(6)
         if got is not None:
             out["stockfish_nodes"] = got[0]
+            out["stockfish_version"] = got[2]
             keep("stockfish", got[1])
 
     def rb() -> None:
@@ -472,7 +475,8 @@ def report(results: dict[str, Figures], rows: list[Row], skipped: list[Row], lon
                   f"| tapology, library ({long.get('tap_chess6_engine')}) | {_ms(long.get('tap_chess6'))} | 1 |",  # type: ignore[arg-type]
                   f"| RBG perft_bulk | {_ms(long.get('rbg_chess6'))} | "  # type: ignore[arg-type]
                   f"{_ratio(long.get('rbg_chess6'), long.get('tap_chess6'))} |",  # type: ignore[arg-type]
-                  f"| Stockfish 16 `bench 16 1 6 current perft` | {_ms(long.get('stockfish'))} | "  # type: ignore[arg-type]
+                  f"| Stockfish {long.get('stockfish_version', '?')} `bench 16 1 6 current perft` | "
+                  f"{_ms(long.get('stockfish'))} | "  # type: ignore[arg-type]
                   f"{_ratio(long.get('stockfish'), long.get('tap_chess6'))} |",  # type: ignore[arg-type]
                   "", process_report(long, meta).rstrip("\n")]
     return "\n".join(lines) + "\n"

@@ -223,13 +223,13 @@ struct tp_engine {
     int32_t *at_gat;    /* [n] */
     uint32_t at_gen;
     int32_t at_ok, at_base;
-    /* the attack entries' kept walks (attack_kept, NULL where ac_proof fails): AC_WAYS per entry gi of the attack
+    /* the attack entries' kept walks (attack_kept, NULL where ak_proof fails): AC_WAYS per entry gi of the attack
        index, each the code its tile held (-1 none kept), whether a chain changed the row's target, and the tiles the
-       walk read (up to AC_READS, the target and the entry tile among them) with the codes they held; ac_last: the
-       way that answered last; ac_save: at_rbits during a walk */
-    int32_t *ac_code, *ac_tile, *ac_val;
-    uint8_t *ac_n, *ac_hit, *ac_last;
-    uint64_t *ac_save; /* [words] */
+       walk read (up to AC_READS, the target and the entry tile among them) with the codes they held; ak_last: the
+       way that answered last; ak_save: at_rbits during a walk */
+    int32_t *ak_code, *ak_tile, *ak_val;
+    uint8_t *ak_n, *ak_hit, *ak_last;
+    uint64_t *ak_save; /* [words] */
     /* the last ply of a bulk count on the generated C (leaf_plan): what gen_settle answers for each quiet move
        quiet_as_node passes (1 a turn, 0 none), -1 where every move is settled; lq_groups: the mover has clean-ups */
     int32_t lq, lq_groups;
@@ -2537,9 +2537,9 @@ static inline int attack_walk(tp_engine *E, Walk *W, int32_t gi, size_t c, uint3
     return 0;
 }
 
-/* attack_walk's answer for entry gi (code c) where the engine keeps its walks (ac_code) and the test has one target:
+/* attack_walk's answer for entry gi (code c) where the engine keeps its walks (ak_code) and the test has one target:
    the kept answer where every tile the kept walk read holds the code it held then (a walk reads only those: the
-   tracking memo_attack's answer rests on, ac_proof; the stamps g skip nothing with one target, whose row holds each
+   tracking memo_attack's answer rests on, ak_proof; the stamps g skip nothing with one target, whose row holds each
    application once), the tiles marked read when tracked; else walked with its reads tracked apart and kept (in
    place of the kept walk that did not answer last: AC_WAYS per entry) where they are at most AC_READS tiles.
    Cost: a compare per tile read, against a walk (a slide's: some 1,700 instructions). */
@@ -2548,15 +2548,15 @@ static int attack_kept(tp_engine *E, Walk *W, int32_t gi, size_t c, uint32_t g, 
     size_t words = (size_t)E->words;
     for (int32_t way = 0; way < AC_WAYS; way++) {
         size_t s = (size_t)gi * AC_WAYS + (size_t)way, o = s * AC_READS;
-        if (E->ac_code[s] != (int32_t)c) continue;
-        int32_t k = 0, nr = E->ac_n[s];
-        while (k < nr && codes[E->ac_tile[o + (size_t)k]] == E->ac_val[o + (size_t)k]) k++;
+        if (E->ak_code[s] != (int32_t)c) continue;
+        int32_t k = 0, nr = E->ak_n[s];
+        while (k < nr && codes[E->ak_tile[o + (size_t)k]] == E->ak_val[o + (size_t)k]) k++;
         if (k < nr) continue;
-        for (k = 0; track && k < nr; k++) E->at_rbits[E->ac_tile[o + (size_t)k] >> 6] |= 1ULL << (E->ac_tile[o + (size_t)k] & 63);
-        E->ac_last[gi] = (uint8_t)way;
-        return E->ac_hit[s] ? 2 : 0;
+        for (k = 0; track && k < nr; k++) E->at_rbits[E->ak_tile[o + (size_t)k] >> 6] |= 1ULL << (E->ak_tile[o + (size_t)k] & 63);
+        E->ak_last[gi] = (uint8_t)way;
+        return E->ak_hit[s] ? 2 : 0;
     }
-    memcpy(E->ac_save, E->at_rbits, words * sizeof *E->ac_save);
+    memcpy(E->ak_save, E->at_rbits, words * sizeof *E->ak_save);
     memset(E->at_rbits, 0, words * sizeof *E->at_rbits);
     int32_t was = E->tracking, t = W->targets[0];
     E->tracking = TRACK_ATTACK;
@@ -2565,23 +2565,23 @@ static int attack_kept(tp_engine *E, Walk *W, int32_t gi, size_t c, uint32_t g, 
     E->at_rbits[t >> 6] |= 1ULL << (t & 63);
     int32_t nr = 0;
     for (size_t w = 0; w < words; w++) nr += __builtin_popcountll(E->at_rbits[w]);
-    int32_t way = AC_WAYS - 1 - E->ac_last[gi]; /* the way not answered last */
+    int32_t way = AC_WAYS - 1 - E->ak_last[gi]; /* the way not answered last */
     size_t s = (size_t)gi * AC_WAYS + (size_t)way, o = s * AC_READS;
-    E->ac_code[s] = -1;
+    E->ak_code[s] = -1;
     if (r >= 0 && nr <= AC_READS) {
         nr = 0;
         for (size_t w = 0; w < words; w++)
             for (uint64_t m = E->at_rbits[w]; m; m &= m - 1) {
                 int32_t u = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
-                E->ac_tile[o + (size_t)nr] = u;
-                E->ac_val[o + (size_t)nr++] = codes[u];
+                E->ak_tile[o + (size_t)nr] = u;
+                E->ak_val[o + (size_t)nr++] = codes[u];
             }
-        E->ac_n[s] = (uint8_t)nr;
-        E->ac_hit[s] = r == 2;
-        E->ac_code[s] = (int32_t)c;
-        E->ac_last[gi] = (uint8_t)way;
+        E->ak_n[s] = (uint8_t)nr;
+        E->ak_hit[s] = r == 2;
+        E->ak_code[s] = (int32_t)c;
+        E->ak_last[gi] = (uint8_t)way;
     }
-    for (size_t w = 0; w < words; w++) E->at_rbits[w] = E->ac_save[w] | (track ? E->at_rbits[w] : 0);
+    for (size_t w = 0; w < words; w++) E->at_rbits[w] = E->ak_save[w] | (track ? E->at_rbits[w] : 0);
     return r;
 }
 
@@ -2591,7 +2591,7 @@ static int attack_kept(tp_engine *E, Walk *W, int32_t gi, size_t c, uint32_t g, 
 static inline int attack_entry(tp_engine *E, Walk *W, int32_t gi, size_t c, uint32_t g, int track) {
     const tp_tables *T = TABLES(E);
     if (!T->masks[(size_t)T->att_mask[gi] * (size_t)T->nd + c]) return 0;
-    if (E->ac_code && W->ntargets == 1 && E->tracking != TRACK_CLEANUPS && !E->pair_on)
+    if (E->ak_code && W->ntargets == 1 && E->tracking != TRACK_CLEANUPS && !E->pair_on)
         return attack_kept(E, W, gi, c, g, track);
     return attack_walk(E, W, gi, c, g, track);
 }
@@ -4806,7 +4806,7 @@ static int solo_apps(tp_engine *E) {
    so that its answer holds while those tiles hold the same codes (attack_kept): no move or link reads a condition
    (counts over the board or lines), a link's end-rule lines, a group's captures (a flood) or a link table (the code
    of every tile), and no clean-up runs after each move (its triggers count codes). */
-static int ac_proof(const tp_tables *t) {
+static int ak_proof(const tp_tables *t) {
     if (!t->natt || t->nlnk_cond || t->napp_cond || t->mgrp_off[t->np] != t->mgrp_off[0]) return 0;
     for (int32_t l = 0; l < t->nlinks; l++)
         if (t->lnk_line[l] >= 0 || t->lnk_table[l] >= 0) return 0;
@@ -5114,20 +5114,20 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         E->att_code_off[q + 1] = k;
     }
     free(acc);
-    if (ac_proof(t)) { /* the attack entries' kept walks (attack_kept) */
+    if (ak_proof(t)) { /* the attack entries' kept walks (attack_kept) */
         size_t slots = (size_t)t->natt * AC_WAYS;
-        E->ac_code = malloc(slots * sizeof(int32_t) + 1);
-        E->ac_tile = malloc(slots * AC_READS * sizeof(int32_t) + 1);
-        E->ac_val = malloc(slots * AC_READS * sizeof(int32_t) + 1);
-        E->ac_n = calloc(slots + 1, 1);
-        E->ac_hit = calloc(slots + 1, 1);
-        E->ac_last = calloc((size_t)t->natt + 1, 1);
-        E->ac_save = calloc(words + 1, sizeof(uint64_t));
-        if (!E->ac_code || !E->ac_tile || !E->ac_val || !E->ac_n || !E->ac_hit || !E->ac_last || !E->ac_save) {
+        E->ak_code = malloc(slots * sizeof(int32_t) + 1);
+        E->ak_tile = malloc(slots * AC_READS * sizeof(int32_t) + 1);
+        E->ak_val = malloc(slots * AC_READS * sizeof(int32_t) + 1);
+        E->ak_n = calloc(slots + 1, 1);
+        E->ak_hit = calloc(slots + 1, 1);
+        E->ak_last = calloc((size_t)t->natt + 1, 1);
+        E->ak_save = calloc(words + 1, sizeof(uint64_t));
+        if (!E->ak_code || !E->ak_tile || !E->ak_val || !E->ak_n || !E->ak_hit || !E->ak_last || !E->ak_save) {
             tp_free(E);
             return NULL;
         }
-        for (size_t s = 0; s < slots; s++) E->ac_code[s] = -1;
+        for (size_t s = 0; s < slots; s++) E->ak_code[s] = -1;
     }
     for (size_t a = 0; a < na; a++) {
         int ok = t->lnk_off[a + 1] == t->lnk_off[a] && t->safe_off[a + 1] == t->safe_off[a]
@@ -5224,7 +5224,7 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
 
 void tp_free(tp_engine *e) {
     if (!e) return;
-    free(e->ac_code), free(e->ac_tile), free(e->ac_val), free(e->ac_n), free(e->ac_hit), free(e->ac_last), free(e->ac_save);
+    free(e->ak_code), free(e->ak_tile), free(e->ak_val), free(e->ak_n), free(e->ak_hit), free(e->ak_last), free(e->ak_save);
     free(e->zob);
     free(e->forced);
     free(e->pair_stamp);

@@ -140,6 +140,8 @@ struct tp_engine {
     uint8_t *lh_ok;      /* [nconds] 1 for such a condition */
     uint32_t cf_gen, cf_cur; /* the last link loop's number; the one the next follow is called from (0: none) */
     uint64_t *grp_bits; /* [ngroups*words] an indexed clean-up group's tiles with applications keyed there */
+    uint8_t *grp_few;   /* [ngroups] 1 where an indexed group has no more such tiles than trigger codes (trigger_few) */
+    uint8_t *grp_tcode; /* [ngroups*nd] 1 where the code is one of the group's trigger codes */
     /* the attack index as bit sets: per row (attacker q, target) its entry tiles (att_tile) and each tile's entry in
        the row (-1 none); per attacker, the codes some entry of its rows accepts (att_mask); NULL where the index
        is empty or the board too big (ATT_MAX) */
@@ -849,10 +851,28 @@ static inline int triggered(const tp_engine *E, const Board *B, int32_t g) {
     return 0;
 }
 
+/* next_trigger_tile where the group has no more tiles than trigger codes (grp_few): its tiles >= from read one by one,
+   the first holding a trigger code (grp_tcode), or n.  Cost: a code read per tile of the group passed. */
+static int32_t trigger_few(const tp_engine *E, const Board *B, int32_t g, int32_t from) {
+    const tp_tables *T = TABLES(E);
+    size_t words = (size_t)E->words;
+    const uint8_t *tc = E->grp_tcode + (size_t)g * (size_t)T->nd;
+    for (size_t w = (size_t)(from >> 6); w < words; w++) {
+        uint64_t m = E->grp_bits[(size_t)g * words + w];
+        if (w == (size_t)(from >> 6)) m &= ~0ULL << (from & 63);
+        for (; m; m &= m - 1) {
+            int32_t u = (int32_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            if (tc[B->codes[u]]) return u;
+        }
+    }
+    return T->n;
+}
+
 /* The first tile >= from holding one of the group's trigger codes with applications keyed there, or n. */
 static int32_t next_trigger_tile(const tp_engine *E, const Board *B, int32_t g, int32_t from) {
     const tp_tables *T = TABLES(E);
     size_t words = (size_t)E->words;
+    if (E->grp_few[g]) return trigger_few(E, B, g, from);
     for (size_t w = (size_t)(from >> 6); w < words; w++) {
         uint64_t m = 0;
         for (int32_t k = T->grp_trig_off[g]; k < T->grp_trig_off[g + 1]; k++) m |= B->bits[(size_t)T->grp_trig[k] * words + w];
@@ -5067,6 +5087,20 @@ tp_engine *tp_new(const tp_tables *t, int32_t cap_keys, int32_t cap_changes, int
         for (size_t u = 0; t->grp_indexed[g] && u < n; u++)
             if (row[u + 1] > row[u]) E->grp_bits[(size_t)g * (size_t)E->words + (u >> 6)] |= 1ULL << (u & 63);
     }
+    E->grp_few = calloc((size_t)t->ngroups + 1, 1);
+    E->grp_tcode = calloc((size_t)t->ngroups * (size_t)t->nd + 1, 1);
+    if (!E->grp_few || !E->grp_tcode) {
+        tp_free(E);
+        return NULL;
+    }
+    for (int32_t g = 0; g < t->ngroups; g++) { /* trigger_few: the group's tiles, where fewer than its trigger codes */
+        int32_t tiles = 0;
+        for (size_t w = 0; w < (size_t)E->words; w++)
+            tiles += __builtin_popcountll(E->grp_bits[(size_t)g * (size_t)E->words + w]);
+        for (int32_t k = t->grp_trig_off[g]; k < t->grp_trig_off[g + 1]; k++)
+            E->grp_tcode[(size_t)g * (size_t)t->nd + (size_t)t->grp_trig[k]] = 1;
+        E->grp_few[g] = t->grp_indexed[g] && tiles <= t->grp_trig_off[g + 1] - t->grp_trig_off[g];
+    }
     if (!E->leaf || !E->cn) {
         tp_free(E);
         return NULL;
@@ -5265,6 +5299,8 @@ void tp_free(tp_engine *e) {
     free(e->cnt_order);
     free(e->cnt_wit);
     free(e->grp_bits);
+    free(e->grp_few);
+    free(e->grp_tcode);
     free(e->cnt_ent);
     free(e->cnt_upto);
     free(e->se_head);

@@ -339,7 +339,7 @@ struct tp_engine {
     int32_t *cnt_woff;  /* [ht_size] the slot's witness in cnt_wit */
     int32_t *cnt_order; /* [ht_size] the slot of the node's i-th turn counted (-1 - k: the k-th of a paired link's
                            turns after its entry, counted without a hash: paired_pick; SHUT_RANK: a shut cell's turn,
-                           its entry's own, counted without a hash: pick_turn) */
+                           its entry's own, counted without a hash: pick_turn; SSTEP_RANK: a shut step's, by hash) */
     int32_t *cnt_wit;   /* [wit_cap] witnesses: start, end, resets, len, (tile, code) * len; len < 0: -1 - len
                            pairs, then a quick follow-up whose writes hold the node's new values (quick_leaf) */
     int32_t cnt_nwit, wit_cap;
@@ -1025,6 +1025,9 @@ enum { SOLO_LEAF = 1, SOLO_PLAIN = 2, SOLO_ALONE = 4 };
 /* cnt_order's mark of a shut cell's turn numbered without a hash (node_turns_in; a paired link's ranks are -1 - k,
    k below ht_size) */
 #define SHUT_RANK INT32_MIN
+/* cnt_order's mark of a shut step's turn (step_cond_leaf counted it unwritten, by hash): its entry's one turn, whose
+   key pick_turn makes from the entry's writes (sstep_pick) */
+#define SSTEP_RANK (INT32_MIN + 1)
 static int paired_links(tp_engine *E);
 
 /* The picked turn's key (changes in E->tmp, nc of them; the classes of its chain reset `resets`), then
@@ -6555,6 +6558,30 @@ int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player) {
    turns in the order of their first chains, as the keyed walk makes its keys) into E->cnt_key: the chains of the
    entry move whose walk counted it walked again until one ends as its witness (TP_ERR_FOUND).  0, or < 0 an
    error. */
+/* The key of shut step a's turn (SSTEP_RANK) on the node's board B, as count_chain makes it at the pick of the walk
+   that writes it: its changes (the last write of each tile, where it changes the tile) sorted by tile, from the
+   entry's tile to its `to` (or its tile; keyed by changes: from and to the first change's tile), the counters it
+   resets.  0, or < 0 an error.  Cost: a step per write. */
+static int sstep_pick(tp_engine *E, const Board *B, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    int32_t nw = new_values(E, B, a), w0 = T->wr_off[a], nc = 0;
+    for (int32_t k = 0; k < nw; k++) {
+        int32_t u = T->wr_tile[w0 + k], later = 0;
+        for (int32_t j = k + 1; j < nw && !later; j++) later = T->wr_tile[w0 + j] == u;
+        if (later || E->nv[k] == B->codes[u]) continue; /* a later write decides the tile, or none changes it */
+        int32_t *x = E->tmp + 3 * nc;
+        int32_t i = nc++;
+        for (; i > 0 && x[-3] > u; i--, x -= 3) memcpy(x, x - 3, 3 * sizeof *x);
+        x[0] = u;
+        x[1] = E->nv[k];
+        x[2] = B->codes[u];
+    }
+    int32_t start = T->app_tile[a], end = T->app_to[a] >= 0 ? T->app_to[a] : start;
+    if (T->keyed_by_changes) start = end = E->tmp[0];
+    int r = found_key(E, start, end, nc, T->nctr ? T->app_reset[a] : 0);
+    return r == TP_ERR_FOUND ? 0 : r;
+}
+
 static int pick_turn(tp_engine *E, Board *B, int32_t p, int32_t pick) {
     int32_t i = 0;
     if (E->ac_stamp) apart_fresh(E);
@@ -6571,6 +6598,7 @@ static int pick_turn(tp_engine *E, Board *B, int32_t p, int32_t pick) {
         int r = found_key(E, u, u, 1, T->nctr ? T->app_reset[a] : 0);
         return r == TP_ERR_FOUND ? 0 : r;
     }
+    if (pick < E->cnt_n && E->cnt_order[pick] == SSTEP_RANK) return sstep_pick(E, B, a); /* no walk */
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, TABLES(E)->app_tile[a], NULL, NULL, 0};
     int r = push_level(E, B);
     if (r < 0) return r;

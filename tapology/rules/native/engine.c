@@ -1562,6 +1562,7 @@ static int step_cond_leaf(tp_engine *E, const Walk *W, int32_t a) {
         if (nc == 0) return 0; /* the start again */
         int r = T->keyed_by_changes ? count_turn(E, W, h, -1, 0, 0, -1)
                                     : count_turn(E, W, h, W->start, T->app_to[a] >= 0 ? T->app_to[a] : W->start, 0, -1);
+        if (r == 1) E->cnt_order[E->cnt_n - 1] = SSTEP_RANK; /* a new turn, its entry's one: pick_turn's sstep_pick */
         return r < 0 ? r : 1;
     }
     int32_t mark = E->undo_top, nw = new_values(E, B, a);

@@ -1588,6 +1588,18 @@ out:
     return r;
 }
 
+/* 1 where entry a, the first move of the walk W of the node's scan, is a shut step step_cond_leaf counts unwritten
+   away from the node's lines (it answers there without FAST_NO) and that step hands to step_cond_leaf before
+   anything else (no slide: not a revisit; not a leaf; links with conditions): walk_entry calls it straight. */
+static inline int sstep_away(const tp_engine *E, const Walk *W, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    if (!E->sstep_node || !E->sstep[a] || !E->cond_leaf[a] || E->leaf[a] || T->app_slide[a] >= 0
+        || W->mode != WALK_TURNS || E->seq_top != W->seq_base || T->wr_off[a + 1] - T->wr_off[a] > 8)
+        return 0;
+    int32_t here = T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a];
+    return !(E->sstep_near[here >> 6] >> (here & 63) & 1);
+}
+
 /* step for a later move a of a chain (not its first) that closed_follows admits, in a count by hash (cnt_on, no
    witnesses, leaves not made; a playout's pick walks its chains so too): the hash of the position after it from its
    changes, unwritten; where
@@ -3414,8 +3426,8 @@ static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
         if (r != FAST_NO) return 0;
     }
     r = FAST_NO; /* a single cell counted alone: step's own first case, without its tests (any count by hash: a bulk
-                    count, a made one, a playout's) */
-    if (E->cnt_on && !E->tracking && E->solo[a] == SOLO_ALONE) r = step_cond_leaf(E, W, a);
+                    count, a made one, a playout's); so too a shut step away from the node's lines (sstep_away) */
+    if (E->cnt_on && !E->tracking && (E->solo[a] == SOLO_ALONE || sstep_away(E, W, a))) r = step_cond_leaf(E, W, a);
     if (r == FAST_NO) {
         E->raw = E->raw_ok && E->pair_on && E->cnt_on && !E->make_leaves && !E->tracking && W->mode == WALK_TURNS
                  && !E->chains_mode && !E->ways_mode; /* a count's chain on the codes alone (raw_ready) */

@@ -799,6 +799,38 @@ static inline int app_conds_hold(const tp_engine *E, const Board *B, int32_t a) 
            || conds_hold(E, B, T->app_cond, T->app_cond_off[a], T->app_cond_off[a + 1], T->app_tile[a]);
 }
 
+/* The node's whole-board counts read by its entries' conditions, each read once (EntryMemo: up to 8, the others
+   read each time). */
+typedef struct {
+    int32_t n, cond[8];
+    uint8_t holds[8];
+} EntryMemo;
+
+/* app_conds_hold for entry a of the node's scan on the node's board B: a whole-board count (cond_count, the same
+   for every entry of the node) read from the memo M, or read and kept there; the others as conds_hold reads them. */
+static inline int entry_conds_hold(const tp_engine *E, const Board *B, int32_t a, EntryMemo *M) {
+    const tp_tables *T = &E->t;
+    for (int32_t k = T->app_cond_off[a]; k < T->app_cond_off[a + 1]; k++) {
+        int32_t c = T->app_cond[k], i = 0;
+        if (!E->cond_count[c]) {
+            if (!conds_hold(E, B, T->app_cond, k, k + 1, T->app_tile[a])) return 0;
+            continue;
+        }
+        while (i < M->n && M->cond[i] != c) i++;
+        if (i == M->n) {
+            int h = conds_hold(E, B, T->app_cond, k, k + 1, T->app_tile[a]);
+            if (M->n == 8) {
+                if (!h) return 0;
+                continue;
+            }
+            M->cond[M->n] = c;
+            M->holds[M->n++] = (uint8_t)h;
+        }
+        if (!M->holds[i]) return 0;
+    }
+    return 1;
+}
+
 /* Memo tracking: what a clean-up run or an attack test reads (conservatively: every check tile of an application
    it tries, both tiles of each write, and every code a trigger or condition counts). */
 static void track_group(tp_engine *E, int32_t g) {

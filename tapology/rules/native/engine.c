@@ -3708,6 +3708,9 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     }
 #endif
     shut_steps_near(E, B, set, words > 0); /* where shut steps are counted unwritten (step_cond_leaf) */
+#ifndef TP_GEN_ENTRIES
+    EntryMemo memo = {0, {0}, {0}}; /* the entries' whole-board counts, read once (entry_conds_hold) */
+#endif
     for (size_t w = 0; w < words; w++) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
         for (const int32_t *k = ek; k < ek1; k++) m |= B->bits[(size_t)*k * words + w];
@@ -3735,7 +3738,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                 sp = c1;
                 while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2; /* most fail here: read first */
                 if (c < c1 || pair_seen(E, T->app_tile[a], a)) continue;
-                if (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a))) continue;
+                if (slow && (!fits_tail(E, codes, a) || !entry_conds_hold(E, B, a, &memo))) continue;
                 if (alone && !(alone[w] >> (t & 63) & 1)) { /* its own turn: numbered in the scan's order, its rank
                                                               marked for pick_turn, no hash */
                     if (2 * (E->cnt_n + 1) > E->ht_size) {

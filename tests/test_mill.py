@@ -253,3 +253,21 @@ def test_after_phases_ends_are_not_read_at_the_start_even_without_phases() -> No
     start = g.initial()
     assert [count_leaves(g, start, d) for d in (1, 2)] == [count_leaves(g, start, d, native=False) for d in (1, 2)]
     assert count_leaves(g, start, 1) == 24
+
+
+@pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
+@pytest.mark.parametrize("name", ["moving", "stagnation"])
+def test_each_ply_of_a_moving_playout_is_one_of_the_walks_turns(name: str) -> None:
+    """A native playout's picked step counted unwritten (engine.c step_cond_leaf's shut steps) is made from its
+    entry's writes without a walk (sstep_pick): each ply of a playout from the moving phase, its codes, player and
+    counters, one of the turns the chain walk lists."""
+    g, pos = _position(name)
+    for index in range(4):
+        prev = pos
+        for k in range(1, 13):
+            end = playout_end(g, pos, seed=3, index=index, max_plies=k)
+            if end.ply == prev.ply:
+                break
+            got = (tuple(g.codes(end)), end.to_move, end.counters)
+            assert got in {(tuple(g.codes(t.result)), t.result.to_move, t.result.counters) for t in g.perft_turns(prev)}
+            prev = end

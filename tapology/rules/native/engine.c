@@ -350,7 +350,7 @@ struct tp_engine {
     int32_t *cnt_woff;  /* [ht_size] the slot's witness in cnt_wit */
     int32_t *cnt_order; /* [ht_size] the slot of the node's i-th turn counted (-1 - k: the k-th of a paired link's
                            turns after its entry, counted without a hash: paired_pick; SHUT_RANK: a shut cell's turn,
-                           its entry's own, counted without a hash: pick_turn) */
+                           its entry's own, counted without a hash: pick_turn; SSTEP_RANK: a shut step's, by hash) */
     int32_t *cnt_wit;   /* [wit_cap] witnesses: start, end, resets, len, (tile, code) * len; len < 0: -1 - len
                            pairs, then a quick follow-up whose writes hold the node's new values (quick_leaf) */
     int32_t cnt_nwit, wit_cap;
@@ -810,6 +810,38 @@ static inline int app_conds_hold(const tp_engine *E, const Board *B, int32_t a) 
            || conds_hold(E, B, T->app_cond, T->app_cond_off[a], T->app_cond_off[a + 1], T->app_tile[a]);
 }
 
+/* The node's whole-board counts read by its entries' conditions, each read once (EntryMemo: up to 8, the others
+   read each time). */
+typedef struct {
+    int32_t n, cond[8];
+    uint8_t holds[8];
+} EntryMemo;
+
+/* app_conds_hold for entry a of the node's scan on the node's board B: a whole-board count (cond_count, the same
+   for every entry of the node) read from the memo M, or read and kept there; the others as conds_hold reads them. */
+static inline int entry_conds_hold(const tp_engine *E, const Board *B, int32_t a, EntryMemo *M) {
+    const tp_tables *T = &E->t;
+    for (int32_t k = T->app_cond_off[a]; k < T->app_cond_off[a + 1]; k++) {
+        int32_t c = T->app_cond[k], i = 0;
+        if (!E->cond_count[c]) {
+            if (!conds_hold(E, B, T->app_cond, k, k + 1, T->app_tile[a])) return 0;
+            continue;
+        }
+        while (i < M->n && M->cond[i] != c) i++;
+        if (i == M->n) {
+            int h = conds_hold(E, B, T->app_cond, k, k + 1, T->app_tile[a]);
+            if (M->n == 8) {
+                if (!h) return 0;
+                continue;
+            }
+            M->cond[M->n] = c;
+            M->holds[M->n++] = (uint8_t)h;
+        }
+        if (!M->holds[i]) return 0;
+    }
+    return 1;
+}
+
 /* Memo tracking: what a clean-up run or an attack test reads (conservatively: every check tile of an application
    it tries, both tiles of each write, and every code a trigger or condition counts). */
 static void track_group(tp_engine *E, int32_t g) {
@@ -1054,6 +1086,9 @@ enum { SOLO_LEAF = 1, SOLO_PLAIN = 2, SOLO_ALONE = 4 };
 /* cnt_order's mark of a shut cell's turn numbered without a hash (node_turns_in; a paired link's ranks are -1 - k,
    k below ht_size) */
 #define SHUT_RANK INT32_MIN
+/* cnt_order's mark of a shut step's turn (step_cond_leaf counted it unwritten, by hash): its entry's one turn, whose
+   key pick_turn makes from the entry's writes (sstep_pick) */
+#define SSTEP_RANK (INT32_MIN + 1)
 static int paired_links(tp_engine *E);
 
 /* The picked turn's key (changes in E->tmp, nc of them; the classes of its chain reset `resets`), then
@@ -1588,6 +1623,7 @@ static int step_cond_leaf(tp_engine *E, const Walk *W, int32_t a) {
         if (nc == 0) return 0; /* the start again */
         int r = T->keyed_by_changes ? count_turn(E, W, h, -1, 0, 0, -1)
                                     : count_turn(E, W, h, W->start, T->app_to[a] >= 0 ? T->app_to[a] : W->start, 0, -1);
+        if (r == 1) E->cnt_order[E->cnt_n - 1] = SSTEP_RANK; /* a new turn, its entry's one: pick_turn's sstep_pick */
         return r < 0 ? r : 1;
     }
     int32_t mark = E->undo_top, nw = new_values(E, B, a);
@@ -1611,6 +1647,18 @@ static int step_cond_leaf(tp_engine *E, const Walk *W, int32_t a) {
 out:
     restore(E, B, mark);
     return r;
+}
+
+/* 1 where entry a, the first move of the walk W of the node's scan, is a shut step step_cond_leaf counts unwritten
+   away from the node's lines (it answers there without FAST_NO) and that step hands to step_cond_leaf before
+   anything else (no slide: not a revisit; not a leaf; links with conditions): walk_entry calls it straight. */
+static inline int sstep_away(const tp_engine *E, const Walk *W, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    if (!E->sstep_node || !E->sstep[a] || !E->cond_leaf[a] || E->leaf[a] || T->app_slide[a] >= 0
+        || W->mode != WALK_TURNS || E->seq_top != W->seq_base || T->wr_off[a + 1] - T->wr_off[a] > 8)
+        return 0;
+    int32_t here = T->app_to[a] >= 0 ? T->app_to[a] : T->app_tile[a];
+    return !(E->sstep_near[here >> 6] >> (here & 63) & 1);
 }
 
 /* step for a later move a of a chain (not its first) that closed_follows admits, in a count by hash (cnt_on, no
@@ -3506,8 +3554,8 @@ static int walk_entry(tp_engine *E, Walk *W, int32_t a) {
         if (r != FAST_NO) return 0;
     }
     r = FAST_NO; /* a single cell counted alone: step's own first case, without its tests (any count by hash: a bulk
-                    count, a made one, a playout's) */
-    if (E->cnt_on && !E->tracking && E->solo[a] == SOLO_ALONE) r = step_cond_leaf(E, W, a);
+                    count, a made one, a playout's); so too a shut step away from the node's lines (sstep_away) */
+    if (E->cnt_on && !E->tracking && (E->solo[a] == SOLO_ALONE || sstep_away(E, W, a))) r = step_cond_leaf(E, W, a);
     if (r == FAST_NO) {
         E->raw = E->raw_ok && E->pair_on && E->cnt_on && !E->make_leaves && !E->tracking && W->mode == WALK_TURNS
                  && !E->chains_mode && !E->ways_mode; /* a count's chain on the codes alone (raw_ready) */
@@ -3756,6 +3804,9 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
     }
 #endif
     shut_steps_near(E, B, set, words > 0); /* where shut steps are counted unwritten (step_cond_leaf) */
+#ifndef TP_GEN_ENTRIES
+    EntryMemo memo = {0, {0}, {0}}; /* the entries' whole-board counts, read once (entry_conds_hold) */
+#endif
     for (size_t w = 0; w < words; w++) {
         uint64_t m = 0; /* the tiles of this word holding a code some entry of p starts from, in tile order */
         for (const int32_t *k = ek; k < ek1; k++) m |= B->bits[(size_t)*k * words + w];
@@ -3783,7 +3834,7 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                 sp = c1;
                 while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2; /* most fail here: read first */
                 if (c < c1 || pair_seen(E, T->app_tile[a], a)) continue;
-                if (slow && (!fits_tail(E, codes, a) || !app_conds_hold(E, B, a))) continue;
+                if (slow && (!fits_tail(E, codes, a) || !entry_conds_hold(E, B, a, &memo))) continue;
                 if (alone && !(alone[w] >> (t & 63) & 1)) { /* its own turn: numbered in the scan's order, its rank
                                                               marked for pick_turn, no hash */
                     if (2 * (E->cnt_n + 1) > E->ht_size) {
@@ -6696,6 +6747,30 @@ int32_t tp_in_check(tp_engine *e, const int32_t *codes, int32_t player) {
    turns in the order of their first chains, as the keyed walk makes its keys) into E->cnt_key: the chains of the
    entry move whose walk counted it walked again until one ends as its witness (TP_ERR_FOUND).  0, or < 0 an
    error. */
+/* The key of shut step a's turn (SSTEP_RANK) on the node's board B, as count_chain makes it at the pick of the walk
+   that writes it: its changes (the last write of each tile, where it changes the tile) sorted by tile, from the
+   entry's tile to its `to` (or its tile; keyed by changes: from and to the first change's tile), the counters it
+   resets.  0, or < 0 an error.  Cost: a step per write. */
+static int sstep_pick(tp_engine *E, const Board *B, int32_t a) {
+    const tp_tables *T = TABLES(E);
+    int32_t nw = new_values(E, B, a), w0 = T->wr_off[a], nc = 0;
+    for (int32_t k = 0; k < nw; k++) {
+        int32_t u = T->wr_tile[w0 + k], later = 0;
+        for (int32_t j = k + 1; j < nw && !later; j++) later = T->wr_tile[w0 + j] == u;
+        if (later || E->nv[k] == B->codes[u]) continue; /* a later write decides the tile, or none changes it */
+        int32_t *x = E->tmp + 3 * nc;
+        int32_t i = nc++;
+        for (; i > 0 && x[-3] > u; i--, x -= 3) memcpy(x, x - 3, 3 * sizeof *x);
+        x[0] = u;
+        x[1] = E->nv[k];
+        x[2] = B->codes[u];
+    }
+    int32_t start = T->app_tile[a], end = T->app_to[a] >= 0 ? T->app_to[a] : start;
+    if (T->keyed_by_changes) start = end = E->tmp[0];
+    int r = found_key(E, start, end, nc, T->nctr ? T->app_reset[a] : 0);
+    return r == TP_ERR_FOUND ? 0 : r;
+}
+
 static int pick_turn(tp_engine *E, Board *B, int32_t p, int32_t pick) {
     int32_t i = 0;
     if (E->ac_stamp) apart_fresh(E);
@@ -6712,6 +6787,7 @@ static int pick_turn(tp_engine *E, Board *B, int32_t p, int32_t pick) {
         int r = found_key(E, u, u, 1, T->nctr ? T->app_reset[a] : 0);
         return r == TP_ERR_FOUND ? 0 : r;
     }
+    if (pick < E->cnt_n && E->cnt_order[pick] == SSTEP_RANK) return sstep_pick(E, B, a); /* no walk */
     Walk W = {B, p, WALK_TURNS, E->path_top, E->undo_top, E->seq_top, TABLES(E)->app_tile[a], NULL, NULL, 0};
     int r = push_level(E, B);
     if (r < 0) return r;

@@ -5,6 +5,8 @@ puts a royal code anywhere: engine.c's attack_reads and att_acc)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from tapology.games.registry import open_game
@@ -12,6 +14,9 @@ from tapology.rules import native
 from tapology.rules.native import specialise
 from tapology.rules.perft import count_leaves
 from tapology.rules.playouts import playout_end
+
+if TYPE_CHECKING:
+    from tapology.rules.chains import Chains
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 
@@ -86,6 +91,16 @@ result = "draw"
 """
 
 
+def _native_engines(chains: Chains) -> list[native.Engine]:
+    """The interpreter, and the generated C where it does not decline the rule set."""
+    engines = [native.engine(chains, specialise=False)]
+    assert engines[0] is not None
+    tabs = chains.comp.native_tables
+    if not specialise.declines(tabs):
+        engines.append(native.Engine(specialise.load(tabs), tabs, "native-specialised"))
+    return engines
+
+
 @needs_native
 def test_a_turn_that_puts_a_foe_s_attacker_where_none_stood_is_tested(tmp_path) -> None:
     rules = tmp_path / "royal-defectors.toml"
@@ -93,12 +108,7 @@ def test_a_turn_that_puts_a_foe_s_attacker_where_none_stood_is_tested(tmp_path) 
     free = tmp_path / "free-defectors.toml"  # the same moves without the royal rule
     free.write_text(DEFECTORS.replace('royal = ["K", "k"]\n', "").replace("check = true\n", ""))
     g = open_game(str(rules))
-    chains = g.chains(g.board)
-    engines = [native.engine(chains, specialise=False)]
-    tabs = chains.comp.native_tables
-    if not specialise.declines(tabs):
-        engines.append(native.Engine(specialise.load(tabs), tabs, "native-specialised"))
-    assert engines[0] is not None
+    engines = _native_engines(g.chains(g.board))
     pos = g.initial()
     unruled = open_game(str(free))
     # the royal rule forbids the traitor at a3 defecting to a2 or a4 and the one at d1 to c1 (a black rook on the
@@ -142,12 +152,7 @@ def test_a_kept_attack_walk_answers_only_while_the_tiles_it_read_hold_the_same(t
     rules = tmp_path / "royal-sliders.toml"
     rules.write_text(SLIDERS)
     g = open_game(str(rules))
-    chains = g.chains(g.board)
-    engines = [native.engine(chains, specialise=False)]
-    tabs = chains.comp.native_tables
-    if not specialise.declines(tabs):
-        engines.append(native.Engine(specialise.load(tabs), tabs, "native-specialised"))
-    assert engines[0] is not None
+    engines = _native_engines(g.chains(g.board))
     pos = g.initial()
     for i in range(6):
         at = pos if i == 0 else playout_end(g, pos, seed=5, index=i, max_plies=i + 1)

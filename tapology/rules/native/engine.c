@@ -5921,6 +5921,21 @@ static int shut_lines(tp_engine *E) {
     return 0;
 }
 
+/* Link l's condition x when it is one condition on lines through tile u (link_open's lnk_hl, no until-line) that
+   fails at a count of 0 (no `outside`; 0 fails the comparison), each line listed at u lying on u; else -1. */
+static int32_t line_link_at(const tp_engine *E, int32_t l, int32_t u) {
+    const tp_tables *t = TABLES(E);
+    int32_t x = E->lnk_hl[l];
+    if (x < 0 || t->lnk_line[l] >= 0 || t->cond_outside[x] || compare(0, t->cond_op[x], t->cond_value[x])) return -1;
+    const int32_t *row = t->lset_off + (size_t)t->cond_lset[x] * (size_t)t->n + (size_t)u;
+    for (int32_t j = row[0]; j < row[1]; j++) {
+        int on = 0;
+        for (int32_t i = 0; i < t->cond_line[x] && !on; i++) on = t->lset_tiles[t->lset_line[j] + i] == u;
+        if (!on) return -1;
+    }
+    return x;
+}
+
 /* 1 when entry a, on a row of code c, is a shut cell: a single cell counted alone (SOLO_ALONE) reading code c
    (cond_cell), its own conditions the same wherever it stands (cond_fixed), each of its links followed only while one
    condition on lines through its tile holds (link_open's lnk_hl, no until-line) that fails where the tile is on no
@@ -5933,16 +5948,8 @@ static int shut_cell(const tp_engine *E, int32_t a, int32_t c) {
     if (E->solo[a] != SOLO_ALONE || cond_cell(t, a, &v) != c || (t->app_to[a] >= 0 && t->app_to[a] != u)) return 0;
     for (int32_t j = t->app_cond_off[a]; j < t->app_cond_off[a + 1]; j++)
         if (!cond_fixed(t, t->app_cond[j])) return 0;
-    for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) {
-        int32_t x = E->lnk_hl[l];
-        if (x < 0 || t->lnk_line[l] >= 0 || t->cond_outside[x] || compare(0, t->cond_op[x], t->cond_value[x])) return 0;
-        const int32_t *row = t->lset_off + (size_t)t->cond_lset[x] * (size_t)t->n + (size_t)u;
-        for (int32_t j = row[0]; j < row[1]; j++) {
-            int on = 0;
-            for (int32_t i = 0; i < t->cond_line[x] && !on; i++) on = t->lset_tiles[t->lset_line[j] + i] == u;
-            if (!on) return 0;
-        }
-    }
+    for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++)
+        if (line_link_at(E, l, u) < 0) return 0;
     return 1;
 }
 
@@ -6075,14 +6082,8 @@ static int shut_step(const tp_engine *E, int32_t a) {
         for (int32_t j = t->wr_off[a]; j < i; j++)
             if (t->wr_tile[j] == t->wr_tile[i]) return 0;
     for (int32_t l = t->lnk_off[a]; l < t->lnk_off[a + 1]; l++) {
-        int32_t x = E->lnk_hl[l];
-        if (x < 0 || t->lnk_line[l] >= 0 || t->cond_outside[x] || compare(0, t->cond_op[x], t->cond_value[x])) return 0;
-        const int32_t *row = t->lset_off + (size_t)t->cond_lset[x] * (size_t)t->n + (size_t)here;
-        for (int32_t j = row[0]; j < row[1]; j++) {
-            int on = 0;
-            for (int32_t i = 0; i < t->cond_line[x] && !on; i++) on = t->lset_tiles[t->lset_line[j] + i] == here;
-            if (!on) return 0;
-        }
+        int32_t x = line_link_at(E, l, here);
+        if (x < 0) return 0;
         const uint8_t *m = t->masks + (size_t)t->cond_mask[x] * nd;
         for (int32_t k = t->wr_off[a]; k < t->wr_off[a + 1]; k++) {
             int32_t u = t->wr_tile[k], src = t->wr_src[k];

@@ -16,7 +16,9 @@ from tapology.rules.perft import count_leaves
 from tapology.rules.playouts import playout_end
 
 if TYPE_CHECKING:
+    from tapology.game import Position
     from tapology.rules.chains import Chains
+    from tapology.rules.engine import RuleGame
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native engine: {native.reason()}")
 
@@ -101,6 +103,17 @@ def _native_engines(chains: Chains) -> list[native.Engine]:
     return engines
 
 
+def _count_as_the_walk(g: RuleGame, engines: list[native.Engine], positions: list[Position]) -> None:
+    """Each engine counts each position to depths 1-3, in bulk and made, as the Python chain walk does."""
+    for i, at in enumerate(positions):
+        codes = g.codes(at)
+        for depth in (1, 2, 3):
+            python = count_leaves(g, at, depth, native=False)
+            for eng in engines:
+                for bulk in (True, False):
+                    assert eng.perft(codes, at.to_move, at.ply, depth, bulk=bulk) == python, (eng, i, depth, bulk)
+
+
 @needs_native
 def test_a_turn_that_puts_a_foe_s_attacker_where_none_stood_is_tested(tmp_path) -> None:
     rules = tmp_path / "royal-defectors.toml"
@@ -115,14 +128,7 @@ def test_a_turn_that_puts_a_foe_s_attacker_where_none_stood_is_tested(tmp_path) 
     # king's open file or rank), the king's step to a2 and a traitor crowned on a2, c2 or d2 (the rook at e2's rank:
     # a second royal piece where no royal piece stood): seven turns
     assert count_leaves(g, pos, 1, native=False) == count_leaves(unruled, unruled.initial(), 1, native=False) - 7
-    for i in range(5):
-        at = pos if i == 0 else playout_end(g, pos, seed=3, index=i, max_plies=2 * i)
-        codes = g.codes(at)
-        for depth in (1, 2, 3):
-            python = count_leaves(g, at, depth, native=False)
-            for eng in engines:
-                for bulk in (True, False):
-                    assert eng.perft(codes, at.to_move, at.ply, depth, bulk=bulk) == python, (eng, i, depth, bulk)
+    _count_as_the_walk(g, engines, [pos] + [playout_end(g, pos, seed=3, index=i, max_plies=2 * i) for i in range(1, 5)])
 
 
 # the kept attack walks (engine.c's attack_kept): a rook's walk toward a king is kept with the tiles it read, and
@@ -154,11 +160,4 @@ def test_a_kept_attack_walk_answers_only_while_the_tiles_it_read_hold_the_same(t
     g = open_game(str(rules))
     engines = _native_engines(g.chains(g.board))
     pos = g.initial()
-    for i in range(6):
-        at = pos if i == 0 else playout_end(g, pos, seed=5, index=i, max_plies=i + 1)
-        codes = g.codes(at)
-        for depth in (1, 2, 3):
-            python = count_leaves(g, at, depth, native=False)
-            for eng in engines:
-                for bulk in (True, False):
-                    assert eng.perft(codes, at.to_move, at.ply, depth, bulk=bulk) == python, (eng, i, depth, bulk)
+    _count_as_the_walk(g, engines, [pos] + [playout_end(g, pos, seed=5, index=i, max_plies=i + 1) for i in range(1, 6)])

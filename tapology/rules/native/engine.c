@@ -3401,6 +3401,13 @@ static int hop_key_made(tp_engine *E, int32_t s, int32_t e, int32_t piece, int32
     return 0;
 }
 
+/* A packed record's checks, (tile, mask offset) pairs from c to c1 (hop_pack, the entry scan's es): each accepts the
+   code its tile holds, as pattern_fits reads them. */
+static inline int packed_fits(const uint8_t *masks, const int32_t *codes, const int32_t *c, const int32_t *c1) {
+    while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
+    return c == c1;
+}
+
 /* A count's chains from entry a (which fits; a perft's, or a playout's before its pick) where pair_hops_hold proved
    them a piece carried from tile to tile and the node's turns need no clean-ups (hop_fast): each tile the piece may
    end on counted once by (start, end), found by a walk over tiles (not chains), each tile's follow-ups read once
@@ -3434,8 +3441,7 @@ static int hop_flood(tp_engine *E, const Walk *W, int32_t a) {
             const int32_t *c = f + 3, *c1 = c + f[2];
             f = c1;
             if (hs[row + (size_t)u] == g) continue;
-            while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
-            if (c < c1) continue;
+            if (!packed_fits(masks, codes, c, c1)) continue;
             hs[row + (size_t)u] = g;
             if (!keys) pair_count(E, s, u);
             else if (r >= 0) r = hop_key_made(E, s, u, piece, empty);
@@ -3465,8 +3471,7 @@ static void hop_post(tp_engine *E, int32_t *codes, int32_t s, int32_t b, int32_t
         const int32_t *c = f + 3, *c1 = c + f[2];
         f = c1;
         if (hs[row + (size_t)u] == g) continue;
-        while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2;
-        if (c < c1) continue;
+        if (!packed_fits(masks, codes, c, c1)) continue;
         hs[row + (size_t)u] = g;
         codes[t] = empty;
         hop_post(E, codes, s, y, piece, empty);
@@ -3832,8 +3837,9 @@ static int32_t node_turns_in(tp_engine *E, Board *B, int32_t p, int32_t phase) {
                 int32_t a = sp[0], slow = sp[2];
                 const int32_t *c = sp + 3, *c1 = c + sp[1];
                 sp = c1;
-                while (c < c1 && masks[(size_t)c[1] + (size_t)codes[c[0]]]) c += 2; /* most fail here: read first */
-                if (c < c1 || pair_seen(E, T->app_tile[a], a)) continue;
+                if (!packed_fits(masks, codes, c, c1) /* most fail here: read first */
+                    || pair_seen(E, T->app_tile[a], a))
+                    continue;
                 if (slow && (!fits_tail(E, codes, a) || !entry_conds_hold(E, B, a, &memo))) continue;
                 if (alone && !(alone[w] >> (t & 63) & 1)) { /* its own turn: numbered in the scan's order, its rank
                                                               marked for pick_turn, no hash */
